@@ -1,0 +1,5 @@
+export default {
+  displayName: 'cli',
+  preset: '../../jest.preset.js',
+  rootDir: __dirname,
+};

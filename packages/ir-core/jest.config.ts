@@ -1,0 +1,5 @@
+export default {
+  displayName: 'ir-core',
+  preset: '../../jest.preset.js',
+  rootDir: __dirname,
+};

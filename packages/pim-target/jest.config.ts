@@ -1,0 +1,5 @@
+export default {
+  displayName: 'pim-target',
+  preset: '../../jest.preset.js',
+  rootDir: __dirname,
+};

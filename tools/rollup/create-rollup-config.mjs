@@ -1,0 +1,53 @@
+// One rollup configuration for every package: ESM + CJS bundles and one bundled .d.ts/.d.cts.
+// Paths are absolute (the nx plugin loads configs from the workspace root).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import typescript from '@rollup/plugin-typescript';
+import dts from 'rollup-plugin-dts';
+
+/**
+ * @param {string} packageDir absolute path of the package (pass `import.meta.dirname`)
+ * @param {{ entries?: Record<string, string> }} [options] extra entry points (e.g. a CLI bin)
+ */
+export function createRollupConfig(packageDir, options = {}) {
+  const pkg = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
+  const deps = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})];
+  const external = (id) => id.startsWith('node:') || deps.some((d) => id === d || id.startsWith(`${d}/`));
+  const input = { index: join(packageDir, 'src/index.ts'), ...(options.entries ?? {}) };
+  const tsPlugin = () =>
+    typescript({
+      tsconfig: join(packageDir, 'tsconfig.lib.json'),
+      declaration: false,
+      declarationMap: false,
+      sourceMap: true,
+      outDir: join(packageDir, 'dist'),
+      noEmitOnError: true,
+    });
+  return [
+    {
+      input,
+      external,
+      plugins: [tsPlugin()],
+      output: [
+        { dir: join(packageDir, 'dist'), format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', sourcemap: true },
+      ],
+    },
+    {
+      input,
+      external,
+      plugins: [tsPlugin()],
+      output: [
+        { dir: join(packageDir, 'dist'), format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: 'chunks/[name]-[hash].cjs', sourcemap: true, exports: 'named' },
+      ],
+    },
+    {
+      input: join(packageDir, 'src/index.ts'),
+      external,
+      plugins: [dts({ tsconfig: join(packageDir, 'tsconfig.lib.json') })],
+      output: [
+        { file: join(packageDir, 'dist/index.d.ts'), format: 'es' },
+        { file: join(packageDir, 'dist/index.d.cts'), format: 'es' },
+      ],
+    },
+  ];
+}
