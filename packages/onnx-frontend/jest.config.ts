@@ -1,0 +1,5 @@
+export default {
+  displayName: 'onnx-frontend',
+  preset: '../../jest.preset.js',
+  rootDir: __dirname,
+};

@@ -1,0 +1,5 @@
+export default {
+  displayName: 'spatial-dialect',
+  preset: '../../jest.preset.js',
+  rootDir: __dirname,
+};
