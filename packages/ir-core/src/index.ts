@@ -14,3 +14,18 @@ export * from './ir/builtin-float-semantics';
 export * from './ir/location';
 export * from './affine/affine-expr';
 export * from './affine/affine-map';
+// IR model (operations, blocks, regions, values, builder, traits, interfaces, symbols)
+export * from './ir/value';
+export * from './ir/operation';
+export * from './ir/block';
+export * from './ir/region';
+export * from './ir/builder';
+export * from './ir/ir-mapping';
+export * from './ir/walk';
+export * from './ir/traits';
+export * from './ir/interfaces';
+export * from './ir/op-definition';
+export * from './ir/symbol-table';
+export { defineDialect } from './ir/dialect';
+export type { DialectSpec, DialectSyntaxHooks } from './ir/dialect';
+export type { CloneOptions } from './ir/clone';

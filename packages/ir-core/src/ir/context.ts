@@ -1,5 +1,6 @@
 import { DiagnosticEngine } from '../diagnostics/diagnostic';
 import type { Dialect } from './dialect';
+import type { Operation } from './operation';
 
 /**
  * Owns registered dialects, uniques types and attributes, and routes diagnostics.
@@ -10,6 +11,14 @@ export class MLIRContext {
   readonly diagnostics = new DiagnosticEngine();
   /** When true, operations of unknown dialects are accepted and kept in generic form. */
   allowUnregisteredDialects = false;
+  /**
+   * When true and {@link operationPrinter} is set, every diagnostic emitted on an operation
+   * gets a note `see current operation: <op in generic form>` (MLIR's
+   * `printOpOnDiagnostic`; tools turn it off when verifying expected diagnostics).
+   */
+  printOpOnDiagnostic = false;
+  /** Prints an operation for diagnostic notes (installed by the syntax layer or a tool). */
+  operationPrinter: ((op: Operation) => string) | undefined = undefined;
   private readonly dialects = new Map<string, Dialect>();
   private readonly uniquer = new Map<string, object>();
 

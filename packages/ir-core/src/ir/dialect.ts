@@ -1,12 +1,83 @@
+import type { Attribute, Location, Type } from './attribute';
 import type { MLIRContext } from './context';
+import type { OpDefinition } from './op-definition';
+import type { OpBuilder } from './builder';
+import type { Operation } from './operation';
 
 /**
  * A dialect: a namespace of operations, types and attributes registered in a context.
- * (Extended by the IR model: op definitions, type/attribute parse and print hooks.)
+ * Every member except `namespace` is optional, so a plain object literal is a dialect.
+ * Build one with {@link defineDialect} to get op lookup from a list of definitions.
  */
 export interface Dialect {
   /** The namespace, e.g. `arith`, `spat`. */
   readonly namespace: string;
   /** Called once when the dialect is registered in a context. */
   onRegistered?(context: MLIRContext): void;
+  /** The definition of op `name` (full name, `ns.op`), if this dialect defines it. */
+  getOperationDefinition?(name: string): OpDefinition | undefined;
+  /** The op definitions of this dialect, in definition order. */
+  readonly operations?: readonly OpDefinition[];
+  /**
+   * When true, unknown ops of this namespace pass verification (MLIR's
+   * `allowUnknownOperations`).
+   */
+  readonly allowsUnknownOperations?: boolean;
+  /**
+   * Builds an op producing the constant `value` of `type` at the builder's insertion point,
+   * used when folding produces an attribute (MLIR's `materializeConstant`). Returns `null`
+   * when the dialect cannot materialize it.
+   */
+  materializeConstant?(builder: OpBuilder, value: Attribute, type: Type, location: Location): Operation | null;
+  /**
+   * Verifies a discardable attribute named with this dialect's prefix (`ns.attr`) on `op`
+   * (MLIR's `verifyOperationAttribute`). Emits diagnostics and returns `false` on failure.
+   */
+  verifyOperationAttribute?(op: Operation, name: string, value: Attribute): boolean;
+  /**
+   * Dialect type/attribute syntax hooks. Typed by the syntax layer (`DialectAsmParser`,
+   * `DialectAsmPrinter`); declared loosely here so the IR model does not depend on it.
+   */
+  readonly syntax?: DialectSyntaxHooks;
+}
+
+/**
+ * Parse/print hooks for `!ns.type` and `#ns.attr`. The parser/printer parameter types are the
+ * syntax layer's `DialectAsmParser` / `DialectAsmPrinter`.
+ */
+export interface DialectSyntaxHooks {
+  /** Parses the body of `!ns.<body>`; returns undefined after reporting an error. */
+  parseType?(parser: never): Type | undefined;
+  /** Prints the body of a type of this dialect; returns false if it is not one. */
+  printType?(type: Type, printer: never): boolean;
+  /** Parses the body of `#ns.<body>`. */
+  parseAttribute?(parser: never, type: Type | undefined): Attribute | undefined;
+  /** Prints the body of an attribute of this dialect; returns false if it is not one. */
+  printAttribute?(attr: Attribute, printer: never): boolean;
+}
+
+/** What {@link defineDialect} takes. */
+export interface DialectSpec extends Omit<Dialect, 'getOperationDefinition' | 'operations'> {
+  /** The op definitions (names must start with `namespace.`). */
+  readonly operations?: readonly OpDefinition[];
+}
+
+/**
+ * Creates a dialect from its op definitions, with O(1) op lookup.
+ * @example `const test = defineDialect({ namespace: 'test', operations: [AddOp, ConstOp] });`
+ */
+export function defineDialect(spec: DialectSpec): Dialect {
+  const ops = new Map<string, OpDefinition>();
+  for (const def of spec.operations ?? []) {
+    if (!def.name.startsWith(spec.namespace + '.')) {
+      throw new Error(`internal error: op '${def.name}' does not belong to dialect '${spec.namespace}'`);
+    }
+    if (ops.has(def.name)) throw new Error(`internal error: op '${def.name}' defined twice`);
+    ops.set(def.name, def);
+  }
+  return {
+    ...spec,
+    operations: [...ops.values()],
+    getOperationDefinition: (name: string) => ops.get(name),
+  };
 }
