@@ -27,5 +27,7 @@ export * from './ir/interfaces';
 export * from './ir/op-definition';
 export * from './ir/symbol-table';
 export { defineDialect } from './ir/dialect';
-export type { DialectSpec, DialectSyntaxHooks } from './ir/dialect';
+export type { DialectSpec } from './ir/dialect';
+export * from './ir/constraints';
+export { setDiagnosticFormatters, formatType, formatAttribute, formatOperation } from './ir/format-hooks';
 export type { CloneOptions } from './ir/clone';

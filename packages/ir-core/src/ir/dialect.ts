@@ -3,13 +3,14 @@ import type { MLIRContext } from './context';
 import type { OpDefinition } from './op-definition';
 import type { OpBuilder } from './builder';
 import type { Operation } from './operation';
+import type { DialectAsmHooks } from '../syntax/op-asm';
 
 /**
  * A dialect: a namespace of operations, types and attributes registered in a context.
  * Every member except `namespace` is optional, so a plain object literal is a dialect.
  * Build one with {@link defineDialect} to get op lookup from a list of definitions.
  */
-export interface Dialect {
+export interface Dialect extends DialectAsmHooks {
   /** The namespace, e.g. `arith`, `spat`. */
   readonly namespace: string;
   /** Called once when the dialect is registered in a context. */
@@ -34,26 +35,6 @@ export interface Dialect {
    * (MLIR's `verifyOperationAttribute`). Emits diagnostics and returns `false` on failure.
    */
   verifyOperationAttribute?(op: Operation, name: string, value: Attribute): boolean;
-  /**
-   * Dialect type/attribute syntax hooks. Typed by the syntax layer (`DialectAsmParser`,
-   * `DialectAsmPrinter`); declared loosely here so the IR model does not depend on it.
-   */
-  readonly syntax?: DialectSyntaxHooks;
-}
-
-/**
- * Parse/print hooks for `!ns.type` and `#ns.attr`. The parser/printer parameter types are the
- * syntax layer's `DialectAsmParser` / `DialectAsmPrinter`.
- */
-export interface DialectSyntaxHooks {
-  /** Parses the body of `!ns.<body>`; returns undefined after reporting an error. */
-  parseType?(parser: never): Type | undefined;
-  /** Prints the body of a type of this dialect; returns false if it is not one. */
-  printType?(type: Type, printer: never): boolean;
-  /** Parses the body of `#ns.<body>`. */
-  parseAttribute?(parser: never, type: Type | undefined): Attribute | undefined;
-  /** Prints the body of an attribute of this dialect; returns false if it is not one. */
-  printAttribute?(attr: Attribute, printer: never): boolean;
 }
 
 /** What {@link defineDialect} takes. */

@@ -1,29 +1,758 @@
+import { M } from '../diagnostics/messages-ir';
+import type { OpAssemblyHooks } from '../syntax/op-asm';
+import type { Attribute, Location, Type } from './attribute';
+import type { Block } from './block';
+import { DenseArrayAttr, IntegerAttr } from './builtin-attributes';
+import { IntegerType } from './builtin-types';
+import type { OpBuilder } from './builder';
+import { AnyType, type AttrConstraint, type TypeConstraint } from './constraints';
+import { formatType } from './format-hooks';
+import type { InterfaceImplementation, OpInterface } from './interfaces';
 import type { Operation } from './operation';
+import type { Region } from './region';
 import type { OpTrait } from './traits';
+import type { OpResult, Value } from './value';
 
 export type { OpTrait } from './traits';
 
+// ------------------------------------------------------------------ specs
+
+/** How many values an operand or result group holds. */
+export type ValueGroupKind = 'single' | 'optional' | 'variadic';
+
+/** One named operand or result group of an op definition. */
+export interface ValueSpec<K extends ValueGroupKind = ValueGroupKind> {
+  /** Single value, optional (0 or 1) or variadic (any number). */
+  readonly kind: K;
+  /** The type constraint for each value. */
+  readonly constraint: TypeConstraint;
+}
+
+/** A single operand/result of a type satisfying `c` (default: any type). */
+export function single(c: TypeConstraint = AnyType): ValueSpec<'single'> {
+  return { kind: 'single', constraint: c };
+}
+/** An optional (0 or 1) operand/result. */
+export function optional(c: TypeConstraint = AnyType): ValueSpec<'optional'> {
+  return { kind: 'optional', constraint: c };
+}
+/** A variadic operand/result group. */
+export function variadic(c: TypeConstraint = AnyType): ValueSpec<'variadic'> {
+  return { kind: 'variadic', constraint: c };
+}
+
+/** One named inherent attribute (property) or declared discardable attribute. */
+export interface AttrSpec<A extends Attribute = Attribute, Opt extends boolean = boolean> {
+  /** The constraint the value must satisfy. */
+  readonly constraint: AttrConstraint<A>;
+  /** When true, the attribute may be absent. */
+  readonly optional: Opt;
+  /** Value the accessor returns when absent (makes the attribute optional). */
+  readonly defaultValue?: (context: Operation['context']) => A;
+  /** `property` (inherent, printed `<{...}>`) or `attribute` (discardable `{...}`). */
+  readonly storage: 'property' | 'attribute';
+}
+
+/** A required inherent attribute stored as a property. */
+export function prop<A extends Attribute>(c: AttrConstraint<A>): AttrSpec<A, false> {
+  return { constraint: c, optional: false, storage: 'property' };
+}
+/** An optional property (absent allowed; with `defaultValue` the accessor returns it). */
+export function optProp<A extends Attribute>(
+  c: AttrConstraint<A>,
+  defaultValue?: (context: Operation['context']) => A,
+): AttrSpec<A, true> {
+  return defaultValue ? { constraint: c, optional: true, storage: 'property', defaultValue } : { constraint: c, optional: true, storage: 'property' };
+}
+/** A required attribute stored in the discardable dictionary (MLIR ops without properties). */
+export function attr<A extends Attribute>(c: AttrConstraint<A>): AttrSpec<A, false> {
+  return { constraint: c, optional: false, storage: 'attribute' };
+}
+/** An optional attribute stored in the discardable dictionary. */
+export function optAttr<A extends Attribute>(c: AttrConstraint<A>): AttrSpec<A, true> {
+  return { constraint: c, optional: true, storage: 'attribute' };
+}
+
+/** A region of an op definition. */
+export interface RegionSpec {
+  /** Exact number of blocks required (ODS `SizedRegion<n>`); undefined = any. */
+  readonly blocks?: number;
+  /** When true, the group holds any number of regions (must be the last region group). */
+  readonly variadic?: boolean;
+  /** Description used in "failed to verify constraint: ...". */
+  readonly description?: string;
+}
+/** A region with any number of blocks. */
+export function anyRegion(): RegionSpec {
+  return { description: 'any region' };
+}
+/** A region with exactly `n` blocks (`SizedRegion<n>`). */
+export function sizedRegion(n: number): RegionSpec {
+  return { blocks: n, description: `region with ${n} blocks` };
+}
+/** Any number of regions (`VariadicRegion`). */
+export function variadicRegion(inner: RegionSpec = anyRegion()): RegionSpec {
+  return { ...inner, variadic: true };
+}
+
+/** A successor group: one block, or any number of blocks. */
+export interface SuccessorSpec {
+  /** When true, the group holds any number of successors. */
+  readonly variadic?: boolean;
+}
+/** One successor. */
+export function successor(): SuccessorSpec {
+  return {};
+}
+/** Any number of successors. */
+export function variadicSuccessor(): SuccessorSpec {
+  return { variadic: true };
+}
+
+/** What `fold` returns: nothing (no fold), or one attribute (constant) or value per result. */
+export type FoldResult = readonly (Attribute | Value)[] | null;
+
+type Specs<T> = Readonly<Record<string, T>>;
+
+/** The declarative definition of an operation (input of {@link defineOp}). */
+export interface OpSpec<
+  O extends Specs<ValueSpec> = Specs<ValueSpec>,
+  R extends Specs<ValueSpec> = Specs<ValueSpec>,
+  A extends Specs<AttrSpec> = Specs<AttrSpec>,
+  G extends Specs<RegionSpec> = Specs<RegionSpec>,
+  S extends Specs<SuccessorSpec> = Specs<SuccessorSpec>,
+> extends OpAssemblyHooks {
+  /** Full name, `dialect.opname`. */
+  readonly name: string;
+  /** One-line summary. */
+  readonly summary?: string;
+  /** Longer description. */
+  readonly description?: string;
+  /** Operand groups, in order. */
+  readonly operands?: O;
+  /** Result groups, in order. */
+  readonly results?: R;
+  /** Inherent (property) and declared discardable attributes. */
+  readonly attributes?: A;
+  /** Regions, in order. */
+  readonly regions?: G;
+  /** Successor groups, in order. */
+  readonly successors?: S;
+  /** Traits. */
+  readonly traits?: readonly OpTrait[];
+  /** Interface implementations ({@link implement}). */
+  readonly interfaces?: readonly InterfaceImplementation[];
+  /**
+   * Custom verifier, run after all generated checks and traits (MLIR's `verify()`). Emit
+   * diagnostics on the op and return false on failure.
+   */
+  verify?(op: OpView<O, R, A, G, S>): boolean;
+  /** Verifier run after the op's regions were verified (MLIR's `verifyRegions()`). */
+  verifyRegions?(op: OpView<O, R, A, G, S>): boolean;
+  /**
+   * Folds the op given the constant values of its operands (`undefined` when not constant).
+   * Return attributes/values per result, or an empty array after folding in place, or `null`.
+   */
+  fold?(op: OpView<O, R, A, G, S>, operands: readonly (Attribute | undefined)[]): FoldResult;
+}
+
+// ------------------------------------------------------------------ typed views
+
+type OperandOf<S> = S extends ValueSpec<'single'> ? Value : S extends ValueSpec<'optional'> ? Value | undefined : Value[];
+type ResultOf<S> = S extends ValueSpec<'single'>
+  ? OpResult
+  : S extends ValueSpec<'optional'>
+    ? OpResult | undefined
+    : OpResult[];
+type AttrOf<S> =
+  S extends AttrSpec<infer X, infer Opt> ? (Opt extends true ? (S extends { defaultValue: unknown } ? X : X | undefined) : X) : never;
+type RegionOf<S> = S extends { variadic: true } ? Region[] : Region;
+type SuccessorOf<S> = S extends { variadic: true } ? Block[] : Block;
+
+/** The typed accessors derived from a spec (one getter per named group or attribute). */
+export type Accessors<O, R, A, G, S> = { readonly [K in keyof O]: OperandOf<O[K]> } & {
+  readonly [K in keyof R]: ResultOf<R[K]>;
+} & { readonly [K in keyof A]: AttrOf<A[K]> } & { readonly [K in keyof G]: RegionOf<G[K]> } & {
+  readonly [K in keyof S]: SuccessorOf<S[K]>;
+};
+
+/** A typed view of an operation of a definition: `view.op` plus the derived accessors. */
+export type OpView<O = unknown, R = unknown, A = unknown, G = unknown, S = unknown> = OpViewBase & Accessors<O, R, A, G, S>;
+
+/** The base of every typed view. */
+export class OpViewBase {
+  constructor(
+    /** The viewed operation. */
+    readonly op: Operation,
+  ) {}
+  /** The op's location. */
+  get location(): Location {
+    return this.op.location;
+  }
+  /** Emits `'<name>' op <message>` at the op. */
+  emitOpError(message: string) {
+    return this.op.emitOpError(message);
+  }
+}
+
+// ------------------------------------------------------------------ builder arguments
+
+type BuildValue<S> = S extends ValueSpec<'single'> ? Value : S extends ValueSpec<'optional'> ? Value | undefined : readonly Value[];
+type BuildType<S> = S extends ValueSpec<'single'> ? Type : S extends ValueSpec<'optional'> ? Type | undefined : readonly Type[];
+type BuildAttr<S> = S extends AttrSpec<infer X> ? X : never;
+type OptionalKeys<T, Opt> = { [K in keyof T]: T[K] extends Opt ? K : never }[keyof T];
+type RequiredKeys<T, Opt> = Exclude<keyof T, OptionalKeys<T, Opt>>;
+
+/** The named arguments of {@link OpDefinition.build}: operands, result types, attributes, successors. */
+export type BuildArgs<O, R, A, S> = { [K in RequiredKeys<O, ValueSpec<'optional'>>]: BuildValue<O[K]> } & {
+  [K in OptionalKeys<O, ValueSpec<'optional'>>]?: BuildValue<O[K]>;
+} & { [K in RequiredKeys<R, ValueSpec<'optional'>>]: BuildType<R[K]> } & {
+  [K in OptionalKeys<R, ValueSpec<'optional'>>]?: BuildType<R[K]>;
+} & { [K in RequiredKeys<A, AttrSpec<Attribute, true>>]: BuildAttr<A[K]> } & {
+  [K in OptionalKeys<A, AttrSpec<Attribute, true>>]?: BuildAttr<A[K]>;
+} & { [K in keyof S]: S[K] extends { variadic: true } ? readonly Block[] : Block } & {
+  /** Extra discardable attributes. */
+  readonly extraAttributes?: Readonly<Record<string, Attribute>>;
+};
+
+// ------------------------------------------------------------------ the definition
+
+/** The attribute naming operand segment sizes (MLIR's `AttrSizedOperandSegments`). */
+export const OPERAND_SEGMENT_SIZES = 'operandSegmentSizes';
+/** The attribute naming result segment sizes (MLIR's `AttrSizedResultSegments`). */
+export const RESULT_SEGMENT_SIZES = 'resultSegmentSizes';
+
+interface Group<T> {
+  readonly name: string;
+  readonly spec: T;
+}
+
 /**
- * A registered operation's definition (placeholder API; the declarative builder
- * `defineOp` fills it).
+ * A registered operation's definition, derived from an {@link OpSpec}: typed views
+ * ({@link get}), a builder ({@link build}) and a fixed verification order:
+ * operand/result counts and segment sizes -> attributes (presence, constraints) -> operand
+ * and result types -> region count and shape -> successors -> traits -> interfaces ->
+ * custom `verify`; after the nested regions: region traits and `verifyRegions`.
  */
-export interface OpDefinition {
+export class OpDefinition<
+  O extends Specs<ValueSpec> = Specs<ValueSpec>,
+  R extends Specs<ValueSpec> = Specs<ValueSpec>,
+  A extends Specs<AttrSpec> = Specs<AttrSpec>,
+  G extends Specs<RegionSpec> = Specs<RegionSpec>,
+  S extends Specs<SuccessorSpec> = Specs<SuccessorSpec>,
+> {
   /** Full op name. */
   readonly name: string;
-  /** One-line description. */
+  /** One-line summary. */
   readonly summary: string;
-  /** The traits (implied ones included). */
+  /** The traits, implied ones included. */
   readonly traits: readonly OpTrait[];
-  /** The traits as a set, for O(1) {@link Operation.hasTrait}. */
+  /** The traits as a set for O(1) {@link Operation.hasTrait}. */
   readonly traitSet: ReadonlySet<OpTrait>;
-  /** Implemented interfaces. */
+  /** Interface implementations keyed by interface. */
   readonly interfaceMap: ReadonlyMap<object, unknown>;
-  /** Names of inherent attributes (stored as properties). */
+  /** Names of inherent attributes (declared with `storage: 'property'`, plus segment sizes). */
   readonly inherentAttrNames: ReadonlySet<string>;
-  /** The first trait of `kind`, if any. */
-  findTrait(kind: string): OpTrait | undefined;
-  /** Runs the op-local verification. */
-  verifyInvariants(op: Operation): boolean;
-  /** Runs the verification that needs verified regions. */
-  verifyRegionInvariants(op: Operation): boolean;
+  /** Custom assembly: parse hook. */
+  readonly parse: OpAssemblyHooks['parse'];
+  /** Custom assembly: print hook. */
+  readonly print: OpAssemblyHooks['print'];
+  /** Result name suggestions for the printer. */
+  readonly getAsmResultNames: OpAssemblyHooks['getAsmResultNames'];
+  /** Block argument name suggestions for the printer. */
+  readonly getAsmBlockArgumentNames: OpAssemblyHooks['getAsmBlockArgumentNames'];
+  /** Dialect whose prefix nested ops may drop. */
+  readonly defaultDialect: string | undefined;
+  /** True when the operand groups need `operandSegmentSizes`. */
+  readonly hasOperandSegments: boolean;
+  /** True when the result groups need `resultSegmentSizes`. */
+  readonly hasResultSegments: boolean;
+
+  private readonly operandGroups: Group<ValueSpec>[];
+  private readonly resultGroups: Group<ValueSpec>[];
+  private readonly attrSpecs: Group<AttrSpec>[];
+  private readonly regionGroups: Group<RegionSpec>[];
+  private readonly successorGroups: Group<SuccessorSpec>[];
+  private readonly viewClass: new (op: Operation) => OpView<O, R, A, G, S>;
+  private readonly interfacesWithVerify: InterfaceImplementation[];
+
+  constructor(readonly spec: OpSpec<O, R, A, G, S>) {
+    this.name = spec.name;
+    this.summary = spec.summary ?? '';
+    const entries = <T>(r: Specs<T> | undefined): Group<T>[] =>
+      r ? Object.keys(r).map((name) => ({ name, spec: r[name]! })) : [];
+    this.operandGroups = entries(spec.operands);
+    this.resultGroups = entries(spec.results);
+    this.attrSpecs = entries(spec.attributes);
+    this.regionGroups = entries(spec.regions);
+    this.successorGroups = entries(spec.successors);
+    this.hasOperandSegments = this.operandGroups.filter((g) => g.spec.kind !== 'single').length > 1;
+    this.hasResultSegments = this.resultGroups.filter((g) => g.spec.kind !== 'single').length > 1;
+
+    const names = new Set<string>();
+    for (const g of [
+      ...this.operandGroups,
+      ...this.resultGroups,
+      ...this.attrSpecs,
+      ...this.regionGroups,
+      ...this.successorGroups,
+    ]) {
+      if (names.has(g.name) || g.name in OpViewBase.prototype || g.name === 'op') {
+        throw new Error(`internal error: '${spec.name}' declares the accessor name '${g.name}' twice or reserved`);
+      }
+      names.add(g.name);
+    }
+
+    const traits: OpTrait[] = [];
+    const addTrait = (t: OpTrait): void => {
+      if (traits.includes(t)) return;
+      traits.push(t);
+      for (const i of t.implied ?? []) addTrait(i);
+    };
+    for (const t of spec.traits ?? []) addTrait(t);
+    this.traits = traits;
+    this.traitSet = new Set(traits);
+    const ifaces = new Map<object, unknown>();
+    for (const i of spec.interfaces ?? []) ifaces.set(i.iface, i.impl);
+    this.interfaceMap = ifaces;
+    this.interfacesWithVerify = (spec.interfaces ?? []).filter((i) => i.iface.verify !== undefined);
+
+    const inherent = new Set<string>();
+    for (const a of this.attrSpecs) if (a.spec.storage === 'property') inherent.add(a.name);
+    if (this.hasOperandSegments) inherent.add(OPERAND_SEGMENT_SIZES);
+    if (this.hasResultSegments) inherent.add(RESULT_SEGMENT_SIZES);
+    this.inherentAttrNames = inherent;
+
+    this.parse = spec.parse;
+    this.print = spec.print;
+    this.getAsmResultNames = spec.getAsmResultNames;
+    this.getAsmBlockArgumentNames = spec.getAsmBlockArgumentNames;
+    this.defaultDialect = spec.defaultDialect;
+    this.viewClass = this.makeViewClass();
+  }
+
+  /** The first trait of `kind` (for parameterized traits such as `HasParent`). */
+  findTrait(kind: string): OpTrait | undefined {
+    for (const t of this.traits) if (t.kind === kind) return t;
+    return undefined;
+  }
+
+  /** True when `op` is an operation of this definition. */
+  isInstance(op: Operation): boolean {
+    return op.definition === (this as unknown as OpDefinition);
+  }
+
+  /** A typed view of `op` (which must be of this definition; an internal error otherwise). */
+  get(op: Operation): OpView<O, R, A, G, S> {
+    if (op.definition !== (this as unknown as OpDefinition)) {
+      throw new Error(`internal error: '${op.name}' viewed as '${this.name}'`);
+    }
+    return new this.viewClass(op);
+  }
+
+  /** A typed view of `op` if it is of this definition, else `undefined`. */
+  match(op: Operation): OpView<O, R, A, G, S> | undefined {
+    return op.definition === (this as unknown as OpDefinition) ? new this.viewClass(op) : undefined;
+  }
+
+  /**
+   * Creates an op of this definition at the builder's insertion point from named arguments
+   * (operands by group name, result types by group name, attributes, successors). Segment
+   * sizes are filled in, and regions are created empty.
+   */
+  build(builder: OpBuilder, args: BuildArgs<O, R, A, S>, location: Location): OpView<O, R, A, G, S> {
+    const a = args as unknown as Record<string, unknown>;
+    const operands: Value[] = [];
+    const operandSizes: number[] = [];
+    for (const g of this.operandGroups) {
+      const v = a[g.name];
+      const vals = g.spec.kind === 'variadic' ? [...((v as Value[] | undefined) ?? [])] : v === undefined ? [] : [v as Value];
+      if (g.spec.kind === 'single' && vals.length !== 1) throw new Error(`internal error: missing operand '${g.name}' of '${this.name}'`);
+      operands.push(...vals);
+      operandSizes.push(vals.length);
+    }
+    const resultTypes: Type[] = [];
+    const resultSizes: number[] = [];
+    for (const g of this.resultGroups) {
+      const v = a[g.name];
+      const ts = g.spec.kind === 'variadic' ? [...((v as Type[] | undefined) ?? [])] : v === undefined ? [] : [v as Type];
+      if (g.spec.kind === 'single' && ts.length !== 1) throw new Error(`internal error: missing result type '${g.name}' of '${this.name}'`);
+      resultTypes.push(...ts);
+      resultSizes.push(ts.length);
+    }
+    const properties = new Map<string, Attribute>();
+    const attributes = new Map<string, Attribute>();
+    for (const g of this.attrSpecs) {
+      const v = a[g.name] as Attribute | undefined;
+      if (v === undefined) continue;
+      (g.spec.storage === 'property' ? properties : attributes).set(g.name, v);
+    }
+    const ctx = builder.context;
+    if (this.hasOperandSegments) properties.set(OPERAND_SEGMENT_SIZES, DenseArrayAttr.i32(ctx, operandSizes));
+    if (this.hasResultSegments) properties.set(RESULT_SEGMENT_SIZES, DenseArrayAttr.i32(ctx, resultSizes));
+    const extra = args.extraAttributes;
+    if (extra) for (const k of Object.keys(extra)) attributes.set(k, extra[k]!);
+    const successors: Block[] = [];
+    for (const g of this.successorGroups) {
+      const v = a[g.name];
+      if (g.spec.variadic) successors.push(...((v as Block[] | undefined) ?? []));
+      else if (v !== undefined) successors.push(v as Block);
+    }
+    const op = builder.create({
+      name: this.name,
+      location,
+      operands,
+      resultTypes,
+      properties,
+      attributes,
+      successors,
+      regions: this.regionGroups.filter((g) => !g.spec.variadic).length,
+    });
+    return new this.viewClass(op);
+  }
+
+  // ---------------------------------------------------------------- groups
+
+  /**
+   * The `[start, length]` of operand group `index` of `op` (resolving variadic groups from
+   * the operand count or `operandSegmentSizes`). Returns `null` if the sizes are malformed.
+   */
+  getOperandGroupRange(op: Operation, index: number): [number, number] | null {
+    return groupRange(this.operandGroups, op.numOperands, op.getAttr(OPERAND_SEGMENT_SIZES), this.hasOperandSegments, index);
+  }
+
+  /** The `[start, length]` of result group `index` of `op`. */
+  getResultGroupRange(op: Operation, index: number): [number, number] | null {
+    return groupRange(this.resultGroups, op.numResults, op.getAttr(RESULT_SEGMENT_SIZES), this.hasResultSegments, index);
+  }
+
+  /** Operand group names, in order. */
+  get operandNames(): string[] {
+    return this.operandGroups.map((g) => g.name);
+  }
+  /** Result group names, in order. */
+  get resultNames(): string[] {
+    return this.resultGroups.map((g) => g.name);
+  }
+  /** Attribute names, in declaration order. */
+  get attributeNames(): string[] {
+    return this.attrSpecs.map((g) => g.name);
+  }
+
+  // ---------------------------------------------------------------- verification
+
+  /**
+   * Verifies `op` against this definition in the fixed order (see the class comment), up to
+   * and including the custom `verify`. Emits the first failure and returns false.
+   */
+  verifyInvariants(op: Operation): boolean {
+    if (!this.verifyValueGroups(op, this.operandGroups, op.numOperands, OPERAND_SEGMENT_SIZES, this.hasOperandSegments, 'operand')) return false;
+    if (!this.verifyValueGroups(op, this.resultGroups, op.numResults, RESULT_SEGMENT_SIZES, this.hasResultSegments, 'result')) return false;
+    if (!this.verifyAttributes(op)) return false;
+    if (!this.verifyTypes(op, true) || !this.verifyTypes(op, false)) return false;
+    if (!this.verifyRegionShape(op)) return false;
+    if (!this.verifySuccessorCount(op)) return false;
+    for (const t of this.traits) if (t.verify && !t.verify(op)) return false;
+    for (const i of this.interfacesWithVerify) if (!i.iface.verify!(op, i.impl)) return false;
+    const custom = this.spec.verify;
+    if (custom && !custom.call(this.spec, new this.viewClass(op))) return false;
+    return true;
+  }
+
+  /** Runs region traits and `verifyRegions` (after the nested ops were verified). */
+  verifyRegionInvariants(op: Operation): boolean {
+    for (const t of this.traits) if (t.verifyRegion && !t.verifyRegion(op)) return false;
+    const custom = this.spec.verifyRegions;
+    if (custom && !custom.call(this.spec, new this.viewClass(op))) return false;
+    return true;
+  }
+
+  /** Runs the spec's `fold` hook, if any. */
+  fold(op: Operation, operands: readonly (Attribute | undefined)[]): FoldResult {
+    const f = this.spec.fold;
+    return f ? f.call(this.spec, new this.viewClass(op), operands) : null;
+  }
+
+  /** True when the spec has a `fold` hook. */
+  get hasFold(): boolean {
+    return this.spec.fold !== undefined;
+  }
+
+  private verifyValueGroups(
+    op: Operation,
+    groups: Group<ValueSpec>[],
+    count: number,
+    segAttr: string,
+    hasSegments: boolean,
+    what: 'operand' | 'result',
+  ): boolean {
+    const nSingle = groups.filter((g) => g.spec.kind === 'single').length;
+    const nVar = groups.length - nSingle;
+    if (hasSegments) {
+      const sizes = op.getAttr(segAttr);
+      if (!(sizes instanceof DenseArrayAttr) || !(sizes.elementType instanceof IntegerType) || sizes.elementType.width !== 32) {
+        op.emitOpError(M.requiresDenseI32ArrayAttr(segAttr));
+        return false;
+      }
+      const vals = sizes.toNumbers();
+      if (vals.length !== groups.length) {
+        op.emitOpError(M.segmentAttrWrongLength(segAttr, what, groups.length, vals.length));
+        return false;
+      }
+      if (vals.some((v) => v < 0)) {
+        op.emitOpError(M.segmentAttrNegative(segAttr));
+        return false;
+      }
+      const total = vals.reduce((x, y) => x + y, 0);
+      if (total !== count) {
+        op.emitOpError(M.segmentCountMismatch(what, count, total, segAttr));
+        return false;
+      }
+      let start = 0;
+      for (let i = 0; i < groups.length; i++) {
+        const k = groups[i]!.spec.kind;
+        if ((k === 'single' && vals[i] !== 1) || (k === 'optional' && vals[i]! > 1)) {
+          op.emitOpError(M.optionalGroupTooLarge(what, start, vals[i]!));
+          return false;
+        }
+        start += vals[i]!;
+      }
+      return true;
+    }
+    if (nVar === 0) {
+      if (count === nSingle) return true;
+      if (what === 'operand') {
+        op.emitOpError(nSingle === 0 ? M.requiresZeroOperands : nSingle === 1 ? M.requiresSingleOperand : M.expectedNOperands(nSingle, count));
+      } else {
+        op.emitOpError(nSingle === 0 ? M.requiresZeroResults : nSingle === 1 ? M.requiresOneResult : M.expectedNResults(nSingle));
+      }
+      return false;
+    }
+    if (count < nSingle) {
+      op.emitOpError(what === 'operand' ? M.expectedAtLeastNOperands(nSingle, count) : M.expectedAtLeastNResults(nSingle));
+      return false;
+    }
+    const varGroup = groups.findIndex((g) => g.spec.kind !== 'single');
+    if (groups[varGroup]!.spec.kind === 'optional' && count > nSingle + 1) {
+      op.emitOpError(M.optionalGroupTooLarge(what, varGroup, count - nSingle));
+      return false;
+    }
+    return true;
+  }
+
+  private verifyAttributes(op: Operation): boolean {
+    for (const g of this.attrSpecs) {
+      const s = g.spec;
+      const v = s.storage === 'property' ? (op.getProperty(g.name) ?? op.getDiscardableAttr(g.name)) : op.getAttr(g.name);
+      if (v === undefined) {
+        if (!s.optional) {
+          op.emitOpError(M.requiresAttribute(g.name));
+          return false;
+        }
+        continue;
+      }
+      if (!s.constraint.check(v)) {
+        op.emitOpError(M.attributeConstraint(g.name, s.constraint.description));
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private verifyTypes(op: Operation, operands: boolean): boolean {
+    const groups = operands ? this.operandGroups : this.resultGroups;
+    for (let gi = 0; gi < groups.length; gi++) {
+      const range = operands ? this.getOperandGroupRange(op, gi) : this.getResultGroupRange(op, gi);
+      if (!range) continue;
+      const g = groups[gi]!;
+      const c = g.spec.constraint;
+      if (c === AnyType) continue;
+      for (let i = range[0]; i < range[0] + range[1]; i++) {
+        const t = operands ? op.getOperand(i).type : op.getResult(i).type;
+        if (!c.check(t)) {
+          const desc = g.spec.kind === 'variadic' ? `variadic of ${c.description}` : c.description;
+          op.emitOpError(operands ? M.operandTypeConstraint(i, desc, formatType(t)) : M.resultTypeConstraint(i, desc, formatType(t)));
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  private verifyRegionShape(op: Operation): boolean {
+    const fixed = this.regionGroups.filter((g) => !g.spec.variadic).length;
+    const hasVariadic = fixed !== this.regionGroups.length;
+    const n = op.numRegions;
+    if (!hasVariadic && n !== fixed) {
+      op.emitOpError(fixed === 0 ? M.requiresZeroRegions : fixed === 1 ? M.requiresOneRegion : M.expectedNRegions(fixed));
+      return false;
+    }
+    if (hasVariadic && n < fixed) {
+      op.emitOpError(M.expectedAtLeastNRegions(fixed));
+      return false;
+    }
+    for (let i = 0; i < n; i++) {
+      const g = this.regionGroups[Math.min(i, this.regionGroups.length - 1)]!;
+      const want = g.spec.blocks;
+      if (want !== undefined && op.regions[i]!.numBlocks !== want) {
+        op.emitOpError(M.regionConstraint(i, g.name, g.spec.description ?? `region with ${want} blocks`));
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private verifySuccessorCount(op: Operation): boolean {
+    const fixed = this.successorGroups.filter((g) => !g.spec.variadic).length;
+    const hasVariadic = fixed !== this.successorGroups.length;
+    const n = op.numSuccessors;
+    if (!hasVariadic && n !== fixed) {
+      op.emitOpError(M.requiresNSuccessors(fixed, n));
+      return false;
+    }
+    if (hasVariadic && n < fixed) {
+      op.emitOpError(M.requiresAtLeastNSuccessors(fixed, n));
+      return false;
+    }
+    const parent = op.parentRegion;
+    for (let i = 0; i < n; i++) {
+      if (op.getSuccessor(i).parent !== parent) {
+        op.emitError(M.referenceToBlockInAnotherRegion);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private makeViewClass(): new (op: Operation) => OpView<O, R, A, G, S> {
+    class View extends OpViewBase {}
+    const proto = View.prototype as unknown as Record<string, unknown>;
+    const define = (name: string, get: (this: OpViewBase) => unknown): void => {
+      Object.defineProperty(proto, name, { get, enumerable: true, configurable: false });
+    };
+    const def = this as unknown as OpDefinition;
+    this.operandGroups.forEach((g, gi) => {
+      define(g.name, function (this: OpViewBase) {
+        const r = def.getOperandGroupRange(this.op, gi);
+        if (!r) throw new Error(`internal error: malformed operand segments on '${def.name}'`);
+        if (g.spec.kind === 'single') return this.op.getOperand(r[0]);
+        if (g.spec.kind === 'optional') return r[1] === 0 ? undefined : this.op.getOperand(r[0]);
+        const out: Value[] = [];
+        for (let i = r[0]; i < r[0] + r[1]; i++) out.push(this.op.getOperand(i));
+        return out;
+      });
+    });
+    this.resultGroups.forEach((g, gi) => {
+      define(g.name, function (this: OpViewBase) {
+        const r = def.getResultGroupRange(this.op, gi);
+        if (!r) throw new Error(`internal error: malformed result segments on '${def.name}'`);
+        if (g.spec.kind === 'single') return this.op.getResult(r[0]);
+        if (g.spec.kind === 'optional') return r[1] === 0 ? undefined : this.op.getResult(r[0]);
+        return this.op.results.slice(r[0], r[0] + r[1]);
+      });
+    });
+    for (const g of this.attrSpecs) {
+      const name = g.name;
+      const dflt = g.spec.defaultValue;
+      define(name, function (this: OpViewBase) {
+        const v = this.op.getAttr(name);
+        return v === undefined && dflt ? dflt(this.op.context) : v;
+      });
+    }
+    let fixedRegions = 0;
+    for (const g of this.regionGroups) {
+      const start = fixedRegions;
+      if (g.spec.variadic) define(g.name, function (this: OpViewBase) {
+        return this.op.regions.slice(start);
+      });
+      else {
+        define(g.name, function (this: OpViewBase) {
+          return this.op.getRegion(start);
+        });
+        fixedRegions++;
+      }
+    }
+    let fixedSucc = 0;
+    for (const g of this.successorGroups) {
+      const start = fixedSucc;
+      if (g.spec.variadic) define(g.name, function (this: OpViewBase) {
+        return this.op.successors.slice(start);
+      });
+      else {
+        define(g.name, function (this: OpViewBase) {
+          return this.op.getSuccessor(start);
+        });
+        fixedSucc++;
+      }
+    }
+    return View as unknown as new (op: Operation) => OpView<O, R, A, G, S>;
+  }
 }
+
+function groupRange(
+  groups: Group<ValueSpec>[],
+  count: number,
+  sizesAttr: Attribute | undefined,
+  hasSegments: boolean,
+  index: number,
+): [number, number] | null {
+  if (hasSegments) {
+    if (!(sizesAttr instanceof DenseArrayAttr) || sizesAttr.length !== groups.length) return null;
+    const vals = sizesAttr.values as readonly (bigint | number)[];
+    let start = 0;
+    for (let i = 0; i < index; i++) start += Number(vals[i]);
+    const len = Number(vals[index]);
+    return start + len <= count ? [start, len] : null;
+  }
+  let nSingle = 0;
+  let varIndex = -1;
+  for (let i = 0; i < groups.length; i++) {
+    if (groups[i]!.spec.kind === 'single') nSingle++;
+    else varIndex = i;
+  }
+  const varLen = varIndex < 0 ? 0 : count - nSingle;
+  if (varLen < 0) return null;
+  let start = 0;
+  for (let i = 0; i < index; i++) start += i === varIndex ? varLen : 1;
+  const len = index === varIndex ? varLen : 1;
+  return start + len <= count ? [start, len] : null;
+}
+
+/**
+ * Defines an operation declaratively (like xDSL's irdl or MLIR's ODS) and returns its
+ * {@link OpDefinition}: register it in a dialect ({@link defineDialect}), view ops with
+ * `Def.get(op)` and build them with `Def.build(builder, {...}, loc)`.
+ *
+ * @example
+ * ```ts
+ * const AddOp = defineOp({
+ *   name: 'test.add',
+ *   operands: { lhs: single(AnySignlessInteger), rhs: single(AnySignlessInteger) },
+ *   results: { result: single(AnySignlessInteger) },
+ *   traits: [Traits.Pure, Traits.SameOperandsAndResultType],
+ * });
+ * const add = AddOp.build(b, { lhs: x, rhs: y, result: i32 }, loc);
+ * add.lhs; // Value
+ * ```
+ */
+export function defineOp<
+  O extends Specs<ValueSpec> = Record<never, ValueSpec>,
+  R extends Specs<ValueSpec> = Record<never, ValueSpec>,
+  A extends Specs<AttrSpec> = Record<never, AttrSpec>,
+  G extends Specs<RegionSpec> = Record<never, RegionSpec>,
+  S extends Specs<SuccessorSpec> = Record<never, SuccessorSpec>,
+>(spec: OpSpec<O, R, A, G, S>): OpDefinition<O, R, A, G, S> {
+  return new OpDefinition(spec);
+}
+
+/** An interface type usable for an `OpDefinition` of any spec. */
+export type AnyOpDefinition = OpDefinition;
+
+/** Helper for tests and tools: the integer value of an IntegerAttr property. */
+export function getIntegerProperty(op: Operation, name: string): bigint | undefined {
+  const a = op.getAttr(name);
+  return a instanceof IntegerAttr ? a.value : undefined;
+}
+
+/** Re-exported for convenience in op definitions. */
+export type { OpInterface };
