@@ -1,5 +1,41 @@
 /**
  * @packageDocumentation
- * ONNX import: reads .onnx models (protobuf), validates and binds shapes, and produces Spatial plans in a func.func.
+ * ONNX import for Raptor-TS: reads .onnx models (protobuf), validates them, binds symbolic
+ * input dimensions and infers static shapes (with constant folding of shape computations).
+ * The lowering to Spatial plans will build on this.
  */
-export {};
+export { Messages, formatDiagnostic, formatLocation, hasErrors } from './diagnostics';
+export type { OnnxDiagnostic, OnnxLocation, OnnxSeverity } from './diagnostics';
+export { onnxSchemaJson, onnxRoot, onnxType } from './onnx/schema';
+export { decodeModelProto, decodeTensorProto } from './onnx/decode';
+export type { DecodeResult } from './onnx/decode';
+export { OnnxDataType, dataTypeName, dataTypeSize, isSupportedDataType, float16ToNumber, bfloat16ToNumber } from './onnx/dtypes';
+export type { OnnxDataTypeCode, OnnxTensorData } from './onnx/dtypes';
+export { getAttribute } from './onnx/model';
+export type {
+  OnnxAttribute,
+  OnnxAttributeKind,
+  OnnxAttributeValues,
+  OnnxDim,
+  OnnxGraph,
+  OnnxModel,
+  OnnxNode,
+  OnnxTensor,
+  OnnxValueInfo,
+} from './onnx/model';
+export { readOnnxModel, DEFAULT_MAX_TENSOR_ELEMENTS } from './onnx/read-model';
+export type { ReadOnnxOptions, ReadOnnxResult } from './onnx/read-model';
+export type { ExternalDataReader } from './onnx/tensor';
+export { sortNodes } from './onnx/topological-sort';
+export type { SortResult } from './onnx/topological-sort';
+export { inferShapes, parseInputShapeFlag } from './shapes/infer-shapes';
+export type { InferShapesOptions, InferredValue, ShapeInferenceResult } from './shapes/infer-shapes';
+export { tensorToNumbers, numbersToTensor } from './shapes/constant-eval';
+export { SUPPORTED_OPERATORS, operatorSupport, supportedOperatorList } from './support/operators';
+export type { OperatorSupport } from './support/operators';
+export { MIN_OPSET, MAX_OPSET, KNOWN_DOMAINS } from './support/opsets';
+export { readNpy, writeNpy, isNpyWritable } from './io/npy';
+export { readTensorProto } from './io/tensor-proto-file';
+export { readOnnxFile, readTensorProtoFile, nodeExternalDataReader } from './io/files';
+export { loadOnnxModel, loadOnnxFile } from './import-model';
+export type { LoadOnnxOptions, LoadedOnnxModel } from './import-model';

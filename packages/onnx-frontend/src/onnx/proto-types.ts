@@ -1,0 +1,112 @@
+/**
+ * TypeScript views of the messages protobufjs decodes with the schema of `schema.ts`.
+ * Only the fields the frontend reads are listed. int64 fields decode to `Long` objects when
+ * the `long` package is present, otherwise to numbers: {@link Int64} covers both.
+ */
+
+/** A protobufjs int64 value: a number, or a Long-like object. */
+export type Int64 = number | { readonly low: number; readonly high: number; readonly unsigned: boolean; toNumber(): number };
+
+/** Converts an int64 value to a number (exact up to 2^53). */
+export function int64ToNumber(v: Int64 | null | undefined): number {
+  if (v === null || v === undefined) return 0;
+  return typeof v === 'number' ? v : v.toNumber();
+}
+
+export interface StringStringEntryMsg {
+  key: string;
+  value: string;
+}
+export interface OperatorSetIdMsg {
+  domain: string;
+  version: Int64;
+}
+export interface SegmentMsg {
+  begin: Int64;
+  end: Int64;
+}
+export interface TensorMsg {
+  dims: Int64[];
+  dataType: number;
+  segment?: SegmentMsg | null;
+  floatData: number[];
+  int32Data: number[];
+  stringData: Uint8Array[];
+  int64Data: Int64[];
+  name: string;
+  rawData: Uint8Array;
+  externalData: StringStringEntryMsg[];
+  dataLocation: number;
+  doubleData: number[];
+  uint64Data: Int64[];
+}
+export interface DimensionMsg {
+  dimValue?: Int64;
+  dimParam?: string;
+  value?: 'dimValue' | 'dimParam';
+}
+export interface TensorShapeMsg {
+  dim: DimensionMsg[];
+}
+export interface TypeMsg {
+  tensorType?: { elemType: number; shape?: TensorShapeMsg | null } | null;
+  value?: 'tensorType' | 'sequenceType' | 'mapType' | 'optionalType' | 'sparseTensorType';
+}
+export interface ValueInfoMsg {
+  name: string;
+  type?: TypeMsg | null;
+}
+export interface AttributeMsg {
+  name: string;
+  refAttrName: string;
+  type: number;
+  f: number;
+  i: Int64;
+  s: Uint8Array;
+  t?: TensorMsg | null;
+  g?: GraphMsg | null;
+  sparseTensor?: unknown;
+  tp?: unknown;
+  floats: number[];
+  ints: Int64[];
+  strings: Uint8Array[];
+  tensors: TensorMsg[];
+  graphs: GraphMsg[];
+  sparseTensors: unknown[];
+  typeProtos: unknown[];
+}
+export interface NodeMsg {
+  input: string[];
+  output: string[];
+  name: string;
+  opType: string;
+  domain: string;
+  attribute: AttributeMsg[];
+}
+export interface GraphMsg {
+  node: NodeMsg[];
+  name: string;
+  initializer: TensorMsg[];
+  sparseInitializer: { values?: TensorMsg | null }[];
+  input: ValueInfoMsg[];
+  output: ValueInfoMsg[];
+  valueInfo: ValueInfoMsg[];
+}
+export interface ModelMsg {
+  irVersion: Int64;
+  opsetImport: OperatorSetIdMsg[];
+  producerName: string;
+  producerVersion: string;
+  domain: string;
+  modelVersion: Int64;
+  docString: string;
+  graph?: GraphMsg | null;
+  metadataProps: StringStringEntryMsg[];
+  trainingInfo: unknown[];
+  functions: unknown[];
+}
+
+/** True if a decoded message set `field` explicitly (protobufjs keeps defaults on the prototype). */
+export function hasField(msg: object, field: string): boolean {
+  return Object.prototype.hasOwnProperty.call(msg, field);
+}

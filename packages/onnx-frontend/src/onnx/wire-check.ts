@@ -1,0 +1,197 @@
+/**
+ * A structural check of protobuf bytes against the ONNX schema, run before protobufjs decodes
+ * them. protobufjs reads a known field with whatever wire type the schema says, so a wrong
+ * field type yields silently wrong values, and it does not reject invalid UTF-8. This walk
+ * reports both (and truncation, bad tags, runaway nesting) with the byte offset.
+ */
+import type protobuf from 'protobufjs';
+import { Messages } from '../diagnostics';
+
+/** A problem found in the bytes, with its absolute byte offset. */
+export interface WireProblem {
+  readonly offset: number;
+  readonly message: string;
+}
+
+const VARINT_TYPES = new Set(['int32', 'int64', 'uint32', 'uint64', 'sint32', 'sint64', 'bool']);
+const FIXED64_TYPES = new Set(['double', 'fixed64', 'sfixed64']);
+const FIXED32_TYPES = new Set(['float', 'fixed32', 'sfixed32']);
+const WIRE_NAMES = ['varint', 'fixed64', 'length-delimited', 'start-group', 'end-group', 'fixed32'];
+
+interface FieldInfo {
+  readonly name: string;
+  /** Wire type of one element (0, 1, 2 or 5). */
+  readonly wire: number;
+  /** Repeated numeric field: wire type 2 (packed) is also accepted. */
+  readonly packable: boolean;
+  /** Fixed element size for packed fixed32/fixed64 fields, 0 for varints. */
+  readonly fixedSize: number;
+  readonly isString: boolean;
+  readonly message?: TypeInfo;
+}
+
+interface TypeInfo {
+  readonly name: string;
+  readonly fields: Map<number, FieldInfo>;
+}
+
+const cache = new WeakMap<protobuf.Type, TypeInfo>();
+
+function typeInfo(type: protobuf.Type): TypeInfo {
+  const cached = cache.get(type);
+  if (cached) return cached;
+  const fields = new Map<number, FieldInfo>();
+  const info: TypeInfo = { name: type.name, fields };
+  cache.set(type, info);
+  for (const field of type.fieldsArray) {
+    field.resolve();
+    const resolved = field.resolvedType;
+    const isMessage = resolved !== null && 'fieldsArray' in resolved;
+    let wire: number;
+    let fixedSize = 0;
+    if (isMessage || field.type === 'string' || field.type === 'bytes') wire = 2;
+    else if (FIXED64_TYPES.has(field.type)) (wire = 1), (fixedSize = 8);
+    else if (FIXED32_TYPES.has(field.type)) (wire = 5), (fixedSize = 4);
+    else if (VARINT_TYPES.has(field.type) || resolved !== null) wire = 0;
+    else throw new Error(`internal: unhandled protobuf field type ${field.type}`);
+    fields.set(field.id, {
+      name: field.name,
+      wire,
+      packable: field.repeated && wire !== 2,
+      fixedSize,
+      isString: field.type === 'string',
+      message: isMessage ? typeInfo(resolved as protobuf.Type) : undefined,
+    });
+  }
+  return info;
+}
+
+const MAX_DEPTH = 100;
+
+class Walk {
+  pos = 0;
+  problem: WireProblem | undefined;
+  private readonly utf8 = new TextDecoder('utf-8', { fatal: true });
+
+  constructor(private readonly buf: Uint8Array) {}
+
+  fail(offset: number, message: string): false {
+    this.problem ??= { offset, message };
+    return false;
+  }
+
+  /** Reads a varint as a (possibly inexact above 2^53) non-negative number; -1 on error. */
+  varint(end: number, what: string): number {
+    const buf = this.buf;
+    const start = this.pos;
+    let value = 0;
+    let mul = 1;
+    for (let i = 0; i < 10; i++) {
+      if (this.pos >= end) {
+        this.fail(start, Messages.truncated(what));
+        return -1;
+      }
+      const b = buf[this.pos++]!;
+      value += (b & 0x7f) * mul;
+      if (b < 0x80) return value;
+      mul *= 128;
+    }
+    this.fail(start, Messages.badVarint());
+    return -1;
+  }
+
+  message(info: TypeInfo, end: number, depth: number, endGroup = -1): boolean {
+    if (depth > MAX_DEPTH) return this.fail(this.pos, Messages.tooDeep(MAX_DEPTH));
+    while (this.pos < end) {
+      const tagPos = this.pos;
+      const tag = this.varint(end, 'a field tag');
+      if (tag < 0) return false;
+      const id = Math.floor(tag / 8);
+      const wt = tag % 8;
+      if (wt === 4) {
+        if (id === endGroup) return true;
+        return this.fail(tagPos, Messages.groupMismatch());
+      }
+      if (id === 0 || id > 536870911) return this.fail(tagPos, Messages.badFieldNumber(id));
+      if (wt === 6 || wt === 7) return this.fail(tagPos, Messages.badWireType(wt));
+      const field = endGroup < 0 ? info.fields.get(id) : undefined;
+      if (field && wt !== field.wire && !(field.packable && wt === 2)) {
+        const expected = WIRE_NAMES[field.wire]! + (field.packable ? ' or length-delimited (packed)' : '');
+        return this.fail(tagPos, Messages.wrongWireType(info.name, field.name, id, WIRE_NAMES[wt]!, expected));
+      }
+      if (!this.value(field, info, wt, id, end, depth)) return false;
+    }
+    if (endGroup >= 0) return this.fail(this.pos, Messages.truncated('a group'));
+    if (this.pos > end) return this.fail(end, Messages.truncated(`a field of ${info.name}`));
+    return true;
+  }
+
+  private value(field: FieldInfo | undefined, info: TypeInfo, wt: number, id: number, end: number, depth: number): boolean {
+    const what = field ? `${info.name}.${field.name}` : `field ${id} of ${info.name}`;
+    switch (wt) {
+      case 0:
+        return this.varint(end, what) >= 0;
+      case 1:
+      case 5: {
+        const size = wt === 1 ? 8 : 4;
+        if (this.pos + size > end) return this.fail(this.pos, Messages.truncated(what));
+        this.pos += size;
+        return true;
+      }
+      case 3:
+        return this.message({ name: 'group', fields: new Map() }, end, depth + 1, id);
+      default: {
+        const lenPos = this.pos;
+        const len = this.varint(end, `the length of ${what}`);
+        if (len < 0) return false;
+        const start = this.pos;
+        if (start + len > end) return this.fail(lenPos, Messages.truncated(what));
+        this.pos = start + len;
+        if (!field) return true;
+        if (field.message) {
+          this.pos = start;
+          const ok = this.message(field.message, start + len, depth + 1);
+          this.pos = start + len;
+          return ok;
+        }
+        if (field.isString && len > 0) {
+          let ascii = true;
+          for (let i = start; i < start + len; i++) {
+            if (this.buf[i]! >= 0x80) {
+              ascii = false;
+              break;
+            }
+          }
+          if (!ascii) {
+            try {
+              this.utf8.decode(this.buf.subarray(start, start + len));
+            } catch {
+              return this.fail(start, Messages.badUtf8(info.name, field.name));
+            }
+          }
+          return true;
+        }
+        if (field.packable) {
+          if (field.fixedSize > 0) {
+            if (len % field.fixedSize !== 0) return this.fail(lenPos, Messages.badPackedLength(info.name, field.name, len, field.fixedSize));
+            return true;
+          }
+          this.pos = start;
+          while (this.pos < start + len) if (this.varint(start + len, what) < 0) return false;
+          return true;
+        }
+        return true;
+      }
+    }
+  }
+}
+
+/**
+ * Checks that `bytes` is a well-formed encoding of `type` (tags, wire types per the schema,
+ * lengths, UTF-8 strings, nesting depth). Returns the first problem, or undefined.
+ */
+export function checkWireFormat(bytes: Uint8Array, type: protobuf.Type): WireProblem | undefined {
+  const walk = new Walk(bytes);
+  walk.message(typeInfo(type), bytes.length, 0);
+  return walk.problem;
+}

@@ -1,0 +1,28 @@
+/**
+ * Opset imports the frontend accepts.
+ */
+
+/** Oldest ai.onnx opset the frontend reads. */
+export const MIN_OPSET = 7;
+/** Newest ai.onnx opset the frontend reads (the newest onnxruntime 1.30 implements). */
+export const MAX_OPSET = 23;
+
+/**
+ * Domains that are known (a model may import them) besides ai.onnx. Importing them is fine;
+ * their operators are reported as unsupported when a node uses one.
+ */
+export const KNOWN_DOMAINS: ReadonlySet<string> = new Set([
+  'ai.onnx.ml',
+  'ai.onnx.training',
+  'ai.onnx.preview.training',
+  'com.microsoft',
+  'com.microsoft.nchwc',
+  'com.microsoft.experimental',
+  'com.ms.internal.nhwc',
+  'org.pytorch.aten',
+]);
+
+/** Normalises the ai.onnx domain to `''` (files spell it `''` or `ai.onnx`). */
+export function normalizeDomain(domain: string): string {
+  return domain === 'ai.onnx' ? '' : domain;
+}

@@ -1,0 +1,24 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { formatDiagnostic, type OnnxDiagnostic } from '@raptor-pim/onnx-frontend';
+
+/** The shared/ folder beside the repository checkout (override with RAPTOR_SHARED_DIR). */
+export const SHARED_DIR = process.env['RAPTOR_SHARED_DIR'] ?? path.resolve(__dirname, '../../../../shared');
+/** Root of the shared test models. */
+export const MODELS_DIR = path.join(SHARED_DIR, 'models');
+/** Debian libonnx-testdata conformance tests (override with ONNX_TESTDATA_DIR). */
+export const ONNX_TESTDATA_DIR = process.env['ONNX_TESTDATA_DIR'] ?? '/usr/include/onnx/backend/test/data';
+
+/** Model folder names under MODELS_DIR that contain a model.onnx. */
+export function sharedModels(): string[] {
+  if (!fs.existsSync(MODELS_DIR)) return [];
+  return fs
+    .readdirSync(MODELS_DIR)
+    .filter((d) => fs.existsSync(path.join(MODELS_DIR, d, 'model.onnx')))
+    .sort();
+}
+
+/** All diagnostics as text (for assertion messages). */
+export function text(diagnostics: readonly OnnxDiagnostic[]): string {
+  return diagnostics.map(formatDiagnostic).join('\n');
+}
