@@ -53,7 +53,7 @@ describe('shared models', () => {
     });
   });
 
-  it.each([['ultraface-slim-320'], ['mnist-8']])('%s: folded Reshape targets equal the -ortfolded variant', (name) => {
+  it.each([['ultraface-slim-320']])('%s: folded Reshape targets equal the -ortfolded variant', (name) => {
     const reshapeShapes = (model: string): string[] => {
       const { model: m, values } = loadOnnxFile(path.join(MODELS_DIR, model, 'model.onnx'));
       return m!.graph.nodes
