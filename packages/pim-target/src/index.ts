@@ -81,3 +81,66 @@ export type {
 export { defaultHardwareConfig, pimsimDefaultConfig, defaultRaptorConfig } from './config/defaults';
 export { formatDiagnostic, hasErrors } from './diagnostic';
 export type { Severity, TargetDiagnostic, Result } from './diagnostic';
+export { Messages, describeValue } from './diagnostics';
+export type { Message } from './diagnostics';
+export {
+  PIMB_HEADER_SIZE,
+  PIMB_RECORD_SIZE,
+  PIMB_VERSION,
+  PIMB_MAGIC,
+  PIMB_SLOTS,
+  PIMB_SLOT_ORDER,
+  encodePimb,
+  decodePimb,
+  instructionToRecord,
+  recordToInstruction,
+  isPimb,
+} from './encoding/pimb';
+export type { PimbSlot, PimbRecord, PimbOptions, PimbEncoding, PimbDecoding } from './encoding/pimb';
+export {
+  instructionToJson,
+  instructionFromJson,
+  parseJsonText,
+  parseProgramJson,
+  programFromJson,
+  formatProgramJson,
+} from './encoding/json-form';
+export type { JsonValue, JsonInstruction, JsonReadOptions } from './encoding/json-form';
+export { formatInstruction, disassemble } from './text/disassembler';
+export type { DisassembleOptions } from './text/disassembler';
+export { assemble, syntaxOf } from './text/assembler';
+export type { AssembleOptions, AssembleResult } from './text/assembler';
+export { KEYWORD, KEYWORD_ALIASES } from './text/syntax';
+export { HARDWARE_SCHEMA, describeSpec } from './config/schema';
+export type { FieldSpec, SchemaFields } from './config/schema';
+export { validateHardwareConfig, exportArchitectureJson, cloneConfig } from './config/validate';
+export type { ValidateConfigOptions, ExportArchitectureOptions } from './config/validate';
+export {
+  emptyNetworkTable,
+  networkTableFromJson,
+  parseNetworkTable,
+  formatNetworkTable,
+  meshNetworkTable,
+  networkCost,
+} from './config/network';
+export type { MeshNetworkOptions } from './config/network';
+export { parseArchitectureJson, resolveTarget, loadTarget, saveTarget } from './config/architecture-file';
+export {
+  ELEMENT_SIZE,
+  isElementType,
+  MANIFEST_FORMAT,
+  MANIFEST_VERSION,
+  BUNDLE_FILES,
+  coreFileName,
+  tensorByteSize,
+  createBundle,
+} from './bundle/bundle';
+export type { ElementType, TensorLocation, WeightBlock, ProgramBundle } from './bundle/bundle';
+export { readBundleFiles, readBundle } from './bundle/reader';
+export type { BundleFiles } from './bundle/reader';
+export { writeBundleFiles, writeBundle, formatBundleConfig } from './bundle/writer';
+export type { WriteBundleOptions, BundleWriting } from './bundle/writer';
+export { validateBundle, isPimsimCompatibilityDiagnostic } from './bundle/validator';
+export type { ValidateBundleOptions, BundleValidation } from './bundle/validator';
+export { loadBundle, loadBundleFiles } from './bundle/load';
+export type { LoadedBundle } from './bundle/load';
