@@ -1,0 +1,164 @@
+/**
+ * The pre-decoded program form the simulator's hot loops read: one `Int32Array` per core with
+ * a fixed number of slots per instruction, so neither pass allocates or dispatches on strings
+ * per instruction.
+ */
+import type { Instruction } from '@raptor-pim/pim-target';
+import { Opcode } from '@raptor-pim/pim-target';
+
+/** Slots per instruction in {@link CompiledProgram.code}. */
+export const STRIDE = 12;
+/** Slot: PIMB binary opcode. */
+export const F_OP = 0;
+/** Slot: rd register index. */
+export const F_RD = 1;
+/** Slot: rs1 register index. */
+export const F_RS1 = 2;
+/** Slot: rs2 register index. */
+export const F_RS2 = 3;
+/** Slot: immediate (sldi/saddi/smuli/lldi) or scalar `sld` offset. */
+export const F_IMM = 4;
+/** Slot: element count (vector) or byte count (ld/st/send/recv size, lldi/lmv len). */
+export const F_LEN = 5;
+/** Slot: 3-bit offset select. */
+export const F_OSEL = 6;
+/** Slot: offset value (elements for vector ops, bytes for transfers). */
+export const F_OVAL = 7;
+/** Slot: peer core (send/recv/sync). */
+export const F_CORE = 8;
+/** Slot: `mvmul` group, `wait`/`sync` event register, `setbw` ibiw. */
+export const F_A = 9;
+/** Slot: `mvmul` mbiw, `wait` value, `setbw` obiw. */
+export const F_B = 10;
+/** Slot: `mvmul` relu flag (0/1). */
+export const F_C = 11;
+
+/** Opcode numbers as plain constants for `switch` statements in the hot loops. */
+export const OP = {
+  nop: 0,
+  sldi: 1,
+  sld: 2,
+  sadd: 3,
+  ssub: 4,
+  smul: 5,
+  saddi: 6,
+  smuli: 7,
+  setbw: 8,
+  mvmul: 9,
+  vvadd: 10,
+  vvsub: 11,
+  vvmul: 12,
+  vvdmul: 13,
+  vvmax: 14,
+  vvsll: 15,
+  vvsra: 16,
+  vavg: 17,
+  vrelu: 18,
+  vtanh: 19,
+  vsigm: 20,
+  vsoftmax: 21,
+  vmv: 22,
+  vrsu: 23,
+  vrsl: 24,
+  ld: 25,
+  st: 26,
+  lldi: 27,
+  lmv: 28,
+  send: 29,
+  recv: 30,
+  wait: 31,
+  sync: 32,
+} as const;
+
+/** Mnemonics by opcode number (for messages and traces). */
+export const OP_NAMES: readonly string[] = Object.keys(OP);
+
+/** Execution unit of an opcode: 0 scalar, 1 setbw, 2 matrix, 3 vector, 4 transfer, 5 nop. */
+export const UNIT_SCALAR = 0;
+/** See {@link UNIT_SCALAR}. */
+export const UNIT_SETBW = 1;
+/** See {@link UNIT_SCALAR}. */
+export const UNIT_MATRIX = 2;
+/** See {@link UNIT_SCALAR}. */
+export const UNIT_VECTOR = 3;
+/** See {@link UNIT_SCALAR}. */
+export const UNIT_TRANSFER = 4;
+/** See {@link UNIT_SCALAR}. */
+export const UNIT_NOP = 5;
+
+/** Unit of every opcode number (index = opcode). */
+export const UNIT_OF_OP: Uint8Array = (() => {
+  const u = new Uint8Array(33);
+  for (let op = 0; op <= 32; op++) {
+    if (op === 0) u[op] = UNIT_NOP;
+    else if (op <= 7) u[op] = UNIT_SCALAR;
+    else if (op === 8) u[op] = UNIT_SETBW;
+    else if (op === 9) u[op] = UNIT_MATRIX;
+    else if (op <= 24) u[op] = UNIT_VECTOR;
+    else u[op] = UNIT_TRANSFER;
+  }
+  return u;
+})();
+
+/** One core's program in pre-decoded form. */
+export interface CompiledProgram {
+  /** Number of instructions. */
+  readonly length: number;
+  /** `length * STRIDE` slots; see the `F_*` constants. */
+  readonly code: Int32Array;
+}
+
+function num(v: unknown): number {
+  return typeof v === 'number' ? v | 0 : typeof v === 'boolean' ? (v ? 1 : 0) : 0;
+}
+
+/**
+ * Pre-decodes a core's instruction list (pim-target's typed union) into the compact form.
+ *
+ * @example `compileProgram([{ op: 'setbw', ibiw: 8, obiw: 8 }]).length === 1`
+ */
+export function compileProgram(instructions: readonly Instruction[]): CompiledProgram {
+  const n = instructions.length;
+  const code = new Int32Array(n * STRIDE);
+  for (let i = 0; i < n; i++) {
+    const inst = instructions[i] as unknown as Record<string, unknown>;
+    const base = i * STRIDE;
+    const op = inst.op as keyof typeof Opcode;
+    code[base + F_OP] = Opcode[op];
+    code[base + F_RD] = num(inst.rd);
+    code[base + F_RS1] = num(inst.rs1);
+    code[base + F_RS2] = num(inst.rs2);
+    code[base + F_OSEL] = num(inst.offsetSelect);
+    code[base + F_OVAL] = num(inst.offsetValue);
+    code[base + F_CORE] = num(inst.core);
+    switch (op) {
+      case 'sldi':
+      case 'saddi':
+      case 'smuli':
+      case 'lldi':
+        code[base + F_IMM] = num(inst.imm);
+        break;
+      case 'sld':
+        code[base + F_IMM] = num(inst.offsetValue);
+        break;
+      default:
+        break;
+    }
+    if (op === 'setbw') {
+      code[base + F_A] = num(inst.ibiw);
+      code[base + F_B] = num(inst.obiw);
+    } else if (op === 'mvmul') {
+      code[base + F_A] = num(inst.group);
+      code[base + F_B] = num(inst.mbiw);
+      code[base + F_C] = num(inst.relu);
+    } else if (op === 'wait') {
+      code[base + F_A] = num(inst.eventRegister);
+      code[base + F_B] = num(inst.waitValue);
+    } else if (op === 'sync') {
+      code[base + F_A] = num(inst.eventRegister);
+    }
+    if ('size' in inst) code[base + F_LEN] = num(inst.size);
+    else if ('len' in inst) code[base + F_LEN] = num(inst.len);
+  }
+  return { length: n, code };
+}
