@@ -73,11 +73,15 @@ function windowGeometry(kernel: string, input: F32Tensor, attributes: Pool2dAttr
   return { n, c, h, w, kh, kw, oh, ow, padTop, padLeft, padBottom, padRight, sh, sw, dh, dw };
 }
 
+/** The most negative finite f32, onnxruntime's value for a max-pool window with no input tap. */
+const LOWEST_F32 = -3.4028234663852886e38;
+
 /**
  * 2-D max pooling over NCHW data (ONNX `MaxPool` without ceil mode, `spat.max_pool2d_plan`):
  * `y[n, c, oh, ow] = max_{kh, kw} x[n, c, oh*sh + kh*dh - padTop, ow*sw + kw*dw - padLeft]`
  * over taps inside the input; padding never wins. NaN inputs propagate only if they win a
- * comparison (like onnxruntime's `>` scan). Output spatial sizes follow {@link windowOutputSize}.
+ * comparison (like onnxruntime's `>` scan). A window whose taps all fall in the padding (possible
+ * with dilations) yields the lowest finite f32, `-3.4028235e38`, as in onnxruntime. Output spatial sizes follow {@link windowOutputSize}.
  *
  * Fails when the input is not rank 4, an attribute is malformed, a pad is not smaller than
  * its kernel extent (the ONNX/onnxruntime rule), or the output would be empty.
@@ -98,6 +102,7 @@ export function maxPool2d(input: F32Tensor, attributes: Pool2dAttributes): Kerne
       for (let z = 0; z < ow; z++) {
         const colStart = z * sw - padLeft;
         let best = -Infinity;
+        let taps = 0;
         for (let r = 0; r < kh; r++) {
           const row = rowStart + r * dh;
           if (row < 0 || row >= h) continue;
@@ -107,9 +112,10 @@ export function maxPool2d(input: F32Tensor, attributes: Pool2dAttributes): Kerne
             if (col < 0 || col >= w) continue;
             const v = x[rowBase + col]!;
             if (v > best) best = v;
+            taps++;
           }
         }
-        out[o++] = best;
+        out[o++] = taps === 0 ? LOWEST_F32 : best;
       }
     }
   }

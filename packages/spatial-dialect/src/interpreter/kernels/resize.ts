@@ -9,8 +9,7 @@ export type CoordinateTransformationMode =
   | 'asymmetric'
   | 'half_pixel'
   | 'pytorch_half_pixel'
-  | 'align_corners'
-  | 'tf_half_pixel_for_nearest';
+  | 'align_corners';
 
 /** How a fractional input coordinate becomes an index (ONNX `nearest_mode`). */
 export type NearestMode = 'floor' | 'ceil' | 'round_prefer_floor' | 'round_prefer_ceil';
@@ -62,9 +61,6 @@ function axisIndexMap(
       case 'align_corners':
         x = outSize === 1 ? 0 : f32(f32(o * (inSize - 1)) / (outSize - 1));
         break;
-      case 'tf_half_pixel_for_nearest':
-        x = f32(f32(o + 0.5) / s);
-        break;
     }
     let i: number;
     switch (nearest) {
@@ -87,7 +83,7 @@ function axisIndexMap(
   return map;
 }
 
-const COORDINATE_MODES: readonly string[] = ['asymmetric', 'half_pixel', 'pytorch_half_pixel', 'align_corners', 'tf_half_pixel_for_nearest'];
+const COORDINATE_MODES: readonly string[] = ['asymmetric', 'half_pixel', 'pytorch_half_pixel', 'align_corners'];
 const NEAREST_MODES: readonly string[] = ['floor', 'ceil', 'round_prefer_floor', 'round_prefer_ceil'];
 
 /**
@@ -96,7 +92,9 @@ const NEAREST_MODES: readonly string[] = ['floor', 'ceil', 'round_prefer_floor',
  * `o`, the source index is `nearest(transform(o))`, clamped to the input; with the defaults
  * `src = floor(o / scale_d)` and, for sizes, `scale_d = size_d / input_d` (f32).
  *
- * Output sizes: `sizes` when given, else `floor(f32(input_d * scale_d))`.
+ * Output sizes: `sizes` when given, else `floor(f32(input_d * scale_d))`. When the output shape
+ * equals the input shape the input is copied unchanged, whatever the scales (onnxruntime does
+ * the same, e.g. for scale 1.25 on an axis of size 2).
  * Fails when neither or both of scales/sizes are given, a list has the wrong length, a scale is
  * not finite and positive, a size is not a positive integer, or a mode is unknown.
  *
@@ -139,6 +137,8 @@ export function resizeNearest(input: F32Tensor, options: ResizeNearestOptions): 
   for (let d = 0; d < rank; d++) {
     if (input.shape[d] === 0 && outShape[d]! > 0) return kernelFail(KernelMessages.emptyReduction(KERNEL, input.shape));
   }
+  // onnxruntime copies the input when no axis changes size, whatever the given scales.
+  if (outShape.every((size, d) => size === input.shape[d])) return kernelOk({ shape: outShape, data: input.data.slice() });
 
   const maps: Int32Array[] = [];
   for (let d = 0; d < rank; d++) maps.push(axisIndexMap(input.shape[d]!, outShape[d]!, scales[d]!, mode, nearest));
