@@ -35,6 +35,20 @@ function constOf(v: InferredValue | undefined): number[] | undefined {
   return v?.constant && isFoldableType(v.dataType) ? tensorToNumbers(v.constant) : undefined;
 }
 
+/** Opset-6 broadcasting: B matches A exactly, or (broadcast=1) a contiguous run of A's dims at `axis`. */
+function legacyBroadcast(ctx: NodeContext, a: readonly number[], b: readonly number[]): number[] | undefined {
+  if (ctx.attr('broadcast', 'int', 0) === 0) {
+    if (a.join('x') !== b.join('x')) return ctx.shapeError(`shapes [${a.join('x')}] and [${b.join('x')}] differ and broadcast is not set (opset ${ctx.opset})`);
+    return [...a];
+  }
+  const fits = (axis: number): boolean => axis >= 0 && axis + b.length <= a.length && b.every((d, i) => d === 1 || d === a[axis + i]);
+  const axisAttr = ctx.attr('axis', 'int');
+  const axis = axisAttr === undefined ? a.length - b.length : axisAttr < 0 ? axisAttr + a.length : axisAttr;
+  if (b.length === 1 && b[0] === 1) return [...a];
+  if (!fits(axis)) return ctx.shapeError(`B of shape [${b.join('x')}] does not broadcast into A [${a.join('x')}] at axis ${axis} (opset ${ctx.opset})`);
+  return [...a];
+}
+
 const binary =
   (f: (x: number, y: number) => number): ShapeRule =>
   (ctx) => {
@@ -44,13 +58,13 @@ const binary =
     if (a.dataType !== b.dataType && a.dataType !== 0 && b.dataType !== 0) {
       return ctx.shapeError(`operand types differ: ${dataTypeName(a.dataType)} and ${dataTypeName(b.dataType)}`);
     }
-    const shape = broadcastShapes(a.shape, b.shape);
-    if (!shape) return ctx.shapeError(`shapes [${a.shape.join('x')}] and [${b.shape.join('x')}] do not broadcast`);
+    const shape = ctx.opset < 7 ? legacyBroadcast(ctx, a.shape, b.shape) : broadcastShapes(a.shape, b.shape);
+    if (!shape) return ctx.opset < 7 ? undefined : ctx.shapeError(`shapes [${a.shape.join('x')}] and [${b.shape.join('x')}] do not broadcast`);
     const av = constOf(a);
     const bv = constOf(b);
     const integral = a.dataType !== OnnxDataType.FLOAT && a.dataType !== OnnxDataType.DOUBLE;
     const g = integral ? (x: number, y: number) => Math.trunc(f(x, y)) : a.dataType === OnnxDataType.FLOAT ? (x: number, y: number) => Math.fround(f(x, y)) : f;
-    return [value(ctx, a.dataType, shape, av && bv ? () => broadcastBinary(av, a.shape, bv, b.shape, shape, g) : undefined)];
+    return [value(ctx, a.dataType, shape, av && bv && (ctx.opset >= 7 || a.shape.join('x') === b.shape.join('x')) ? () => broadcastBinary(av, a.shape, bv, b.shape, shape, g) : undefined)];
   };
 
 const identity: ShapeRule = (ctx) => {

@@ -19,7 +19,7 @@ const op = (opType: string, note: string, minOpset = MIN_OPSET, maxOpset = MAX_O
 
 /** All supported operators, alphabetical. */
 export const SUPPORTED_OPERATORS: readonly OperatorSupport[] = [
-  op('Add', 'multidirectional broadcasting'),
+  op('Add', 'multidirectional broadcasting; legacy broadcast/axis attributes at opset 6'),
   op('AveragePool', '1-3 spatial dims, auto_pad, ceil_mode, count_include_pad, dilations (19)'),
   op('BatchNormalization', 'inference mode only (one output, training_mode=0)'),
   op('Cast', 'numeric types'),
@@ -39,7 +39,7 @@ export const SUPPORTED_OPERATORS: readonly OperatorSupport[] = [
   op('LeakyRelu', 'alpha'),
   op('MatMul', 'numpy semantics (1-D operands, batch broadcasting)'),
   op('MaxPool', '1-3 spatial dims, auto_pad, ceil_mode, dilations, storage_order 0; Indices output'),
-  op('Mul', 'multidirectional broadcasting'),
+  op('Mul', 'multidirectional broadcasting; legacy broadcast/axis attributes at opset 6'),
   op('Pad', 'pads attribute (<11) or input (>=11), axes input (18)'),
   op('Relu', ''),
   op('Reshape', '0 and -1 in the target shape; allowzero (14)'),
@@ -50,7 +50,7 @@ export const SUPPORTED_OPERATORS: readonly OperatorSupport[] = [
   op('Softmax', 'axis'),
   op('Split', 'split attribute (<13) or input (>=13), num_outputs (18)'),
   op('Squeeze', 'axes attribute (<13) or input (>=13)'),
-  op('Sub', 'multidirectional broadcasting'),
+  op('Sub', 'multidirectional broadcasting; legacy broadcast/axis attributes at opset 6'),
   op('Tanh', ''),
   op('Transpose', 'perm'),
   op('Unsqueeze', 'axes attribute (<13) or input (>=13)'),
