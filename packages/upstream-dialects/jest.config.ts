@@ -1,0 +1,5 @@
+export default {
+  displayName: 'upstream-dialects',
+  preset: '../../jest.preset.js',
+  rootDir: __dirname,
+};

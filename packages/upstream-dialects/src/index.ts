@@ -1,0 +1,5 @@
+/**
+ * @packageDocumentation
+ * The MLIR dialects Raptor uses beyond builtin/func/arith: affine.apply, tensor, scf, memref, with MLIR's syntax, verifiers and interpreter rules.
+ */
+export {};
