@@ -14,4 +14,5 @@ module.exports = {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json', isolatedModules: true, diagnostics: false }],
   },
   coverageReporters: ['text-summary'],
+  reporters: ['default', require.resolve('./tools/ci/jest-summary-reporter.cjs')],
 };
