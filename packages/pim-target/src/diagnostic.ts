@@ -24,7 +24,10 @@ export interface TargetDiagnostic {
   line?: number;
   /** 1-based column (assembler), when known. */
   column?: number;
-  /** JSON path (e.g. `chip_config.core_config.matrix_config.xbar_size[0]`), when known. */
+  /**
+   * JSON path (e.g. `chip_config.core_config.matrix_config.xbar_size[0]`), when known. Messages
+   * about a JSON field already start with the path, so {@link formatDiagnostic} does not print it.
+   */
   path?: string;
 }
 
@@ -38,7 +41,6 @@ export function formatDiagnostic(d: TargetDiagnostic): string {
   if (d.line !== undefined) where.push(d.column !== undefined ? `${d.line}:${d.column}` : `${d.line}`);
   if (d.instruction !== undefined) where.push(`instruction ${d.instruction}`);
   if (d.offset !== undefined) where.push(`byte ${d.offset}`);
-  if (d.path !== undefined) where.push(d.path);
   const prefix = where.length > 0 ? `${where.join(':')}: ` : '';
   return `${prefix}${d.severity}: ${d.message}`;
 }

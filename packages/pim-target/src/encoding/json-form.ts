@@ -13,6 +13,7 @@
  * printed like PIMCOMP/pimsim-nn's examples (`JSON.stringify(program, null, 1)`).
  */
 import { Messages, type Message } from '../diagnostics';
+import { findJsonErrorOffset } from './json-error-position';
 import type { Severity, TargetDiagnostic } from '../diagnostic';
 import { makeInstruction, OPERAND_FIELDS, getField, type Instruction, type OperandField } from '../isa/instruction';
 import { INSTRUCTION_CLASS, isMnemonic, type InstructionClass, type Mnemonic } from '../isa/opcodes';
@@ -182,8 +183,9 @@ export function instructionFromJson(
 /** Position of a `JSON.parse` error as 1-based line and column, when the message names one. */
 function errorPosition(text: string, message: string): { line: number; column: number } | undefined {
   const match = /position (\d+)/.exec(message);
-  if (!match) return undefined;
-  const position = Math.min(Number(match[1]), text.length);
+  const found = match ? Number(match[1]) : findJsonErrorOffset(text);
+  if (found === undefined) return undefined;
+  const position = Math.min(found, text.length);
   let line = 1;
   let column = 1;
   for (let i = 0; i < position; i++) {
