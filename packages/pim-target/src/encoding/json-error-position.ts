@@ -16,7 +16,7 @@ export function findJsonErrorOffset(text: string): number | undefined {
   const stack: number[] = []; // 0x5b '[' or 0x7b '{'
   // What the scanner expects next.
   type State = 'value' | 'valueOrClose' | 'commaOrClose' | 'key' | 'keyOrClose' | 'colon' | 'end';
-  let state: State = 'value';
+  let state = 'value' as State;
   const skipWs = (): void => {
     while (i < n && WS.has(text.charCodeAt(i))) i++;
   };
