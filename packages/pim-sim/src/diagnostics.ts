@@ -69,7 +69,7 @@ export const SIM_MESSAGES = {
   vsoftmaxDisabled: () => `vsoftmax is disabled by the target configuration (raptor_config.allow_vsoftmax)`,
   nopInstruction: () => `nop crashes pimsim-nn; the bundle must not contain it`,
   groupSizeMismatch: (group: number, weightsRows: number, weightsCols: number, inLen: number, outLen: number) =>
-    `array group ${group} holds a ${weightsRows}x${weightsCols} weight matrix, but this mvmul reads ${inLen} inputs and writes ${outLen} outputs`,
+    `array group ${group} holds a ${weightsRows}x${weightsCols} weight matrix, but this mvmul reads at most ${inLen} inputs and writes at most ${outLen} outputs (xbar rows; crossbars x floor(cols x cell_precision / mbiw))`,
   agMapTooBig: (core: number, total: number, limit: number) =>
     `array_group_map.core${core} assigns ${total} crossbars, but the hardware provides ${limit}`,
   agMapMissing: (core: number) => `array_group_map has no entry for core${core}`,

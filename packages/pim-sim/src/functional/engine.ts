@@ -620,17 +620,22 @@ class FunctionalEngine {
     const ow = c.obyw;
     this.checkWidth(c, pc, iw);
     this.checkWidth(c, pc, ow);
-    const rows = this.m.xbarRows;
-    const cols = groups[group] * Math.trunc((this.m.xbarCols * this.m.cellPrecision) / mbiw);
+    // The weight block is the group's logical matrix: the mvmul reads `rows` inputs and writes
+    // `cols` outputs. It must fit what pimsim-nn times for this mvmul: xbar_size[0] inputs and
+    // n_xbar * floor(cols * cell_precision / mbiw) outputs.
+    const inLen = this.m.xbarRows;
+    const outLen = groups[group] * Math.trunc((this.m.xbarCols * this.m.cellPrecision) / mbiw);
     const weights = this.input.weights?.[c.id]?.[group];
-    if (weights && (weights.rows !== rows || weights.cols !== cols)) {
+    if (weights && (weights.rows > inLen || weights.cols > outLen)) {
       this.fail(
         'mvmul-shape',
         c,
         pc,
-        SIM_MESSAGES.mvmulShape(c.id, pc, this.text(c, pc), SIM_MESSAGES.groupSizeMismatch(group, weights.rows, weights.cols, rows, cols)),
+        SIM_MESSAGES.mvmulShape(c.id, pc, this.text(c, pc), SIM_MESSAGES.groupSizeMismatch(group, weights.rows, weights.cols, inLen, outLen)),
       );
     }
+    const rows = weights ? weights.rows : inLen;
+    const cols = weights ? weights.cols : outLen;
     if (iw === 0 || ow === 0) return;
     const mem = c.mem;
     const a = this.reg(c, pc, code[base + F_RS1]);
