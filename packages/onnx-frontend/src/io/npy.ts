@@ -89,6 +89,8 @@ export function writeNpy(tensor: Pick<OnnxTensor, 'dataType' | 'dims' | 'data'>)
   if (descr === undefined) throw new Error(`internal: writeNpy of unsupported ${dataTypeName(tensor.dataType)}`);
   const shape = tensor.dims.length === 1 ? `(${tensor.dims[0]},)` : `(${tensor.dims.join(', ')})`;
   let dict = `{'descr': '${descr}', 'fortran_order': False, 'shape': ${shape}, }`;
+  // NumPy leaves room for the first axis to grow to 21 digits; do the same for identical files.
+  if (tensor.dims.length > 0) dict += ' '.repeat(Math.max(0, 21 - String(tensor.dims[0]).length));
   let version = 1;
   let prefix = 10;
   if (dict.length + 1 + prefix > 65535) {

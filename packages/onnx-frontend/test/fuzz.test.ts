@@ -1,0 +1,70 @@
+/**
+ * Property: flipping and truncating bytes of real models gives a model or error diagnostics,
+ * never an exception, and each case finishes in bounded time.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import fc from 'fast-check';
+import { hasErrors, loadOnnxModel } from '@raptor-pim/onnx-frontend';
+import { convReluSpec, encodeModel, int64Tensor, node, valueInfo } from './build-model';
+import { MODELS_DIR } from './helpers';
+
+/** A structure-dense model (no big weights): every byte is a tag, a length, a name or a shape. */
+const SMALL = encodeModel({
+  nodes: [
+    ...convReluSpec().nodes,
+    node('Shape', ['y'], ['s']),
+    node('Gather', ['s', 'i0'], ['n'], { axis: 0 }),
+    node('Unsqueeze', ['n', 'ax'], ['n1']),
+    node('Concat', ['n1', 'minus1'], ['t'], { axis: 0 }),
+    node('Reshape', ['y', 't'], ['r']),
+    node('Slice', ['r', 'st', 'en'], ['z']),
+    node('MaxPool', ['y'], ['p'], { kernel_shape: [2, 2], strides: [2, 2], ceil_mode: 1 }),
+  ],
+  inputs: [valueInfo('x', [1, 3, 8, 8])],
+  outputs: [valueInfo('z', undefined), valueInfo('p', [1, 4, 4, 4])],
+  initializers: [...convReluSpec().initializers!, int64Tensor('i0', [0], []), int64Tensor('ax', [0]), int64Tensor('minus1', [-1]), int64Tensor('st', [0, 1]), int64Tensor('en', [1, -1])],
+});
+
+const NAMES = ['mnist-8', 'lenet5', 'yolo_block', 'ultraface-slim-320', 'mobilenet_block', 'small'];
+const MODELS = NAMES.map((n) => (n === 'small' ? SMALL : fs.readFileSync(path.join(MODELS_DIR, n, 'model.onnx'))));
+const RUNS = Number(process.env['FUZZ_RUNS'] ?? 300);
+const CASE_LIMIT_MS = 2000;
+
+const mutation = fc.record({
+  model: fc.nat({ max: MODELS.length - 1 }),
+  // Positions as fractions of the length, so they are valid for every model.
+  flips: fc.array(fc.record({ at: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), xor: fc.integer({ min: 1, max: 255 }) }), { maxLength: 8 }),
+  truncateAt: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }),
+  // Bias some flips towards the structure at the start of the file (graph, nodes).
+  headFlips: fc.array(fc.record({ at: fc.nat({ max: 4095 }), xor: fc.integer({ min: 1, max: 255 }) }), { maxLength: 4 }),
+});
+
+describe('fuzzing real models', () => {
+  it('the unmutated models load', () => {
+    for (const bytes of MODELS) expect(hasErrors(loadOnnxModel(bytes).diagnostics)).toBe(false);
+  });
+
+  it(`${RUNS} flipped/truncated models: model or diagnostics, never a throw`, () => {
+    let rejected = 0;
+    fc.assert(
+      fc.property(mutation, ({ model, flips, truncateAt, headFlips }) => {
+        const original = MODELS[model]!;
+        const bytes = Uint8Array.from(original);
+        for (const f of flips) bytes[Math.floor(f.at * bytes.length)]! ^= f.xor;
+        for (const f of headFlips) if (f.at < bytes.length) bytes[f.at]! ^= f.xor;
+        const input = truncateAt === undefined ? bytes : bytes.subarray(0, Math.floor(truncateAt * bytes.length));
+        const start = performance.now();
+        const r = loadOnnxModel(input, { file: NAMES[model]! });
+        const ms = performance.now() - start;
+        if (!r.model || !r.values) rejected++;
+        // Either a usable result or at least one error explains why not.
+        expect(r.model !== undefined && r.values !== undefined ? !hasErrors(r.diagnostics) : hasErrors(r.diagnostics)).toBe(true);
+        expect(ms).toBeLessThan(CASE_LIMIT_MS);
+      }),
+      { numRuns: RUNS, seed: Number(process.env['FUZZ_SEED'] ?? 20261130) },
+    );
+    // Sanity: mutations do reach the validators (most mutated models are rejected).
+    expect(rejected).toBeGreaterThan(RUNS / 4);
+  });
+});
