@@ -1,0 +1,102 @@
+import { FloatType, IndexType, IntegerType, RankedTensorType, VectorType, getNumElements } from '../ir/builtin-types';
+import { DenseElementsAttr, createDenseStorage, type DenseElementType, type DenseStorage } from '../ir/builtin-attributes';
+import { bf16ToBits, bitsToBf16, bitsToF16, f16ToBits } from '../ir/builtin-float-semantics';
+
+const HEX = '0123456789ABCDEF';
+
+/** Bytes per element in MLIR's raw dense storage (`i1` is bit-packed, others byte-aligned). */
+export function denseElementByteWidth(type: DenseElementType): number {
+  if (type instanceof IndexType) return 8;
+  if (type instanceof FloatType) return type.kind === 'f64' ? 8 : type.kind === 'f32' ? 4 : 2;
+  return Math.ceil(type.width / 8);
+}
+
+function isBool(type: DenseElementType): boolean {
+  return type instanceof IntegerType && type.width === 1;
+}
+
+/** MLIR's raw little-endian bytes of the attribute's storage (splats store one element). */
+export function denseRawBytes(attr: DenseElementsAttr): Uint8Array {
+  const et = attr.elementType;
+  const data = attr.data;
+  const count = data.length;
+  if (isBool(et)) {
+    if (attr.isSplat) return Uint8Array.of(data[0] ? 0xff : 0);
+    const bytes = new Uint8Array(Math.ceil(count / 8));
+    for (let i = 0; i < count; i++) if (data[i]) bytes[i >> 3] |= 1 << (i & 7);
+    return bytes;
+  }
+  const width = denseElementByteWidth(et);
+  const bytes = new Uint8Array(count * width);
+  if (et instanceof FloatType && (et.kind === 'f16' || et.kind === 'bf16')) {
+    const f = data as Float32Array;
+    for (let i = 0; i < count; i++) {
+      const b = et.kind === 'f16' ? f16ToBits(f[i]) : bf16ToBits(f[i]);
+      bytes[2 * i] = b & 0xff;
+      bytes[2 * i + 1] = b >> 8;
+    }
+    return bytes;
+  }
+  const src = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  const storageWidth = data.BYTES_PER_ELEMENT;
+  if (storageWidth === width && littleEndian) return src.slice();
+  for (let i = 0; i < count; i++) for (let k = 0; k < width; k++) bytes[i * width + k] = src[i * storageWidth + k];
+  return bytes;
+}
+
+const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** The uppercase hex digits (without `0x`) of the attribute's raw data, as MLIR prints large constants. */
+export function encodeDenseHex(attr: DenseElementsAttr): string {
+  const bytes = denseRawBytes(attr);
+  const chars = new Array<string>(bytes.length);
+  for (let i = 0; i < bytes.length; i++) chars[i] = HEX[bytes[i] >> 4] + HEX[bytes[i] & 15];
+  return chars.join('');
+}
+
+/**
+ * Builds a dense attribute from MLIR's hex form: the bytes must hold every element, or exactly
+ * one element (a splat); `i1` data is bit-packed (one byte `0x00`/`0xFF` is a splat).
+ * Returns undefined when the size does not fit the type.
+ */
+export function decodeDenseHex(type: RankedTensorType | VectorType, bytes: Uint8Array): DenseElementsAttr | undefined {
+  const et = type.elementType as DenseElementType;
+  const n = getNumElements(type.shape);
+  if (n === undefined) return undefined;
+  if (isBool(et)) {
+    if (bytes.length === 1 && (bytes[0] === 0 || bytes[0] === 0xff)) {
+      const s = createDenseStorage(et, 1);
+      s[0] = bytes[0] ? 1 : 0;
+      return DenseElementsAttr.get(type, s);
+    }
+    if (bytes.length !== Math.ceil(n / 8)) return undefined;
+    const s = createDenseStorage(et, n) as Uint8Array;
+    for (let i = 0; i < n; i++) s[i] = (bytes[i >> 3] >> (i & 7)) & 1;
+    return DenseElementsAttr.get(type, s);
+  }
+  const width = denseElementByteWidth(et);
+  let count: number;
+  if (bytes.length === width * n) count = n;
+  else if (bytes.length === width) count = 1;
+  else return undefined;
+  const storage: DenseStorage = createDenseStorage(et, count);
+  if (et instanceof FloatType && (et.kind === 'f16' || et.kind === 'bf16')) {
+    const f = storage as Float32Array;
+    for (let i = 0; i < count; i++) {
+      const b = bytes[2 * i] | (bytes[2 * i + 1] << 8);
+      f[i] = et.kind === 'f16' ? bitsToF16(b) : bitsToBf16(b);
+    }
+    return DenseElementsAttr.get(type, storage);
+  }
+  const dst = new Uint8Array(storage.buffer, storage.byteOffset, storage.byteLength);
+  const storageWidth = storage.BYTES_PER_ELEMENT;
+  for (let i = 0; i < count; i++) {
+    for (let k = 0; k < width; k++) dst[i * storageWidth + k] = bytes[i * width + k];
+    // Sign-extend partial widths (e.g. i24 in a 4-byte slot) for signed storage.
+    if (storageWidth > width && !(et instanceof IntegerType && et.isUnsigned)) {
+      const negative = (bytes[i * width + width - 1] & 0x80) !== 0;
+      if (negative) for (let k = width; k < storageWidth; k++) dst[i * storageWidth + k] = 0xff;
+    }
+  }
+  return DenseElementsAttr.get(type, storage);
+}

@@ -1,0 +1,38 @@
+import type { Attribute, Location, Type } from '../ir/attribute';
+
+/** What a parse of one source buffer produced besides the IR: aliases and resources. */
+export interface ParsedSourceInfo {
+  /** `#name = attr` definitions, in definition order. */
+  readonly attributeAliases: ReadonlyMap<string, Attribute>;
+  /** `!name = type` definitions, in definition order. */
+  readonly typeAliases: ReadonlyMap<string, Type>;
+  /** The raw text of `{-# ... #-}` resource sections (kept verbatim). */
+  readonly resources: readonly string[];
+  /** Locations of aliases referenced before their definition, resolved at the end. */
+  readonly deferredLocations: number;
+}
+
+/** Options of {@link parseSourceString}. */
+export interface ParseOptions {
+  /** The file name used in locations and diagnostics (default `-`). */
+  filename?: string;
+  /** Accept operations of unknown dialects (default: the context's setting). */
+  allowUnregisteredDialects?: boolean;
+  /** Added to every line number (to keep line numbers of `// -----` chunks as MLIR does). */
+  lineOffset?: number;
+  /**
+   * The maximum nesting of regions, attributes and types. Deeper input produces a diagnostic
+   * instead of exhausting the stack (default 2000).
+   */
+  maxNesting?: number;
+}
+
+/** A location in the parser's buffer, before conversion to a `Location`. */
+export type SourceOffset = number;
+
+/** @internal Location alias use waiting for a later `#loc = loc(...)`. */
+export interface DeferredLocation {
+  readonly name: string;
+  readonly offset: SourceOffset;
+  readonly apply: (loc: Location) => void;
+}

@@ -1,0 +1,1229 @@
+import { Attribute, Location, Type } from '../ir/attribute';
+import {
+  ComplexType,
+  DYNAMIC,
+  FloatType,
+  FunctionType,
+  IndexType,
+  IntegerType,
+  MemRefType,
+  NoneType,
+  OpaqueType,
+  RankedTensorType,
+  TupleType,
+  UnrankedMemRefType,
+  UnrankedTensorType,
+  VectorType,
+} from '../ir/builtin-types';
+import {
+  AffineMapAttr,
+  ArrayAttr,
+  DenseArrayAttr,
+  DenseElementsAttr,
+  DenseResourceElementsAttr,
+  DictionaryAttr,
+  FloatAttr,
+  IntegerAttr,
+  IntegerSetAttr,
+  OpaqueAttr,
+  StridedLayoutAttr,
+  StringAttr,
+  SymbolRefAttr,
+  TypeAttr,
+  UnitAttr,
+  type NamedAttribute,
+} from '../ir/builtin-attributes';
+import { CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc, OpaqueLoc, UnknownLoc } from '../ir/location';
+import type { MLIRContext } from '../ir/context';
+import type { Operation } from '../ir/operation';
+import type { Block } from '../ir/block';
+import type { Region } from '../ir/region';
+import { BlockArgument, OpResult, type Value } from '../ir/value';
+import { printAffineMapTo, printIntegerSetTo } from './affine-printer';
+import { formatFloat } from './float-format';
+import { isDialectOwned, type DialectAsmHooks, type OpAsmPrinter } from './op-asm';
+import { isBareIdChar, isDigit, isLetter } from './lexer';
+import { encodeDenseHex } from './dense-hex';
+
+/** Options of the printer (MLIR's OpPrintingFlags that matter here). */
+export interface PrintOptions {
+  /** Print every op in the generic form (`--mlir-print-op-generic`). */
+  generic?: boolean;
+  /** Print locations (`--mlir-print-debuginfo`). */
+  debugInfo?: boolean;
+  /** No aliases: print attributes, types and locations inline (`--mlir-print-local-scope`). */
+  localScope?: boolean;
+  /** Dense elements with more elements than this print as hex (default 100; -1 disables). */
+  hexThreshold?: number;
+}
+
+interface AliasInfo {
+  name: string | undefined;
+  depth: number;
+  isType: boolean;
+  deferrable: boolean;
+  children: number[];
+  index: number;
+  value: Attribute | Type;
+}
+
+// ---------------------------------------------------------------- strings and identifiers
+
+const encoder = new TextEncoder();
+const HEX = '0123456789ABCDEF';
+
+/** MLIR's `printEscapedString` body: printable ASCII except `"` and `\` verbatim, `\\`, else `\XX` per UTF-8 byte. */
+export function escapeString(value: string): string {
+  let simple = true;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 34 || c === 92) {
+      simple = false;
+      break;
+    }
+  }
+  if (simple) return value;
+  const bytes = encoder.encode(value);
+  let out = '';
+  for (const b of bytes) {
+    if (b === 92) out += '\\\\';
+    else if (b >= 0x20 && b <= 0x7e && b !== 34) out += String.fromCharCode(b);
+    else out += '\\' + HEX[b >> 4] + HEX[b & 15];
+  }
+  return out;
+}
+
+/** True when `name` is a valid bare identifier (`[a-zA-Z_][a-zA-Z0-9_$.]*`). */
+export function isBareIdentifier(name: string): boolean {
+  if (name.length === 0) return false;
+  const c = name.charCodeAt(0);
+  if (!(isLetter(c) || c === 95)) return false;
+  for (let i = 1; i < name.length; i++) if (!isBareIdChar(name.charCodeAt(i))) return false;
+  return true;
+}
+
+function keywordOrString(name: string): string {
+  return isBareIdentifier(name) ? name : `"${escapeString(name)}"`;
+}
+
+function symbolName(name: string): string {
+  return isBareIdentifier(name) ? '@' + name : `@"${escapeString(name)}"`;
+}
+
+/** MLIR's check for printing `#dialect.body` instead of `#dialect<body>`. */
+function isDialectSymbolSimpleEnoughForPrettyForm(sym: string): boolean {
+  if (sym.length === 0 || !isLetter(sym.charCodeAt(0))) return false;
+  let i = 0;
+  while (i < sym.length) {
+    const c = sym.charCodeAt(i);
+    if (isLetter(c) || isDigit(c) || c === 46 || c === 95) i++;
+    else break;
+  }
+  if (i === sym.length) return true;
+  return sym.charCodeAt(i) === 60 && sym.charCodeAt(sym.length - 1) === 62;
+}
+
+function dialectSymbol(prefix: string, ns: string, data: string): string {
+  if (isDialectSymbolSimpleEnoughForPrettyForm(data)) return `${prefix}${ns}.${data}`;
+  return `${prefix}${ns}<${data}>`;
+}
+
+function sanitizeIdentifier(name: string, allowedPunct: string, allowTrailingDigit: boolean): string {
+  const copy = (): string => {
+    let s = '';
+    for (const ch of name) {
+      const c = ch.charCodeAt(0);
+      if (isLetter(c) || isDigit(c) || allowedPunct.includes(ch)) s += ch;
+      else if (ch === ' ') s += '_';
+      else for (const b of encoder.encode(ch)) s += b.toString(16).toUpperCase();
+    }
+    return s;
+  };
+  if (isDigit(name.charCodeAt(0))) return '_' + copy();
+  if (!allowTrailingDigit && isDigit(name.charCodeAt(name.length - 1))) return copy() + '_';
+  for (const ch of name) {
+    const c = ch.charCodeAt(0);
+    if (!(isLetter(c) || isDigit(c) || allowedPunct.includes(ch))) return copy();
+  }
+  return name;
+}
+
+// ---------------------------------------------------------------- SSA names
+
+class NameScope {
+  readonly names = new Set<string>();
+  constructor(readonly parent: NameScope | undefined) {}
+  has(name: string): boolean {
+    for (let s: NameScope | undefined = this; s; s = s.parent) if (s.names.has(name)) return true;
+    return false;
+  }
+}
+
+/** MLIR's SSANameState: value numbering, suggested names with `_N` uniquing, block names. */
+class SSANameState {
+  private readonly valueIds = new Map<Value, number | string>();
+  private readonly resultGroups = new Map<Operation, number[]>();
+  readonly blockNames = new Map<Block, { ordering: number; name: string }>();
+  private nextValueId = 0;
+  private nextArgumentId = 0;
+  private nextConflictId = 0;
+  private scope: NameScope = new NameScope(undefined);
+
+  constructor(
+    root: Operation,
+    private readonly generic: boolean,
+  ) {
+    type Ctx = [Region, number, number, number, NameScope];
+    const stack: Ctx[] = [];
+    const top = new NameScope(undefined);
+    this.scope = top;
+    for (const r of root.regions) stack.push([r, this.nextValueId, this.nextArgumentId, this.nextConflictId, top]);
+    this.numberOp(root);
+    while (stack.length) {
+      const [region, v, a, c, parent] = stack.pop()!;
+      if (!generic) {
+        this.nextValueId = v;
+        this.nextArgumentId = a;
+        this.nextConflictId = c;
+      }
+      this.scope = new NameScope(parent);
+      const cur = this.scope;
+      this.numberRegion(region);
+      for (let b = region.firstBlock; b; b = b.next)
+        for (let op = b.firstOp; op; op = op.next)
+          for (const r of op.regions) stack.push([r, this.nextValueId, this.nextArgumentId, this.nextConflictId, cur]);
+    }
+  }
+
+  private numberRegion(region: Region): void {
+    if (!this.generic) {
+      const parent = region.parentOp;
+      const hook = parent?.definition?.getAsmBlockArgumentNames;
+      if (parent && hook) hook(parent, region, (value, name) => this.setName(value, name));
+    }
+    let nextBlockId = 0;
+    for (let b = region.firstBlock; b; b = b.next) {
+      const ordering = nextBlockId++;
+      this.blockNames.set(b, { ordering, name: '^bb' + ordering });
+      const entry = b === region.firstBlock;
+      for (const arg of b.arguments) {
+        if (this.valueIds.has(arg)) continue;
+        if (entry) this.setName(arg, 'arg' + this.nextArgumentId++);
+        else this.valueIds.set(arg, this.nextValueId++);
+      }
+      for (let op = b.firstOp; op; op = op.next) this.numberOp(op);
+    }
+  }
+
+  private numberOp(op: Operation): void {
+    const groups = [0];
+    if (!this.generic) {
+      const hook = op.definition?.getAsmResultNames;
+      if (hook) {
+        hook(op, (value, name) => {
+          if (this.valueIds.has(value)) return;
+          this.setName(value, name);
+          const idx = value instanceof OpResult ? value.index : 0;
+          if (idx) groups.push(idx);
+        });
+      }
+    }
+    if (op.results.length === 0) return;
+    const first = op.results[0];
+    if (!this.valueIds.has(first)) this.valueIds.set(first, this.nextValueId++);
+    if (groups.length !== 1) {
+      groups.sort((a, b) => a - b);
+      this.resultGroups.set(op, groups);
+    }
+  }
+
+  private setName(value: Value, name: string): void {
+    if (!name) {
+      this.valueIds.set(value, this.nextValueId++);
+      return;
+    }
+    let n = sanitizeIdentifier(name, '$._-', true);
+    if (this.scope.has(n)) {
+      const base = n + '_';
+      for (;;) {
+        const probe = base + this.nextConflictId++;
+        if (!this.scope.has(probe)) {
+          n = probe;
+          break;
+        }
+      }
+    }
+    this.scope.names.add(n);
+    this.valueIds.set(value, n);
+  }
+
+  getResultGroups(op: Operation): number[] | undefined {
+    return this.resultGroups.get(op);
+  }
+
+  /** `%name` or `%name#N`. */
+  valueName(value: Value, printResultNo = true): string {
+    let lookup: Value = value;
+    let resultNo: number | undefined;
+    if (value instanceof OpResult) {
+      const owner = value.owner;
+      const n = owner.results.length;
+      if (n !== 1) {
+        const groups = this.resultGroups.get(owner);
+        if (!groups) {
+          resultNo = value.index;
+          lookup = owner.results[0];
+        } else {
+          let gi = 0;
+          while (gi + 1 < groups.length && groups[gi + 1] <= value.index) gi++;
+          const start = groups[gi];
+          const size = (gi + 1 < groups.length ? groups[gi + 1] : n) - start;
+          if (size !== 1) resultNo = value.index - start;
+          lookup = owner.results[start];
+        }
+      }
+    }
+    const id = this.valueIds.get(lookup);
+    if (id === undefined) return '<<UNKNOWN SSA VALUE>>';
+    return '%' + id + (resultNo !== undefined && printResultNo ? '#' + resultNo : '');
+  }
+
+  blockName(block: Block): string {
+    return this.blockNames.get(block)?.name ?? '^INVALIDBLOCK';
+  }
+}
+
+// ---------------------------------------------------------------- the printer
+
+/**
+ * Prints IR in MLIR's textual form: the generic form byte-for-byte as `mlir-opt
+ * --mlir-print-op-generic` (LLVM 22) prints it, or custom forms through op definitions' print
+ * hooks. Output is collected in string chunks joined once.
+ */
+export class Printer implements OpAsmPrinter {
+  private out: string[] = [];
+  private indent = 0;
+  private names: SSANameState | undefined;
+  private aliases = new Map<Attribute | Type, AliasInfo>();
+  private aliasNames = new Map<Attribute | Type, string>();
+  private collecting = false;
+  private collectDeferrable = false;
+  private collectChildren: number[] | undefined;
+  private collectMaxDepth = 0;
+  private readonly defaultDialectStack: string[] = [''];
+  readonly generic: boolean;
+  readonly debugInfo: boolean;
+  readonly localScope: boolean;
+  readonly hexThreshold: number;
+
+  constructor(
+    readonly context: MLIRContext,
+    options: PrintOptions = {},
+  ) {
+    this.generic = options.generic ?? false;
+    this.debugInfo = options.debugInfo ?? false;
+    this.localScope = options.localScope ?? false;
+    this.hexThreshold = options.hexThreshold ?? 100;
+  }
+
+  /** Takes the printed text and resets the buffer. */
+  takeText(): string {
+    const s = this.out.join('');
+    this.out = [];
+    return s;
+  }
+
+  // ------------------------------------------------------------ top level
+
+  /**
+   * Prints `op` as MLIR's `Operation::print` does at top level: non-deferred aliases, the op,
+   * a newline, then deferred (location) aliases.
+   */
+  printTopLevel(op: Operation): string {
+    this.names = new SSANameState(op, this.generic);
+    if (!this.localScope) this.initializeAliases(op);
+    const sorted = [...this.aliases.values()].filter((a) => a.name !== undefined);
+    for (const a of sorted) if (!a.deferrable) this.printAliasDefinition(a);
+    this.printOperationLine(op, false);
+    // With local scope MLIR prints the op alone (no alias sections, no extra newline).
+    if (!this.localScope) this.out.push('\n');
+    for (const a of sorted) if (a.deferrable) this.printAliasDefinition(a);
+    return this.takeText();
+  }
+
+  private printAliasDefinition(a: AliasInfo): void {
+    this.out.push(this.aliasNames.get(a.value)!, ' = ');
+    if (a.isType) this.printTypeImpl(a.value as Type);
+    else this.printAttributeImpl(a.value as Attribute, false);
+    this.out.push('\n');
+  }
+
+  // ------------------------------------------------------------ aliases
+
+  private initializeAliases(root: Operation): void {
+    this.collecting = true;
+    const saved = this.out;
+    this.out = [];
+    this.collectOp(root);
+    this.out = saved;
+    this.collecting = false;
+    const list = [...this.aliases.values()];
+    const order = list
+      .filter((a) => a.name !== undefined)
+      .sort((x, y) => {
+        if (x.depth !== y.depth) return x.depth - y.depth;
+        if (x.isType !== y.isType) return x.isType ? -1 : 1;
+        if (x.name! !== y.name!) return x.name! < y.name! ? -1 : 1;
+        return x.index - y.index;
+      });
+    const counts = new Map<string, number>();
+    const sortedMap = new Map<Attribute | Type, AliasInfo>();
+    for (const a of order) {
+      const n = counts.get(a.name!) ?? 0;
+      counts.set(a.name!, n + 1);
+      this.aliasNames.set(a.value, (a.isType ? '!' : '#') + a.name! + (n ? String(n) : ''));
+      sortedMap.set(a.value, a);
+    }
+    this.aliases = sortedMap;
+  }
+
+  /** Visits what the generic printer (or the custom hook) would print, as MLIR's alias initializer. */
+  private collectOp(op: Operation): void {
+    if (this.debugInfo) this.visit(op.location, true);
+    const def = op.definition;
+    if (!this.generic && (def?.print || op.name === 'builtin.module')) {
+      this.printOperationBody(op);
+      return;
+    }
+    for (const region of op.regions) {
+      for (let b = region.firstBlock; b; b = b.next) {
+        for (const arg of b.arguments) {
+          this.visit(arg.type, false);
+          if (this.debugInfo) this.visit(arg.loc, false);
+        }
+        for (let o = b.firstOp; o; o = o.next) this.collectOp(o);
+      }
+    }
+    for (let i = 0; i < op.numOperands; i++) this.visit(op.getOperand(i).type, false);
+    for (const r of op.results) this.visit(r.type, false);
+    for (const v of [...op.attributes.values()]) this.visit(v, false);
+  }
+
+  private visit(value: Attribute | Type, canBeDeferred: boolean, elideType = false): { depth: number; index: number } {
+    const existing = this.aliases.get(value);
+    if (existing) {
+      if (!canBeDeferred) this.markNonDeferrable(existing);
+      return { depth: existing.depth, index: existing.index };
+    }
+    const name = this.aliasNameOf(value);
+    const info: AliasInfo = {
+      name,
+      depth: name ? 1 : 0,
+      isType: value instanceof Type,
+      deferrable: canBeDeferred,
+      children: [],
+      index: this.aliases.size,
+      value,
+    };
+    this.aliases.set(value, info);
+    const savedChildren = this.collectChildren;
+    const savedMax = this.collectMaxDepth;
+    const savedDeferrable = this.collectDeferrable;
+    this.collectChildren = info.children;
+    this.collectMaxDepth = 0;
+    this.collectDeferrable = canBeDeferred;
+    this.visitChildren(value, elideType);
+    const maxDepth = this.collectMaxDepth;
+    this.collectChildren = savedChildren;
+    this.collectMaxDepth = savedMax;
+    this.collectDeferrable = savedDeferrable;
+    if (maxDepth) info.depth = maxDepth + 1;
+    return { depth: info.depth, index: info.index };
+  }
+
+  private visitChild(value: Attribute | Type, elideType = false): void {
+    const r = this.visit(value, this.collectDeferrable, elideType);
+    this.collectChildren?.push(r.index);
+    if (r.depth > this.collectMaxDepth) this.collectMaxDepth = r.depth;
+  }
+
+  private markNonDeferrable(info: AliasInfo): void {
+    if (!info.deferrable) return;
+    info.deferrable = false;
+    const all = [...this.aliases.values()];
+    for (const c of info.children) {
+      const child = all[c];
+      if (child) this.markNonDeferrable(child);
+    }
+  }
+
+  private aliasNameOf(value: Attribute | Type): string | undefined {
+    let name: string | undefined;
+    if (value instanceof AffineMapAttr) name = 'map';
+    else if (value instanceof IntegerSetAttr) name = 'set';
+    else if (value instanceof Location) name = 'loc';
+    else if (isDialectOwned(value)) {
+      const d = this.context.getDialect(value.dialectNamespace) as DialectAsmHooks | undefined;
+      name = d?.getAlias?.(value);
+    }
+    if (!name) return undefined;
+    return sanitizeIdentifier(name, '$_-', false);
+  }
+
+  private visitChildren(value: Attribute | Type, elideType: boolean): void {
+    if (value instanceof Type) {
+      if (isDialectOwned(value) && !(value instanceof OpaqueType)) {
+        // Dialect types print through their hook; visit what it prints.
+        const d = this.context.getDialect(value.dialectNamespace) as DialectAsmHooks | undefined;
+        d?.printType?.(value, this);
+        return;
+      }
+      if (value instanceof MemRefType) {
+        this.visitChild(value.elementType);
+        if (value.layout && !(value.layout instanceof AffineMapAttr && value.layout.value.isIdentity)) this.visitChild(value.layout);
+        if (value.memorySpace) this.visitChild(value.memorySpace);
+        return;
+      }
+      if (value instanceof RankedTensorType) {
+        this.visitChild(value.elementType);
+        if (value.encoding) this.visitChild(value.encoding);
+      } else if (value instanceof UnrankedTensorType || value instanceof VectorType || value instanceof ComplexType) {
+        this.visitChild(value.elementType);
+      } else if (value instanceof UnrankedMemRefType) {
+        this.visitChild(value.elementType);
+        if (value.memorySpace) this.visitChild(value.memorySpace);
+      } else if (value instanceof FunctionType) {
+        for (const t of value.inputs) this.visitChild(t);
+        for (const t of value.results) this.visitChild(t);
+      } else if (value instanceof TupleType) {
+        for (const t of value.types) this.visitChild(t);
+      }
+      return;
+    }
+    if (isDialectOwned(value) && !(value instanceof OpaqueAttr)) {
+      const d = this.context.getDialect(value.dialectNamespace) as DialectAsmHooks | undefined;
+      d?.printAttribute?.(value, this);
+      return;
+    }
+    if (value instanceof DictionaryAttr) {
+      for (const e of value.entries) this.visitChild(e.value);
+    } else if (value instanceof ArrayAttr) {
+      for (const e of value.elements) this.visitChild(e);
+    } else if (value instanceof TypeAttr) {
+      this.visitChild(value.value);
+    } else if (value instanceof OpaqueLoc) {
+      this.visitChild(value.fallback);
+    } else if (value instanceof NameLoc) {
+      if (!(value.child instanceof UnknownLoc)) this.visitChild(value.child);
+    } else if (value instanceof CallSiteLoc) {
+      this.visitChild(value.callee);
+      this.visitChild(value.caller);
+    } else if (value instanceof FusedLoc) {
+      if (value.metadata) this.visitChild(value.metadata);
+      for (const l of value.locations) this.visitChild(l);
+    }
+    if (value instanceof AffineMapAttr || value instanceof DenseArrayAttr || value instanceof FloatAttr || value instanceof IntegerAttr || value instanceof IntegerSetAttr || value instanceof UnitAttr) return;
+    if (!elideType) {
+      if (value instanceof DenseElementsAttr || value instanceof DenseResourceElementsAttr) this.visitChild(value.type);
+      else if ((value instanceof StringAttr || value instanceof OpaqueAttr) && value.type && !(value.type instanceof NoneType))
+        this.visitChild(value.type);
+    }
+  }
+
+  // ------------------------------------------------------------ operations
+
+  private printOperationLine(op: Operation, withIndent: boolean): void {
+    if (withIndent) this.out.push(' '.repeat(this.indent));
+    this.printOperationBody(op);
+    if (this.debugInfo && !this.collecting) {
+      this.out.push(' ');
+      this.printLocationSpecifier(op.location, true);
+    }
+  }
+
+  /** Results, ` = `, and the op in custom or generic form (no location). */
+  private printOperationBody(op: Operation): void {
+    const names = this.names!;
+    const n = op.results.length;
+    if (n && !this.collecting) {
+      const printGroup = (start: number, count: number): void => {
+        this.out.push(names.valueName(op.results[start], false));
+        if (count > 1) this.out.push(':' + count);
+      };
+      const groups = names.getResultGroups(op);
+      if (groups) {
+        for (let i = 0; i + 1 < groups.length; i++) {
+          printGroup(groups[i], groups[i + 1] - groups[i]);
+          this.out.push(', ');
+        }
+        printGroup(groups[groups.length - 1], n - groups[groups.length - 1]);
+      } else printGroup(0, n);
+      this.out.push(' = ');
+    }
+    if (!this.generic) {
+      const def = op.definition;
+      if (def?.print) {
+        const dflt = this.defaultDialectStack[this.defaultDialectStack.length - 1];
+        let name = op.name;
+        if (dflt && name.startsWith(dflt + '.') && name.indexOf('.', dflt.length + 1) < 0) name = name.substring(dflt.length + 1);
+        this.out.push(name);
+        this.defaultDialectStack.push(def.defaultDialect ?? '');
+        try {
+          def.print(op, this);
+        } finally {
+          this.defaultDialectStack.pop();
+        }
+        return;
+      }
+      if (op.name === 'builtin.module' && !def) {
+        this.printModuleCustom(op);
+        return;
+      }
+    }
+    this.printGenericOp(op);
+  }
+
+  private printModuleCustom(op: Operation): void {
+    this.out.push('module');
+    const sym = op.properties.get('sym_name') ?? op.attributes.get('sym_name');
+    const vis = op.properties.get('sym_visibility') ?? op.attributes.get('sym_visibility');
+    if (vis instanceof StringAttr) this.out.push(' ' + vis.value);
+    if (sym instanceof StringAttr) this.out.push(' ' + symbolName(sym.value));
+    const attrs: NamedAttribute[] = [];
+    for (const [name, value] of op.properties) if (name !== 'sym_name' && name !== 'sym_visibility') attrs.push({ name, value });
+    for (const [name, value] of op.attributes) if (name !== 'sym_name' && name !== 'sym_visibility') attrs.push({ name, value });
+    this.printOptionalAttrDictWithKeyword(attrs);
+    this.out.push(' ');
+    this.defaultDialectStack.push('builtin');
+    try {
+      this.printRegion(op.regions[0], false, false);
+    } finally {
+      this.defaultDialectStack.pop();
+    }
+  }
+
+  private printGenericOp(op: Operation): void {
+    if (this.collecting) {
+      // Custom printers may nest generic ops: visit like MLIR's dummy printer.
+      for (const r of op.regions) this.printRegion(r, true, true, true);
+      for (let i = 0; i < op.numOperands; i++) this.printType(op.getOperand(i).type);
+      for (const r of op.results) this.printType(r.type);
+      for (const v of op.attributes.values()) this.printAttribute(v);
+      return;
+    }
+    const out = this.out;
+    out.push('"', escapeString(op.name), '"(');
+    const names = this.names!;
+    for (let i = 0; i < op.numOperands; i++) {
+      if (i) out.push(', ');
+      out.push(names.valueName(op.getOperand(i)));
+    }
+    out.push(')');
+    if (op.numSuccessors) {
+      out.push('[');
+      for (let i = 0; i < op.numSuccessors; i++) {
+        if (i) out.push(', ');
+        out.push(names.blockName(op.getSuccessor(i)));
+      }
+      out.push(']');
+    }
+    if (op.properties.size) {
+      out.push(' <');
+      // Properties print as a dictionary without aliases for nested values (as MLIR does).
+      this.printAttributeImpl(DictionaryAttr.get(this.context, [...op.properties].map(([name, value]) => ({ name, value }))), false);
+      out.push('>');
+    }
+    if (op.regions.length) {
+      out.push(' (');
+      op.regions.forEach((r, i) => {
+        if (i) out.push(', ');
+        this.printRegion(r, true, true, true);
+      });
+      out.push(')');
+    }
+    this.printOptionalAttrDict(op.attributes);
+    out.push(' : ');
+    this.printFunctionalTypeOf(op);
+  }
+
+  printRegion(region: Region, printEntryBlockArgs = true, printBlockTerminators = true, printEmptyBlock = false): void {
+    if (this.collecting) {
+      for (let b = region.firstBlock; b; b = b.next) {
+        const printArgs = b !== region.firstBlock || printEntryBlockArgs;
+        if (printArgs)
+          for (const arg of b.arguments) {
+            this.visit(arg.type, false);
+            if (this.debugInfo) this.visit(arg.loc, false);
+          }
+        const skipLast = b === region.firstBlock && !printBlockTerminators && b.lastOp !== null && b.lastOp.hasTrait(terminatorTrait(b.lastOp));
+        for (let op = b.firstOp; op; op = op.next) {
+          if (skipLast && op === b.lastOp) break;
+          this.collectOp(op);
+        }
+      }
+      return;
+    }
+    this.out.push('{\n');
+    const entry = region.firstBlock;
+    if (entry) {
+      const alwaysHeader = (printEmptyBlock && entry.empty) || (printEntryBlockArgs && entry.numArguments !== 0);
+      this.printBlock(entry, alwaysHeader, printBlockTerminators);
+      for (let b = entry.next; b; b = b.next) this.printBlock(b, true, true);
+    }
+    this.out.push(' '.repeat(this.indent), '}');
+  }
+
+  private printBlock(block: Block, printHeader: boolean, printTerminator: boolean): void {
+    const out = this.out;
+    const names = this.names!;
+    if (printHeader) {
+      out.push(' '.repeat(this.indent), names.blockName(block));
+      if (block.numArguments) {
+        out.push('(');
+        block.arguments.forEach((arg, i) => {
+          if (i) out.push(', ');
+          out.push(names.valueName(arg), ': ');
+          this.printType(arg.type);
+          if (this.debugInfo) {
+            out.push(' ');
+            this.printLocationSpecifier(arg.loc, false);
+          }
+        });
+        out.push(')');
+      }
+      out.push(':');
+      if (!block.parent) out.push('  // block is not in a region!');
+      else if (!block.hasPredecessors) {
+        if (!block.isEntryBlock) out.push('  // no predecessors');
+      } else {
+        const preds = block.predecessors;
+        if (preds.length === 1) out.push('  // pred: ', names.blockName(preds[0]));
+        else {
+          const infos = preds.map((p) => names.blockNames.get(p) ?? { ordering: -1, name: '^INVALIDBLOCK' });
+          infos.sort((a, b) => a.ordering - b.ordering);
+          out.push(`  // ${infos.length} preds: `, infos.map((i) => i.name).join(', '));
+        }
+      }
+      out.push('\n');
+    }
+    this.indent += 2;
+    const last = block.lastOp;
+    const skipLast = !printTerminator && last !== null && last.hasTrait(terminatorTrait(last));
+    for (let op = block.firstOp; op; op = op.next) {
+      if (skipLast && op === last) break;
+      this.printOperationLine(op, true);
+      out.push('\n');
+    }
+    this.indent -= 2;
+  }
+
+  // ------------------------------------------------------------ OpAsmPrinter
+
+  print(text: string): void {
+    if (!this.collecting) this.out.push(text);
+  }
+  printOperand(value: Value): void {
+    if (!this.collecting) this.out.push(this.names ? this.names.valueName(value) : '%<<value>>');
+  }
+  printOperands(values: readonly Value[]): void {
+    values.forEach((v, i) => {
+      if (i) this.print(', ');
+      this.printOperand(v);
+    });
+  }
+  printTypes(types: readonly Type[]): void {
+    types.forEach((t, i) => {
+      if (i) this.print(', ');
+      this.printType(t);
+    });
+  }
+  printFunctionalTypeOf(op: Operation): void {
+    const inputs: Type[] = [];
+    for (let i = 0; i < op.numOperands; i++) inputs.push(op.getOperand(i).type);
+    this.printFunctionalType(inputs, op.results.map((r) => r.type));
+  }
+  printFunctionalType(inputs: readonly Type[], results: readonly Type[]): void {
+    this.print('(');
+    this.printTypes(inputs);
+    this.print(') -> ');
+    this.printOptionalArrowTypeList(results);
+  }
+  printOptionalArrowTypeList(types: readonly Type[]): void {
+    const wrap = types.length !== 1 || types[0] instanceof FunctionType;
+    if (wrap) this.print('(');
+    this.printTypes(types);
+    if (wrap) this.print(')');
+  }
+  printOptionalAttrDict(
+    attributes: Iterable<NamedAttribute> | ReadonlyMap<string, Attribute>,
+    elidedNames: readonly string[] = [],
+  ): void {
+    const list = toNamedList(attributes, elidedNames);
+    if (list.length === 0) return;
+    this.print(' ');
+    this.printDictionaryBody(list);
+  }
+  printOptionalAttrDictWithKeyword(
+    attributes: Iterable<NamedAttribute> | ReadonlyMap<string, Attribute>,
+    elidedNames: readonly string[] = [],
+  ): void {
+    const list = toNamedList(attributes, elidedNames);
+    if (list.length === 0) return;
+    this.print(' attributes ');
+    this.printDictionaryBody(list);
+  }
+  private printDictionaryBody(list: NamedAttribute[]): void {
+    list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    if (this.collecting) {
+      for (const e of list) this.printAttribute(e.value);
+      return;
+    }
+    this.out.push('{');
+    list.forEach((e, i) => {
+      if (i) this.out.push(', ');
+      this.out.push(keywordOrString(e.name));
+      if (!(e.value instanceof UnitAttr)) {
+        this.out.push(' = ');
+        this.printAttribute(e.value);
+      }
+    });
+    this.out.push('}');
+  }
+  printRegionArgument(arg: BlockArgument, attributes?: readonly NamedAttribute[]): void {
+    if (this.collecting) {
+      this.visit(arg.type, false);
+      if (this.debugInfo) this.visit(arg.loc, false);
+      return;
+    }
+    this.printOperand(arg);
+    this.print(': ');
+    this.printType(arg.type);
+    if (attributes && attributes.length) this.printOptionalAttrDict(attributes);
+    if (this.debugInfo) {
+      this.print(' ');
+      this.printLocationSpecifier(arg.loc, false);
+    }
+  }
+  printSuccessor(block: Block): void {
+    this.print(this.names ? this.names.blockName(block) : '^bb?');
+  }
+  printSuccessorAndUseList(block: Block, operands: readonly Value[]): void {
+    this.printSuccessor(block);
+    if (!operands.length) return;
+    this.print('(');
+    this.printOperands(operands);
+    this.print(' : ');
+    this.printTypes(operands.map((v) => v.type));
+    this.print(')');
+  }
+  printOperation(op: Operation): void {
+    if (this.collecting) this.collectOp(op);
+    else this.printOperationLine(op, false);
+  }
+  printNewline(): void {
+    this.print('\n' + ' '.repeat(this.indent));
+  }
+  increaseIndent(): void {
+    this.indent += 2;
+  }
+  decreaseIndent(): void {
+    this.indent -= 2;
+  }
+  printOptionalLocationSpecifier(location: Location): void {
+    if (!this.debugInfo) return;
+    if (this.collecting) {
+      this.visit(location, false);
+      return;
+    }
+    this.out.push(' ');
+    this.printLocationSpecifier(location, true);
+  }
+  printKeywordOrString(keyword: string): void {
+    this.print(keywordOrString(keyword));
+  }
+  printString(value: string): void {
+    this.print(`"${escapeString(value)}"`);
+  }
+  printSymbolName(name: string): void {
+    this.print(symbolName(name));
+  }
+
+  // ------------------------------------------------------------ types
+
+  printType(type: Type): void {
+    if (this.collecting) {
+      this.visitChildOrTop(type);
+      return;
+    }
+    const alias = this.aliasNames.get(type);
+    if (alias) {
+      this.out.push(alias);
+      return;
+    }
+    this.printTypeImpl(type);
+  }
+
+  private visitChildOrTop(value: Attribute | Type, elideType = false): void {
+    if (this.collectChildren) this.visitChild(value, elideType);
+    else this.visit(value, this.collectDeferrable, elideType);
+  }
+
+  private printTypeImpl(type: Type): void {
+    const out = this.out;
+    if (type instanceof IntegerType) {
+      out.push((type.signedness === 'signed' ? 'si' : type.signedness === 'unsigned' ? 'ui' : 'i') + type.width);
+    } else if (type instanceof FloatType) out.push(type.kind);
+    else if (type instanceof IndexType) out.push('index');
+    else if (type instanceof NoneType) out.push('none');
+    else if (type instanceof RankedTensorType) {
+      out.push('tensor<');
+      this.printShape(type.shape);
+      this.printType(type.elementType);
+      if (type.encoding) {
+        out.push(', ');
+        this.printAttribute(type.encoding);
+      }
+      out.push('>');
+    } else if (type instanceof UnrankedTensorType) {
+      out.push('tensor<*x');
+      this.printType(type.elementType);
+      out.push('>');
+    } else if (type instanceof VectorType) {
+      out.push('vector<');
+      type.shape.forEach((d, i) => out.push(type.scalableDims[i] ? `[${d}]x` : `${d}x`));
+      this.printType(type.elementType);
+      out.push('>');
+    } else if (type instanceof MemRefType) {
+      out.push('memref<');
+      this.printShape(type.shape);
+      this.printType(type.elementType);
+      if (type.layout && !(type.layout instanceof AffineMapAttr && type.layout.value.isIdentity)) {
+        out.push(', ');
+        this.printAttributeMaybeElided(type.layout);
+      }
+      if (type.memorySpace) {
+        out.push(', ');
+        this.printAttributeMaybeElided(type.memorySpace);
+      }
+      out.push('>');
+    } else if (type instanceof UnrankedMemRefType) {
+      out.push('memref<*x');
+      this.printType(type.elementType);
+      if (type.memorySpace) {
+        out.push(', ');
+        this.printAttributeMaybeElided(type.memorySpace);
+      }
+      out.push('>');
+    } else if (type instanceof ComplexType) {
+      out.push('complex<');
+      this.printType(type.elementType);
+      out.push('>');
+    } else if (type instanceof TupleType) {
+      out.push('tuple<');
+      this.printTypes(type.types);
+      out.push('>');
+    } else if (type instanceof FunctionType) {
+      this.printFunctionalType(type.inputs, type.results);
+    } else if (type instanceof OpaqueType) {
+      out.push(dialectSymbol('!', type.dialectNamespace, type.data));
+    } else if (isDialectOwned(type)) {
+      const d = this.context.getDialect(type.dialectNamespace) as DialectAsmHooks | undefined;
+      out.push('!' + type.dialectNamespace + '.');
+      if (!d?.printType?.(type, this)) out.push('<<unprintable type>>');
+    } else out.push(`<<unknown type ${type.constructor.name}>>`);
+  }
+
+  private printShape(shape: readonly number[]): void {
+    for (const d of shape) this.out.push(d === DYNAMIC ? '?x' : `${d}x`);
+  }
+
+  // ------------------------------------------------------------ attributes
+
+  printAttribute(attr: Attribute): void {
+    if (this.collecting) {
+      this.visitChildOrTop(attr);
+      return;
+    }
+    const alias = this.aliasNames.get(attr);
+    if (alias) {
+      this.out.push(alias);
+      return;
+    }
+    this.printAttributeImpl(attr, false);
+  }
+
+  printAttributeWithoutType(attr: Attribute): void {
+    if (this.collecting) {
+      this.visitChildOrTop(attr, true);
+      return;
+    }
+    const alias = this.aliasNames.get(attr);
+    if (alias) {
+      this.out.push(alias);
+      return;
+    }
+    this.printAttributeImpl(attr, true);
+  }
+
+  /** MLIR's `AttrTypeElision::May`: an i64 integer prints without its type. */
+  private printAttributeMaybeElided(attr: Attribute): void {
+    if (attr instanceof IntegerAttr && attr.type instanceof IntegerType && attr.type.width === 64 && attr.type.isSignless) {
+      this.printAttributeWithoutType(attr);
+    } else if (attr instanceof FloatAttr && attr.type.kind === 'f64' && !this.collecting && !this.aliasNames.has(attr)) {
+      // FloatAttr elides f64 unless the value printed in hex.
+      const text = formatFloat('f64', attr.value);
+      if (text.startsWith('0x')) this.printAttribute(attr);
+      else this.out.push(text);
+    } else this.printAttribute(attr);
+  }
+
+  private printAttributeImpl(attr: Attribute, elideType: boolean): void {
+    const out = this.out;
+    if (attr instanceof IntegerAttr) {
+      if (attr.isBool) {
+        out.push(attr.value ? 'true' : 'false');
+        return;
+      }
+      out.push(attr.value.toString());
+      if (!elideType) {
+        out.push(' : ');
+        this.printType(attr.type);
+      }
+    } else if (attr instanceof FloatAttr) {
+      out.push(formatFloat(attr.type.kind, attr.value));
+      if (!elideType) {
+        out.push(' : ');
+        this.printType(attr.type);
+      }
+    } else if (attr instanceof StringAttr) {
+      out.push('"', escapeString(attr.value), '"');
+      if (attr.type && !elideType) {
+        out.push(' : ');
+        this.printType(attr.type);
+      }
+    } else if (attr instanceof UnitAttr) out.push('unit');
+    else if (attr instanceof ArrayAttr) {
+      out.push('[');
+      attr.elements.forEach((e, i) => {
+        if (i) out.push(', ');
+        this.printAttributeMaybeElided(e);
+      });
+      out.push(']');
+    } else if (attr instanceof DictionaryAttr) {
+      this.printDictionaryBody([...attr.entries]);
+    } else if (attr instanceof DenseArrayAttr) {
+      out.push('array<');
+      this.printType(attr.elementType);
+      if (attr.values.length) {
+        out.push(': ');
+        const et = attr.elementType;
+        (attr.values as readonly (number | bigint)[]).forEach((v, i) => {
+          if (i) out.push(', ');
+          if (et instanceof FloatType) out.push(formatFloat(et.kind, v as number));
+          else if (et.width === 1 && et.isSignless) out.push(v ? 'true' : 'false');
+          else out.push(String(v));
+        });
+      }
+      out.push('>');
+    } else if (attr instanceof SymbolRefAttr) {
+      out.push(symbolName(attr.root));
+      for (const n of attr.nested) out.push('::', symbolName(n));
+    } else if (attr instanceof TypeAttr) this.printType(attr.value);
+    else if (attr instanceof AffineMapAttr) {
+      out.push('affine_map<');
+      printAffineMapTo(out, attr.value);
+      out.push('>');
+    } else if (attr instanceof IntegerSetAttr) {
+      out.push('affine_set<');
+      printIntegerSetTo(out, attr.value);
+      out.push('>');
+    } else if (attr instanceof StridedLayoutAttr) {
+      out.push('strided<[', attr.strides.map((s) => (s === DYNAMIC ? '?' : String(s))).join(', '), ']');
+      if (attr.offset !== 0) out.push(', offset: ', attr.offset === DYNAMIC ? '?' : String(attr.offset));
+      out.push('>');
+    } else if (attr instanceof DenseElementsAttr) {
+      this.printDenseElements(attr);
+      if (!elideType) {
+        out.push(' : ');
+        this.printType(attr.type);
+      }
+    } else if (attr instanceof DenseResourceElementsAttr) {
+      out.push('dense_resource<', attr.handle, '>');
+      if (!elideType) {
+        out.push(' : ');
+        this.printType(attr.type);
+      }
+    } else if (attr instanceof OpaqueAttr) {
+      out.push(dialectSymbol('#', attr.dialectNamespace, attr.data));
+      if (attr.type && !elideType) {
+        out.push(' : ');
+        this.printType(attr.type);
+      }
+    } else if (attr instanceof Location) {
+      out.push('loc(');
+      this.printLocationInternal(attr);
+      out.push(')');
+    } else if (isDialectOwned(attr)) {
+      const d = this.context.getDialect(attr.dialectNamespace) as DialectAsmHooks | undefined;
+      out.push('#' + attr.dialectNamespace + '.');
+      if (!d?.printAttribute?.(attr, this)) out.push('<<unprintable attribute>>');
+    } else out.push(`<<unknown attribute ${attr.constructor.name}>>`);
+  }
+
+  private printDenseElements(attr: DenseElementsAttr): void {
+    const out = this.out;
+    const n = attr.numElements;
+    const et = attr.elementType;
+    if (!attr.isSplat && this.hexThreshold >= 0 && n > this.hexThreshold) {
+      out.push('dense<"0x', encodeDenseHex(attr), '">');
+      return;
+    }
+    out.push('dense<');
+    const fmt = (i: number): string => {
+      const v = attr.data[i];
+      if (et instanceof FloatType) return formatFloat(et.kind, v as number);
+      if (et instanceof IntegerType && et.width === 1 && et.isSignless) return v ? 'true' : 'false';
+      return String(v);
+    };
+    if (attr.isSplat) {
+      out.push(fmt(0), '>');
+      return;
+    }
+    if (n === 0) {
+      out.push('>');
+      return;
+    }
+    const shape = attr.type.shape;
+    if (shape.length === 0) {
+      out.push(fmt(0), '>');
+      return;
+    }
+    // Nested brackets, row-major, iterative.
+    const rank = shape.length;
+    const counters = new Array<number>(rank).fill(0);
+    const parts: string[] = [];
+    for (let i = 0; i < rank; i++) parts.push('[');
+    for (let idx = 0; idx < n; idx++) {
+      parts.push(fmt(idx));
+      let d = rank - 1;
+      counters[d]++;
+      let closed = 0;
+      while (d >= 0 && counters[d] === shape[d]) {
+        counters[d] = 0;
+        parts.push(']');
+        closed++;
+        d--;
+        if (d >= 0) counters[d]++;
+      }
+      if (idx + 1 < n) {
+        parts.push(', ');
+        for (let k = 0; k < closed; k++) parts.push('[');
+      }
+    }
+    out.push(parts.join(''), '>');
+  }
+
+  // ------------------------------------------------------------ locations
+
+  private printLocationSpecifier(loc: Location, allowAlias: boolean): void {
+    this.out.push('loc(');
+    const alias = allowAlias ? this.aliasNames.get(loc) : undefined;
+    if (alias) this.out.push(alias);
+    else this.printLocationInternal(loc);
+    this.out.push(')');
+  }
+
+  private printNestedLocation(loc: Location): void {
+    const alias = this.aliasNames.get(loc);
+    if (alias) this.out.push(alias);
+    else this.printLocationInternal(loc);
+  }
+
+  private printLocationInternal(loc: Location): void {
+    const out = this.out;
+    if (loc instanceof UnknownLoc) out.push('unknown');
+    else if (loc instanceof FileLineColLoc) {
+      out.push('"', escapeString(loc.filename), '":', String(loc.line), ':', String(loc.column));
+      if (loc.isRange) {
+        if (loc.endLine === loc.line) out.push(' to :', String(loc.endColumn));
+        else out.push(' to ', String(loc.endLine), ':', String(loc.endColumn));
+      }
+    } else if (loc instanceof NameLoc) {
+      out.push('"', escapeString(loc.name), '"');
+      if (!(loc.child instanceof UnknownLoc)) {
+        out.push('(');
+        this.printNestedLocation(loc.child);
+        out.push(')');
+      }
+    } else if (loc instanceof CallSiteLoc) {
+      out.push('callsite(');
+      this.printNestedLocation(loc.callee);
+      out.push(' at ');
+      this.printNestedLocation(loc.caller);
+      out.push(')');
+    } else if (loc instanceof FusedLoc) {
+      out.push('fused');
+      if (loc.metadata) {
+        out.push('<');
+        this.printAttribute(loc.metadata);
+        out.push('>');
+      }
+      out.push('[');
+      loc.locations.forEach((l, i) => {
+        if (i) out.push(', ');
+        this.printNestedLocation(l);
+      });
+      out.push(']');
+    } else if (loc instanceof OpaqueLoc) this.printNestedLocation(loc.fallback);
+    else out.push('unknown');
+  }
+}
+
+function terminatorTrait(op: Operation): import('../ir/op-definition').OpTrait {
+  const def = op.definition;
+  const t = def?.traits.find((x) => x.kind === 'IsTerminator');
+  return t ?? NO_TRAIT;
+}
+const NO_TRAIT = { kind: '__none__' } as unknown as import('../ir/op-definition').OpTrait;
+
+function toNamedList(
+  attributes: Iterable<NamedAttribute> | ReadonlyMap<string, Attribute>,
+  elided: readonly string[],
+): NamedAttribute[] {
+  const list: NamedAttribute[] = [];
+  if (attributes instanceof Map) {
+    for (const [name, value] of attributes as ReadonlyMap<string, Attribute>) if (!elided.includes(name)) list.push({ name, value });
+  } else {
+    for (const e of attributes as Iterable<NamedAttribute>) if (!elided.includes(e.name)) list.push(e);
+  }
+  return list;
+}
+
+// ---------------------------------------------------------------- convenience
+
+/** Prints `op` (normally a module) as `mlir-opt` prints it, without the tool's final extra newline. */
+export function printOperation(op: Operation, options: PrintOptions = {}): string {
+  return new Printer(op.context, options).printTopLevel(op);
+}
+
+/** A type as MLIR prints it (no aliases). */
+export function printType(type: Type): string {
+  const p = new Printer(type.context, { localScope: true });
+  p.printType(type);
+  return p.takeText();
+}
+
+/** An attribute as MLIR prints it (no aliases). */
+export function printAttribute(attr: Attribute): string {
+  const p = new Printer(attr.context, { localScope: true });
+  p.printAttribute(attr);
+  return p.takeText();
+}
+
+/** The generic form of one op with local scope, as MLIR prints it in `see current operation` notes. */
+export function printOperationForDiagnostic(op: Operation): string {
+  const p = new Printer(op.context, { generic: true, localScope: true });
+  const text = p.printTopLevel(op);
+  return text.endsWith('\n') ? text.slice(0, -1) : text;
+}
+
