@@ -3,4 +3,16 @@ export const CLI_MESSAGES = {
   unknownCommand: (name: string) => `raptor: unknown command '${name}'`,
   internalError: (invocation: string, detail: string) =>
     `raptor: internal error (please report it with the input that triggered it)\n  invocation: raptor ${invocation}\n${detail}`,
+  // raptor sim
+  simNeedsBundle: () => `raptor sim: expected exactly one BUNDLE directory`,
+  simMissingValue: (option: string) => `raptor sim: option ${option} needs a value`,
+  simUnknownOption: (option: string) => `raptor sim: unknown option '${option}'`,
+  simBadMode: (mode: string) => `raptor sim: --mode must be 'latency' or 'throughput', got '${mode}'`,
+  simBadInput: (text: string) => `raptor sim: --input expects NAME=FILE.npy, got '${text}'`,
+  simBadBudget: (text: string) => `raptor sim: --budget-ns expects a positive number, got '${text}'`,
+  simBadConfig: (file: string) => `raptor sim: cannot use the hardware configuration '${file}'`,
+  simNoBundle: (dir: string) => `raptor sim: '${dir}' is not a bundle directory`,
+  simCannotRead: (file: string) => `raptor sim: cannot read '${file}'`,
+  simBadNpy: (file: string, why: string) => `raptor sim: ${file}: ${why}`,
+  simFailed: (message: string) => `raptor sim: error: ${message}`,
 } as const;

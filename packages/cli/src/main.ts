@@ -1,12 +1,13 @@
 import type { CliCommand, CliIo } from './command';
 import { CLI_MESSAGES } from './diagnostics';
+import { simCommand } from './commands/sim';
 
 export type { CliIo } from './command';
 
 /**
  * The registered subcommands. Each lives in `commands/<name>.ts` and is added here.
  */
-const COMMANDS: readonly CliCommand[] = [];
+const COMMANDS: readonly CliCommand[] = [simCommand];
 
 /** Usage text listing every subcommand. */
 export function usage(): string {
