@@ -37,6 +37,9 @@ export function windowOutputSize(
   return Math.floor((input + padBegin + padEnd - dilation * (kernel - 1) - 1) / stride) + 1;
 }
 
+/** Output channels computed together by the inner loops. */
+const BLOCK = 8;
+
 /** Index range `[start, end)` of outputs whose tap `offset + o * stride` lies in `[0, size)`. */
 function validRange(offset: number, stride: number, size: number, outSize: number, range: Int32Array): void {
   // offset + o*stride >= 0  <=>  o >= ceil(-offset / stride)
@@ -107,7 +110,11 @@ export function conv2d(
   const coutPerGroup = cout / group;
   const plane = oh * ow;
   const inPlane = h * w;
-  const acc = new Float64Array(plane);
+  const taps = kh * kw;
+  const wOcStride = cinPerGroup * taps; // distance between two output channels' filters
+  // Accumulators for a block of up to 8 output channels: every input element loaded feeds
+  // 8 multiply-adds (the "register blocking" that makes this loop ~2x faster than one channel).
+  const acc = new Float64Array(BLOCK * plane);
   const hRange = new Int32Array(2);
   const wRange = new Int32Array(2);
   // Hoisted valid output ranges per kernel tap, so the inner loops never test bounds.
@@ -127,35 +134,93 @@ export function conv2d(
   }
 
   for (let b = 0; b < n; b++) {
-    for (let oc = 0; oc < cout; oc++) {
-      const g = (oc / coutPerGroup) | 0;
-      acc.fill(bias === undefined ? 0 : bias.data[oc]!);
-      for (let icg = 0; icg < cinPerGroup; icg++) {
-        const inBase = (b * cin + g * cinPerGroup + icg) * inPlane;
-        const wBase = (oc * cinPerGroup + icg) * kh * kw;
-        for (let r = 0; r < kh; r++) {
-          const rowOffset = r * dh - padTop;
-          const o0 = ohStart[r]!;
-          const o1 = ohEnd[r]!;
-          for (let s = 0; s < kw; s++) {
-            const wv = wt[wBase + r * kw + s]!;
-            const colOffset = s * dw - padLeft;
-            const q0 = owStart[s]!;
-            const q1 = owEnd[s]!;
-            if (q0 >= q1) continue;
-            for (let o = o0; o < o1; o++) {
-              const inRow = inBase + (o * sh + rowOffset) * w + colOffset;
-              const accRow = o * ow;
-              if (sw === 1) {
-                for (let q = q0; q < q1; q++) acc[accRow + q] += wv * x[inRow + q]!;
+    for (let g = 0; g < group; g++) {
+      for (let ocg = 0; ocg < coutPerGroup; ) {
+        const remaining = coutPerGroup - ocg;
+        const block = remaining >= 8 ? 8 : remaining >= 4 ? 4 : 1;
+        const oc0 = g * coutPerGroup + ocg;
+        for (let j = 0; j < block; j++) acc.fill(bias === undefined ? 0 : bias.data[oc0 + j]!, j * plane, (j + 1) * plane);
+        for (let icg = 0; icg < cinPerGroup; icg++) {
+          const inBase = (b * cin + g * cinPerGroup + icg) * inPlane;
+          const wBase = (oc0 * cinPerGroup + icg) * taps;
+          for (let r = 0; r < kh; r++) {
+            const rowOffset = r * dh - padTop;
+            const o0 = ohStart[r]!;
+            const o1 = ohEnd[r]!;
+            for (let s = 0; s < kw; s++) {
+              const q0 = owStart[s]!;
+              const q1 = owEnd[s]!;
+              if (q0 >= q1 || o0 >= o1) continue;
+              const colOffset = s * dw - padLeft;
+              const wi = wBase + r * kw + s;
+              if (block === 8) {
+                const w0 = wt[wi]!;
+                const w1 = wt[wi + wOcStride]!;
+                const w2 = wt[wi + 2 * wOcStride]!;
+                const w3 = wt[wi + 3 * wOcStride]!;
+                const w4 = wt[wi + 4 * wOcStride]!;
+                const w5 = wt[wi + 5 * wOcStride]!;
+                const w6 = wt[wi + 6 * wOcStride]!;
+                const w7 = wt[wi + 7 * wOcStride]!;
+                for (let o = o0; o < o1; o++) {
+                  const inRow = inBase + (o * sh + rowOffset) * w + colOffset;
+                  const a0 = o * ow;
+                  const a1 = a0 + plane;
+                  const a2 = a1 + plane;
+                  const a3 = a2 + plane;
+                  const a4 = a3 + plane;
+                  const a5 = a4 + plane;
+                  const a6 = a5 + plane;
+                  const a7 = a6 + plane;
+                  for (let q = q0; q < q1; q++) {
+                    const xv = x[inRow + q * sw]!;
+                    acc[a0 + q] += w0 * xv;
+                    acc[a1 + q] += w1 * xv;
+                    acc[a2 + q] += w2 * xv;
+                    acc[a3 + q] += w3 * xv;
+                    acc[a4 + q] += w4 * xv;
+                    acc[a5 + q] += w5 * xv;
+                    acc[a6 + q] += w6 * xv;
+                    acc[a7 + q] += w7 * xv;
+                  }
+                }
+              } else if (block === 4) {
+                const w0 = wt[wi]!;
+                const w1 = wt[wi + wOcStride]!;
+                const w2 = wt[wi + 2 * wOcStride]!;
+                const w3 = wt[wi + 3 * wOcStride]!;
+                for (let o = o0; o < o1; o++) {
+                  const inRow = inBase + (o * sh + rowOffset) * w + colOffset;
+                  const a0 = o * ow;
+                  const a1 = a0 + plane;
+                  const a2 = a1 + plane;
+                  const a3 = a2 + plane;
+                  for (let q = q0; q < q1; q++) {
+                    const xv = x[inRow + q * sw]!;
+                    acc[a0 + q] += w0 * xv;
+                    acc[a1 + q] += w1 * xv;
+                    acc[a2 + q] += w2 * xv;
+                    acc[a3 + q] += w3 * xv;
+                  }
+                }
               } else {
-                for (let q = q0; q < q1; q++) acc[accRow + q] += wv * x[inRow + q * sw]!;
+                const w0 = wt[wi]!;
+                for (let o = o0; o < o1; o++) {
+                  const inRow = inBase + (o * sh + rowOffset) * w + colOffset;
+                  const a0 = o * ow;
+                  if (sw === 1) {
+                    for (let q = q0; q < q1; q++) acc[a0 + q] += w0 * x[inRow + q]!;
+                  } else {
+                    for (let q = q0; q < q1; q++) acc[a0 + q] += w0 * x[inRow + q * sw]!;
+                  }
+                }
               }
             }
           }
         }
+        out.set(acc.subarray(0, block * plane), (b * cout + oc0) * plane);
+        ocg += block;
       }
-      out.set(acc, (b * cout + oc) * plane);
     }
   }
   return kernelOk({ shape: [n, cout, oh, ow], data: out });
