@@ -7,13 +7,14 @@ import {
   cloneConfig,
   emptyNetworkTable,
   loadBundle,
+  loadBundleFiles,
   pimsimDefaultConfig,
   validateBundle,
   ELEMENT_SIZE,
   isPimsimCompatibilityDiagnostic,
   formatDiagnostic,
 } from '@raptor-pim/pim-target';
-import type { ProgramBundle, Target, TargetDiagnostic, TensorLocation, WeightBlock } from '@raptor-pim/pim-target';
+import type { LoadedBundle, ProgramBundle, Target, TargetDiagnostic, TensorLocation, WeightBlock } from '@raptor-pim/pim-target';
 import type { SimError } from './diagnostics';
 import { SIM_MESSAGES } from './diagnostics';
 import { compileProgram } from './program';
@@ -251,12 +252,7 @@ export function simulateBundle(bundle: ProgramBundle, options: SimulateOptions =
   return result;
 }
 
-/**
- * Reads, validates and simulates a bundle directory (a Raptor bundle or a plain pimsim-nn
- * program directory). Never throws on bad input: problems come back as `error`.
- */
-export function simulateDirectory(directory: string, options: SimulateOptions = {}): SimulationResult {
-  const loaded = loadBundle(directory, options.target ? { target: options.target } : {});
+function simulateLoaded(loaded: LoadedBundle, options: SimulateOptions): SimulationResult {
   const fallback: Target = options.target ?? { config: pimsimDefaultConfig(), network: emptyNetworkTable() };
   if (!loaded.bundle) {
     const first = loaded.diagnostics.find((d) => d.severity === 'error');
@@ -272,4 +268,25 @@ export function simulateDirectory(directory: string, options: SimulateOptions = 
     return failure(bundleError(formatDiagnostic(readErrors[0])), loaded.diagnostics, loaded.bundle.target ?? fallback, options.mode ?? 'latency');
   }
   return simulateBundle(loaded.bundle, options);
+}
+
+/**
+ * Reads, validates and simulates a bundle directory (a Raptor bundle or a plain pimsim-nn
+ * program directory). Never throws on bad input: problems come back as `error`.
+ *
+ * @example
+ * ```ts
+ * const r = simulateDirectory('out/model.bundle', { mode: 'latency' });
+ * if (!r.ok) console.error(r.error!.message);
+ * ```
+ */
+export function simulateDirectory(directory: string, options: SimulateOptions = {}): SimulationResult {
+  return simulateLoaded(loadBundle(directory, options.target ? { target: options.target } : {}), options);
+}
+
+/**
+ * Like {@link simulateDirectory} for a bundle held in memory (file name → bytes).
+ */
+export function simulateBundleFiles(files: ReadonlyMap<string, Uint8Array>, options: SimulateOptions = {}): SimulationResult {
+  return simulateLoaded(loadBundleFiles(files, options.target ? { target: options.target } : {}), options);
 }

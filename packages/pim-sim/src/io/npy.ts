@@ -132,12 +132,18 @@ export function readNpy(bytes: Uint8Array): NpyReadResult {
   return { ok: true, array: { dtype, shape, data: typedFromBytes(dtype, bytes.subarray(start, start + need)) } };
 }
 
-/** Serialises an array as `.npy` version 1.0 (deterministic bytes). */
+/**
+ * Serialises an array as `.npy` version 1.0, byte-identical to NumPy 2's `np.save` (header
+ * with growth space for the first axis, padded to 64 bytes).
+ */
 export function writeNpy(array: NpyArray): Uint8Array {
-  const shape = array.shape.length === 1 ? `(${array.shape[0]},)` : `(${array.shape.join(', ')})`;
+  const dims = array.shape;
+  const shape = dims.length === 0 ? '()' : dims.length === 1 ? `(${dims[0]},)` : `(${dims.join(', ')})`;
   let header = `{'descr': '${DESCR[array.dtype]}', 'fortran_order': False, 'shape': ${shape}, }`;
-  const total = 10 + header.length + 1;
-  header += ' '.repeat((64 - (total % 64)) % 64) + '\n';
+  if (dims.length > 0) header += ' '.repeat(Math.max(0, 21 - String(dims[0]).length));
+  const hlen = header.length + 1;
+  const padlen = 64 - ((10 + hlen) % 64);
+  header += ' '.repeat(padlen) + '\n';
   const data = bytesOfData(array.data);
   const out = new Uint8Array(10 + header.length + data.length);
   out.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, header.length & 0xff, header.length >> 8]);
