@@ -3,3 +3,4 @@
  * The MLIR dialects Raptor uses beyond builtin/func/arith: affine.apply, tensor, scf, memref, with MLIR's syntax, verifiers and interpreter rules.
  */
 export {};
+export * from './memref';

@@ -1,0 +1,216 @@
+/**
+ * Custom-assembly building blocks shared by memref ops: MLIR's `custom<DynamicIndexList>`,
+ * reassociation lists, operand/type helpers and the i64 sentinel conversion.
+ */
+import {
+  ArrayAttr,
+  DenseArrayAttr,
+  DYNAMIC,
+  IndexType,
+  IntegerAttr,
+  IntegerType,
+  lookupOpDefinition,
+  MemRefType,
+  type Attribute,
+  type MLIRContext,
+  type OpAsmParser,
+  type OpAsmPrinter,
+  type Operation,
+  type OperationState,
+  type Type,
+  type UnresolvedOperand,
+  type Value,
+} from '@raptor-pim/ir-core';
+
+/** MLIR's `ShapedType::kDynamic` as stored in `array<i64: ...>` (INT64_MIN). */
+export const I64_DYNAMIC = -(2n ** 63n);
+
+/** `array<i64: ...>` from static values, {@link DYNAMIC} becoming INT64_MIN. */
+export function staticArray(context: MLIRContext, values: readonly number[]): DenseArrayAttr {
+  return DenseArrayAttr.i64(
+    context,
+    values.map((v) => (v === DYNAMIC ? I64_DYNAMIC : BigInt(v))),
+  );
+}
+
+/** The values of an `array<i64: ...>`, INT64_MIN becoming {@link DYNAMIC}. */
+export function readStaticArray(attr: Attribute | undefined): number[] {
+  if (!(attr instanceof DenseArrayAttr)) return [];
+  return (attr.values as readonly (bigint | number)[]).map((v) => (BigInt(v) === I64_DYNAMIC ? DYNAMIC : Number(v)));
+}
+
+/** The reassociation `[[0, 1], [2]]` as arrays of numbers; undefined when malformed. */
+export function readReassociation(attr: Attribute | undefined): number[][] | undefined {
+  if (!(attr instanceof ArrayAttr)) return undefined;
+  const out: number[][] = [];
+  for (const g of attr.elements) {
+    if (!(g instanceof ArrayAttr)) return undefined;
+    const group: number[] = [];
+    for (const e of g.elements) {
+      if (!(e instanceof IntegerAttr)) return undefined;
+      group.push(Number(e.value));
+    }
+    out.push(group);
+  }
+  return out;
+}
+
+/** Builds the reassociation attribute `[[0, 1], [2]]` (i64 integers, as MLIR stores them). */
+export function reassociationAttr(context: MLIRContext, groups: readonly (readonly number[])[]): ArrayAttr {
+  const i64 = IntegerType.get(context, 64);
+  return ArrayAttr.get(
+    context,
+    groups.map((g) => ArrayAttr.get(context, g.map((v) => IntegerAttr.get(i64, v)))),
+  );
+}
+
+/** A parsed `[%a, 4, %b]` list: SSA operands and the static values (dynamic = {@link DYNAMIC}). */
+export interface DynamicIndexList {
+  readonly operands: UnresolvedOperand[];
+  readonly statics: number[];
+}
+
+/** Parses `[` (ssa-use | integer) list `]` (MLIR's `parseDynamicIndexList`, square brackets). */
+export function parseDynamicIndexList(parser: OpAsmParser): DynamicIndexList | undefined {
+  const operands: UnresolvedOperand[] = [];
+  const statics: number[] = [];
+  const ok = parser.parseCommaSeparatedList('square', () => {
+    const operand = parser.parseOptionalOperand();
+    if (operand === undefined) return false;
+    if (operand !== null) {
+      operands.push(operand);
+      statics.push(DYNAMIC);
+      return true;
+    }
+    const v = parser.parseInteger();
+    if (v === undefined) return false;
+    statics.push(v);
+    return true;
+  });
+  return ok ? { operands, statics } : undefined;
+}
+
+/** Prints `[%a, 4, %b]` from the static values and the dynamic operands. */
+export function printDynamicIndexList(printer: OpAsmPrinter, statics: readonly number[], dynamics: readonly Value[]): void {
+  printer.print('[');
+  let d = 0;
+  for (let i = 0; i < statics.length; i++) {
+    if (i) printer.print(', ');
+    const v = statics[i]!;
+    if (v === DYNAMIC) {
+      const val = dynamics[d++];
+      if (val) printer.printOperand(val);
+      else printer.print('<<missing>>');
+    } else printer.print(String(v));
+  }
+  printer.print(']');
+}
+
+/** Parses `[[0, 1], [2]]`. */
+export function parseReassociation(parser: OpAsmParser): number[][] | undefined {
+  const groups: number[][] = [];
+  const ok = parser.parseCommaSeparatedList('square', () => {
+    const g: number[] = [];
+    const inner = parser.parseCommaSeparatedList('square', () => {
+      const v = parser.parseInteger();
+      if (v === undefined) return false;
+      g.push(v);
+      return true;
+    });
+    groups.push(g);
+    return inner;
+  });
+  return ok ? groups : undefined;
+}
+
+/** Prints `[[0, 1], [2]]`. */
+export function printReassociation(printer: OpAsmPrinter, groups: readonly (readonly number[])[]): void {
+  printer.print('[' + groups.map((g) => '[' + g.join(', ') + ']').join(', ') + ']');
+}
+
+/** The index type of the parser's context. */
+export function indexType(context: MLIRContext): IndexType {
+  return IndexType.get(context);
+}
+
+/** Resolves `operands` all as `index`. */
+export function resolveIndices(parser: OpAsmParser, operands: readonly UnresolvedOperand[], out: Value[]): boolean {
+  return parser.resolveOperands(operands, IndexType.get(parser.context), out);
+}
+
+/** Parses `: type` and checks it is a ranked memref. */
+export function parseColonMemRef(parser: OpAsmParser): MemRefType | undefined {
+  const loc = parser.getCurrentLocation();
+  const t = parser.parseColonType();
+  if (t === undefined) return undefined;
+  if (!(t instanceof MemRefType)) {
+    parser.emitError('invalid kind of type specified: expected builtin.memref, but found ' + typeText(t), loc);
+    return undefined;
+  }
+  return t;
+}
+
+/** Parses a type and checks it is a ranked memref. */
+export function parseMemRefType(parser: OpAsmParser): MemRefType | undefined {
+  const loc = parser.getCurrentLocation();
+  const t = parser.parseType();
+  if (t === undefined) return undefined;
+  if (!(t instanceof MemRefType)) {
+    parser.emitError('invalid kind of type specified: expected builtin.memref, but found ' + typeText(t), loc);
+    return undefined;
+  }
+  return t;
+}
+
+let typePrinter: ((t: Type) => string) | undefined;
+/** @internal Installs the type formatter used in assembly diagnostics. */
+export function setAsmTypePrinter(p: (t: Type) => string): void {
+  typePrinter = p;
+}
+function typeText(t: Type): string {
+  return typePrinter ? `'${typePrinter(t)}'` : 'another type';
+}
+
+/** Parses the attribute dictionary and stores it in `state` (inherent names go to properties). */
+export function parseAttrDictInto(parser: OpAsmParser, state: OperationState, inherent?: readonly string[]): boolean {
+  const attrs = parser.parseOptionalAttrDict();
+  if (attrs === undefined) return false;
+  addAttributes(state, attrs, inherent ?? [...(lookupOpDefinition(state.context, state.name)?.inherentAttrNames ?? [])]);
+  return true;
+}
+
+/** Adds parsed `name = value` entries to `state`: names in `inherent` become properties. */
+export function addAttributes(state: OperationState, attrs: readonly { name: string; value: Attribute }[], inherent: readonly string[]): void {
+  const props = new Map<string, Attribute>(toEntries(state.properties));
+  const disc = new Map<string, Attribute>(toEntries(state.attributes));
+  for (const a of attrs) (inherent.includes(a.name) ? props : disc).set(a.name, a.value);
+  state.properties = props;
+  state.attributes = disc;
+}
+
+/** Sets one property on `state`. */
+export function setProperty(state: OperationState, name: string, value: Attribute): void {
+  const props = new Map<string, Attribute>(toEntries(state.properties));
+  props.set(name, value);
+  state.properties = props;
+}
+
+function toEntries(m: OperationState['properties']): [string, Attribute][] {
+  if (m === undefined) return [];
+  if (m instanceof Map) return [...(m as ReadonlyMap<string, Attribute>).entries()];
+  const rec = m as Readonly<Record<string, Attribute>>;
+  return Object.keys(rec).map((k) => [k, rec[k]!] as [string, Attribute]);
+}
+
+/** Prints ` {attrs}` for the op's properties and attributes except `elided` (sorted, as MLIR). */
+export function printAttrDict(printer: OpAsmPrinter, op: Operation, elided: readonly string[] = []): void {
+  const all = new Map<string, Attribute>();
+  for (const [k, v] of op.properties) all.set(k, v);
+  for (const [k, v] of op.attributes) all.set(k, v);
+  printer.printOptionalAttrDict(all, ['operandSegmentSizes', 'resultSegmentSizes', ...elided]);
+}
+
+/** Sets `operandSegmentSizes` on `state`. */
+export function setSegments(state: OperationState, sizes: readonly number[]): void {
+  setProperty(state, 'operandSegmentSizes', DenseArrayAttr.i32(state.context, sizes));
+}
