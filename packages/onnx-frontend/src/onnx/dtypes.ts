@@ -83,8 +83,37 @@ export type OnnxTensorData =
   | BigInt64Array
   | BigUint64Array;
 
-/** Allocates zeroed storage for `count` elements of a supported type. */
-export function allocateData(code: number, count: number): OnnxTensorData {
+/**
+ * Hands out aligned slices of a few large ArrayBuffers, so that reading a model with hundreds
+ * of initializers makes a handful of allocations instead of one per tensor (each ArrayBuffer
+ * is external memory that drives the garbage collector).
+ */
+export class DataArena {
+  private buffer: ArrayBuffer | undefined;
+  private offset = 0;
+
+  /** @param chunkBytes size of each shared chunk (larger requests get their own buffer) */
+  constructor(private readonly chunkBytes: number) {}
+
+  /** Returns a zeroed region of `bytes` bytes aligned to 8, as (buffer, byteOffset). */
+  take(bytes: number): { buffer: ArrayBuffer; byteOffset: number } {
+    if (bytes > this.chunkBytes / 4) return { buffer: new ArrayBuffer(bytes), byteOffset: 0 };
+    if (!this.buffer || this.offset + bytes > this.buffer.byteLength) {
+      this.buffer = new ArrayBuffer(this.chunkBytes);
+      this.offset = 0;
+    }
+    const byteOffset = this.offset;
+    this.offset += Math.ceil(bytes / 8) * 8;
+    return { buffer: this.buffer, byteOffset };
+  }
+}
+
+/** Allocates zeroed storage for `count` elements of a supported type (from `arena` if given). */
+export function allocateData(code: number, count: number, arena?: DataArena): OnnxTensorData {
+  if (arena && count > 0) {
+    const { buffer, byteOffset } = arena.take(count * dataTypeSize(code));
+    return viewData(code, buffer, byteOffset, count);
+  }
   switch (code) {
     case OnnxDataType.FLOAT: return new Float32Array(count);
     case OnnxDataType.DOUBLE: return new Float64Array(count);
@@ -103,10 +132,29 @@ export function allocateData(code: number, count: number): OnnxTensorData {
   }
 }
 
-/** Views little-endian bytes (copied to an aligned buffer) as the typed array of `code`. */
-export function dataFromBytes(code: number, bytes: Uint8Array): OnnxTensorData {
+function viewData(code: number, buffer: ArrayBuffer, byteOffset: number, count: number): OnnxTensorData {
+  switch (code) {
+    case OnnxDataType.FLOAT: return new Float32Array(buffer, byteOffset, count);
+    case OnnxDataType.DOUBLE: return new Float64Array(buffer, byteOffset, count);
+    case OnnxDataType.INT8: return new Int8Array(buffer, byteOffset, count);
+    case OnnxDataType.UINT8:
+    case OnnxDataType.BOOL: return new Uint8Array(buffer, byteOffset, count);
+    case OnnxDataType.INT16: return new Int16Array(buffer, byteOffset, count);
+    case OnnxDataType.UINT16:
+    case OnnxDataType.FLOAT16:
+    case OnnxDataType.BFLOAT16: return new Uint16Array(buffer, byteOffset, count);
+    case OnnxDataType.INT32: return new Int32Array(buffer, byteOffset, count);
+    case OnnxDataType.UINT32: return new Uint32Array(buffer, byteOffset, count);
+    case OnnxDataType.INT64: return new BigInt64Array(buffer, byteOffset, count);
+    case OnnxDataType.UINT64: return new BigUint64Array(buffer, byteOffset, count);
+    default: throw new Error(`internal: viewData of unsupported ${dataTypeName(code)}`);
+  }
+}
+
+/** Views little-endian bytes (copied to an aligned buffer, from `arena` if given) as the typed array of `code`. */
+export function dataFromBytes(code: number, bytes: Uint8Array, arena?: DataArena): OnnxTensorData {
   const size = dataTypeSize(code);
-  const data = allocateData(code, bytes.length / size);
+  const data = allocateData(code, bytes.length / size, arena);
   new Uint8Array(data.buffer, data.byteOffset, data.byteLength).set(bytes);
   return data;
 }

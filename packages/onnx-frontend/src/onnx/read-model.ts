@@ -6,7 +6,7 @@
 import { Messages, hasErrors, type OnnxDiagnostic, type OnnxLocation } from '../diagnostics';
 import { KNOWN_DOMAINS, MAX_OPSET, MIN_OPSET, normalizeDomain } from '../support/opsets';
 import { decodeModelProto } from './decode';
-import { dataTypeName, isSupportedDataType } from './dtypes';
+import { DataArena, dataTypeName, isSupportedDataType } from './dtypes';
 import type { OnnxAttribute, OnnxDim, OnnxGraph, OnnxModel, OnnxNode, OnnxTensor, OnnxValueInfo } from './model';
 import { type AttributeMsg, type GraphMsg, type ModelMsg, type ValueInfoMsg, int64ToNumber } from './proto-types';
 import { type ExternalDataReader, type TensorContext, convertTensor } from './tensor';
@@ -265,7 +265,15 @@ function validateGraph(graph: OnnxGraph, irVersion: number, ctx: Ctx, declaredIn
  */
 export function readOnnxModel(bytes: Uint8Array, options: ReadOnnxOptions = {}): ReadOnnxResult {
   const file = options.file ?? '<memory>';
-  const ctx: Ctx = { file, diagnostics: [], external: options.external, maxElements: options.maxTensorElements ?? DEFAULT_MAX_TENSOR_ELEMENTS };
+  const ctx: Ctx = {
+    file,
+    diagnostics: [],
+    external: options.external,
+    maxElements: options.maxTensorElements ?? DEFAULT_MAX_TENSOR_ELEMENTS,
+    // Chunks no larger than the file: initializer data can never need more than the file holds
+    // (typed fields expand, e.g. int64 varints, and then take further chunks).
+    arena: new DataArena(Math.max(4096, Math.min(bytes.length, 64 * 2 ** 20))),
+  };
   const decoded = decodeModelProto(bytes, file);
   ctx.diagnostics.push(...decoded.diagnostics);
   const m = decoded.message;

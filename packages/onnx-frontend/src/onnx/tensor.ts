@@ -4,7 +4,7 @@
  */
 import * as path from 'node:path';
 import { Messages, type OnnxDiagnostic, type OnnxLocation } from '../diagnostics';
-import { OnnxDataType, allocateData, dataFromBytes, dataTypeName, dataTypeSize, isSupportedDataType } from './dtypes';
+import { type DataArena, OnnxDataType, allocateData, dataFromBytes, dataTypeName, dataTypeSize, isSupportedDataType } from './dtypes';
 import type { OnnxTensor } from './model';
 import { type Int64, type TensorMsg, int64ToNumber } from './proto-types';
 
@@ -22,6 +22,8 @@ export interface TensorContext {
   readonly diagnostics: OnnxDiagnostic[];
   /** Reader for external data, or undefined when the model has no folder (read from memory). */
   readonly external: ExternalDataReader | undefined;
+  /** Where tensor storage comes from (one allocation per tensor when absent). */
+  readonly arena?: DataArena;
 }
 
 /** Validates `dims` (non-negative integers) and returns the element count, or undefined. */
@@ -66,8 +68,8 @@ function expectedField(dtype: number): string {
   }
 }
 
-function fillTyped(msg: TensorMsg, dtype: number, count: number): OnnxTensor['data'] {
-  const data = allocateData(dtype, count);
+function fillTyped(msg: TensorMsg, dtype: number, count: number, arena: DataArena | undefined): OnnxTensor['data'] {
+  const data = allocateData(dtype, count, arena);
   switch (dtype) {
     case OnnxDataType.FLOAT:
     case OnnxDataType.DOUBLE: {
@@ -157,14 +159,14 @@ export function convertTensor(msg: TensorMsg, ctx: TensorContext, loc: OnnxLocat
   const byteLength = count * size;
   if (msg.dataLocation === 1 || msg.externalData.length > 0) {
     const bytes = readExternal(msg, name, byteLength, ctx, loc);
-    return bytes ? { name, dataType: dtype, dims, data: dataFromBytes(dtype, bytes) } : undefined;
+    return bytes ? { name, dataType: dtype, dims, data: dataFromBytes(dtype, bytes, ctx.arena) } : undefined;
   }
   if (msg.rawData.length > 0 || (count === 0 && !typedSource(msg))) {
     if (msg.rawData.length !== byteLength) {
       ctx.diagnostics.push({ severity: 'error', location: loc, message: Messages.rawDataLength(name, dims, dtypeName, msg.rawData.length, byteLength) });
       return undefined;
     }
-    return { name, dataType: dtype, dims, data: dataFromBytes(dtype, msg.rawData) };
+    return { name, dataType: dtype, dims, data: dataFromBytes(dtype, msg.rawData, ctx.arena) };
   }
   const src = typedSource(msg);
   const expected = expectedField(dtype);
@@ -177,5 +179,5 @@ export function convertTensor(msg: TensorMsg, ctx: TensorContext, loc: OnnxLocat
     ctx.diagnostics.push({ severity: 'error', location: loc, message: Messages.typedDataLength(name, expected, got, count) });
     return undefined;
   }
-  return { name, dataType: dtype, dims, data: fillTyped(msg, dtype, count) };
+  return { name, dataType: dtype, dims, data: fillTyped(msg, dtype, count, ctx.arena) };
 }
