@@ -2,7 +2,6 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import {
-  assemble,
   createBundle,
   decodePimb,
   defaultHardwareConfig,
@@ -12,48 +11,17 @@ import {
   loadBundleFiles,
   loadTarget,
   makeInstruction,
-  meshNetworkTable,
   readBundle,
   readBundleFiles,
   validateBundle,
   writeBundle,
   writeBundleFiles,
-  type ProgramBundle,
   type Target,
   type TargetDiagnostic,
 } from '@raptor-pim/pim-target';
-import { BENCH_DIR, EXAMPLE_DIR, describeShared, readDirFiles } from './helpers';
+import { BENCH_DIR, EXAMPLE_DIR, describeShared, program, readDirFiles, sampleBundle } from './helpers';
 
 const text = (s: string): Uint8Array => new TextEncoder().encode(s);
-
-function program(source: string) {
-  const result = assemble(source);
-  expect(result.diagnostics).toEqual([]);
-  return result.instructions;
-}
-
-/** A small complete bundle: two cores, a target, tensors, memory image and weights. */
-export function sampleBundle(): ProgramBundle {
-  const bundle = createBundle(2);
-  bundle.arrayGroupMap = [[1], [2, 1]];
-  bundle.programs[0] = program('setbw ibiw=8, obiw=8\nsldi r0, 0\nsldi r1, 0\nsldi r2, 0\nld r2, r0, size=128\nsend r2, r2, core=1, size=128\n');
-  bundle.programs[1] = program('setbw ibiw=8, obiw=8\nsldi r0, 0\nrecv r0, core=0, size=128\nsldi r1, 1024\nmvmul r1, r0, mbiw=8, relu=1, group=1\nsync ev=0, core=0\n');
-  const config = defaultHardwareConfig();
-  config.chip_config.core_cnt = 4;
-  bundle.target = {
-    config,
-    network: meshNetworkTable({ layout: [2, 2], hopLatency: 2, hopEnergy: 3, memoryLatency: 15, memoryEnergy: 46 }),
-  };
-  bundle.inputs = [{ name: 'x', address: 0, elementType: 'f32', shape: [1, 32] }];
-  bundle.outputs = [{ name: 'y', address: 4096, elementType: 'f32', shape: [1, 32] }];
-  bundle.memoryImage = Uint8Array.from({ length: 128 }, (_, i) => i);
-  bundle.weights = [
-    { core: 1, group: 1, rows: 4, cols: 2, elementType: 'f32', data: new Uint8Array(new Float32Array([1, 2, 3, 4, 5, 6, 7, 8]).buffer) },
-    { core: 0, group: 0, rows: 3, cols: 1, elementType: 'i8', data: Uint8Array.from([1, 2, 3]) },
-  ];
-  bundle.producer = 'pim-target test';
-  return bundle;
-}
 
 function codes(ds: readonly TargetDiagnostic[]): string[] {
   return ds.map((d) => d.code);

@@ -2,6 +2,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import {
+  assemble,
+  createBundle,
+  defaultHardwareConfig,
+  meshNetworkTable,
+  type ProgramBundle,
   MNEMONICS,
   OPERAND_FIELDS,
   makeInstruction,
@@ -79,3 +84,33 @@ export function readDirFiles(dir: string): Map<string, Uint8Array> {
   }
   return files;
 }
+
+export function program(source: string) {
+  const result = assemble(source);
+  expect(result.diagnostics).toEqual([]);
+  return result.instructions;
+}
+
+/** A small complete bundle: two cores, a target, tensors, memory image and weights. */
+export function sampleBundle(): ProgramBundle {
+  const bundle = createBundle(2);
+  bundle.arrayGroupMap = [[1], [2, 1]];
+  bundle.programs[0] = program('setbw ibiw=8, obiw=8\nsldi r0, 0\nsldi r1, 0\nsldi r2, 0\nld r2, r0, size=128\nsend r2, r2, core=1, size=128\n');
+  bundle.programs[1] = program('setbw ibiw=8, obiw=8\nsldi r0, 0\nrecv r0, core=0, size=128\nsldi r1, 1024\nmvmul r1, r0, mbiw=8, relu=1, group=1\nsync ev=0, core=0\n');
+  const config = defaultHardwareConfig();
+  config.chip_config.core_cnt = 4;
+  bundle.target = {
+    config,
+    network: meshNetworkTable({ layout: [2, 2], hopLatency: 2, hopEnergy: 3, memoryLatency: 15, memoryEnergy: 46 }),
+  };
+  bundle.inputs = [{ name: 'x', address: 0, elementType: 'f32', shape: [1, 32] }];
+  bundle.outputs = [{ name: 'y', address: 4096, elementType: 'f32', shape: [1, 32] }];
+  bundle.memoryImage = Uint8Array.from({ length: 128 }, (_, i) => i);
+  bundle.weights = [
+    { core: 1, group: 1, rows: 4, cols: 2, elementType: 'f32', data: new Uint8Array(new Float32Array([1, 2, 3, 4, 5, 6, 7, 8]).buffer) },
+    { core: 0, group: 0, rows: 3, cols: 1, elementType: 'i8', data: Uint8Array.from([1, 2, 3]) },
+  ];
+  bundle.producer = 'pim-target test';
+  return bundle;
+}
+
