@@ -44,3 +44,9 @@ export { affineExprToString, affineMapToString, integerSetToString } from './syn
 export { Lexer } from './syntax/lexer';
 export { TokenKind } from './syntax/token';
 export { SourceFile } from './syntax/source';
+export { renderDiagnostic, renderDiagnostics } from './diagnostics/render';
+export type { SourceLineLookup } from './diagnostics/render';
+export { splitInputFile, joinSplitOutputs, SPLIT_MARKER } from './diagnostics/split-input';
+export type { InputChunk } from './diagnostics/split-input';
+export { DiagnosticVerifier, parseExpectedDiagnostics, verifyDiagnostics } from './diagnostics/verify';
+export type { ExpectedDiagnostic } from './diagnostics/verify';

@@ -109,6 +109,7 @@ export class Block {
   /** Inserts detached `op` before `before` (`null`: at the end). O(1). */
   insertBefore(op: Operation, before: Operation | null): void {
     if (op.parent !== null) throw new Error(`internal error: inserting '${op.name}' that is already in a block`);
+    if (before !== null && before.parent !== this) throw new Error('internal error: insertion point is not in this block');
     op.parent = this;
     if (before === null) {
       const last = this.lastOp;
@@ -124,7 +125,6 @@ export class Block {
       this.lastOp = op;
       return;
     }
-    if (before.parent !== this) throw new Error('internal error: insertion point is not in this block');
     const prev = before.prev;
     op.prev = prev;
     op.next = before;

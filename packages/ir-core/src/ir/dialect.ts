@@ -1,6 +1,6 @@
 import type { Attribute, Location, Type } from './attribute';
 import type { MLIRContext } from './context';
-import type { OpDefinition } from './op-definition';
+import type { AnyOpDefinition } from './op-definition';
 import type { OpBuilder } from './builder';
 import type { Operation } from './operation';
 import type { DialectAsmHooks } from '../syntax/op-asm';
@@ -16,9 +16,9 @@ export interface Dialect extends DialectAsmHooks {
   /** Called once when the dialect is registered in a context. */
   onRegistered?(context: MLIRContext): void;
   /** The definition of op `name` (full name, `ns.op`), if this dialect defines it. */
-  getOperationDefinition?(name: string): OpDefinition | undefined;
+  getOperationDefinition?(name: string): AnyOpDefinition | undefined;
   /** The op definitions of this dialect, in definition order. */
-  readonly operations?: readonly OpDefinition[];
+  readonly operations?: readonly AnyOpDefinition[];
   /**
    * When true, unknown ops of this namespace pass verification (MLIR's
    * `allowUnknownOperations`).
@@ -40,7 +40,7 @@ export interface Dialect extends DialectAsmHooks {
 /** What {@link defineDialect} takes. */
 export interface DialectSpec extends Omit<Dialect, 'getOperationDefinition' | 'operations'> {
   /** The op definitions (names must start with `namespace.`). */
-  readonly operations?: readonly OpDefinition[];
+  readonly operations?: readonly AnyOpDefinition[];
 }
 
 /**
@@ -48,7 +48,7 @@ export interface DialectSpec extends Omit<Dialect, 'getOperationDefinition' | 'o
  * @example `const test = defineDialect({ namespace: 'test', operations: [AddOp, ConstOp] });`
  */
 export function defineDialect(spec: DialectSpec): Dialect {
-  const ops = new Map<string, OpDefinition>();
+  const ops = new Map<string, AnyOpDefinition>();
   for (const def of spec.operations ?? []) {
     if (!def.name.startsWith(spec.namespace + '.')) {
       throw new Error(`internal error: op '${def.name}' does not belong to dialect '${spec.namespace}'`);

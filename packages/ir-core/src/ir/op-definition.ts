@@ -222,6 +222,56 @@ export const OPERAND_SEGMENT_SIZES = 'operandSegmentSizes';
 /** The attribute naming result segment sizes (MLIR's `AttrSizedResultSegments`). */
 export const RESULT_SEGMENT_SIZES = 'resultSegmentSizes';
 
+/**
+ * The spec-independent view of an op definition, used wherever definitions of different specs
+ * are mixed (an {@link Operation}'s `definition`, a dialect's op list). Every
+ * {@link OpDefinition} is one.
+ */
+export interface AnyOpDefinition {
+  /** Full op name. */
+  readonly name: string;
+  /** One-line summary. */
+  readonly summary: string;
+  /** The traits, implied ones included. */
+  readonly traits: readonly OpTrait[];
+  /** The traits as a set, for O(1) {@link Operation.hasTrait}. */
+  readonly traitSet: ReadonlySet<OpTrait>;
+  /** Interface implementations keyed by interface. */
+  readonly interfaceMap: ReadonlyMap<object, unknown>;
+  /** Names of inherent attributes (stored as properties). */
+  readonly inherentAttrNames: ReadonlySet<string>;
+  /** Custom assembly: parse hook. */
+  readonly parse: OpAssemblyHooks['parse'];
+  /** Custom assembly: print hook. */
+  readonly print: OpAssemblyHooks['print'];
+  /** Result name suggestions for the printer. */
+  readonly getAsmResultNames: OpAssemblyHooks['getAsmResultNames'];
+  /** Block argument name suggestions for the printer. */
+  readonly getAsmBlockArgumentNames: OpAssemblyHooks['getAsmBlockArgumentNames'];
+  /** Dialect whose prefix nested ops may drop. */
+  readonly defaultDialect: string | undefined;
+  /** True when the definition has a `fold` hook. */
+  readonly hasFold: boolean;
+  /** The first trait of `kind`, if any. */
+  findTrait(kind: string): OpTrait | undefined;
+  /** Op-local verification, in the fixed order. */
+  verifyInvariants(op: Operation): boolean;
+  /** Verification after the nested regions were verified. */
+  verifyRegionInvariants(op: Operation): boolean;
+  /** Runs the `fold` hook (`null` when it does not fold). */
+  fold(op: Operation, operands: readonly (Attribute | undefined)[]): FoldResult;
+  /** `[start, length]` of operand group `index`, or null if malformed. */
+  getOperandGroupRange(op: Operation, index: number): [number, number] | null;
+  /** `[start, length]` of result group `index`, or null if malformed. */
+  getResultGroupRange(op: Operation, index: number): [number, number] | null;
+  /** Operand group names. */
+  readonly operandNames: string[];
+  /** Result group names. */
+  readonly resultNames: string[];
+  /** Attribute names. */
+  readonly attributeNames: string[];
+}
+
 interface Group<T> {
   readonly name: string;
   readonly spec: T;
@@ -240,7 +290,7 @@ export class OpDefinition<
   A extends Specs<AttrSpec> = Specs<AttrSpec>,
   G extends Specs<RegionSpec> = Specs<RegionSpec>,
   S extends Specs<SuccessorSpec> = Specs<SuccessorSpec>,
-> {
+> implements AnyOpDefinition {
   /** Full op name. */
   readonly name: string;
   /** One-line summary. */
@@ -339,12 +389,12 @@ export class OpDefinition<
 
   /** True when `op` is an operation of this definition. */
   isInstance(op: Operation): boolean {
-    return op.definition === (this as unknown as OpDefinition);
+    return op.definition === (this as AnyOpDefinition);
   }
 
   /** A typed view of `op` (which must be of this definition; an internal error otherwise). */
   get(op: Operation): OpView<O, R, A, G, S> {
-    if (op.definition !== (this as unknown as OpDefinition)) {
+    if (op.definition !== (this as AnyOpDefinition)) {
       throw new Error(`internal error: '${op.name}' viewed as '${this.name}'`);
     }
     return new this.viewClass(op);
@@ -352,7 +402,7 @@ export class OpDefinition<
 
   /** A typed view of `op` if it is of this definition, else `undefined`. */
   match(op: Operation): OpView<O, R, A, G, S> | undefined {
-    return op.definition === (this as unknown as OpDefinition) ? new this.viewClass(op) : undefined;
+    return op.definition === (this as AnyOpDefinition) ? new this.viewClass(op) : undefined;
   }
 
   /**
@@ -630,7 +680,7 @@ export class OpDefinition<
     const define = (name: string, get: (this: OpViewBase) => unknown): void => {
       Object.defineProperty(proto, name, { get, enumerable: true, configurable: false });
     };
-    const def = this as unknown as OpDefinition;
+    const def = this as AnyOpDefinition;
     this.operandGroups.forEach((g, gi) => {
       define(g.name, function (this: OpViewBase) {
         const r = def.getOperandGroupRange(this.op, gi);
@@ -745,8 +795,6 @@ export function defineOp<
   return new OpDefinition(spec);
 }
 
-/** An interface type usable for an `OpDefinition` of any spec. */
-export type AnyOpDefinition = OpDefinition;
 
 /** Helper for tests and tools: the integer value of an IntegerAttr property. */
 export function getIntegerProperty(op: Operation, name: string): bigint | undefined {

@@ -5,7 +5,7 @@ import type { Block } from './block';
 import { cloneOperation, type CloneOptions } from './clone';
 import type { MLIRContext } from './context';
 import { IRMapping } from './ir-mapping';
-import type { OpDefinition, OpTrait } from './op-definition';
+import type { AnyOpDefinition, OpTrait } from './op-definition';
 import type { OpInterface } from './interfaces';
 import { Region } from './region';
 import { BlockOperand, OpOperand, OpResult, type Value } from './value';
@@ -54,7 +54,7 @@ const EMPTY_SUCCESSORS: BlockOperand[] = [];
  * Resolves `name` to a registered op definition through the dialect named by its prefix.
  * Returns `undefined` for unregistered operations.
  */
-export function lookupOpDefinition(context: MLIRContext, name: string): OpDefinition | undefined {
+export function lookupOpDefinition(context: MLIRContext, name: string): AnyOpDefinition | undefined {
   const dot = name.indexOf('.');
   const ns = dot < 0 ? '' : name.substring(0, dot);
   const dialect = context.getDialect(ns);
@@ -71,7 +71,7 @@ export function lookupOpDefinition(context: MLIRContext, name: string): OpDefini
  */
 export class Operation {
   /** The registered definition, or `undefined` for an unregistered operation. */
-  readonly definition: OpDefinition | undefined;
+  readonly definition: AnyOpDefinition | undefined;
   /** The block containing this operation, or `null` when detached. */
   parent: Block | null = null;
   /** Previous operation in the parent block. */
@@ -98,7 +98,7 @@ export class Operation {
     readonly name: string,
     /** The operation's location (mutable, like MLIR's `setLoc`). */
     public location: Location,
-    definition: OpDefinition | undefined,
+    definition: AnyOpDefinition | undefined,
     properties: Map<string, Attribute>,
     attributes: Map<string, Attribute>,
   ) {
@@ -419,6 +419,7 @@ export class Operation {
 
   /** Moves this operation right before `other` (possibly into another block). */
   moveBefore(other: Operation): void {
+    if (other === this) return;
     const b = other.parent;
     if (!b) throw new Error('internal error: moveBefore a detached operation');
     this.remove();
@@ -427,6 +428,7 @@ export class Operation {
 
   /** Moves this operation right after `other`. */
   moveAfter(other: Operation): void {
+    if (other === this) return;
     const b = other.parent;
     if (!b) throw new Error('internal error: moveAfter a detached operation');
     this.remove();
