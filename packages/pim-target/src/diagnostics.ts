@@ -180,8 +180,6 @@ export const Messages = {
     ),
   tensorOutOfMemory: (name: string, end: number, capacity: number) =>
     m('tensor-out-of-memory', `tensor '${name}' ends at byte ${end}, beyond the global memory (${capacity} bytes)`),
-  tensorSizeMismatch: (name: string, size: number, expected: number) =>
-    m('tensor-size-mismatch', `tensor '${name}' has size ${size} bytes, but its shape and element type need ${expected}`),
   weightsOutOfFile: (index: number, end: number, size: number) =>
     m('weights-out-of-file', `weights entry ${index} ends at byte ${end}, beyond weights.bin (${size} bytes)`),
   weightsSizeMismatch: (index: number, size: number, expected: number) =>
