@@ -8,3 +8,5 @@ export * from './ops/access';
 export * from './ops/globals';
 export * from './ops/queries';
 export * from './ops/views';
+export * from './interpreter/buffer';
+export * from './interpreter/interpreter';

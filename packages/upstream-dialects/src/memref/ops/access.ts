@@ -383,15 +383,15 @@ export const GenericAtomicRMWOp = defineOp({
 /** Memory-effect-free per the op's traits, or a region op whose nested ops all are (RecursiveMemoryEffects). */
 function isSideEffectFree(op: Operation): boolean {
   if (isMemoryEffectFree(op)) return true;
+  // arith and math ops are effect-free (whether or not their dialect is registered here).
+  if (op.name.startsWith('arith.') || op.name.startsWith('math.')) return true;
   if (!op.definition) return false;
   if (op.hasTrait(Traits.RecursiveMemoryEffects)) {
     for (const r of op.regions)
       for (let b = r.firstBlock; b; b = b.next) for (let o = b.firstOp; o; o = o.next) if (!isSideEffectFree(o)) return false;
     return true;
   }
-  // Registered ops of dialects we know to be pure arithmetic (arith, math) without a trait
-  // model still count as effect-free in MLIR; everything else is conservatively effectful.
-  return op.name.startsWith('arith.') || op.name.startsWith('math.');
+  return false;
 }
 
 /** `memref.copy`: element-wise copy between two memrefs of the same shape and element type. */

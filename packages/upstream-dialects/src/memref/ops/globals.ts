@@ -130,7 +130,7 @@ export const GlobalOp = defineOp({
 /** Looks up the `memref.global` named `name` in the symbol tables enclosing `op`. */
 export function lookupGlobal(op: Operation, name: string): Operation | undefined {
   for (let p = op.getParentOp(); p; p = p.getParentOp()) {
-    if (!p.hasTrait(Traits.SymbolTable)) continue;
+    if (!p.hasTrait(Traits.SymbolTable) && p.name !== 'builtin.module') continue;
     for (const region of p.regions) {
       for (let b = region.firstBlock; b; b = b.next) {
         for (let o = b.firstOp; o; o = o.next) {

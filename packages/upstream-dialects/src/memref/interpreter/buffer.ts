@@ -1,0 +1,150 @@
+/**
+ * Runtime data of the memref interpreter: byte buffers (one per allocation) and strided
+ * descriptors (MLIR's memref descriptor: buffer, offset, sizes, strides, in elements).
+ */
+import { FloatType, IndexType, IntegerType, type Type } from '@raptor-pim/ir-core';
+
+/** How a buffer came to be (only `alloc`/`realloc` buffers may be deallocated). */
+export type BufferOrigin = 'alloc' | 'alloca' | 'global' | 'external';
+
+/** A byte buffer: the storage of one allocation. */
+export class MemRefBuffer {
+  private static nextId = 1;
+  /** A small id used in messages. */
+  readonly id = MemRefBuffer.nextId++;
+  /** The bytes. */
+  readonly bytes: Uint8Array;
+  /** Little-endian view of {@link bytes}. */
+  readonly view: DataView;
+  /** True after `memref.dealloc` (or the end of its allocation scope). */
+  freed = false;
+  /** True for a constant global (writes are rejected). */
+  readOnly = false;
+
+  constructor(
+    byteLength: number,
+    readonly origin: BufferOrigin,
+  ) {
+    this.bytes = new Uint8Array(byteLength);
+    this.view = new DataView(this.bytes.buffer);
+  }
+
+  /** Size in bytes. */
+  get byteLength(): number {
+    return this.bytes.length;
+  }
+}
+
+/** Element codec: byte size and little-endian read/write of one scalar. */
+export interface ElementCodec {
+  readonly bytes: number;
+  read(view: DataView, byteOffset: number): number;
+  write(view: DataView, byteOffset: number, value: number): void;
+}
+
+const codecs = new Map<string, ElementCodec>();
+function intCodec(width: number): ElementCodec {
+  const bytes = Math.max(1, Math.ceil(width / 8));
+  switch (bytes) {
+    case 1:
+      return { bytes, read: (v, o) => (width === 1 ? v.getUint8(o) & 1 : v.getInt8(o)), write: (v, o, x) => v.setInt8(o, x) };
+    case 2:
+      return { bytes, read: (v, o) => v.getInt16(o, true), write: (v, o, x) => v.setInt16(o, x, true) };
+    case 4:
+      return { bytes, read: (v, o) => v.getInt32(o, true), write: (v, o, x) => v.setInt32(o, x | 0, true) };
+    default:
+      return {
+        bytes: 8,
+        read: (v, o) => Number(v.getBigInt64(o, true)),
+        write: (v, o, x) => v.setBigInt64(o, BigInt(Math.trunc(x)), true),
+      };
+  }
+}
+
+/**
+ * The codec of an element type (integers of 1-64 bits, index as 64 bits, f32/f64), or
+ * undefined when the interpreter does not support the type.
+ */
+export function elementCodec(type: Type): ElementCodec | undefined {
+  let key: string;
+  if (type instanceof IndexType) key = 'i64';
+  else if (type instanceof IntegerType && type.width <= 64) key = 'i' + type.width;
+  else if (type instanceof FloatType && (type.kind === 'f32' || type.kind === 'f64')) key = type.kind;
+  else return undefined;
+  let c = codecs.get(key);
+  if (!c) {
+    if (key === 'f32') c = { bytes: 4, read: (v, o) => v.getFloat32(o, true), write: (v, o, x) => v.setFloat32(o, x, true) };
+    else if (key === 'f64') c = { bytes: 8, read: (v, o) => v.getFloat64(o, true), write: (v, o, x) => v.setFloat64(o, x, true) };
+    else c = intCodec(Number(key.substring(1)));
+    codecs.set(key, c);
+  }
+  return c;
+}
+
+/**
+ * A memref value: a strided view of a buffer. `offset`, `sizes` and `strides` are in elements
+ * of `elementType`; `byteShift` is the extra byte offset introduced by `memref.view`.
+ */
+export class MemRefDescriptor {
+  constructor(
+    readonly buffer: MemRefBuffer,
+    readonly elementType: Type,
+    readonly codec: ElementCodec,
+    readonly offset: number,
+    readonly sizes: readonly number[],
+    readonly strides: readonly number[],
+    readonly byteShift = 0,
+  ) {}
+
+  /** The rank. */
+  get rank(): number {
+    return this.sizes.length;
+  }
+
+  /** The number of elements of the view. */
+  get numElements(): number {
+    let n = 1;
+    for (const s of this.sizes) n *= s;
+    return n;
+  }
+
+  /** The buffer element (relative to {@link byteShift}) addressed by `indices` (no checks). */
+  linearIndex(indices: readonly number[]): number {
+    let e = this.offset;
+    for (let i = 0; i < indices.length; i++) e += indices[i]! * this.strides[i]!;
+    return e;
+  }
+
+  /** The byte offset in the buffer of element `linear`. */
+  byteOffsetOf(linear: number): number {
+    return this.byteShift + linear * this.codec.bytes;
+  }
+
+  /** Elements the buffer holds for this descriptor's element type. */
+  get bufferElements(): number {
+    return Math.floor((this.buffer.byteLength - this.byteShift) / this.codec.bytes);
+  }
+
+  /** A copy with other metadata over the same buffer. */
+  with(offset: number, sizes: readonly number[], strides: readonly number[]): MemRefDescriptor {
+    return new MemRefDescriptor(this.buffer, this.elementType, this.codec, offset, sizes, strides, this.byteShift);
+  }
+}
+
+/** Calls `fn` with every index tuple of `sizes` in row-major order. */
+export function forEachIndex(sizes: readonly number[], fn: (idx: readonly number[]) => void): void {
+  const rank = sizes.length;
+  for (const s of sizes) if (s === 0) return;
+  const idx = new Array<number>(rank).fill(0);
+  for (;;) {
+    fn(idx);
+    let d = rank - 1;
+    while (d >= 0) {
+      idx[d]!++;
+      if (idx[d]! < sizes[d]!) break;
+      idx[d] = 0;
+      d--;
+    }
+    if (d < 0) return;
+  }
+}

@@ -1,0 +1,25 @@
+import * as core from '@raptor-pim/ir-core';
+import { MLIRContext, parseSourceString, verify, type Operation } from '@raptor-pim/ir-core';
+import { MemRefDialect } from '@raptor-pim/upstream-dialects';
+
+type Register = (ctx: MLIRContext) => void;
+/** ir-core's `registerBuiltinDialects` (builtin, func, arith), when its public API has it. */
+export const registerBuiltin: Register | undefined = (core as unknown as { registerBuiltinDialects?: Register }).registerBuiltinDialects;
+
+/** A context with memref (and builtin/func/arith when available; else unregistered ops allowed). */
+export function makeContext(): MLIRContext {
+  const ctx = new MLIRContext();
+  ctx.registerDialect(MemRefDialect);
+  if (registerBuiltin) registerBuiltin(ctx);
+  else ctx.allowUnregisteredDialects = true;
+  return ctx;
+}
+
+/** Parses and verifies `text`; fails the test with the diagnostics otherwise. */
+export function parseVerified(text: string, ctx = makeContext()): Operation {
+  const { result, diagnostics } = ctx.diagnostics.capture(() => parseSourceString(ctx, text));
+  expect(diagnostics.map((d) => d.message)).toEqual([]);
+  const v = ctx.diagnostics.capture(() => verify(result!));
+  expect(v.diagnostics.map((d) => d.message)).toEqual([]);
+  return result!;
+}
