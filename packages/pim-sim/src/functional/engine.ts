@@ -461,6 +461,13 @@ class FunctionalEngine {
     }
   }
 
+  /** The typed view of `mem` for elements of `w` bytes (1, 2 or 4). */
+  private view(mem: Memory, w: number): Int8Array | Int16Array | Int32Array | Float32Array {
+    if (w === 1) return mem.i8;
+    if (w === 2) return mem.i16;
+    return this.m.elementType === 'f32' ? mem.f32 : mem.i32;
+  }
+
   private toInt(v: number): number {
     // Integer results round toward zero and wrap to the element width (typed-array store).
     return v !== v ? 0 : Math.trunc(v);
@@ -514,27 +521,34 @@ class FunctionalEngine {
     const outCount = op === OP.vvdmul || op === OP.vavg ? 1 : len;
     this.checkRange(c, pc, mem, 'local memory', d, outCount * w);
     this.checkAligned(c, pc, d, w);
+    // Element-wise kernels index typed views directly (a store into an integer view rounds
+    // toward zero and wraps, as the element width requires).
+    const src = this.view(mem, iw);
+    const dst = this.view(mem, w);
+    const ai = a / iw;
+    const bi = b / iw;
+    const di = d / w;
     switch (op) {
       case OP.vvadd:
-        for (let i = 0; i < len; i++) this.store(mem, d, w, i, this.load(mem, a, iw, i) + this.load(mem, b, iw, i));
+        for (let i = 0; i < len; i++) dst[di + i] = src[ai + i] + src[bi + i];
         return;
       case OP.vvsub:
-        for (let i = 0; i < len; i++) this.store(mem, d, w, i, this.load(mem, a, iw, i) - this.load(mem, b, iw, i));
+        for (let i = 0; i < len; i++) dst[di + i] = src[ai + i] - src[bi + i];
         return;
       case OP.vvmul:
-        for (let i = 0; i < len; i++) this.store(mem, d, w, i, this.load(mem, a, iw, i) * this.load(mem, b, iw, i));
+        for (let i = 0; i < len; i++) dst[di + i] = src[ai + i] * src[bi + i];
         return;
       case OP.vvdmul: {
         let s = 0;
-        for (let i = 0; i < len; i++) s += this.load(mem, a, iw, i) * this.load(mem, b, iw, i);
+        for (let i = 0; i < len; i++) s += src[ai + i] * src[bi + i];
         this.store(mem, d, w, 0, s);
         return;
       }
       case OP.vvmax:
         for (let i = 0; i < len; i++) {
-          const x = this.load(mem, a, iw, i);
-          const y = this.load(mem, b, iw, i);
-          this.store(mem, d, w, i, x > y ? x : y);
+          const x = src[ai + i];
+          const y = src[bi + i];
+          dst[di + i] = x > y ? x : y;
         }
         return;
       case OP.vvsll:
@@ -555,8 +569,8 @@ class FunctionalEngine {
       }
       case OP.vrelu:
         for (let i = 0; i < len; i++) {
-          const x = this.load(mem, a, iw, i);
-          this.store(mem, d, w, i, x > 0 ? x : 0);
+          const x = src[ai + i];
+          dst[di + i] = x > 0 ? x : 0;
         }
         return;
       case OP.vtanh:

@@ -181,6 +181,7 @@ class CoreState {
   readonly er = new Int32Array(32);
   // Front end bookkeeping.
   feDoneAt = -1;
+  fePending = -1;
   blockCause = B_NONE;
   blockSince = 0;
   lastScalarDone = 0;
@@ -413,7 +414,7 @@ class TimingEngine {
         c.fetchPc = 0;
       }
     }
-    if (c.xPc >= 0 || c.dPc >= 0 || c.fetchPc < prog.length) this.q.push(t + P, P_FE, K_FE, c.id, 0);
+    if (c.xPc >= 0 || c.dPc >= 0 || c.fetchPc < prog.length) this.scheduleFe(c, t + P);
     else this.checkDone(c);
   }
 
@@ -430,7 +431,7 @@ class TimingEngine {
       const free = c.xUnit === UNIT_VECTOR ? c.vecFree : c.xUnit === UNIT_TRANSFER ? c.xfFree : c.agFree[c.xGroup];
       if (free < next) next = free;
     }
-    if (next !== Infinity && next > t + 1e-9) this.q.push(next, P_FE, K_FE, c.id, 0);
+    if (next !== Infinity && next > t + 1e-9) this.scheduleFe(c, next);
   }
 
   private unblock(c: CoreState, t: number): void {
@@ -443,7 +444,19 @@ class TimingEngine {
   }
 
   private wake(c: CoreState, t: number): void {
-    if (c.blockCause !== B_NONE && !c.done) this.q.push(t, P_FE, K_FE, c.id, 0);
+    if (c.blockCause !== B_NONE && !c.done) this.scheduleFe(c, t);
+  }
+
+  /**
+   * Schedules a front-end evaluation at `t` unless one is already pending at or before `t`:
+   * an earlier evaluation either proceeds edge by edge or, when it blocks, schedules every
+   * wake-up already known (see block()), so the later one would be redundant.
+   */
+  private scheduleFe(c: CoreState, t: number): void {
+    const pending = c.fePending;
+    if (pending > c.feDoneAt + 1e-9 && pending <= t + 1e-9) return;
+    this.q.push(t, P_FE, K_FE, c.id, 0);
+    c.fePending = t;
   }
 
   private enterDecode(c: CoreState, pc: number, _t: number): void {
