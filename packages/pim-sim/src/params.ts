@@ -78,6 +78,8 @@ export interface SimParams {
   readonly waitSemantics: 'tokens' | 'equal-reset';
   /** Whether vsoftmax may run. */
   readonly allowVsoftmax: boolean;
+  /** Minimum ns between two mvmul issues on one core (Raptor's `mvm_issue_interval_ns`; 0 = none, as pimsim-nn). */
+  readonly mvmIssueIntervalNs: number;
 }
 
 /**
@@ -189,6 +191,7 @@ export function deriveParams(config: HardwareConfig): SimParams {
     timeoutNs: config.sim_config.latency_timeout_ms * 1e6,
     waitSemantics: config.raptor_config.wait_semantics,
     allowVsoftmax: config.raptor_config.allow_vsoftmax,
+    mvmIssueIntervalNs: config.raptor_config.mvm_issue_interval_ns ?? 0,
   };
 }
 

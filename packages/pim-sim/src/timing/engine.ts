@@ -150,6 +150,7 @@ class CoreState {
   xfFree = 0;
   readonly agFree: Float64Array;
   lmLf = 0;
+  lastMvmIssue = -Infinity;
   // Vector unit op in flight.
   vecSlot = -1;
   vecPc = -1;
@@ -395,7 +396,7 @@ class TimingEngine {
       let ready: boolean;
       if (c.xUnit === UNIT_VECTOR) ready = c.vecFree <= t + 1e-9;
       else if (c.xUnit === UNIT_TRANSFER) ready = c.xfFree <= t + 1e-9;
-      else ready = c.agFree[c.xGroup] <= t + 1e-9;
+      else ready = c.agFree[c.xGroup] <= t + 1e-9 && t + 1e-9 >= c.lastMvmIssue + this.p.mvmIssueIntervalNs;
       if (!ready) return this.block(c, B_UNIT, t);
       if (this.hasHazard(c)) return this.block(c, B_HAZARD, t);
       this.unblock(c, t);
@@ -428,7 +429,12 @@ class TimingEngine {
     let next = Infinity;
     if (c.retirePtr > 0) next = c.robRetire[c.robHead] + this.P;
     if (cause === B_UNIT) {
-      const free = c.xUnit === UNIT_VECTOR ? c.vecFree : c.xUnit === UNIT_TRANSFER ? c.xfFree : c.agFree[c.xGroup];
+      const free =
+        c.xUnit === UNIT_VECTOR
+          ? c.vecFree
+          : c.xUnit === UNIT_TRANSFER
+            ? c.xfFree
+            : Math.max(c.agFree[c.xGroup], c.lastMvmIssue + this.p.mvmIssueIntervalNs);
       if (free < next) next = free;
     }
     if (next !== Infinity && next > t + 1e-9) this.scheduleFe(c, next);
@@ -749,6 +755,7 @@ class TimingEngine {
     } else if (c.xUnit === UNIT_MATRIX) {
       const g = c.xGroup;
       c.agFree[g] = Infinity;
+      c.lastMvmIssue = t;
       c.mxSlot[g] = s;
       c.mxPc[g] = pc;
       c.mxRead[g] = c.xReadBytes;
