@@ -2,6 +2,7 @@
  * Every message text this package emits, in one place. Each entry returns the stable `code`
  * and the `message`; callers add the severity and the location.
  */
+import type { FieldSpec } from './config/schema';
 
 /** A message of the catalog: a stable code and the text. */
 export interface Message {
@@ -23,6 +24,29 @@ export function describeValue(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return `an array of ${value.length} elements`;
   return 'an object';
+}
+
+/** The phrase "expected ..." for a spec, used in messages. */
+export function describeSpec(spec: FieldSpec): string {
+  switch (spec.kind) {
+    case 'int':
+      if (spec.min === 1 && spec.max === undefined) return 'a positive integer';
+      if (spec.min === 0 && spec.max === undefined) return 'a non-negative integer';
+      if (spec.min !== undefined && spec.max !== undefined) return `an integer in ${spec.min}..${spec.max}`;
+      return 'an integer';
+    case 'number':
+      return spec.positive ? 'a positive number' : spec.min === 0 ? 'a non-negative number' : 'a number';
+    case 'bool':
+      return 'a boolean';
+    case 'string':
+      return 'a string';
+    case 'pair':
+      return `an array of 2 ${spec.min >= 1 ? 'positive' : 'non-negative'} integers`;
+    case 'enum':
+      return `one of ${spec.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'object':
+      return 'an object';
+  }
 }
 
 /** The message catalog. */

@@ -81,7 +81,7 @@ export type {
 export { defaultHardwareConfig, pimsimDefaultConfig, defaultRaptorConfig } from './config/defaults';
 export { formatDiagnostic, hasErrors } from './diagnostic';
 export type { Severity, TargetDiagnostic, Result } from './diagnostic';
-export { Messages, describeValue } from './diagnostics';
+export { Messages, describeValue, describeSpec } from './diagnostics';
 export type { Message } from './diagnostics';
 export {
   PIMB_HEADER_SIZE,
@@ -111,7 +111,7 @@ export type { DisassembleOptions } from './text/disassembler';
 export { assemble, syntaxOf } from './text/assembler';
 export type { AssembleOptions, AssembleResult } from './text/assembler';
 export { KEYWORD, KEYWORD_ALIASES } from './text/syntax';
-export { HARDWARE_SCHEMA, describeSpec } from './config/schema';
+export { HARDWARE_SCHEMA } from './config/schema';
 export type { FieldSpec, SchemaFields } from './config/schema';
 export { validateHardwareConfig, exportArchitectureJson, cloneConfig } from './config/validate';
 export type { ValidateConfigOptions, ExportArchitectureOptions } from './config/validate';

@@ -140,26 +140,3 @@ export const HARDWARE_SCHEMA: SchemaFields = {
   sim_config: { kind: 'object', fields: SIM_SCHEMA },
   raptor_config: { kind: 'object', fields: RAPTOR_SCHEMA },
 };
-
-/** The phrase "expected ..." for a spec, used in messages. */
-export function describeSpec(spec: FieldSpec): string {
-  switch (spec.kind) {
-    case 'int':
-      if (spec.min === 1 && spec.max === undefined) return 'a positive integer';
-      if (spec.min === 0 && spec.max === undefined) return 'a non-negative integer';
-      if (spec.min !== undefined && spec.max !== undefined) return `an integer in ${spec.min}..${spec.max}`;
-      return 'an integer';
-    case 'number':
-      return spec.positive ? 'a positive number' : spec.min === 0 ? 'a non-negative number' : 'a number';
-    case 'bool':
-      return 'a boolean';
-    case 'string':
-      return 'a string';
-    case 'pair':
-      return `an array of 2 ${spec.min >= 1 ? 'positive' : 'non-negative'} integers`;
-    case 'enum':
-      return `one of ${spec.values.map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'object':
-      return 'an object';
-  }
-}

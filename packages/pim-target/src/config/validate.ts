@@ -4,11 +4,11 @@
  * so a missing key means what it means to pimsim-nn), and every bad field gets one error
  * naming its JSON path.
  */
-import { Messages, type Message } from '../diagnostics';
+import { Messages, describeSpec, type Message } from '../diagnostics';
 import type { Result, Severity, TargetDiagnostic } from '../diagnostic';
 import { pimsimDefaultConfig } from './defaults';
 import type { HardwareConfig } from './hardware-config';
-import { HARDWARE_SCHEMA, describeSpec, type FieldSpec, type SchemaFields } from './schema';
+import { HARDWARE_SCHEMA, type FieldSpec, type SchemaFields } from './schema';
 
 /** Options of {@link validateHardwareConfig}. */
 export interface ValidateConfigOptions {
