@@ -313,12 +313,8 @@ function verifyCallAgainst(op: Operation, calleeType: FunctionType): boolean {
   for (let i = 0; i < op.numResults; i++) {
     if (op.getResult(i).type !== calleeType.results[i]) {
       const d = op.emitOpError(DM.callResultType(i));
-      d.attachNote(
-        DM.callResultTypeNote(
-          calleeType.results.map((t) => formatType(t)).join(', '),
-          op.resultTypes.map((t) => formatType(t)).join(', '),
-        ),
-      );
+      d.attachNote(DM.callOpResultTypes(op.resultTypes.map((t) => `'${formatType(t)}'`).join(', ')));
+      d.attachNote(DM.callFunctionResultTypes(calleeType.results.map((t) => `'${formatType(t)}'`).join(', ')));
       return false;
     }
   }

@@ -2,12 +2,15 @@
  * The dialects every Raptor context starts with: builtin, func and arith.
  */
 import type { MLIRContext } from '../ir/context';
+import { setDiagnosticFormatters } from '../ir/format-hooks';
+import { printAttribute, printOperationForDiagnostic, printType } from '../syntax/printer';
 import { ArithDialect } from './arith';
 import { BuiltinDialect } from './builtin';
 import { FuncDialect } from './func';
 
 /**
- * Registers the `builtin`, `func` and `arith` dialects in `context` (idempotent).
+ * Registers the `builtin`, `func` and `arith` dialects in `context` (idempotent), and installs
+ * the syntax printer as the renderer of types, attributes and operations in diagnostics.
  *
  * @example
  * ```ts
@@ -17,6 +20,9 @@ import { FuncDialect } from './func';
  * ```
  */
 export function registerBuiltinDialects(context: MLIRContext): void {
+  // Diagnostics render types, attributes and operations as MLIR prints them.
+  setDiagnosticFormatters(printType, printAttribute, printOperationForDiagnostic);
+  context.operationPrinter ??= printOperationForDiagnostic;
   context.registerDialect(BuiltinDialect);
   context.registerDialect(FuncDialect);
   context.registerDialect(ArithDialect);

@@ -37,7 +37,8 @@ export const DM = {
     `operand type mismatch: expected operand type '${want}', but provided '${got}' for operand number ${i}`,
   callResultCount: 'incorrect number of results for callee',
   callResultType: (i: number) => `result type mismatch at index ${i}`,
-  callResultTypeNote: (want: string, got: string) => `      op result types: ${got}\nfunction result types: ${want}`,
+  callOpResultTypes: (types: string) => `      op result types: ${types}`,
+  callFunctionResultTypes: (types: string) => `function result types: ${types}`,
   indirectCalleeType: 'callee must have function type',
 
   // ------------------------------------------------------------------ arith
