@@ -72,6 +72,7 @@ export const MemRefMessages = {
   distinctObjectsTypes: 'operand types and result types must match',
   extractMetadataInferred: (inferred: readonly string[], actual: readonly string[]) =>
     `inferred type(s) ${inferred.map(q).join(', ')} are incompatible with return type(s) of operation ${actual.map(q).join(', ')}`,
+  inferFailed: 'failed to infer returned types',
   extractMetadataNotStrided: (t: string) => `operand #0 must be strided memref of any type values, but got ${q(t)}`,
   // subview / reinterpret_cast
   mixedRank: (a: string, b: string, x: number, y: number) =>

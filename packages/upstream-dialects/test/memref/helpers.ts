@@ -1,5 +1,14 @@
 import * as core from '@raptor-pim/ir-core';
-import { MLIRContext, parseSourceString, verify, type Operation } from '@raptor-pim/ir-core';
+import {
+  MLIRContext,
+  parseSourceString,
+  printAttribute,
+  printOperationForDiagnostic,
+  printType,
+  setDiagnosticFormatters,
+  verify,
+  type Operation,
+} from '@raptor-pim/ir-core';
 import { MemRefDialect } from '@raptor-pim/upstream-dialects';
 
 type Register = (ctx: MLIRContext) => void;
@@ -8,6 +17,7 @@ export const registerBuiltin: Register | undefined = (core as unknown as { regis
 
 /** A context with memref (and builtin/func/arith when available; else unregistered ops allowed). */
 export function makeContext(): MLIRContext {
+  setDiagnosticFormatters(printType, printAttribute, printOperationForDiagnostic);
   const ctx = new MLIRContext();
   ctx.registerDialect(MemRefDialect);
   if (registerBuiltin) registerBuiltin(ctx);

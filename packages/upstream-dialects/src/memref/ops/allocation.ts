@@ -182,7 +182,7 @@ export const AllocaScopeOp = defineOp({
     if (!term || term.name !== 'memref.alloca_scope.return') return true;
     const results = op.op.results;
     if (term.numOperands !== results.length) {
-      op.emitOpError(M.allocaScopeResultCount(term.numOperands, results.length)).attachNote('region branch point');
+      op.emitOpError(M.allocaScopeResultCount(term.numOperands, results.length)).attachNote('region branch point', term.location);
       return false;
     }
     for (let i = 0; i < results.length; i++) {

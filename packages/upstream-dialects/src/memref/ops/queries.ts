@@ -149,6 +149,7 @@ export const ExtractStridedMetadataOp = defineOp({
     const actual = op.resultTypes;
     if (inferred.length !== actual.length || inferred.some((t, i) => t !== actual[i])) {
       op.emitOpError(M.extractMetadataInferred(inferred.map(formatType), actual.map(formatType)));
+      op.emitOpError(M.inferFailed);
       return false;
     }
     return true;
@@ -202,6 +203,7 @@ export const AssumeAlignmentOp = defineOp({
     }
     if (op.result.type !== op.memref.type) {
       op.emitOpError(M.extractMetadataInferred([formatType(op.memref.type)], [formatType(op.result.type)]));
+      op.emitOpError(M.inferFailed);
       return false;
     }
     return true;
