@@ -15,4 +15,12 @@ export const CLI_MESSAGES = {
   simCannotRead: (file: string) => `raptor sim: cannot read '${file}'`,
   simBadNpy: (file: string, why: string) => `raptor sim: ${file}: ${why}`,
   simFailed: (message: string) => `raptor sim: error: ${message}`,
+  // raptor opt
+  optUnknownOption: (option: string) => `raptor opt: unknown option '${option}'`,
+  optMissingValue: (option: string) => `raptor opt: option ${option} needs a value`,
+  optTooManyInputs: (files: readonly string[]) => `raptor opt: expected one input file, got ${files.length}: ${files.join(' ')}`,
+  optCannotRead: (file: string, why: string) => `raptor opt: cannot read '${file}' (${why})`,
+  optCannotWrite: (file: string, why: string) => `raptor opt: cannot write '${file}' (${why})`,
+  optBadPipeline: (why: string) => `raptor opt: invalid --pass-pipeline: ${why}`,
+  optUnknownPass: (name: string) => `raptor opt: unknown pass '${name}' in --pass-pipeline`,
 } as const;

@@ -1,13 +1,14 @@
 import type { CliCommand, CliIo } from './command';
 import { CLI_MESSAGES } from './diagnostics';
 import { simCommand } from './commands/sim';
+import { optCommand } from './commands/opt';
 
 export type { CliIo } from './command';
 
 /**
  * The registered subcommands. Each lives in `commands/<name>.ts` and is added here.
  */
-const COMMANDS: readonly CliCommand[] = [simCommand];
+const COMMANDS: readonly CliCommand[] = [optCommand, simCommand];
 
 /** Usage text listing every subcommand. */
 export function usage(): string {

@@ -1,0 +1,190 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { runCli } from '@raptor-pim/cli';
+import type { CliIo } from '@raptor-pim/cli';
+
+const EXAMPLES = path.resolve(__dirname, '../examples');
+const QUICKSTART = path.join(EXAMPLES, 'quickstart.mlir');
+const MLIR_OPT = process.env.MLIR_OPT ?? '/usr/lib/llvm-22/bin/mlir-opt';
+const INVALID = path.resolve(__dirname, '../../ir-core/test/fixtures/corpus/invalid');
+
+function io(stdin = ''): CliIo & { out: string; err: string } {
+  const s = {
+    out: '',
+    err: '',
+    stdout(t: string) {
+      s.out += t;
+    },
+    stderr(t: string) {
+      s.err += t;
+    },
+    readStdin: async () => stdin,
+    isTty: false,
+  };
+  return s;
+}
+
+function tmp(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'raptor-opt-'));
+}
+
+/** The quickstart example as mlir-opt 22 prints it (and must keep printing it). */
+const QUICKSTART_OUT = `module {
+  func.func @relu_sum(%arg0: tensor<1x4xf32>, %arg1: tensor<1x4xf32>) -> tensor<1x4xf32> {
+    %cst = arith.constant dense<0.000000e+00> : tensor<1x4xf32>
+    %0 = arith.addf %arg0, %arg1 : tensor<1x4xf32>
+    %1 = arith.maximumf %0, %cst : tensor<1x4xf32>
+    return %1 : tensor<1x4xf32>
+  }
+  func.func @clamp(%arg0: i32) -> i32 {
+    %c4_i32 = arith.constant 4 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c42_i32 = arith.constant 42 : i32
+    %0 = arith.muli %arg0, %c4_i32 overflow<nsw> : i32
+    %1 = arith.addi %0, %c1_i32 overflow<nsw> : i32
+    %2 = arith.cmpi sgt, %1, %c42_i32 : i32
+    %3 = arith.select %2, %c42_i32, %1 : i32
+    return %3 : i32
+  }
+}
+
+`;
+
+describe('raptor opt', () => {
+  it('prints the quickstart example exactly as mlir-opt does', async () => {
+    const s = io();
+    expect(await runCli(['opt', QUICKSTART], s)).toBe(0);
+    expect(s.err).toBe('');
+    expect(s.out).toBe(QUICKSTART_OUT);
+    if (fs.existsSync(MLIR_OPT)) {
+      const theirs = spawnSync(MLIR_OPT, [QUICKSTART], { encoding: 'utf8' });
+      expect(s.out).toBe(theirs.stdout);
+    }
+  });
+
+  it('prints the generic form with --print-generic and re-reads it to the same custom text', async () => {
+    const g = io();
+    expect(await runCli(['opt', QUICKSTART, '--print-generic'], g)).toBe(0);
+    expect(g.out).toContain('"func.func"() <{function_type = (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>, sym_name = "relu_sum"}>');
+    expect(g.out).toContain('"arith.muli"(%arg0, %0) <{overflowFlags = #arith.overflow<nsw>}> : (i32, i32) -> i32');
+    const back = io(g.out);
+    expect(await runCli(['opt', '-'], back)).toBe(0);
+    expect(back.out).toBe(QUICKSTART_OUT);
+  });
+
+  it('reads standard input when the file is - or absent', async () => {
+    const a = io('func.func @f() {\n  return\n}\n');
+    expect(await runCli(['opt'], a)).toBe(0);
+    expect(a.out).toBe('module {\n  func.func @f() {\n    return\n  }\n}\n\n');
+    const b = io('func.func @f() {\n  return\n}\n');
+    expect(await runCli(['opt', '-'], b)).toBe(0);
+    expect(b.out).toBe(a.out);
+  });
+
+  it('prints locations with --print-debuginfo', async () => {
+    const s = io('"t.a"() : () -> () loc("x.py":3:4)\n');
+    expect(await runCli(['opt', '-', '--print-debuginfo', '--allow-unregistered-dialect'], s)).toBe(0);
+    expect(s.out).toBe('module {\n  "t.a"() : () -> () loc(#loc1)\n} loc(#loc)\n#loc = loc("<stdin>":0:0)\n#loc1 = loc("x.py":3:4)\n\n');
+  });
+
+  it('rejects unregistered ops unless --allow-unregistered-dialect, with a located diagnostic and exit 1', async () => {
+    const text = '"t.a"() : () -> ()\n';
+    const s = io(text);
+    expect(await runCli(['opt', '-'], s)).toBe(1);
+    expect(s.out).toBe('');
+    expect(s.err).toContain('<stdin>:1:1: error: operation being parsed with an unregistered dialect');
+    expect(s.err).toContain('"t.a"() : () -> ()\n^\n');
+    const ok = io(text);
+    expect(await runCli(['opt', '-', '--allow-unregistered-dialect'], ok)).toBe(0);
+    expect(ok.out).toBe('module {\n  "t.a"() : () -> ()\n}\n\n');
+  });
+
+  it('reports verifier errors with the source line and a caret', async () => {
+    const s = io('func.func @f(%a: i32) -> f32 {\n  return %a : i32\n}\n');
+    expect(await runCli(['opt'], s)).toBe(1);
+    expect(s.err.split('\n').slice(0, 3)).toEqual([
+      "<stdin>:2:3: error: type of return operand 0 ('i32') doesn't match function result type ('f32') in function @f",
+      '  return %a : i32',
+      '  ^',
+    ]);
+  });
+
+  it('writes -o only on success and leaves no partial output behind', async () => {
+    const dir = tmp();
+    const out = path.join(dir, 'out.mlir');
+    expect(await runCli(['opt', QUICKSTART, '-o', out], io())).toBe(0);
+    expect(fs.readFileSync(out, 'utf8')).toBe(QUICKSTART_OUT);
+    const bad = path.join(dir, 'bad.mlir');
+    fs.writeFileSync(bad, 'func.func @f() {\n  %0 = arith.addi %1, %1 : i32\n  return\n}\n');
+    const failed = path.join(dir, 'failed.mlir');
+    const s = io();
+    expect(await runCli(['opt', bad, '-o', failed], s)).toBe(1);
+    expect(fs.existsSync(failed)).toBe(false);
+    expect(fs.readdirSync(dir).sort()).toEqual(['bad.mlir', 'out.mlir']);
+    // An existing output is kept as it was when the run fails.
+    expect(await runCli(['opt', bad, '-o', out], io())).toBe(1);
+    expect(fs.readFileSync(out, 'utf8')).toBe(QUICKSTART_OUT);
+  });
+
+  it('--split-input-file processes chunks separately and joins outputs with // -----', async () => {
+    const s = io('func.func @a() {\n  return\n}\n// -----\nfunc.func @b() {\n  return\n}\n');
+    expect(await runCli(['opt', '--split-input-file'], s)).toBe(0);
+    expect(s.out).toBe('module {\n  func.func @a() {\n    return\n  }\n}\n\n// -----\nmodule {\n  func.func @b() {\n    return\n  }\n}\n\n');
+    const bad = io('func.func @a() {\n  return\n}\n// -----\n%0 = arith.bogus\n');
+    expect(await runCli(['opt', '--split-input-file'], bad)).toBe(1);
+    expect(bad.err).toContain("<stdin>:5:6: error: custom op 'arith.bogus' is unknown");
+  });
+
+  it('--verify-diagnostics checks the invalid-input files (exit 0) and reports mismatches (exit 1)', async () => {
+    const reg = io();
+    expect(await runCli(['opt', path.join(INVALID, 'registered.mlir'), '--split-input-file', '--verify-diagnostics'], reg)).toBe(0);
+    expect(reg.err).toBe('');
+    const wrong = io('func.func @f() {\n  // expected-error@+1 {{something else}}\n  %0 = arith.constant 300 : i8\n  return\n}\n');
+    expect(await runCli(['opt', '--verify-diagnostics'], wrong)).toBe(1);
+    expect(wrong.err).toContain('unexpected error: integer constant out of range for attribute');
+    expect(wrong.err).toContain('expected error "something else" was not produced');
+  });
+
+  it('--timing prints a time report to stderr', async () => {
+    const s = io();
+    expect(await runCli(['opt', QUICKSTART, '--timing'], s)).toBe(0);
+    expect(s.err).toContain('Execution time report');
+    expect(s.err).toMatch(/Parser\n/);
+    expect(s.out).toBe(QUICKSTART_OUT);
+  });
+
+  it('rejects unknown options, extra inputs, unreadable files and unknown passes with exit 1', async () => {
+    const a = io();
+    expect(await runCli(['opt', '--bogus'], a)).toBe(1);
+    expect(a.err).toContain("raptor opt: unknown option '--bogus'");
+    const b = io();
+    expect(await runCli(['opt', 'a.mlir', 'b.mlir'], b)).toBe(1);
+    const c = io();
+    expect(await runCli(['opt', path.join(tmp(), 'missing.mlir')], c)).toBe(1);
+    expect(c.err).toContain('cannot read');
+    const d = io('');
+    expect(await runCli(['opt', '-', '--pass-pipeline=builtin.module(no-such-pass)'], d)).toBe(1);
+    expect(d.err).toContain("unknown pass 'no-such-pass'");
+    const e = io('');
+    expect(await runCli(['opt', '-o'], e)).toBe(1);
+  });
+
+  it('an internal error exits 2 with "internal error", the stack and the invocation', async () => {
+    const s = io();
+    s.readStdin = async () => {
+      throw new Error('boom');
+    };
+    expect(await runCli(['opt', '-'], s)).toBe(2);
+    expect(s.err).toContain('internal error');
+    expect(s.err).toContain('raptor opt -');
+    expect(s.err).toContain('Error: boom');
+  });
+
+  it('--help prints the usage', async () => {
+    const s = io();
+    expect(await runCli(['opt', '--help'], s)).toBe(0);
+    expect(s.out).toContain('usage: raptor opt');
+  });
+});
