@@ -662,19 +662,42 @@ class FunctionalEngine {
       for (let j = 0; j < cols; j++) this.store(mem, d, ow, j, 0);
       return;
     }
-    const w = weights.data;
-    const acc = this.accumulator(cols);
-    acc.fill(0, 0, cols);
-    for (let i = 0; i < rows; i++) {
-      const x = this.load(mem, a, iw, i);
-      if (x === 0) continue;
-      const row = i * cols;
-      for (let j = 0; j < cols; j++) acc[j] += x * w[row + j];
-    }
+    // Dot products over the transposed matrix (cached per weight block): both operands are
+    // read sequentially and the sum stays in a register.
+    const wt = this.transposed(weights);
+    const x = this.accumulator(rows);
+    for (let i = 0; i < rows; i++) x[i] = this.load(mem, a, iw, i);
+    const dst = this.view(mem, ow);
+    const di = d / ow;
     for (let j = 0; j < cols; j++) {
-      const v = acc[j];
-      this.store(mem, d, ow, j, relu && v < 0 ? 0 : v);
+      const base = j * rows;
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      let i = 0;
+      for (; i + 3 < rows; i += 4) {
+        s0 += x[i] * wt[base + i];
+        s1 += x[i + 1] * wt[base + i + 1];
+        s2 += x[i + 2] * wt[base + i + 2];
+        s3 += x[i + 3] * wt[base + i + 3];
+      }
+      for (; i < rows; i++) s0 += x[i] * wt[base + i];
+      const v = s0 + s1 + s2 + s3;
+      dst[di + j] = relu && v < 0 ? 0 : v;
     }
+  }
+
+  private readonly transposes = new WeakMap<GroupWeights, Float64Array>();
+  private transposed(w: GroupWeights): Float64Array {
+    let t = this.transposes.get(w);
+    if (!t) {
+      const { rows, cols, data } = w;
+      t = new Float64Array(rows * cols);
+      for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) t[j * rows + i] = data[i * cols + j];
+      this.transposes.set(w, t);
+    }
+    return t;
   }
 
   private acc = new Float64Array(0);
