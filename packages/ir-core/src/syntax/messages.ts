@@ -36,8 +36,9 @@ export const M = {
   redefinedBlock: (name: string) => `redefinition of block '${name}'`,
   entryBlockHasLabel: 'entry block of region may not have predecessors',
   blockArgTypeMismatch: (name: string) => `argument and block argument type mismatch for '${name}'`,
+  // MLIR prints two spaces after the singular 'type'.
   operandCountMismatch: (expected: number, got: number) =>
-    `expected ${expected} operand type${expected === 1 ? '' : 's'} but had ${got}`,
+    `expected ${expected} operand type${expected === 1 ? ' ' : 's'} but had ${got}`,
   resultTypeCountMismatch: (expected: number, got: number) =>
     `expected ${expected} result type${expected === 1 ? '' : 's'} but had ${got}`,
   expectedOperandCount: (expected: number, got: number) => `expected ${expected} operands but found ${got}`,
@@ -92,6 +93,7 @@ export const M = {
   expectedTypeAfterColon: 'expected type',
   stridedExpectedStrides: "expected 'strides' list",
   invalidHexData: 'expected hex digits after 0x',
+  unbalancedDialectBody: (c: string) => `unbalanced '${c}' character in pretty dialect name`,
   unknownBuiltinAttribute: (kw: string) => `unknown attribute '${kw}'`,
   unsupportedResource: 'dense_resource blobs are kept as handles only',
 

@@ -207,8 +207,31 @@ export class Parser implements OpAsmParser {
   /** Emits `message` at the current token, and aborts parsing. */
   private fail(message: string, offset = this.lex.start): never {
     if (this.lex.kind === TokenKind.Error && offset === this.lex.start) message = this.lex.errorMessage;
+    else if (offset === this.lex.start && message.startsWith('expected')) offset = this.wrongTokenOffset(offset);
     this.emitAt(offset, message);
     throw new ParseAbort();
+  }
+
+  /**
+   * MLIR's `emitWrongTokenError` placement: a token at the start of a line (or EOF) is
+   * reported at the end of the previous line with content, before any `//` comment.
+   */
+  private wrongTokenOffset(offset: number): number {
+    const text = this.lex.text;
+    let loc = offset;
+    if (this.lex.kind === TokenKind.EOF && loc > 0) loc--;
+    const original = loc;
+    let end = loc;
+    for (;;) {
+      while (end > 0 && (text.charCodeAt(end - 1) === 32 || text.charCodeAt(end - 1) === 9)) end--;
+      if (end === 0) return original;
+      const c = text.charCodeAt(end - 1);
+      if (c !== 10 && c !== 13) return end;
+      end--;
+      const lineStart = Math.max(text.lastIndexOf('\n', end - 1), text.lastIndexOf('\r', end - 1)) + 1;
+      const comment = text.indexOf('//', lineStart);
+      if (comment >= 0 && comment < end) end = comment;
+    }
   }
 
   getCurrentLocation(): Location {
@@ -1031,35 +1054,35 @@ export class Parser implements OpAsmParser {
       return prefix;
     }
     const stack: number[] = [];
+    const openAt: number[] = [];
     let p = pos;
     const len = text.length;
+    const closerOf: Record<number, number> = { 60: 62, 40: 41, 91: 93, 123: 125 };
     for (; p < len; p++) {
       const c = text.charCodeAt(p);
       if (c === 34) {
         p++;
-        while (p < len && text.charCodeAt(p) !== 34) {
+        while (p < len && text.charCodeAt(p) !== 34 && text.charCodeAt(p) !== 10) {
           if (text.charCodeAt(p) === 92) p++;
-          if (text.charCodeAt(p) === 10) break;
           p++;
         }
         if (p >= len || text.charCodeAt(p) !== 34) this.fail(M.unterminatedString, p);
         continue;
       }
-      if (c === 60 || c === 40 || c === 91 || c === 123) stack.push(c);
-      else if (c === 62) {
-        if (p > 0 && text.charCodeAt(p - 1) === 45 && stack[stack.length - 1] !== 60) continue; // '->'
-        if (text.charCodeAt(p - 1) === 45 && stack.length > 1) continue;
-        if (stack.pop() !== 60) this.fail(M.expectedToken('>'), p);
-      } else if (c === 41) {
-        if (stack.pop() !== 40) this.fail(M.expectedToken(')'), p);
-      } else if (c === 93) {
-        if (stack.pop() !== 91) this.fail(M.expectedToken(']'), p);
-      } else if (c === 125) {
-        if (stack.pop() !== 123) this.fail(M.expectedToken('}'), p);
+      if (c === 60 || c === 40 || c === 91 || c === 123) {
+        stack.push(c);
+        openAt.push(p);
+      } else if (c === 62 || c === 41 || c === 93 || c === 125) {
+        // '->' inside a body is an arrow, not a closing '>'.
+        if (c === 62 && text.charCodeAt(p - 1) === 45) continue;
+        const top = stack[stack.length - 1];
+        if (closerOf[top] !== c) this.fail(M.unbalancedDialectBody(String.fromCharCode(top)), openAt[openAt.length - 1]);
+        stack.pop();
+        openAt.pop();
       }
       if (stack.length === 0) break;
     }
-    if (stack.length) this.fail(M.expectedToken('>'), len);
+    if (stack.length) this.fail(M.unbalancedDialectBody(String.fromCharCode(stack[stack.length - 1])), openAt[openAt.length - 1]);
     const body = text.substring(pos + 1, p);
     this.lex.resetTo(p + 1);
     this.consume();
