@@ -50,3 +50,8 @@ export { splitInputFile, joinSplitOutputs, SPLIT_MARKER } from './diagnostics/sp
 export type { InputChunk } from './diagnostics/split-input';
 export { DiagnosticVerifier, parseExpectedDiagnostics, verifyDiagnostics } from './diagnostics/verify';
 export type { ExpectedDiagnostic } from './diagnostics/verify';
+// Rewriting
+export * from './rewrite/rewriter';
+export * from './rewrite/pattern';
+export * from './rewrite/folding';
+export * from './rewrite/greedy-driver';

@@ -1,0 +1,94 @@
+import { Attribute } from '../ir/attribute';
+import type { Operation } from '../ir/operation';
+import { isMemoryEffectFree, Traits } from '../ir/traits';
+import type { Value } from '../ir/value';
+import { WalkResult } from '../ir/walk';
+import type { RewriterBase } from './rewriter';
+
+/**
+ * The constant value of `value` when it is produced by a ConstantLike op whose `fold` returns
+ * an attribute (MLIR's `matchPattern(v, m_Constant(&attr))`).
+ */
+export function getConstantValue(value: Value): Attribute | undefined {
+  const def = value.definingOp;
+  if (!def || !def.hasTrait(Traits.ConstantLike)) return undefined;
+  const r = def.definition!.fold(def, []);
+  if (!r || r.length !== def.numResults) return undefined;
+  const a = r[(value as unknown as { index: number }).index];
+  return a instanceof Attribute ? a : undefined;
+}
+
+/**
+ * True when `op` can be erased without changing the program: no result is used, it is not a
+ * terminator or symbol, and it has no side effects (`Pure`/`NoMemoryEffect`, or
+ * `RecursiveMemoryEffects` with only such ops nested). Unregistered ops are never dead.
+ */
+export function isOpTriviallyDead(op: Operation): boolean {
+  if (!op.useEmpty) return false;
+  return wouldOpBeTriviallyDead(op);
+}
+
+/** As {@link isOpTriviallyDead} but ignoring uses. */
+export function wouldOpBeTriviallyDead(op: Operation): boolean {
+  if (!op.isRegistered || op.hasTrait(Traits.IsTerminator) || op.hasTrait(Traits.Symbol)) return false;
+  if (isMemoryEffectFree(op)) return true;
+  if (!op.hasTrait(Traits.RecursiveMemoryEffects)) return false;
+  let ok = true;
+  op.walk((o) => {
+    if (o === op) return WalkResult.Advance;
+    const effectFree =
+      o.isRegistered && (isMemoryEffectFree(o) || o.hasTrait(Traits.RecursiveMemoryEffects) || o.hasTrait(Traits.ReturnLike));
+    if (!effectFree) {
+      ok = false;
+      return WalkResult.Interrupt;
+    }
+    return WalkResult.Advance;
+  });
+  return ok;
+}
+
+/** Outcome of {@link tryFold}. */
+export type FoldOutcome = 'none' | 'in-place' | 'replaced';
+
+/**
+ * Folds `op` with its definition's `fold` hook (MLIR's `Operation::fold` + materialization):
+ * operands produced by constants are passed as attributes; attribute results are
+ * materialized before `op` through its dialect's `materializeConstant`. On success, `op` is
+ * replaced (or was updated in place) through `rewriter`. If a constant cannot be materialized,
+ * everything created is erased and nothing changes.
+ */
+export function tryFold(op: Operation, rewriter: RewriterBase): FoldOutcome {
+  const def = op.definition;
+  if (!def || !def.hasFold || op.hasTrait(Traits.ConstantLike)) return 'none';
+  const n = op.numOperands;
+  const consts: (Attribute | undefined)[] = new Array(n);
+  for (let i = 0; i < n; i++) consts[i] = getConstantValue(op.getOperand(i));
+  const results = def.fold(op, consts);
+  if (results === null) return 'none';
+  if (results.length === 0) {
+    rewriter.listener?.notifyOperationModified?.(op);
+    return 'in-place';
+  }
+  if (results.length !== op.numResults) throw new Error(`internal error: '${op.name}' folded to ${results.length} values`);
+  const dialect = op.context.getDialect(op.dialectNamespace);
+  const created: Operation[] = [];
+  const values: Value[] = [];
+  rewriter.setInsertionPoint(op);
+  for (let i = 0; i < results.length; i++) {
+    const r = results[i]!;
+    if (!(r instanceof Attribute)) {
+      values.push(r);
+      continue;
+    }
+    const c = dialect?.materializeConstant?.(rewriter, r, op.getResult(i).type, op.location) ?? null;
+    if (!c || c.numResults !== 1) {
+      for (let k = created.length - 1; k >= 0; k--) rewriter.eraseOp(created[k]!);
+      if (c) rewriter.eraseOp(c);
+      return 'none';
+    }
+    created.push(c);
+    values.push(c.getResult(0));
+  }
+  rewriter.replaceOp(op, values);
+  return 'replaced';
+}
