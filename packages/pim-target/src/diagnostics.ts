@@ -236,6 +236,26 @@ export const Messages = {
   negativeCount: (field: string, value: number) => m('negative-count', `${field} = ${value}, expected >= 0`),
   badPeerCore: (op: string, core: number, count: number) =>
     m('bad-peer-core', `${op} targets core ${core}, which does not exist (core_cnt ${count}; pimsim-nn dereferences a null switch)`),
+  unmatchedTransfers: (sender: number, receiver: number, sends: number, recvs: number) =>
+    m(
+      'unmatched-send-recv',
+      `core ${sender} sends ${sends} message(s) to core ${receiver}, which receives ${recvs} from core ${sender}; the unmatched ${sends > recvs ? 'send' : 'recv'} blocks forever`,
+    ),
+  transferSizeMismatch: (k: number, sender: number, receiver: number, sendSize: number, recvSize: number, recvFile: string, recvIndex: number) =>
+    m(
+      'send-recv-size-mismatch',
+      `send #${k} from core ${sender} to core ${receiver} has size ${sendSize}, but the matching recv (${recvFile} instruction ${recvIndex}) has size ${recvSize}`,
+    ),
+  waitsExceedSyncs: (core: number, ev: number, waited: number, synced: number) =>
+    m(
+      'wait-exceeds-sync',
+      `core ${core} waits for ${waited} event(s) on event register ${ev} in total, but all cores sync it only ${synced} time(s); a wait blocks forever`,
+    ),
+  syncsExceedWaits: (core: number, ev: number, waited: number, synced: number) =>
+    m(
+      'sync-exceeds-wait',
+      `event register ${ev} of core ${core} receives ${synced} sync(s) but its waits consume ${waited}; the ISA's ==/reset wait and the fork's >=/subtract wait may disagree`,
+    ),
   vsoftmaxNotAllowed: () =>
     m('vsoftmax-not-allowed', `vsoftmax (opcode 21) is not allowed by the target (raptor_config.allow_vsoftmax is false)`),
   pimsimVsoftmax: () => m('pimsim-vsoftmax', `pimsim-nn does not support opcode vsoftmax`),

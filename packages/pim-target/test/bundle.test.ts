@@ -234,6 +234,7 @@ describe('bundle validation: each rejected kind names the file and the instructi
       { op: 'sadd', rd: 1, rs1: 2, rs2: 3 },
       { op: 'vrelu', rd: 1, rs1: 2, len: 4, offset: { offset_select: 2, offset_value: 4 } },
       { op: 'send', rd: 1, rs1: 2, core: 0, size: 4 },
+      { op: 'recv', rd: 1, core: 0, size: 4 },
       { op: 'ld', rd: 1, rs1: 3, size: 4 },
       { op: 'saddi', rd: 1, rs1: 1, imm: 1 },
     ]);
@@ -247,9 +248,10 @@ describe('bundle validation: each rejected kind names the file and the instructi
       "core_0.json:instruction 4: warning: 'vrelu' uses an address offset: pimsim-nn tests offset_value bits instead of offset_select for rs1/rs2 (fact 5); use offset-free addressing",
       'core_0.json:instruction 5: warning: send reads its source from rd (r1) in pimsim-nn but from rs1 (r2) in the ISA; put the same register in both',
       'core_0.json:instruction 5: warning: send targets its own core 0',
-      "core_0.json:instruction 6: warning: 'ld' rs1 = r3 starts a global-address register pair at an odd register",
+      'core_0.json:instruction 6: warning: recv targets its own core 0',
+      "core_0.json:instruction 7: warning: 'ld' rs1 = r3 starts a global-address register pair at an odd register",
       'core_0.json:instruction 0: warning: program does not begin with setbw: pimsim-nn starts with 0-bit widths (0-byte transfers)',
-      "core_0.json:instruction 7: warning: program ends with 'saddi', which never enters the ROB: pimsim-nn never finishes this core (latency timeout); end with a vector, matrix or transfer instruction",
+      "core_0.json:instruction 8: warning: program ends with 'saddi', which never enters the ROB: pimsim-nn never finishes this core (latency timeout); end with a vector, matrix or transfer instruction",
     ]);
   });
   test('vsoftmax: an error unless the target allows it, always a pimsim-nn warning', () => {
@@ -273,6 +275,24 @@ describe('bundle validation: each rejected kind names the file and the instructi
       'core_0.pim:instruction 3: error: recv targets core -1, which does not exist (core_cnt 1; pimsim-nn dereferences a null switch)',
     ]);
   });
+  test('communication: unmatched send/recv, size mismatches, waits that exceed syncs', () => {
+    const files = oneCore({
+      'config.json': '{"core_cnt": 3, "array_group_map": {"core0": [1], "core1": [1], "core2": [1]}}',
+      'core_0.pim': pimOf('setbw ibiw=8, obiw=8\nsend r1, r1, core=1, size=16\nsend r1, r1, core=1, size=32\nsend r1, r1, core=2, size=8\nwait ev=3, value=2\n'),
+      'core_1.pim': pimOf('setbw ibiw=8, obiw=8\nrecv r1, core=0, size=16\nrecv r1, core=0, size=64\nsync ev=3, core=0\n'),
+      'core_2.pim': pimOf('setbw ibiw=8, obiw=8\nsync ev=3, core=0\nsync ev=5, core=1\nsync ev=5, core=1\n'),
+    });
+    expect(check(files)).toEqual([
+      'core_0.pim:instruction 2: error: send #1 from core 0 to core 1 has size 32, but the matching recv (core_1.pim instruction 2) has size 64',
+      'core_0.pim:instruction 3: error: core 0 sends 1 message(s) to core 2, which receives 0 from core 0; the unmatched send blocks forever',
+      "core_1.pim: warning: event register 5 of core 1 receives 2 sync(s) but its waits consume 0; the ISA's ==/reset wait and the fork's >=/subtract wait may disagree",
+    ]);
+    const starving = oneCore({ 'core_0.pim': pimOf('setbw ibiw=8, obiw=8\nwait ev=1, value=1\n') });
+    expect(check(starving)).toEqual([
+      'core_0.pim:instruction 1: error: core 0 waits for 1 event(s) on event register 1 in total, but all cores sync it only 0 time(s); a wait blocks forever',
+    ]);
+  });
+
   test('.pim wins over .json; a differing .json is a warning', () => {
     const files = oneCore({ 'core_0.json': '[{"op": "setbw", "ibiw": 8, "obiw": 8}]' });
     const read = readBundleFiles(files);

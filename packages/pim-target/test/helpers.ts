@@ -95,7 +95,7 @@ export function program(source: string) {
 export function sampleBundle(): ProgramBundle {
   const bundle = createBundle(2);
   bundle.arrayGroupMap = [[1], [2, 1]];
-  bundle.programs[0] = program('setbw ibiw=8, obiw=8\nsldi r0, 0\nsldi r1, 0\nsldi r2, 0\nld r2, r0, size=128\nsend r2, r2, core=1, size=128\n');
+  bundle.programs[0] = program('setbw ibiw=8, obiw=8\nsldi r0, 0\nsldi r1, 0\nsldi r2, 0\nld r2, r0, size=128\nsend r2, r2, core=1, size=128\nwait ev=0, value=1\n');
   bundle.programs[1] = program('setbw ibiw=8, obiw=8\nsldi r0, 0\nrecv r0, core=0, size=128\nsldi r1, 1024\nmvmul r1, r0, mbiw=8, relu=1, group=1\nsync ev=0, core=0\n');
   const config = defaultHardwareConfig();
   config.chip_config.core_cnt = 4;

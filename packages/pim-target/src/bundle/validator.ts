@@ -5,7 +5,8 @@
  * - **Errors** make the bundle unusable for our simulator (or crash/reject it in pimsim-nn):
  *   register or event indices ≥ 32, array groups that do not exist or exceed the crossbar
  *   budget, `mvmul` with mbiw ≤ 0, peers that do not exist, negative sizes, `vsoftmax` when
- *   the target forbids it, more cores than the target has, bad weights and tensors.
+ *   the target forbids it, more cores than the target has, bad weights and tensors, sends and
+ *   recvs that do not pair up (count or size), waits that consume more events than are synced.
  * - **Compatibility warnings** (codes starting with `pimsim-`) flag programs that only
  *   pimsim-nn cannot run or times differently (pim-isa.md §16): no `setbw` first, a scalar or
  *   `setbw` last (never finishes), `nop` (crash), `sld` (no-op), `sadd`/`ssub`/`smul` with
@@ -128,6 +129,66 @@ function validateInstruction(
 }
 
 /**
+ * Static communication checks (programs have no branches, so they are exact): for every
+ * ordered core pair the sends and the recvs must pair up one by one (matching is in program
+ * order per pair) with equal sizes; for every (core, event register) the waits must not
+ * consume more events than all syncs produce (error) and should consume exactly that many
+ * (warning otherwise: the two `wait` semantics then differ).
+ */
+function checkCommunication(bundle: ProgramBundle, c: Collector): void {
+  type Side = { size: number; index: number }[];
+  const sends = new Map<string, Side>();
+  const recvs = new Map<string, Side>();
+  const syncs = new Map<string, number>();
+  const waits = new Map<string, { total: number; index: number; core: number }>();
+  const push = (map: Map<string, Side>, key: string, item: { size: number; index: number }): void => {
+    const list = map.get(key);
+    if (list) list.push(item);
+    else map.set(key, [item]);
+  };
+  for (let core = 0; core < bundle.coreCount; core++) {
+    (bundle.programs[core] ?? []).forEach((ins, index) => {
+      if (ins.op === 'send') push(sends, `${core}>${ins.core}`, { size: ins.size, index });
+      else if (ins.op === 'recv') push(recvs, `${ins.core}>${core}`, { size: ins.size, index });
+      else if (ins.op === 'sync') syncs.set(`${ins.core}/${ins.eventRegister}`, (syncs.get(`${ins.core}/${ins.eventRegister}`) ?? 0) + 1);
+      else if (ins.op === 'wait') {
+        const key = `${core}/${ins.eventRegister}`;
+        const entry = waits.get(key) ?? { total: 0, index, core };
+        entry.total += ins.waitValue;
+        waits.set(key, entry);
+      }
+    });
+  }
+  const fileOf = (core: number): string => bundle.sources?.[core] ?? coreFileName(core, 'pim');
+  const pairs = [...new Set([...sends.keys(), ...recvs.keys()])].sort();
+  for (const key of pairs) {
+    const [sender, receiver] = key.split('>').map(Number) as [number, number];
+    if (!(sender >= 0 && sender < bundle.coreCount && receiver >= 0 && receiver < bundle.coreCount)) continue;
+    const s = sends.get(key) ?? [];
+    const r = recvs.get(key) ?? [];
+    const n = Math.min(s.length, r.length);
+    for (let k = 0; k < n; k++) {
+      if (s[k]!.size !== r[k]!.size) {
+        c.add('error', Messages.transferSizeMismatch(k, sender, receiver, s[k]!.size, r[k]!.size, fileOf(receiver), r[k]!.index), fileOf(sender), s[k]!.index);
+      }
+    }
+    if (s.length !== r.length) {
+      const at = s.length > r.length ? { core: sender, index: s[n]!.index } : { core: receiver, index: r[n]!.index };
+      c.add('error', Messages.unmatchedTransfers(sender, receiver, s.length, r.length), fileOf(at.core), at.index);
+    }
+  }
+  for (const key of [...new Set([...waits.keys(), ...syncs.keys()])].sort()) {
+    const [core, ev] = key.split('/').map(Number) as [number, number];
+    if (!(core >= 0 && core < bundle.coreCount && ev >= 0 && ev < EVENT_REGISTER_COUNT)) continue;
+    const waited = waits.get(key);
+    const synced = syncs.get(key) ?? 0;
+    const total = waited?.total ?? 0;
+    if (total > synced) c.add('error', Messages.waitsExceedSyncs(core, ev, total, synced), fileOf(core), waited!.index);
+    else if (total < synced) c.add('warning', Messages.syncsExceedWaits(core, ev, total, synced), fileOf(core), waited?.index);
+  }
+}
+
+/**
  * Validates a bundle. Never throws. See the module documentation for what is an error and
  * what is a compatibility warning.
  *
@@ -163,6 +224,7 @@ export function validateBundle(bundle: ProgramBundle, options: ValidateBundleOpt
       if (cls === 'scalar' || cls === 'setbw' || cls === 'nop') c.add('warning', Messages.pimsimScalarLast(last.op), file, program.length - 1);
     }
   }
+  checkCommunication(bundle, c);
   // Weights: the group must exist and the block must fit it.
   const seen = new Set<string>();
   bundle.weights.forEach((block, i) => {
