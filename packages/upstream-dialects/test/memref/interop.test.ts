@@ -8,16 +8,10 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { printOperation } from '@raptor-pim/ir-core';
-import { parseVerified } from './helpers';
+import { dropSpace0, parseVerified } from './helpers';
 
 const dir = path.resolve(__dirname, '../fixtures/memref');
 const read = (f: string) => fs.readFileSync(path.join(dir, f), 'utf8');
-/**
- * Known ir-core type-parser difference (reported to its owner): MLIR drops an explicit integer
- * memory space 0 (`memref<4xf32, 0>` is `memref<4xf32>`); ir-core keeps it. Normalized here
- * so the rest of the comparison stays exact; the interop corpus uses `, 0>` in dma_start.
- */
-const dropSpace0 = (s: string) => s.replace(/(memref<[^<>]*), 0>/g, '$1>');
 const mlirOpt = process.env.MLIR_OPT ?? '/usr/lib/llvm-22/bin/mlir-opt';
 const hasMlirOpt = fs.existsSync(mlirOpt);
 

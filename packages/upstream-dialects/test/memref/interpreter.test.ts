@@ -283,7 +283,6 @@ memref.global "private" @g : memref<2x4xf32> = dense<[[1.0, 2.0, 3.0, 4.0], [5.0
       );
     fc.assert(
       fc.property(arb, ([shape, slice]) => {
-        const total = shape.reduce((a, b) => a * b, 1);
         const strides = shape.map((_, i) => shape.slice(i + 1).reduce((a, b) => a * b, 1));
         const offs = slice.map((s) => s[0]);
         const sizes = slice.map((s) => s[1]);
