@@ -55,3 +55,5 @@ export * from './rewrite/rewriter';
 export * from './rewrite/pattern';
 export * from './rewrite/folding';
 export * from './rewrite/greedy-driver';
+// func/arith/builtin dialects (registerBuiltinDialects)
+export * from './dialects/index';
