@@ -44,6 +44,7 @@ import { formatFloat } from './float-format';
 import { isDialectOwned, type DialectAsmHooks, type OpAsmPrinter } from './op-asm';
 import { isBareIdChar, isDigit, isLetter } from './lexer';
 import { encodeDenseHex } from './dense-hex';
+import { setDiagnosticFormatters } from '../ir/format-hooks';
 
 /** Options of the printer (MLIR's OpPrintingFlags that matter here). */
 export interface PrintOptions {
@@ -1227,3 +1228,6 @@ export function printOperationForDiagnostic(op: Operation): string {
   return text.endsWith('\n') ? text.slice(0, -1) : text;
 }
 
+
+// Diagnostics of the IR model render types, attributes and ops through these.
+setDiagnosticFormatters(printType, printAttribute, printOperationForDiagnostic);
