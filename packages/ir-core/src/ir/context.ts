@@ -12,12 +12,12 @@ export class MLIRContext {
   /** When true, operations of unknown dialects are accepted and kept in generic form. */
   allowUnregisteredDialects = false;
   /**
-   * When true and {@link operationPrinter} is set, every diagnostic emitted on an operation
-   * gets a note `see current operation: <op in generic form>` (MLIR's
-   * `printOpOnDiagnostic`; tools turn it off when verifying expected diagnostics).
+   * When true, every diagnostic emitted on an operation gets a note
+   * `see current operation: <op in generic form>` (MLIR's `printOpOnDiagnostic`, which
+   * `mlir-opt` enables except when verifying expected diagnostics). Off by default here.
    */
   printOpOnDiagnostic = false;
-  /** Prints an operation for diagnostic notes (installed by the syntax layer or a tool). */
+  /** Overrides how an operation is printed in diagnostic notes (default: generic form, local scope). */
   operationPrinter: ((op: Operation) => string) | undefined = undefined;
   private readonly dialects = new Map<string, Dialect>();
   private readonly uniquer = new Map<string, object>();

@@ -8,9 +8,9 @@ let attrFormatter: Formatter<Attribute> | undefined;
 let opFormatter: Formatter<Operation> | undefined;
 
 /**
- * Installs the functions that render types and attributes inside diagnostic messages
- * (`operand #0 must be ..., but got 'f32'`). The syntax layer's printer installs them; until
- * then a placeholder naming the class is used.
+ * Overrides the functions that render types, attributes and ops inside diagnostic messages
+ * (`operand #0 must be ..., but got 'f32'`). The syntax layer's printer installs MLIR's renderings
+ * when it is loaded (it is, through the package entry point); before that a placeholder is used.
  */
 export function setDiagnosticFormatters(
   types: Formatter<Type>,
@@ -22,7 +22,7 @@ export function setDiagnosticFormatters(
   opFormatter = ops;
 }
 
-/** Renders `op` (generic form when a formatter is installed; otherwise its quoted name). */
+/** Renders `op` in generic form with local scope (with the installed formatter). */
 export function formatOperation(op: Operation): string {
   if (opFormatter) return opFormatter(op);
   const p = op.context.operationPrinter;

@@ -4,6 +4,7 @@ import type { Attribute, Location, Type } from './attribute';
 import type { Block } from './block';
 import { cloneOperation, type CloneOptions } from './clone';
 import type { MLIRContext } from './context';
+import { formatOperation } from './format-hooks';
 import { IRMapping } from './ir-mapping';
 import type { AnyOpDefinition, OpTrait } from './op-definition';
 import type { OpInterface } from './interfaces';
@@ -488,8 +489,8 @@ export class Operation {
   createDiagnostic(severity: Severity, message: string): Diagnostic {
     const d = new Diagnostic(severity, this.location, message);
     const ctx = this.context;
-    if (ctx.printOpOnDiagnostic && ctx.operationPrinter && severity !== 'note') {
-      d.attachNote(M.seeCurrentOperation(ctx.operationPrinter(this)));
+    if (ctx.printOpOnDiagnostic && severity !== 'note') {
+      d.attachNote(M.seeCurrentOperation(formatOperation(this)));
     }
     return d;
   }

@@ -20,13 +20,11 @@ import {
   single,
   successor,
   variadic,
-  setDiagnosticFormatters,
   type Attribute,
   type Dialect,
 } from '../../src';
 import { TestLoc } from './helpers';
 
-setDiagnosticFormatters((t) => (t instanceof IntegerType ? `i${t.width}` : t.constructor.name));
 
 /** `test.const`: a constant i32 (property `value`). */
 export const ConstOp = defineOp({
