@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { kernels } from '../../src';
 import { SEED, unwrap } from './support/unwrap';
-import { compareWithReference, randomTensor, runOrtNode, stopOrt } from './support/ort-runner';
+import { compareWithReference, DIFFERENTIAL_TEST_TIMEOUT_MS, randomTensor, runOrtNode, stopOrt } from './support/ort-runner';
 
+jest.setTimeout(DIFFERENTIAL_TEST_TIMEOUT_MS);
 afterAll(stopOrt);
 
 

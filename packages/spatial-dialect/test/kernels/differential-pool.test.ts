@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { kernels } from '../../src';
-import { compareWithReference, randomTensor, runOrtNode, stopOrt } from './support/ort-runner';
+import { compareWithReference, DIFFERENTIAL_TEST_TIMEOUT_MS, randomTensor, runOrtNode, stopOrt } from './support/ort-runner';
 import { SEED, unwrap } from './support/unwrap';
 
+jest.setTimeout(DIFFERENTIAL_TEST_TIMEOUT_MS);
 afterAll(stopOrt);
 
 const windowArb = fc

@@ -33,6 +33,12 @@ interface WorkerResponse {
   readonly error?: string;
 }
 
+/** How long one onnxruntime run may take before the request fails. */
+const ORT_TIMEOUT_MS = 60_000;
+
+/** Jest timeout for differential tests: many onnxruntime runs on a shared, loaded machine. */
+export const DIFFERENTIAL_TEST_TIMEOUT_MS = 240_000;
+
 let worker: ChildProcess | undefined;
 let nextId = 0;
 const pending = new Map<number, { resolve: (t: F32Tensor) => void; reject: (e: Error) => void }>();
@@ -84,8 +90,25 @@ export function runOrtNode(run: OrtNodeRun): Promise<F32Tensor> {
   const id = nextId++;
   const feeds = run.inputs.map((i) => ({ name: i.name, dims: i.tensor.shape.slice(), data: i.tensor.data }));
   return new Promise((resolve, reject) => {
-    pending.set(id, { resolve, reject });
-    ortWorker().send({ id, model, feeds });
+    const child = ortWorker();
+    // A lost answer must fail the test, not hang it: give up (and restart the worker) after a while.
+    const timer = setTimeout(() => {
+      if (!pending.delete(id)) return;
+      reject(new Error(`onnxruntime worker did not answer ${run.opType} within ${ORT_TIMEOUT_MS} ms`));
+      child.kill();
+    }, ORT_TIMEOUT_MS);
+    timer.unref();
+    pending.set(id, {
+      resolve: (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      reject: (error) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    });
+    child.send({ id, model, feeds });
   });
 }
 
