@@ -3,8 +3,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { assemble, createBundle, emptyNetworkTable, pimsimDefaultConfig, writeBundle } from '@raptor-pim/pim-target';
 import { readNpy, writeNpy } from '@raptor-pim/pim-sim';
-import { runCli } from '@raptor-pim/cli';
-import type { CliIo } from '@raptor-pim/cli';
+import type { CliIo } from '../src/command';
+import { simCommand } from '../src/commands/sim';
+
+/** Runs `raptor sim ...` in-process (argv without the program name, starting with 'sim'). */
+function runCli(argv: string[], io: CliIo): Promise<number> {
+  expect(argv[0]).toBe('sim');
+  return simCommand.run(argv.slice(1), io);
+}
 
 const SHARED = process.env.RAPTOR_SHARED ?? path.resolve(__dirname, '../../../../shared');
 const EXAMPLE = path.join(SHARED, 'spec/pimsim-nn-example');
@@ -30,8 +36,8 @@ function tmp(): string {
 }
 
 /** A one-core bundle: y = relu(x) + relu(x) over 16 f32 values, x at global 0, y at 4096. */
-function writeReluBundle(dir: string, program?: string): void {
-  const b = createBundle(1);
+function writeReluBundle(dir: string, program?: string, more: string[] = []): void {
+  const b = createBundle(1 + more.length);
   const text =
     program ??
     `setbw ibiw=32, obiw=32
@@ -44,9 +50,10 @@ function writeReluBundle(dir: string, program?: string): void {
      sldi r8, 0
      sldi r9, 4096
      st r8, r2, size=64`;
-  b.programs = [assemble(text).instructions];
-  b.arrayGroupMap = [[1]];
+  b.programs = [text, ...more].map((t) => assemble(t).instructions);
+  b.arrayGroupMap = b.programs.map(() => [1]);
   const config = pimsimDefaultConfig();
+  config.chip_config.core_cnt = b.coreCount;
   config.sim_config.sim_mode = 1;
   b.target = { config, network: emptyNetworkTable() };
   b.inputs = [{ name: 'x', address: 0, elementType: 'f32', shape: [1, 16] }];
@@ -109,12 +116,15 @@ describe('raptor sim', () => {
 
   test('exit 1 with a clear message on a deadlock', async () => {
     const dir = tmp();
-    writeReluBundle(dir, 'setbw ibiw=8, obiw=8\nwait ev=0, value=1');
+    writeReluBundle(dir, 'setbw ibiw=8, obiw=8\nrecv r0, core=1, size=16\nsend r0, r0, core=1, size=16', [
+      'setbw ibiw=8, obiw=8\nrecv r0, core=0, size=16\nsend r0, r0, core=0, size=16',
+    ]);
     const s = io();
     const code = await runCli(['sim', dir], s);
     expect(code).toBe(1);
     expect(s.err).toContain('raptor sim: error: deadlock: every unfinished core is blocked');
-    expect(s.err).toContain('core 0, pc 1 (wait ev=0, value=1) waits on event register 0 (0 of 1 tokens)');
+    expect(s.err).toContain('core 0, pc 1 (recv r0, core=1, size=16) waits for data from core 1');
+    expect(s.err).toContain('core 1, pc 1 (recv r0, core=0, size=16) waits for data from core 0');
   });
 
   test('exit 1 on usage errors and unreadable inputs', async () => {

@@ -1,5 +1,5 @@
-import { simulateBundle } from '@raptor-pim/pim-sim';
-import { f32Bytes, image, makeBundle, tensor, testTarget } from './helpers';
+import { compileProgram, runFunctional, simulateBundle } from '@raptor-pim/pim-sim';
+import { asm, f32Bytes, image, makeBundle, tensor, testTarget } from './helpers';
 
 describe('checks pimsim-nn does not make', () => {
   test('out-of-bounds access names core, pc and instruction', () => {
@@ -41,23 +41,29 @@ describe('checks pimsim-nn does not make', () => {
     expect(r.error!.message).toContain('address 2 is not aligned to the element width of 4 bytes');
   });
 
-  test('send/recv size mismatch', () => {
-    const r = simulateBundle(
-      makeBundle({
-        cores: [
-          `
-          setbw ibiw=32, obiw=32
-          send r0, r0, core=1, size=16
-        `,
-          `
-          setbw ibiw=32, obiw=32
-          recv r0, core=0, size=32
-        `,
-        ],
-      }),
+  test('send/recv size mismatch (runtime check of the functional pass)', () => {
+    const programs = [
+      compileProgram(asm('setbw ibiw=32, obiw=32\nsend r0, r0, core=1, size=16')),
+      compileProgram(asm('setbw ibiw=32, obiw=32\nrecv r0, core=0, size=32')),
+    ];
+    const r = runFunctional(
+      { xbarRows: 128, xbarCols: 128, cellPrecision: 8, localSize: 1024, globalSize: 1024, elementType: 'f32' },
+      { programs, groups: [[1], [1]] },
     );
     expect(r.error).toMatchObject({ kind: 'size-mismatch', core: 0, pc: 1 });
-    expect(r.error!.message).toContain('core 1, pc 1 (recv r0, core=0, size=32)');
+    expect(r.error!.message).toBe(
+      'send/recv size mismatch: core 0, pc 1 (send r0, r0, core=1, size=16) sends to core 1, whose matching core 1, pc 1 (recv r0, core=0, size=32) expects a different byte count',
+    );
+  });
+
+  test('send/recv size mismatch in a bundle is rejected before running', () => {
+    const r = simulateBundle(
+      makeBundle({
+        cores: ['setbw ibiw=32, obiw=32\nsend r0, r0, core=1, size=16', 'setbw ibiw=32, obiw=32\nrecv r0, core=0, size=32'],
+      }),
+    );
+    expect(r.error?.kind).toBe('invalid-bundle');
+    expect(r.timing).toBeUndefined();
   });
 
   test('a wait that would overshoot its count (equal-reset semantics)', () => {
@@ -116,6 +122,7 @@ describe('checks pimsim-nn does not make', () => {
           setbw ibiw=8, obiw=8
           recv r0, core=1, size=16
           send r0, r0, core=1, size=16
+          sync ev=2, core=2
         `,
           `
           setbw ibiw=8, obiw=8
