@@ -92,11 +92,12 @@ export {
   PIMB_SLOT_ORDER,
   encodePimb,
   decodePimb,
+  readPimbRecords,
   instructionToRecord,
   recordToInstruction,
   isPimb,
 } from './encoding/pimb';
-export type { PimbSlot, PimbRecord, PimbOptions, PimbEncoding, PimbDecoding } from './encoding/pimb';
+export type { PimbSlot, PimbRecord, PimbRecords, PimbOptions, PimbEncoding, PimbDecoding } from './encoding/pimb';
 export {
   instructionToJson,
   instructionFromJson,
@@ -106,8 +107,8 @@ export {
   formatProgramJson,
 } from './encoding/json-form';
 export type { JsonValue, JsonInstruction, JsonReadOptions } from './encoding/json-form';
-export { formatInstruction, disassemble } from './text/disassembler';
-export type { DisassembleOptions } from './text/disassembler';
+export { formatInstruction, disassemble, dumpPimb } from './text/disassembler';
+export type { DisassembleOptions, PimbDump } from './text/disassembler';
 export { assemble, syntaxOf } from './text/assembler';
 export type { AssembleOptions, AssembleResult } from './text/assembler';
 export { KEYWORD, KEYWORD_ALIASES } from './text/syntax';

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import {
   decodePimb,
+  dumpPimb,
   formatDiagnostic,
   loadBundleFiles,
   parseArchitectureJson,
@@ -111,6 +112,7 @@ describe('malformed input never throws or hangs', () => {
       fc.property(fc.uint8Array({ maxLength: 300 }), fc.boolean(), (tail, withHeader) => {
         const bytes = withHeader ? new Uint8Array([0x50, 0x49, 0x4d, 0x42, 1, 0, 0, 0, ...tail]) : tail;
         wellFormed(decodePimb(bytes).diagnostics);
+        wellFormed(dumpPimb(bytes).diagnostics);
         wellFormed(parseProgramJson(new TextDecoder().decode(tail)).diagnostics);
       }),
       { numRuns: 400 },

@@ -295,28 +295,35 @@ function readRecord(view: DataView, index: number): PimbRecord {
   };
 }
 
+/** The result of {@link readPimbRecords}. */
+export interface PimbRecords {
+  /** The complete records, or `undefined` for a bad header. */
+  records: PimbRecord[] | undefined;
+  /** Header, truncation and trailing-byte diagnostics. */
+  diagnostics: TargetDiagnostic[];
+}
+
 /**
- * Decodes a PIMB v1 file. Never throws: a bad header gives `instructions: undefined`; a
- * truncated file gives an error and the complete records; bad records give diagnostics with
- * their index and byte offset. Work is bounded by the file size, whatever the header says.
+ * Reads the raw records of a PIMB v1 file without interpreting them (for dumps and tools).
+ * Never throws; work is bounded by the file size, whatever the header's count says.
  */
-export function decodePimb(bytes: Uint8Array, options: PimbOptions = {}): PimbDecoding {
+export function readPimbRecords(bytes: Uint8Array, options: PimbOptions = {}): PimbRecords {
   const diagnostics: TargetDiagnostic[] = [];
   const file = options.file;
   if (bytes.length < PIMB_HEADER_SIZE) {
     diagnostics.push(diag('error', Messages.pimbTruncatedHeader(bytes.length), file, undefined, 0));
-    return { instructions: undefined, diagnostics };
+    return { records: undefined, diagnostics };
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (!PIMB_MAGIC.every((b, i) => bytes[i] === b)) {
     const shown = Array.from(bytes.subarray(0, 4), (b) => b.toString(16).padStart(2, '0')).join(' ');
     diagnostics.push(diag('error', Messages.pimbBadMagic(shown), file, undefined, 0));
-    return { instructions: undefined, diagnostics };
+    return { records: undefined, diagnostics };
   }
   const version = view.getUint32(4, true);
   if (version !== PIMB_VERSION) {
     diagnostics.push(diag('error', Messages.pimbBadVersion(version), file, undefined, 4));
-    return { instructions: undefined, diagnostics };
+    return { records: undefined, diagnostics };
   }
   const count = view.getUint32(8, true);
   const available = Math.floor((bytes.length - PIMB_HEADER_SIZE) / PIMB_RECORD_SIZE);
@@ -330,15 +337,29 @@ export function decodePimb(bytes: Uint8Array, options: PimbOptions = {}): PimbDe
     const extra = bytes.length - PIMB_HEADER_SIZE - count * PIMB_RECORD_SIZE;
     if (extra > 0) diagnostics.push(diag('warning', Messages.pimbTrailingBytes(extra), file, undefined, bytes.length - extra));
   }
+  const records: PimbRecord[] = [];
+  for (let i = 0; i < complete; i++) records.push(readRecord(view, i));
+  return { records, diagnostics };
+}
+
+/**
+ * Decodes a PIMB v1 file. Never throws: a bad header gives `instructions: undefined`; a
+ * truncated file gives an error and the complete records; bad records give diagnostics with
+ * their index and byte offset. Work is bounded by the file size, whatever the header says.
+ */
+export function decodePimb(bytes: Uint8Array, options: PimbOptions = {}): PimbDecoding {
+  const file = options.file;
+  const { records, diagnostics } = readPimbRecords(bytes, options);
+  if (records === undefined) return { instructions: undefined, diagnostics };
   const instructions: Instruction[] = [];
-  for (let i = 0; i < complete; i++) {
-    const { instruction, diagnostics: ds } = recordToInstruction(readRecord(view, i), i, {
+  records.forEach((record, i) => {
+    const { instruction, diagnostics: ds } = recordToInstruction(record, i, {
       ...(file !== undefined ? { file } : {}),
       offset: PIMB_HEADER_SIZE + i * PIMB_RECORD_SIZE,
     });
     diagnostics.push(...ds);
     if (instruction !== undefined) instructions.push(instruction);
-  }
+  });
   return { instructions, diagnostics };
 }
 
