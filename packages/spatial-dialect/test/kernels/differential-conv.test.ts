@@ -14,7 +14,8 @@ describe('conv2d vs onnxruntime Conv', () => {
         n: fc.integer({ min: 1, max: 2 }),
         group: fc.constantFrom(1, 2, 3),
         cinPerGroup: fc.integer({ min: 1, max: 3 }),
-        coutPerGroup: fc.integer({ min: 1, max: 3 }),
+        // Up to 13 output channels per group exercises the 8-, 4- and 1-channel inner loops.
+        coutPerGroup: fc.integer({ min: 1, max: 13 }),
         h: fc.integer({ min: 1, max: 9 }),
         w: fc.integer({ min: 1, max: 9 }),
         kh: fc.integer({ min: 1, max: 4 }),
@@ -60,6 +61,26 @@ describe('conv2d vs onnxruntime Conv', () => {
       }),
       { numRuns: 120, seed: SEED },
     );
+  });
+
+  it('matches with 13 output channels per group (8 + 4 + 1 channel blocks), strides and dilations', async () => {
+    const x = randomTensor([2, 6, 9, 8], 11);
+    const w = randomTensor([26, 3, 3, 2], 12);
+    const b = randomTensor([26], 13);
+    const attrs = { pads: [2, 1, 0, 1], strides: [2, 1], dilations: [1, 2], group: 2 };
+    const ours = unwrap(kernels.conv2d(x, w, b, attrs));
+    const ref = await runOrtNode({
+      opType: 'Conv',
+      nodeInputs: ['x', 'w', 'b'],
+      inputs: [
+        { name: 'x', tensor: x },
+        { name: 'w', tensor: w },
+        { name: 'b', tensor: b },
+      ],
+      outputShape: ours.shape,
+      attributes: { pads: { ints: attrs.pads }, strides: { ints: attrs.strides }, dilations: { ints: attrs.dilations }, group: { int: 2 }, kernel_shape: { ints: [3, 2] } },
+    });
+    expect(compareWithReference(ours, ref)).toBeUndefined();
   });
 
   it('matches on a depthwise convolution with stride 2 and asymmetric pads', async () => {
