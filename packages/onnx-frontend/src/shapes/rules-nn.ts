@@ -49,10 +49,11 @@ function windowOutput(ctx: NodeContext, inDims: readonly number[], w: Window, ce
     const effective = (w.kernel[i]! - 1) * w.dilations[i]! + 1;
     let size: number;
     if (w.autoPad === 'SAME_UPPER' || w.autoPad === 'SAME_LOWER') size = Math.ceil(input / s);
-    else if (w.autoPad === 'VALID') size = Math.floor((input - effective) / s) + 1;
     else {
-      const head = w.pads[i]!;
-      const total = head + w.pads[i + n]!;
+      // VALID is the explicit formula with zero pads (ceil_mode applies to it too, as in onnxruntime).
+      const valid = w.autoPad === 'VALID';
+      const head = valid ? 0 : w.pads[i]!;
+      const total = valid ? 0 : head + w.pads[i + n]!;
       const span = input + total - effective;
       size = (ceilMode ? Math.ceil(span / s) : Math.floor(span / s)) + 1;
       // A window starting in the end padding is dropped (ONNX and onnxruntime rule).
@@ -100,6 +101,11 @@ const pool: ShapeRule = (ctx) => {
   }
   const win = readWindow(ctx, x.shape.length - 2, [...kernel]);
   if (!win) return undefined;
+  const n = win.kernel.length;
+  if (win.autoPad === 'NOTSET' && win.kernel.some((k, i) => win.pads[i]! >= k || win.pads[i + n]! >= k)) {
+    // onnxruntime rejects such pooling windows (a window could lie entirely in the padding).
+    return ctx.shapeError(`pads [${win.pads.join(', ')}] must be smaller than kernel_shape [${win.kernel.join(', ')}]`);
+  }
   const out = windowOutput(ctx, x.shape.slice(2), win, ctx.attr('ceil_mode', 'int', 0) !== 0);
   if (!out) return undefined;
   const shape = [x.shape[0]!, x.shape[1]!, ...out];

@@ -309,7 +309,9 @@ const split: ShapeRule = (ctx) => {
     if (numOutputs !== undefined) {
       if (numOutputs !== n) return ctx.shapeError(`num_outputs ${numOutputs} differs from the ${n} outputs`);
       const chunk = Math.ceil(dim / n);
-      sizes = Array.from({ length: n }, (_, i) => Math.max(0, Math.min(chunk, dim - i * chunk)));
+      // Every chunk but the last has `chunk` elements; the last must not be empty (onnxruntime rule).
+      if (chunk * (n - 1) >= dim) return ctx.shapeError(`num_outputs ${n} cannot split an axis of size ${dim} into non-empty chunks of ${chunk}`);
+      sizes = Array.from({ length: n }, (_, i) => Math.min(chunk, dim - i * chunk));
     } else {
       if (dim % n !== 0) return ctx.shapeError(`axis of size ${dim} does not split evenly into ${n} outputs`);
       sizes = new Array<number>(n).fill(dim / n);
