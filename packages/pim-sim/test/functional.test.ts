@@ -289,3 +289,15 @@ describe('multi-core communication', () => {
     expect(bad.error?.message).toContain("no model input named 'z'");
   });
 });
+
+describe('nop and compatibility flags', () => {
+  test('nop changes nothing and is flagged as crashing pimsim-nn', () => {
+    const got = runVector('nop', N, 0, {}).data as Float32Array;
+    expect(Array.from(got)).toEqual(new Array(N).fill(0));
+    const r = simulateBundle(makeBundle({ cores: ['setbw ibiw=8, obiw=8\nnop\nsldi r1, 1\nlldi r1, 0, len=4'] }));
+    expect(r.ok).toBe(true);
+    expect(r.compatibility.pimsimCompatible).toBe(false);
+    expect(r.compatibility.notes.join('\n')).toContain('nop');
+  });
+});
+
