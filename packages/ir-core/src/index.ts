@@ -57,3 +57,9 @@ export * from './rewrite/folding';
 export * from './rewrite/greedy-driver';
 // func/arith/builtin dialects (registerBuiltinDialects)
 export * from './dialects/index';
+// Passes
+export * from './pass/pass';
+export * from './pass/pass-registry';
+export * from './pass/pass-manager';
+export * from './pass/instrumentation';
+export * from './pass/pipeline-parser';
