@@ -78,7 +78,7 @@ export type {
   Target,
   PartialConfig,
 } from './config/hardware-config';
-export { defaultHardwareConfig, pimsimDefaultConfig, defaultRaptorConfig } from './config/defaults';
+export { defaultHardwareConfig, defaultTarget, pimsimDefaultConfig, defaultRaptorConfig } from './config/defaults';
 export { formatDiagnostic, hasErrors } from './diagnostic';
 export type { Severity, TargetDiagnostic, Result } from './diagnostic';
 export { Messages, describeValue, describeSpec } from './diagnostics';

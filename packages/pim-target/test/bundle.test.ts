@@ -125,6 +125,12 @@ describe('bundle writer and reader', () => {
       expect(loaded.pimsimCompatible).toBe(true);
       expect(loaded.bundle!.programs).toEqual(sampleBundle().programs);
       expect(readBundle(path.join(dir, 'missing')).diagnostics[0]!.code).toBe('file-read');
+      // Symbolic links to regular files count as files (pimsim-nn follows them too).
+      const linked = path.join(dir, 'linked');
+      fs.mkdirSync(linked);
+      for (const name of ['config.json', 'core_0.pim', 'core_1.pim']) fs.symlinkSync(path.join(dir, name), path.join(linked, name));
+      fs.mkdirSync(path.join(linked, 'core_9.pim')); // a directory named like a core file is ignored
+      expect(loadBundle(linked).diagnostics).toEqual([]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

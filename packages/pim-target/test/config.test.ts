@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import {
   defaultHardwareConfig,
+  defaultTarget,
   exportArchitectureJson,
   formatDiagnostic,
   formatNetworkTable,
@@ -57,6 +58,22 @@ describe('hardware configuration defaults', () => {
     expect(config.chip_config.core_config.matrix_config.period).toBeCloseTo(1 / 1.28);
     expect(config.chip_config.global_memory_config.static_power).toBe(1);
     expect(config.sim_config.latency_timeout_ms).toBe(60000);
+  });
+
+  test('defaultTarget: an 8x8 XY mesh, 4 ns per 32-byte flit per hop', () => {
+    const { config, network } = defaultTarget();
+    expect(config.chip_config.network_config.net_config_file_path).toBe('network.json');
+    expect(network.latency.get(0)!.get(63)).toBe(56);
+    expect(network.latency.get(9)!.get(10)).toBe(4);
+    expect(network.latency.get(-10)!.get(5)).toBe(4);
+    expect(networkCost(network, 0, 1, Math.ceil(128 / config.chip_config.network_config.bus_width))).toEqual({ latency: 16, energy: 0 });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pim-target-'));
+    try {
+      saveTarget({ config, network }, path.join(dir, 'arch.json'));
+      expect(loadTarget(path.join(dir, 'arch.json')).value).toEqual({ config, network });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('defaults are fresh copies', () => {

@@ -385,6 +385,14 @@ export function readBundleFiles(files: BundleFiles): Result<ProgramBundle> {
   return { value: bundle, diagnostics: r.diagnostics };
 }
 
+function isRegularFile(file: string): boolean {
+  try {
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Reads a bundle directory. Only regular files are read (sub-directories and other entries
  * are ignored, as pimsim-nn does). Never throws: an unreadable directory or file is a
@@ -406,7 +414,8 @@ export function readBundle(directory: string): Result<ProgramBundle> {
   }
   const diagnostics: TargetDiagnostic[] = [];
   for (const entry of entries) {
-    if (!entry.isFile()) continue;
+    // Regular files, and symbolic links to regular files (pimsim-nn's is_regular_file follows links).
+    if (!entry.isFile() && !(entry.isSymbolicLink() && isRegularFile(path.join(directory, entry.name)))) continue;
     try {
       files.set(entry.name, new Uint8Array(fs.readFileSync(path.join(directory, entry.name))));
     } catch (error) {

@@ -10,7 +10,8 @@
  *
  * Exports always write every key, so pimsim-nn's own defaults never matter for our files.
  */
-import type { HardwareConfig, MatrixConfig, MemoryConfig, RaptorConfig } from './hardware-config';
+import type { HardwareConfig, MatrixConfig, MemoryConfig, RaptorConfig, Target } from './hardware-config';
+import { meshNetworkTable } from './network';
 
 function pimsimMemory(): MemoryConfig {
   return {
@@ -185,4 +186,30 @@ export function defaultHardwareConfig(): HardwareConfig {
   config.sim_config = { sim_mode: 1, sim_time: 1, latency_timeout_ms: 60000, report_verbose_level: 1 };
   config.raptor_config.mvm_issue_interval_ns = 200;
   return config;
+}
+
+/**
+ * Raptor's default machine with a NoC table: {@link defaultHardwareConfig} plus an XY mesh of
+ * `network_config.layout` (8 × 8) where a 32-byte flit costs 4 ns per hop (32 B over an
+ * 8 GB/s link, hardware-defaults.md) and 4 ns to or from the global memory (one hop). Energies
+ * are 0 (no per-flit figure is given). The configuration's `net_config_file_path` is
+ * `network.json`, the name `saveTarget` and bundles use.
+ */
+export function defaultTarget(): Target {
+  const config = defaultHardwareConfig();
+  const network = config.chip_config.network_config;
+  network.net_config_file_path = 'network.json';
+  const flitNs = network.bus_width / 8; // bytes per flit / (8 bytes per ns = 8 GB/s)
+  return {
+    config,
+    network: meshNetworkTable({
+      layout: network.layout,
+      cores: config.chip_config.core_cnt,
+      hopLatency: flitNs,
+      hopEnergy: 0,
+      memorySwitchId: config.chip_config.global_memory_switch_id,
+      memoryLatency: flitNs,
+      memoryEnergy: 0,
+    }),
+  };
 }
