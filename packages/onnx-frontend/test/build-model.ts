@@ -22,12 +22,18 @@ export function valueInfo(name: string, dims: (number | string)[] | undefined, e
   return { name, type: { tensorType: shape ? { elemType, shape } : { elemType } } };
 }
 
+/** Marks a FLOATS attribute value for {@link node} (plain arrays encode as INTS). */
+export class FloatList {
+  constructor(readonly values: number[]) {}
+}
+
 /** A node; attributes as {name: value} with ints/floats/strings inferred. */
 export function node(opType: string, inputs: string[], outputs: string[], attrs: Record<string, unknown> = {}, name = ''): Obj {
   const attribute = Object.entries(attrs).map(([k, v]) => {
     if (typeof v === 'number') return Number.isInteger(v) ? { name: k, type: 2, i: v } : { name: k, type: 1, f: v };
     if (typeof v === 'string') return { name: k, type: 3, s: new TextEncoder().encode(v) };
     if (Array.isArray(v)) return { name: k, type: 7, ints: v };
+    if (v instanceof FloatList) return { name: k, type: 6, floats: v.values };
     return { name: k, type: 4, t: v };
   });
   return { opType, input: inputs, output: outputs, attribute, name: name || `${opType.toLowerCase()}_${outputs[0]}` };

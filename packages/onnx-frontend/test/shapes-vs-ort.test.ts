@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { formatDiagnostic, hasErrors, loadOnnxModel } from '@raptor-pim/onnx-frontend';
 import { ortOutputShapes, stopOrtWorker } from './support/ort-shapes';
-import { type ModelSpec, encodeModel, floatTensor, int64Tensor, node, valueInfo } from './build-model';
+import { FloatList, type ModelSpec, encodeModel, floatTensor, int64Tensor, node, valueInfo } from './build-model';
 
 interface Case {
   readonly spec: ModelSpec;
@@ -28,8 +28,8 @@ async function check(c: Case): Promise<void> {
   expect(outputs).toEqual(ortShapes);
 }
 
-const single = (n: ReturnType<typeof node>, inputShape: number[], initializers: ModelSpec['initializers'] = [], opset = 13, outputs = ['y']): Case => ({
-  spec: { nodes: [n], inputs: [valueInfo('x', inputShape)], outputs: outputs.map((o) => valueInfo(o, undefined)), initializers, opset },
+const single = (n: ReturnType<typeof node>, inputShape: number[], initializers: ModelSpec['initializers'] = [], opset = 13, outputs = ['y'], outTypes: number[] = []): Case => ({
+  spec: { nodes: [n], inputs: [valueInfo('x', inputShape)], outputs: outputs.map((o, i) => valueInfo(o, undefined, outTypes[i] ?? 1)), initializers, opset },
   inputShape,
 });
 
@@ -139,4 +139,70 @@ describe('inferred shapes equal onnxruntime output shapes', () => {
   ] as const)('%s', async (_, arb) => {
     await fc.assert(fc.asyncProperty(arb as fc.Arbitrary<Case>, check), { numRuns: RUNS, seed: Number(process.env['ORT_DIFF_SEED'] ?? 7) });
   }, 60_000);
+});
+
+const f32 = (name: string, dims: number[], values: number[]) => ({ name, dims, dataType: 1, floatData: values });
+
+/** Operator forms that changed across opsets, each checked against onnxruntime. */
+const FORMS: [string, Case][] = [
+  ['Squeeze axes attribute (opset 11)', single(node('Squeeze', ['x'], ['y'], { axes: [1, -1] }), [2, 1, 3, 1], [], 11)],
+  ['Squeeze axes input (opset 13)', single(node('Squeeze', ['x', 'a'], ['y']), [2, 1, 3, 1], [int64Tensor('a', [-1])], 13)],
+  ['Squeeze without axes', single(node('Squeeze', ['x'], ['y']), [1, 2, 1, 3], [], 13)],
+  ['Unsqueeze axes attribute (opset 11)', single(node('Unsqueeze', ['x'], ['y'], { axes: [0, -1] }), [2, 3], [], 11)],
+  ['Unsqueeze axes input (opset 13)', single(node('Unsqueeze', ['x', 'a'], ['y']), [2, 3], [int64Tensor('a', [1, 3])], 13)],
+  ['Slice attributes (opset 9)', single(node('Slice', ['x'], ['y'], { starts: [1, -3], ends: [1000, -1], axes: [0, 1] }), [4, 5], [], 9)],
+  ['Slice inputs without axes/steps (opset 10)', single(node('Slice', ['x', 's', 'e'], ['y']), [4, 5], [int64Tensor('s', [-100, 2]), int64Tensor('e', [2, 100])], 10)],
+  ['Split attribute (opset 11)', single(node('Split', ['x'], ['a', 'b'], { axis: 1, split: [1, 4] }), [2, 5], [], 11, ['a', 'b'])],
+  ['Split input (opset 13)', single(node('Split', ['x', 's'], ['a', 'b', 'c'], { axis: -1 }), [2, 6], [int64Tensor('s', [1, 2, 3])], 13, ['a', 'b', 'c'])],
+  ['Split num_outputs uneven (opset 18)', single(node('Split', ['x'], ['a', 'b', 'c'], { axis: 1, num_outputs: 3 }), [1, 8], [], 18, ['a', 'b', 'c'])],
+  ['Pad attribute (opset 10)', single(node('Pad', ['x'], ['y'], { pads: [0, 1, 2, 0, 3, 4] }), [1, 2, 3], [], 10)],
+  ['Pad axes input (opset 18)', single(node('Pad', ['x', 'p', '', 'a'], ['y']), [1, 2, 3], [int64Tensor('p', [1, 2, 3, 4]), int64Tensor('a', [-1, 1])], 18)],
+  ['Upsample scales attribute (opset 7)', single(node('Upsample', ['x'], ['y'], { scales: new FloatList([1, 1, 2, 3]) }), [1, 1, 2, 3], [], 7)],
+  ['Upsample scales input (opset 9)', single(node('Upsample', ['x', 's'], ['y']), [1, 1, 2, 3], [f32('s', [4], [1, 1, 2, 3])], 9)],
+  ['Resize scales as input #1 (opset 10)', single(node('Resize', ['x', 's'], ['y']), [1, 1, 3, 3], [f32('s', [4], [1, 1, 2, 0.5])], 10)],
+  ['Resize sizes with not_larger (opset 18)', single(node('Resize', ['x', '', '', 'z'], ['y'], { keep_aspect_ratio_policy: 'not_larger', axes: [2, 3] }), [1, 1, 4, 6], [int64Tensor('z', [8, 8])], 18)],
+  ['Clip attributes (opset 7)', single(node('Clip', ['x'], ['y'], { min: 0.5, max: 6.5 }), [2, 3], [], 7)],
+  ['Clip inputs (opset 13)', single(node('Clip', ['x', 'lo', 'hi'], ['y']), [2, 3], [f32('lo', [], [0]), f32('hi', [], [6])], 13)],
+  ['Softmax default axis (opset 11)', single(node('Softmax', ['x'], ['y']), [2, 3, 4], [], 11)],
+  ['Flatten negative axis', single(node('Flatten', ['x'], ['y'], { axis: -2 }), [2, 3, 4, 5], [], 13)],
+  ['Flatten axis 0', single(node('Flatten', ['x'], ['y'], { axis: 0 }), [2, 3, 4], [], 13)],
+  ['MatMul with 1-D operand', single(node('MatMul', ['x', 'w'], ['y']), [2, 3, 4], [floatTensor('w', [4])], 13)],
+  ['MatMul batch broadcast', single(node('MatMul', ['x', 'w'], ['y']), [2, 1, 3, 4], [floatTensor('w', [5, 4, 6])], 13)],
+  ['Gemm transA/transB + C row', single(node('Gemm', ['x', 'w', 'c'], ['y'], { transA: 1, transB: 1 }), [4, 3], [floatTensor('w', [5, 4]), floatTensor('c', [5])], 13)],
+  ['DepthToSpace CRD', single(node('DepthToSpace', ['x'], ['y'], { blocksize: 2, mode: 'CRD' }), [1, 8, 2, 3], [], 13)],
+  ['Transpose default perm', single(node('Transpose', ['x'], ['y']), [2, 3, 4], [], 13)],
+  ['Concat with a constant (negative axis)', single(node('Concat', ['x', 'c'], ['y'], { axis: -1 }), [2, 3], [floatTensor('c', [2, 2])], 13)],
+  ['MaxPool with Indices and dilations', single(node('MaxPool', ['x'], ['y', 'i'], { kernel_shape: [2, 2], dilations: [2, 2], pads: [1, 1, 1, 1] }), [1, 1, 7, 7], [], 12, ['y', 'i'], [1, 7])],
+  ['AveragePool 1-D ceil_mode', single(node('AveragePool', ['x'], ['y'], { kernel_shape: [3], strides: [2], ceil_mode: 1 }), [1, 2, 8], [], 13)],
+  ['GlobalMaxPool 3-D', single(node('GlobalMaxPool', ['x'], ['y']), [1, 2, 3, 4, 5], [], 13)],
+  ['BatchNormalization (opset 9)', single(node('BatchNormalization', ['x', 's', 'b', 'm', 'v'], ['y']), [1, 2, 3], ['s', 'b', 'm', 'v'].map((n) => floatTensor(n, [2])), 9)],
+  ['Dropout with mask (opset 12)', single(node('Dropout', ['x'], ['y', 'm']), [2, 3], [], 12, ['y', 'm'], [1, 9])],
+  ['a declared output type that differs is rejected like onnxruntime does', single(node('Shape', ['x'], ['y']), [2, 3], [], 13)],
+  ['Add broadcasting', single(node('Add', ['x', 'b'], ['y']), [2, 1, 4], [floatTensor('b', [3, 1])], 13)],
+  ['Shape start/end (opset 15) + Cast', {
+    spec: {
+      nodes: [node('Shape', ['x'], ['s'], { start: 1, end: -1 }), node('Cast', ['s'], ['c'], { to: 1 }), node('Reshape', ['x', 't'], ['y'])],
+      inputs: [valueInfo('x', [2, 3, 4])],
+      outputs: [valueInfo('c', undefined), valueInfo('y', undefined)],
+      initializers: [int64Tensor('t', [0, -1])],
+      opset: 15,
+    },
+    inputShape: [2, 3, 4],
+  }],
+  ['Constant value_floats and value_ints', {
+    spec: {
+      nodes: [node('Constant', [], ['k'], { value_ints: [3, 4] }), node('Reshape', ['x', 'k'], ['y'])],
+      inputs: [valueInfo('x', [2, 6])],
+      outputs: [valueInfo('y', undefined)],
+      opset: 13,
+    },
+    inputShape: [2, 6],
+  }],
+];
+
+describe('operator forms across opsets equal onnxruntime', () => {
+  afterAll(stopOrtWorker);
+  it.each(FORMS)('%s', async (_, c) => {
+    await check(c);
+  });
 });

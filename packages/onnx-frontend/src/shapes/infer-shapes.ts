@@ -143,7 +143,7 @@ export function inferShapes(model: OnnxModel, options: InferShapesOptions = {}):
     if (!v) continue;
     checkDeclared(out, v, file, diagnostics);
     if (out.elemType !== 0 && out.elemType !== v.dataType) {
-      diagnostics.push({ severity: 'warning', location: { file, value: out.name }, message: Messages.outputTypeMismatch(out.name, dataTypeName(out.elemType), dataTypeName(v.dataType)) });
+      diagnostics.push({ severity: 'error', location: { file, value: out.name }, message: Messages.outputTypeMismatch(out.name, dataTypeName(out.elemType), dataTypeName(v.dataType)) });
     }
   }
   return { values: hasErrors(diagnostics) ? undefined : values, diagnostics };
