@@ -23,7 +23,7 @@ export function integerBitWidth(type: IntegerType | IndexType): number {
  */
 export function wrapIntegerValue(type: IntegerType | IndexType, value: bigint): bigint {
   const width = integerBitWidth(type);
-  if (type instanceof IntegerType && (type.width === 1 || type.isUnsigned)) return BigInt.asUintN(width, value);
+  if (type instanceof IntegerType && ((type.width === 1 && type.isSignless) || type.isUnsigned)) return BigInt.asUintN(width, value);
   return BigInt.asIntN(width, value);
 }
 

@@ -1155,6 +1155,12 @@ export class Parser implements OpAsmParser {
           if (et instanceof IntegerType) {
             if (!integerFits(et, v)) this.fail(M.integerOutOfRange, offset);
             ints.push(v);
+          } else if (this.lex.tokenText.startsWith('0x')) {
+            // Hex literal: the bit pattern of the float (as MLIR prints non-round-tripping values).
+            if (neg) this.fail(M.hexFloatNegative, offset);
+            const f = floatFromBits(et.kind, v);
+            if (f === undefined) this.fail(M.hexFloatWidth(typeToString(et)), offset);
+            floats.push(f);
           } else floats.push(Number(v));
         } else if (this.tok() === TokenKind.Float && et instanceof FloatType) {
           const v = parseFloat(this.lex.tokenText);
@@ -1286,7 +1292,7 @@ export class Parser implements OpAsmParser {
           }
         }
         const width = et instanceof IndexType ? 64 : (et as IntegerType).width;
-        const wrapped = et instanceof IntegerType && (et.isUnsigned || et.width === 1) ? BigInt.asUintN(width, big) : BigInt.asIntN(width, big);
+        const wrapped = et instanceof IntegerType && (et.isUnsigned || (et.width === 1 && et.isSignless)) ? BigInt.asUintN(width, big) : BigInt.asIntN(width, big);
         setStorage(storage, i, wrapped);
       }
     }

@@ -352,6 +352,21 @@ export class Printer implements OpAsmPrinter {
     return this.takeText();
   }
 
+  /**
+   * Prints one op (no aliases, no trailing newline) with values numbered as in its nearest
+   * isolated-from-above ancestor, as MLIR prints ops in diagnostics.
+   */
+  printSingle(op: Operation): string {
+    let root: Operation = op;
+    for (let p = op.getParentOp(); p; p = p.getParentOp()) {
+      root = p;
+      if (p.definition?.traits.some((t) => t.kind === 'IsIsolatedFromAbove')) break;
+    }
+    this.names = new SSANameState(root, this.generic);
+    this.printOperationLine(op, false);
+    return this.takeText();
+  }
+
   private printAliasDefinition(a: AliasInfo): void {
     this.out.push(this.aliasNames.get(a.value)!, ' = ');
     if (a.isType) this.printTypeImpl(a.value as Type);
@@ -1224,8 +1239,9 @@ export function printAttribute(attr: Attribute): string {
 /** The generic form of one op with local scope, as MLIR prints it in `see current operation` notes. */
 export function printOperationForDiagnostic(op: Operation): string {
   const p = new Printer(op.context, { generic: true, localScope: true });
-  const text = p.printTopLevel(op);
-  return text.endsWith('\n') ? text.slice(0, -1) : text;
+  const text = p.printSingle(op);
+  // MLIR starts a multi-line op on its own line.
+  return op.regions.length ? '\n' + text : text;
 }
 
 
