@@ -63,3 +63,6 @@ export * from './pass/pass-registry';
 export * from './pass/pass-manager';
 export * from './pass/instrumentation';
 export * from './pass/pipeline-parser';
+// Interpreter
+export * from './interpreter/runtime-value';
+export * from './interpreter/interpreter';
