@@ -65,7 +65,7 @@ export interface TraceEvent {
   ts: number;
   /** Duration in microseconds ('X' only). */
   dur?: number;
-  /** Process id (core id; the network is process -1... mapped to core count). */
+  /** Process id: the core id, or the core count for the network process. */
   pid: number;
   /** Thread id (unit track). */
   tid: number;
