@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Micro benchmark: the spatial-dialect reference conv2d kernel against onnxruntime-node
 // (CPU, one intra-op thread, graph optimizations disabled) on realistic layers, in one process.
-// Prints milliseconds per run and the ratio ours / onnxruntime. Not a CI gate.
+// Prints median milliseconds per run (runs interleaved) and the ratio ours / onnxruntime.
+// Not a CI gate. BENCH_LAYER=<index> runs one layer only.
 //
 //   node tools/bench/kernels/conv-vs-ort.mjs [--iterations N]
 //
@@ -49,12 +50,31 @@ function random(shape, seed) {
   return { shape, data };
 }
 
-async function timeMs(fn, runs) {
-  await fn(); // warm-up
-  await fn();
-  const start = process.hrtime.bigint();
-  for (let i = 0; i < runs; i++) await fn();
-  return Number(process.hrtime.bigint() - start) / 1e6 / runs;
+function median(values) {
+  const sorted = values.slice().sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/**
+ * Median milliseconds per run of `ours` and `theirs`, measured alternately (one run each per
+ * round) so that load from other processes on a shared machine hits both sides alike.
+ */
+async function timeInterleaved(ours, theirs, runs) {
+  for (let i = 0; i < 2; i++) {
+    await ours(); // warm-up (JIT, onnxruntime arena)
+    await theirs();
+  }
+  const a = [];
+  const b = [];
+  for (let i = 0; i < runs; i++) {
+    let start = process.hrtime.bigint();
+    await ours();
+    a.push(Number(process.hrtime.bigint() - start) / 1e6);
+    start = process.hrtime.bigint();
+    await theirs();
+    b.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return [median(a), median(b)];
 }
 
 const layers = [
@@ -63,7 +83,7 @@ const layers = [
   { name: '3x3 depthwise 1x64x56x56, stride 2', x: [1, 64, 56, 56], w: [64, 1, 3, 3], pads: [1, 1, 1, 1], strides: [2, 2], group: 64 },
 ];
 
-console.log(`conv2d vs onnxruntime-node ${ort.env.versions.common} (1 thread), ${iterations} runs each, node ${process.version}`);
+console.log(`conv2d vs onnxruntime-node ${ort.env.versions.common} (1 thread), median of ${iterations} interleaved runs, node ${process.version}, load ${os.loadavg()[0].toFixed(1)}`);
 const only = process.env.BENCH_LAYER;
 for (const layer of layers.filter((l, i) => only === undefined || String(i) === only)) {
   const x = random(layer.x, 1);
@@ -89,8 +109,7 @@ for (const layer of layers.filter((l, i) => only === undefined || String(i) === 
     w: new ort.Tensor('float32', w.data, layer.w),
     b: new ort.Tensor('float32', b.data, [layer.w[0]]),
   };
-  const ours = await timeMs(() => kernels.conv2d(x, w, b, attrs), iterations);
-  const theirs = await timeMs(() => session.run(feeds), iterations);
+  const [ours, theirs] = await timeInterleaved(() => kernels.conv2d(x, w, b, attrs), () => session.run(feeds), iterations);
   const macs = (result.value.data.length * layer.w[1] * layer.w[2] * layer.w[3]) / 1e6;
   console.log(
     `${layer.name.padEnd(40)} ours ${ours.toFixed(2).padStart(8)} ms  onnxruntime ${theirs.toFixed(2).padStart(7)} ms  ratio ${(ours / theirs).toFixed(1).padStart(5)}x  (${macs.toFixed(1)} M MACs)`,
