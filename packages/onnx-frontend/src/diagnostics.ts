@@ -141,6 +141,7 @@ export const Messages = {
   nonConstantInput: (op: string, idx: number, name: string) =>
     `${op}: input #${idx} ${q(name)} must be a constant (initializer or a foldable shape computation) to infer static shapes`,
   unknownShape: (op: string, idx: number, name: string) => `${op}: the shape of input #${idx} ${q(name)} is unknown`,
+  trainingDropout: () => 'Dropout in training mode (training_mode input true, or is_test=0 before opset 7) is not supported',
   trainingBatchNorm: () => 'BatchNormalization in training mode (training_mode=1 or several outputs) is not supported',
   declaredShapeMismatch: (value: string, declared: readonly (number | string | null)[], inferred: readonly number[]) =>
     `value ${q(value)} is declared with shape ${shapeText(declared)} but inferred as ${shapeText(inferred)}`,

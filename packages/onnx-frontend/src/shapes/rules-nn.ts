@@ -192,6 +192,13 @@ const clip: ShapeRule = (ctx) => {
 const dropout: ShapeRule = (ctx) => {
   const x = ctx.input(0);
   if (!x) return undefined;
+  if (ctx.opset >= 12 && ctx.has(2)) {
+    const training = ctx.constInput(2);
+    if (!training) return undefined;
+    if (training.some((v) => v !== 0)) return ctx.error(Messages.trainingDropout());
+  } else if (ctx.opset < 7 && ctx.attr('is_test', 'int', 0) === 0) {
+    return ctx.error(Messages.trainingDropout());
+  }
   return [{ dataType: x.dataType, shape: x.shape }, { dataType: OnnxDataType.BOOL, shape: x.shape }];
 };
 
@@ -252,7 +259,15 @@ const resize: ShapeRule = (ctx) => {
     if (!scales) return undefined;
     if (scales.length !== axes.length) return ctx.shapeError(`scales has ${scales.length} values, expected ${axes.length}`);
     if (scales.some((s) => !(s > 0))) return ctx.shapeError(`scales must be positive, got [${scales.join(', ')}]`);
-    axes.forEach((a, i) => (shape[a] = Math.floor(x.shape[a]! * scales[i]!)));
+    // tf_crop_and_resize scales the region of interest, not the whole axis.
+    let extent = axes.map(() => 1);
+    if (ctx.opset >= 11 && ctx.attr('coordinate_transformation_mode', 'string', 'half_pixel') === 'tf_crop_and_resize') {
+      const roi = ctx.has(1) ? ctx.constInput(1) : undefined;
+      if (!roi) return ctx.has(1) ? undefined : ctx.shapeError("coordinate_transformation_mode 'tf_crop_and_resize' needs the roi input");
+      if (roi.length !== 2 * axes.length) return ctx.shapeError(`roi has ${roi.length} values, expected ${2 * axes.length}`);
+      extent = axes.map((_, i) => roi[i + axes.length]! - roi[i]!);
+    }
+    axes.forEach((a, i) => (shape[a] = Math.floor(x.shape[a]! * extent[i]! * scales[i]!)));
   }
   if (shape.some((d) => !Number.isSafeInteger(d) || d < 0)) return ctx.shapeError(`invalid output shape [${shape.join('x')}]`);
   return [{ dataType: x.dataType, shape }];
