@@ -96,6 +96,8 @@ export const Messages = {
     m('json-unknown-op', `unknown opcode "${op}" (pimsim-nn: Opcode::_from_string: invalid argument)`),
   jsonFieldType: (key: string, got: unknown) =>
     m('json-field-type', `"${key}" must be an integer, got ${describeValue(got)}`),
+  jsonOffsetType: (got: unknown) =>
+    m('json-field-type', `"offset" must be an object {"offset_select", "offset_value"}, got ${describeValue(got)}`),
   jsonUnusedKey: (op: string, key: string, value: number) =>
     m('json-unused-key', `'${op}' does not use "${key}", which is ${value}; the value is dropped`),
 

@@ -57,7 +57,7 @@ describe('JSON instruction form', () => {
   });
 
   test('errors: unknown op, missing op, mistyped key, not an object, not an array, bad JSON', () => {
-    const program = parseProgramJson('[{"op":"vfoo"},{"rd":1},{"op":"sldi","imm":"x"},3,{"op":"vvadd","offset":[1]}]', {
+    const program = parseProgramJson('[{"op":"vfoo"},{"rd":1},{"op":"sldi","imm":"x"},3,{"op":"vvadd","offset":[1]},{"op":"mvmul","relu":2}]', {
       file: 'core_0.json',
     });
     expect(program.instructions).toEqual([]);
@@ -66,7 +66,8 @@ describe('JSON instruction form', () => {
       'core_0.json:instruction 1: error: instruction has no "op" key',
       'core_0.json:instruction 2: error: "imm" must be an integer, got "x"',
       'core_0.json:instruction 3: error: an instruction must be a JSON object, got 3',
-      'core_0.json:instruction 4: error: "offset" must be an integer, got an array of 1 elements',
+      'core_0.json:instruction 4: error: "offset" must be an object {"offset_select", "offset_value"}, got an array of 1 elements',
+      'core_0.json:instruction 5: error: mvmul relu is 2, expected 0 or 1',
     ]);
     expect(parseProgramJson('{"op":"nop"}').diagnostics[0]!.code).toBe('json-not-array');
     const bad = parseProgramJson('[\n {"op": }\n]', { file: 'c.json' });

@@ -152,7 +152,7 @@ export function instructionFromJson(
   const offsetObject = value.offset;
   let ok = true;
   if (offsetObject !== undefined && !isObject(offsetObject) && CLASS_FIELDS[INSTRUCTION_CLASS[op]].includes('offsetSelect')) {
-    diagnostics.push(diag('error', Messages.jsonFieldType('offset', offsetObject), file, index));
+    diagnostics.push(diag('error', Messages.jsonOffsetType(offsetObject), file, index));
     ok = false;
   }
   const fields: Record<string, number | boolean> = {};
@@ -170,7 +170,10 @@ export function instructionFromJson(
       ok = false;
       continue;
     }
-    if (own.includes(field)) {
+    if (field === 'relu' && own.includes(field) && number !== 0 && number !== 1) {
+      diagnostics.push(diag('error', Messages.pimbBadRelu(number), file, index));
+      ok = false;
+    } else if (own.includes(field)) {
       fields[field] = field === 'relu' ? number !== 0 : number;
     } else if (number !== 0) {
       diagnostics.push(diag('warning', Messages.jsonUnusedKey(op, spec.nested ? `offset.${spec.key}` : spec.key, number), file, index));
