@@ -342,6 +342,7 @@ export function readBundleFiles(files: BundleFiles): Result<ProgramBundle> {
     if (!slot) {
       if (missingReported++ < 16) r.add('error', Messages.bundleMissingCoreFile(id), `core_${id}.pim`);
       programs[id] = [];
+      sources[id] = `core_${id}.pim`;
       continue;
     }
     const chosen = slot.pim[0] ?? slot.json[0]!;
