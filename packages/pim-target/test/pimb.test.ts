@@ -45,6 +45,35 @@ describe('PIMB v1 encoding', () => {
     );
   });
 
+  test('any record: decode -> encode is byte-identical exactly when decoding gave no diagnostic', () => {
+    const recordArb = fc.record({
+      opcode: fc.integer({ min: 0, max: 32 }),
+      rd: fc.integer({ min: 0, max: 255 }),
+      rs1: fc.integer({ min: 0, max: 255 }),
+      flags: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 255 })),
+      slots: fc.array(fc.oneof(fc.constant(0), fc.constant(1), fc.integer({ min: -2147483648, max: 2147483647 })), { minLength: 4, maxLength: 4 }),
+    });
+    fc.assert(
+      fc.property(fc.array(recordArb, { maxLength: 8 }), (records) => {
+        const bytes = new Uint8Array(header(records.length).concat(new Array(20 * records.length).fill(0)));
+        const view = new DataView(bytes.buffer);
+        records.forEach((r, i) => {
+          const at = 12 + 20 * i;
+          bytes.set([r.opcode, r.rd, r.rs1, r.flags], at);
+          r.slots.forEach((v, k) => view.setInt32(at + 4 + 4 * k, v, true));
+        });
+        const decoded = decodePimb(bytes);
+        const reencoded = encodePimb(decoded.instructions!);
+        expect(reencoded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+        expect(decodePimb(reencoded.bytes!).instructions).toEqual(decoded.instructions);
+        const identical = Buffer.from(reencoded.bytes!).equals(Buffer.from(bytes));
+        const clean = decoded.diagnostics.length === 0;
+        expect(identical).toBe(clean);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   test('a program of every opcode has the documented size and decodes to itself', () => {
     const program = everyOpcodeSample().map(pimbImage);
     const { bytes, diagnostics } = encodePimb(program);
