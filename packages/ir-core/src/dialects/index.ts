@@ -34,3 +34,4 @@ export * from './arith';
 export * from './arith-attributes';
 export { INT_BINARY, FLOAT_BINARY, compareIntegers, compareFloats, evaluateCast, roundFloat } from './arith-semantics';
 export type { ScalarValue, IntBinaryFn, FloatBinaryFn } from './arith-semantics';
+export { registerBuiltinInterpreterRules, BUILTIN_INTERPRETER_RULES, constantToRuntimeValue } from './interpreter-rules';

@@ -53,9 +53,6 @@ export const DM = {
   selectConditionType: 'expected condition to be a signless i1',
 
   // ------------------------------------------------------------------ interpreter
-  divisionByZero: (op: string) => `'${op}' op division by zero (undefined behavior)`,
-  signedOverflow: (op: string) => `'${op}' op signed division overflow (undefined behavior)`,
-  shiftOutOfRange: (op: string, amount: bigint, width: number) =>
-    `'${op}' op shift amount ${amount} is not less than the bit width ${width} (poison)`,
+  undefinedBehavior: (op: string, what: string) => `'${op}' op has undefined behavior: ${what}`,
   unsupportedRuntimeValue: (op: string) => `'${op}' op is not supported by the interpreter on these operand types`,
 } as const;
