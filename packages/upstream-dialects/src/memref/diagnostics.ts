@@ -16,7 +16,7 @@ export const MemRefMessages = {
   allocaScopeResultCount: (returned: number, expected: number) =>
     `along control flow edge from Operation memref.alloca_scope.return to parent: region branch point has ${returned} operands, but region successor needs ${expected} inputs`,
   allocaScopeResultType: (i: number, got: string, expected: string) =>
-    `along control flow edge from Operation memref.alloca_scope.return to parent: source type #${i} ${q(got)} should match input type #${i} ${q(expected)}`,
+    `along control flow edge from Operation memref.alloca_scope.return to parent: successor operand type #${i} ${q(got)} should match successor input type #${i} ${q(expected)}`,
   reallocElementType: (src: string, dst: string) =>
     `different element types specified for source memref type ${q(src)} and result memref type ${q(dst)}`,
   reallocMemorySpace: (src: string, dst: string) =>
@@ -27,10 +27,11 @@ export const MemRefMessages = {
   reallocUnnecessaryDim: (dst: string) => `unnecessary dimension operand for result type ${q(dst)}`,
   // ---------------------------------------------------------------- globals
   globalTypeNotStatic: (t: string) => `type should be static shaped memref, but got ${q(t)}`,
-  globalInitialValueType: (init: string, expected: string) =>
-    `initial value expected to be of type ${q(expected)}, but was of type ${q(init)}`,
+  globalInitialValueShape: (expected: readonly number[], got: readonly number[]) =>
+    `initial value shape expected to be ${expected.join(', ')} but was ${got.join(', ')}`,
+  globalInitialValueElement: (expected: string, got: string) =>
+    `initial value element expected to be of type ${q(expected)}, but was of type ${q(got)}`,
   globalInitialValueKind: 'initial value should be a unit or elements attribute',
-  globalConstantNeedsValue: 'constant global must have an initial value',
   getGlobalUnknown: (name: string) => `${q(name)} does not reference a valid global memref`,
   getGlobalType: (got: string, expected: string, name: string) =>
     `result type ${q(got)} does not match type ${q(expected)} of the global memref @${name}`,
@@ -52,7 +53,7 @@ export const MemRefMessages = {
   atomicYieldType: (got: string, expected: string) => `types mismatch between yield op: ${q(got)} and its parent: ${q(expected)}`,
   dmaWaitTagIndices: (expected: number, got: number) =>
     `expected tagIndices to have the same number of elements as the tagMemRef rank, expected ${expected}, but got ${got}`,
-  dmaTooFewOperands: (n: number) => `expected at least 4 operands, got ${n}`,
+  dmaTooFewOperands: 'expected at least 4 operands',
   dmaExpectSource: 'expected source to be of memref type',
   dmaExpectDestination: 'expected destination to be of memref type',
   dmaExpectTag: 'expected tag to be of memref type',
@@ -72,6 +73,7 @@ export const MemRefMessages = {
   distinctObjectsTypes: 'operand types and result types must match',
   extractMetadataInferred: (inferred: readonly string[], actual: readonly string[]) =>
     `inferred type(s) ${inferred.map(q).join(', ')} are incompatible with return type(s) of operation ${actual.map(q).join(', ')}`,
+  sameOperandsAndResultType: 'requires the same type for all operands and results',
   inferFailed: 'failed to infer returned types',
   extractMetadataNotStrided: (t: string) => `operand #0 must be strided memref of any type values, but got ${q(t)}`,
   // subview / reinterpret_cast
@@ -89,7 +91,7 @@ export const MemRefMessages = {
     `different memory spaces specified for base memref type ${q(src)} and subview memref type ${q(dst)}`,
   subviewMismatch: (expected: string, why: string, got: string) =>
     `expected result type to be ${q(expected)} or a rank-reduced version. (${why}), but got ${q(got)}`,
-  subviewNotStrided: (t: string) => `expected base memref type ${q(t)} to have a strided layout`,
+  subviewNotStrided: (t: string) => `base type ${q(t)} is not strided`,
   reinterpretElementType: (src: string, dst: string) =>
     `different element types specified for source type ${q(src)} and result memref type ${q(dst)}`,
   reinterpretMemorySpace: (src: string, dst: string) =>

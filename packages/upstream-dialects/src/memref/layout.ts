@@ -37,8 +37,9 @@ export function isDyn(v: number): boolean {
   return v === DYNAMIC;
 }
 
-/** Saturated product (dynamic if either side is dynamic). */
+/** Saturated product (MLIR's `SaturatedInteger`: 0 times anything is 0, else dynamic wins). */
 export function mulSat(a: number, b: number): number {
+  if (a === 0 || b === 0) return 0;
   return isDyn(a) || isDyn(b) ? DYNAMIC : a * b;
 }
 
@@ -62,9 +63,19 @@ export function canonicalStrides(shape: readonly number[]): number[] {
   return strides;
 }
 
-/** True when `layout` is the identity layout (absent, or an identity affine map). */
+/**
+ * True when `layout` is the identity layout (MLIR's `isIdentity()` of the layout's affine map):
+ * absent, an identity affine map, or a strided layout whose map is the identity, which is
+ * only `strided<[1]>` and `strided<[]>` with offset 0 (`(d0, d1) -> (d0 * 4 + d1)` is not).
+ */
 export function isIdentityLayout(layout: Attribute | undefined): boolean {
-  return layout === undefined || (layout instanceof AffineMapAttr && layout.value.isIdentity);
+  if (layout === undefined) return true;
+  if (layout instanceof AffineMapAttr) return layout.value.isIdentity;
+  if (layout instanceof StridedLayoutAttr) {
+    if (layout.offset !== 0) return false;
+    return layout.strides.length === 0 || (layout.strides.length === 1 && layout.strides[0] === 1);
+  }
+  return false;
 }
 
 /**
@@ -365,13 +376,27 @@ export function inferTransposeResultType(source: MemRefType, permutation: Affine
   const strides = perm.map((p) => so.strides[p]!);
   const ctx = source.context;
   let nSym = 0;
-  // MLIR's makeStridedLinearLayoutMap: offset first (a symbol if dynamic), then each stride.
-  let expr: AffineExpr = isDyn(so.offset) ? getAffineSymbolExpr(ctx, nSym++) : getAffineConstantExpr(ctx, so.offset);
+  // MLIR's makeStridedLinearLayoutMap builds `offset + d0 * stride0 + ...` (the offset symbol
+  // first, then the dynamic strides). canonicalizeStridedLayout then flattens pure affine
+  // expressions (dimension terms before the offset); semi-affine ones (a dynamic stride) keep
+  // the construction order.
+  const offsetExpr: AffineExpr = isDyn(so.offset) ? getAffineSymbolExpr(ctx, nSym++) : getAffineConstantExpr(ctx, so.offset);
+  const terms: AffineExpr[] = [];
   for (let i = 0; i < strides.length; i++) {
     const s = strides[i]!;
     const d = getAffineDimExpr(ctx, i);
-    expr = expr.add(isDyn(s) ? d.mul(getAffineSymbolExpr(ctx, nSym++)) : d.mul(s));
+    terms.push(isDyn(s) ? d.mul(getAffineSymbolExpr(ctx, nSym++)) : d.mul(s));
   }
+  let expr: AffineExpr;
+  if (strides.some(isDyn)) {
+    expr = offsetExpr;
+    for (const t of terms) expr = expr.add(t);
+  } else {
+    expr = terms.length ? terms.slice(1).reduce((a, t) => a.add(t), terms[0]!).add(offsetExpr) : offsetExpr;
+  }
+  // MLIR's canonicalizeStridedLayout: the canonical contiguous layout becomes the identity.
+  const canonical = canonicalStrides(shape);
+  if (so.offset === 0 && strides.every((s, i) => s === canonical[i])) return MemRefType.get(ctx, shape, source.elementType, undefined, source.memorySpace);
   const map = AffineMap.get(ctx, shape.length, nSym, [expr]);
   return MemRefType.get(ctx, shape, source.elementType, AffineMapAttr.get(map), source.memorySpace);
 }

@@ -456,7 +456,7 @@ export function dmaStartLayout(op: Operation, diagnose = false): DmaStartLayout 
     return undefined;
   };
   const n = op.numOperands;
-  if (n < 4) return fail(M.dmaTooFewOperands(n));
+  if (n < 4) return fail(M.dmaTooFewOperands);
   const src = op.getOperand(0).type;
   if (!(src instanceof MemRefType)) return fail(M.dmaExpectSource);
   const srcRank = src.rank;

@@ -187,7 +187,10 @@ export const AllocaScopeOp = defineOp({
     }
     for (let i = 0; i < results.length; i++) {
       if (term.getOperand(i).type !== results[i]!.type) {
-        op.emitOpError(M.allocaScopeResultType(i, formatType(term.getOperand(i).type), formatType(results[i]!.type)));
+        op.emitOpError(M.allocaScopeResultType(i, formatType(term.getOperand(i).type), formatType(results[i]!.type))).attachNote(
+          'region branch point',
+          term.location,
+        );
         return false;
       }
     }

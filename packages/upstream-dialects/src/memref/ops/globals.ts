@@ -62,16 +62,17 @@ export const GlobalOp = defineOp({
         op.emitOpError(M.globalInitialValueKind);
         return false;
       }
-      const want = globalTensorType(t);
       const got = getAttributeType(init);
-      if (got !== want) {
-        op.emitOpError(M.globalInitialValueType(got ? formatType(got) : '<none>', formatType(want)));
-        return false;
+      if (got instanceof RankedTensorType) {
+        if (got.shape.length !== t.shape.length || got.shape.some((d, i) => d !== t.shape[i])) {
+          op.emitOpError(M.globalInitialValueShape(t.shape, got.shape));
+          return false;
+        }
+        if (got.elementType !== t.elementType) {
+          op.emitOpError(M.globalInitialValueElement(formatType(t.elementType), formatType(got.elementType)));
+          return false;
+        }
       }
-    }
-    if (op.constant !== undefined && (init === undefined || init instanceof UnitAttr)) {
-      op.emitOpError(M.globalConstantNeedsValue);
-      return false;
     }
     return true;
   },
@@ -94,8 +95,13 @@ export const GlobalOp = defineOp({
     if (parser.parseOptionalEqual()) {
       if (parser.parseOptionalKeyword('uninitialized')) attrs.push({ name: 'initial_value', value: UnitAttr.get(parser.context) });
       else {
+        const vloc = parser.getCurrentLocation();
         const v = parser.parseAttribute(globalTensorType(t));
         if (!v) return false;
+        if (!(v instanceof DenseElementsAttr) && !(v instanceof DenseResourceElementsAttr)) {
+          parser.emitError(M.globalInitialValueKind, vloc);
+          return false;
+        }
         attrs.push({ name: 'initial_value', value: v });
       }
     }

@@ -196,14 +196,14 @@ export const AssumeAlignmentOp = defineOp({
   attributes: { alignment: prop(PositiveI32Attr) },
   traits: [Traits.Pure],
   verify(op) {
+    // SameOperandsAndResultType (a trait in MLIR, so checked before the alignment).
+    if (op.result.type !== op.memref.type) {
+      op.emitOpError(M.sameOperandsAndResultType);
+      return false;
+    }
     const a = op.alignment.value;
     if ((a & (a - 1n)) !== 0n) {
       op.emitOpError(M.assumeAlignmentPowerOf2);
-      return false;
-    }
-    if (op.result.type !== op.memref.type) {
-      op.emitOpError(M.extractMetadataInferred([formatType(op.memref.type)], [formatType(op.result.type)]));
-      op.emitOpError(M.inferFailed);
       return false;
     }
     return true;
