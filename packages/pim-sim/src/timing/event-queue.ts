@@ -1,5 +1,6 @@
 /**
- * A binary min-heap of simulation events over typed arrays (no allocation per event).
+ * A binary min-heap of simulation events over typed arrays (no allocation per event). The
+ * arrays are kept in heap order, so a comparison reads the keys directly.
  * Order: time, then priority class, then insertion order, so simultaneous events run
  * deterministically.
  */
@@ -9,9 +10,6 @@ export class EventQueue {
   private kind = new Int32Array(1024);
   private a = new Int32Array(1024);
   private b = new Int32Array(1024);
-  private heap = new Int32Array(1024);
-  private free: number[] = [];
-  private used = 0;
   private size = 0;
   private seq = 0;
 
@@ -37,70 +35,81 @@ export class EventQueue {
     const b = new Int32Array(cap);
     b.set(this.b);
     this.b = b;
-    const h = new Int32Array(cap);
-    h.set(this.heap);
-    this.heap = h;
-  }
-
-  private less(x: number, y: number): boolean {
-    const tx = this.time[x];
-    const ty = this.time[y];
-    if (tx !== ty) return tx < ty;
-    return this.order[x] < this.order[y];
   }
 
   /** Adds an event at `time` with priority class `prio` (0 first) and payload (kind, a, b). */
   push(time: number, prio: number, kind: number, a: number, b: number): void {
-    let slot: number;
-    if (this.free.length > 0) slot = this.free.pop() as number;
-    else {
-      if (this.used === this.time.length) this.grow();
-      slot = this.used++;
-    }
-    this.time[slot] = time;
-    this.order[slot] = prio * 4294967296 + this.seq++;
-    this.kind[slot] = kind;
-    this.a[slot] = a;
-    this.b[slot] = b;
+    if (this.size === this.time.length) this.grow();
+    const order = prio * 4294967296 + this.seq++;
+    const T = this.time;
+    const O = this.order;
+    const K = this.kind;
+    const A = this.a;
+    const B = this.b;
     let i = this.size++;
-    const heap = this.heap;
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (!this.less(slot, heap[p])) break;
-      heap[i] = heap[p];
+      const tp = T[p];
+      if (tp < time || (tp === time && O[p] < order)) break;
+      T[i] = tp;
+      O[i] = O[p];
+      K[i] = K[p];
+      A[i] = A[p];
+      B[i] = B[p];
       i = p;
     }
-    heap[i] = slot;
+    T[i] = time;
+    O[i] = order;
+    K[i] = kind;
+    A[i] = a;
+    B[i] = b;
   }
 
   /** Time of the earliest event (Infinity when empty). */
   peekTime(): number {
-    return this.size === 0 ? Infinity : this.time[this.heap[0]];
+    return this.size === 0 ? Infinity : this.time[0];
   }
 
   /** Removes the earliest event; read it with {@link lastTime} etc. Returns false when empty. */
   pop(): boolean {
     if (this.size === 0) return false;
-    const heap = this.heap;
-    const top = heap[0];
-    this.lastTime = this.time[top];
-    this.lastKind = this.kind[top];
-    this.lastA = this.a[top];
-    this.lastB = this.b[top];
-    this.free.push(top);
-    const last = heap[--this.size];
+    const T = this.time;
+    const O = this.order;
+    const K = this.kind;
+    const A = this.a;
+    const B = this.b;
+    this.lastTime = T[0];
+    this.lastKind = K[0];
+    this.lastA = A[0];
+    this.lastB = B[0];
+    const n = --this.size;
+    if (n === 0) return true;
+    const lt = T[n];
+    const lo = O[n];
+    const lk = K[n];
+    const la = A[n];
+    const lb = B[n];
     let i = 0;
-    const n = this.size;
     for (;;) {
       const l = 2 * i + 1;
       if (l >= n) break;
       const r = l + 1;
-      const c = r < n && this.less(heap[r], heap[l]) ? r : l;
-      if (!this.less(heap[c], last)) break;
-      heap[i] = heap[c];
+      let c = l;
+      if (r < n && (T[r] < T[l] || (T[r] === T[l] && O[r] < O[l]))) c = r;
+      const tc = T[c];
+      if (lt < tc || (lt === tc && lo < O[c])) break;
+      T[i] = tc;
+      O[i] = O[c];
+      K[i] = K[c];
+      A[i] = A[c];
+      B[i] = B[c];
       i = c;
     }
-    heap[i] = last;
+    T[i] = lt;
+    O[i] = lo;
+    K[i] = lk;
+    A[i] = la;
+    B[i] = lb;
     return true;
   }
 
