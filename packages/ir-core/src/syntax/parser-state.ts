@@ -22,7 +22,7 @@ export interface ParseOptions {
   lineOffset?: number;
   /**
    * The maximum nesting of regions, attributes and types. Deeper input produces a diagnostic
-   * instead of exhausting the stack (default 2000).
+   * instead of exhausting the stack (default 1000).
    */
   maxNesting?: number;
 }

@@ -124,7 +124,7 @@ export class Parser implements OpAsmParser {
     this.source = new SourceFile(this.fileNameAttr, text, options.lineOffset ?? 0);
     this.lex = new Lexer(text);
     this.allowUnregistered = options.allowUnregisteredDialects ?? context.allowUnregisteredDialects;
-    this.maxNesting = options.maxNesting ?? 2000;
+    this.maxNesting = options.maxNesting ?? 1000;
     this.lex.next();
   }
 

@@ -312,6 +312,7 @@ export class Printer implements OpAsmPrinter {
   private collectChildren: number[] | undefined;
   private collectMaxDepth = 0;
   private readonly defaultDialectStack: string[] = [''];
+  private tasks: (() => void)[] | undefined;
   readonly generic: boolean;
   readonly debugInfo: boolean;
   readonly localScope: boolean;
@@ -405,24 +406,57 @@ export class Printer implements OpAsmPrinter {
 
   /** Visits what the generic printer (or the custom hook) would print, as MLIR's alias initializer. */
   private collectOp(op: Operation): void {
+    this.runTasks(() => this.collectOpTask(op));
+  }
+
+  private collectOpTask(op: Operation): void {
     if (this.debugInfo) this.visit(op.location, true);
     const def = op.definition;
     if (!this.generic && (def?.print || op.name === 'builtin.module')) {
       this.printOperationBody(op);
       return;
     }
-    for (const region of op.regions) {
-      for (let b = region.firstBlock; b; b = b.next) {
-        for (const arg of b.arguments) {
-          this.visit(arg.type, false);
-          if (this.debugInfo) this.visit(arg.loc, false);
+    const stack = this.tasks!;
+    stack.push(() => {
+      for (let i = 0; i < op.numOperands; i++) this.visit(op.getOperand(i).type, false);
+      for (const r of op.results) this.visit(r.type, false);
+      for (const v of [...op.attributes.values()]) this.visit(v, false);
+    });
+    for (let i = op.regions.length - 1; i >= 0; i--) this.pushCollectRegion(op.regions[i], true, true);
+  }
+
+  private pushCollectRegion(region: Region, printEntryBlockArgs: boolean, printBlockTerminators: boolean): void {
+    const stack = this.tasks!;
+    for (let b = region.lastBlock; b; b = b.prev) {
+      const block = b;
+      stack.push(() => {
+        const entry = block === region.firstBlock;
+        if (!entry || printEntryBlockArgs) {
+          for (const arg of block.arguments) {
+            this.visit(arg.type, false);
+            if (this.debugInfo) this.visit(arg.loc, false);
+          }
         }
-        for (let o = b.firstOp; o; o = o.next) this.collectOp(o);
-      }
+        const last = block.lastOp;
+        const skipLast = entry && !printBlockTerminators && last !== null && last.hasTrait(terminatorTrait(last));
+        for (let o = skipLast ? last!.prev : last; o; o = o.prev) {
+          const op = o;
+          stack.push(() => this.collectOpTask(op));
+        }
+      });
     }
-    for (let i = 0; i < op.numOperands; i++) this.visit(op.getOperand(i).type, false);
-    for (const r of op.results) this.visit(r.type, false);
-    for (const v of [...op.attributes.values()]) this.visit(v, false);
+  }
+
+  /** Runs printing tasks with an explicit stack (IR nesting depth does not use the JS stack). */
+  private runTasks(first: () => void): void {
+    const saved = this.tasks;
+    const stack: (() => void)[] = [first];
+    this.tasks = stack;
+    try {
+      while (stack.length) stack.pop()!();
+    } finally {
+      this.tasks = saved;
+    }
   }
 
   private visit(value: Attribute | Type, canBeDeferred: boolean, elideType = false): { depth: number; index: number } {
@@ -549,12 +583,19 @@ export class Printer implements OpAsmPrinter {
   // ------------------------------------------------------------ operations
 
   private printOperationLine(op: Operation, withIndent: boolean): void {
+    this.runTasks(() => this.opTask(op, withIndent, false));
+  }
+
+  private opTask(op: Operation, withIndent: boolean, newline: boolean): void {
     if (withIndent) this.out.push(' '.repeat(this.indent));
+    this.tasks!.push(() => {
+      if (this.debugInfo && !this.collecting) {
+        this.out.push(' ');
+        this.printLocationSpecifier(op.location, true);
+      }
+      if (newline) this.out.push('\n');
+    });
     this.printOperationBody(op);
-    if (this.debugInfo && !this.collecting) {
-      this.out.push(' ');
-      this.printLocationSpecifier(op.location, true);
-    }
   }
 
   /** Results, ` = `, and the op in custom or generic form (no location). */
@@ -649,47 +690,52 @@ export class Printer implements OpAsmPrinter {
       this.printAttributeImpl(DictionaryAttr.get(this.context, [...op.properties].map(([name, value]) => ({ name, value }))), false);
       out.push('>');
     }
-    if (op.regions.length) {
-      out.push(' (');
-      op.regions.forEach((r, i) => {
-        if (i) out.push(', ');
-        this.printRegion(r, true, true, true);
-      });
-      out.push(')');
+    const tail = (): void => {
+      this.printOptionalAttrDict(op.attributes);
+      out.push(' : ');
+      this.printFunctionalTypeOf(op);
+    };
+    if (!op.regions.length) {
+      tail();
+      return;
     }
-    this.printOptionalAttrDict(op.attributes);
-    out.push(' : ');
-    this.printFunctionalTypeOf(op);
+    out.push(' (');
+    const stack = this.tasks!;
+    stack.push(() => {
+      out.push(')');
+      tail();
+    });
+    for (let i = op.regions.length - 1; i >= 0; i--) {
+      const r = op.regions[i];
+      stack.push(() => this.regionTask(r, true, true, true));
+      if (i) stack.push(() => out.push(', '));
+    }
   }
 
   printRegion(region: Region, printEntryBlockArgs = true, printBlockTerminators = true, printEmptyBlock = false): void {
     if (this.collecting) {
-      for (let b = region.firstBlock; b; b = b.next) {
-        const printArgs = b !== region.firstBlock || printEntryBlockArgs;
-        if (printArgs)
-          for (const arg of b.arguments) {
-            this.visit(arg.type, false);
-            if (this.debugInfo) this.visit(arg.loc, false);
-          }
-        const skipLast = b === region.firstBlock && !printBlockTerminators && b.lastOp !== null && b.lastOp.hasTrait(terminatorTrait(b.lastOp));
-        for (let op = b.firstOp; op; op = op.next) {
-          if (skipLast && op === b.lastOp) break;
-          this.collectOp(op);
-        }
-      }
+      this.runTasks(() => this.pushCollectRegion(region, printEntryBlockArgs, printBlockTerminators));
       return;
     }
-    this.out.push('{\n');
-    const entry = region.firstBlock;
-    if (entry) {
-      const alwaysHeader = (printEmptyBlock && entry.empty) || (printEntryBlockArgs && entry.numArguments !== 0);
-      this.printBlock(entry, alwaysHeader, printBlockTerminators);
-      for (let b = entry.next; b; b = b.next) this.printBlock(b, true, true);
-    }
-    this.out.push(' '.repeat(this.indent), '}');
+    this.runTasks(() => this.regionTask(region, printEntryBlockArgs, printBlockTerminators, printEmptyBlock));
   }
 
-  private printBlock(block: Block, printHeader: boolean, printTerminator: boolean): void {
+  private regionTask(region: Region, printEntryBlockArgs: boolean, printBlockTerminators: boolean, printEmptyBlock: boolean): void {
+    const out = this.out;
+    out.push('{\n');
+    const stack = this.tasks!;
+    stack.push(() => out.push(' '.repeat(this.indent), '}'));
+    const entry = region.firstBlock;
+    for (let b = region.lastBlock; b; b = b.prev) {
+      const block = b;
+      if (block === entry) {
+        const alwaysHeader = (printEmptyBlock && block.empty) || (printEntryBlockArgs && block.numArguments !== 0);
+        stack.push(() => this.blockTask(block, alwaysHeader, printBlockTerminators));
+      } else stack.push(() => this.blockTask(block, true, true));
+    }
+  }
+
+  private blockTask(block: Block, printHeader: boolean, printTerminator: boolean): void {
     const out = this.out;
     const names = this.names!;
     if (printHeader) {
@@ -723,14 +769,16 @@ export class Printer implements OpAsmPrinter {
       out.push('\n');
     }
     this.indent += 2;
+    const stack = this.tasks!;
+    stack.push(() => {
+      this.indent -= 2;
+    });
     const last = block.lastOp;
     const skipLast = !printTerminator && last !== null && last.hasTrait(terminatorTrait(last));
-    for (let op = block.firstOp; op; op = op.next) {
-      if (skipLast && op === last) break;
-      this.printOperationLine(op, true);
-      out.push('\n');
+    for (let o = skipLast ? last!.prev : last; o; o = o.prev) {
+      const op = o;
+      stack.push(() => this.opTask(op, true, true));
     }
-    this.indent -= 2;
   }
 
   // ------------------------------------------------------------ OpAsmPrinter

@@ -1,0 +1,78 @@
+import { Block, MLIRContext, Operation, UnknownLoc, parseSourceString, printOperation, parseAttribute } from '@raptor-pim/ir-core';
+
+function parse(text: string, maxNesting?: number) {
+  const ctx = new MLIRContext();
+  ctx.allowUnregisteredDialects = true;
+  return ctx.diagnostics.capture(() => parseSourceString(ctx, text, { filename: 's.mlir', maxNesting }));
+}
+
+function nestedRegions(n: number): string {
+  return '"t.r"() ({\n'.repeat(n) + '}) : () -> ()\n'.repeat(n);
+}
+
+describe('stress', () => {
+  it('parses and prints 990 nested regions', () => {
+    const { result, diagnostics } = parse(nestedRegions(990));
+    expect(diagnostics).toEqual([]);
+    const text = printOperation(result!, { generic: true, debugInfo: true });
+    expect(text.split('\n').length).toBe(2 * 991 + 1 + 991);
+  });
+
+  it('prints 10,000 nested regions built in memory (iterative printer)', () => {
+    const ctx = new MLIRContext();
+    const loc = UnknownLoc.get(ctx);
+    const root = Operation.create({ context: ctx, name: 't.r', location: loc, regions: 1 });
+    let cur = root;
+    for (let i = 0; i < 10000; i++) {
+      const b = new Block();
+      cur.regions[0].push(b);
+      const inner = Operation.create({ context: ctx, name: 't.r', location: loc, regions: i + 1 < 10000 ? 1 : 0 });
+      b.push(inner);
+      cur = inner;
+    }
+    const text = printOperation(root, { generic: true });
+    expect(text.length).toBeGreaterThan(10000 * 20);
+  });
+
+  it('gives a clear diagnostic, not a stack overflow, for 10,000 nested regions', () => {
+    const { result, diagnostics } = parse(nestedRegions(10000));
+    expect(result).toBeUndefined();
+    expect(diagnostics.map((d) => d.message)).toEqual([
+      'nesting is too deep: more than 1000 nested regions, attributes or types (unsupported by this parser)',
+    ]);
+  });
+
+  it('survives 10,000 nested arrays and a raised limit that overflows the stack', () => {
+    const ctx = new MLIRContext();
+    const deep = '['.repeat(10000) + ']'.repeat(10000);
+    const r = ctx.diagnostics.capture(() => parseAttribute(ctx, deep));
+    expect(r.result).toBeUndefined();
+    expect(r.diagnostics[0].message).toMatch(/nesting is too deep/);
+    // Even with the limit disabled, the stack overflow becomes a diagnostic.
+    const r2 = parse('"t.a"() {a = ' + '['.repeat(50000) + ']'.repeat(50000) + '} : () -> ()', 1e9);
+    expect(r2.result).toBeUndefined();
+    expect(r2.diagnostics[0].message).toMatch(/nesting is too deep/);
+  });
+
+  it('parses a 10 MB single line in linear time', () => {
+    const n = 1_000_000;
+    const nums = new Array<string>(n);
+    for (let i = 0; i < n; i++) nums[i] = String(i % 997);
+    const text = '"t.a"() {a = array<i32: ' + nums.join(', ') + '>} : () -> ()';
+    expect(text.length).toBeGreaterThan(3_500_000);
+    const t0 = Date.now();
+    const { result, diagnostics } = parse(text);
+    expect(diagnostics).toEqual([]);
+    expect(result).toBeDefined();
+    expect(Date.now() - t0).toBeLessThan(20000);
+  });
+
+  it('reports an error deep inside a long line with the right column', () => {
+    const text = '"t.a"() {a = array<i32: ' + '1, '.repeat(100000) + 'x>} : () -> ()';
+    const { diagnostics } = parse(text);
+    const loc = diagnostics[0].location as unknown as { line: number; column: number };
+    expect(loc.line).toBe(1);
+    // As MLIR: an unexpected token after whitespace is reported at the end of the previous token.
+    expect(loc.column).toBe(text.indexOf('x>'));
+  });
+});
