@@ -21,6 +21,5 @@ export const CLI_MESSAGES = {
   optTooManyInputs: (files: readonly string[]) => `raptor opt: expected one input file, got ${files.length}: ${files.join(' ')}`,
   optCannotRead: (file: string, why: string) => `raptor opt: cannot read '${file}' (${why})`,
   optCannotWrite: (file: string, why: string) => `raptor opt: cannot write '${file}' (${why})`,
-  optBadPipeline: (why: string) => `raptor opt: invalid --pass-pipeline: ${why}`,
-  optUnknownPass: (name: string) => `raptor opt: unknown pass '${name}' in --pass-pipeline`,
+  optBadPipeline: (pipeline: string) => `raptor opt: invalid --pass-pipeline '${pipeline}'`,
 } as const;

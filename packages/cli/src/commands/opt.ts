@@ -13,45 +13,36 @@ import {
   splitInputFile,
   verify,
   verifyDiagnostics,
+  PassRegistry,
+  applyPatternsGreedily,
+  createPass,
+  parsePassPipeline,
   type Diagnostic,
   type Operation,
+  type PassManager,
 } from '@raptor-pim/ir-core';
 import type { CliCommand, CliIo } from '../command';
 import { CLI_MESSAGES } from '../diagnostics';
 
 // ------------------------------------------------------------------ passes
 
-/** A pass as `raptor opt` runs it on the module. */
-export interface OptPass {
-  /** The pipeline name (`canonicalize`). */
-  readonly name: string;
-  /** The name in `IR Dump After` headers (`Canonicalizer`). */
-  readonly displayName: string;
-  /** Runs on the module; returns false after emitting diagnostics. */
-  run(module: Operation, context: MLIRContext): boolean;
-}
-
-const PASSES: readonly OptPass[] = [];
-
-/** The pass registered under `name`, if any. */
-export function findOptPass(name: string): OptPass | undefined {
-  return PASSES.find((p) => p.name === name);
-}
-
-/**
- * Parses `builtin.module(a,b)` / `a,b` into pass names, or returns an error message. Nested
- * anchors other than `builtin.module` and pass options (`{...}`) are reported as unsupported.
- */
-export function parsePassPipeline(text: string): string[] | string {
-  let body = text.trim();
-  const m = /^builtin\.module\((.*)\)$/s.exec(body);
-  if (m) body = m[1]!.trim();
-  if (body === '') return [];
-  const names = body.split(',').map((s) => s.trim());
-  for (const n of names) {
-    if (!/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(n)) return `unsupported pipeline element '${n}' (only 'builtin.module(pass,...)' with option-less passes is supported)`;
-  }
-  return names;
+/** The passes `raptor opt --pass-pipeline` knows (stages register theirs in the compiler). */
+export function createOptPassRegistry(): PassRegistry {
+  const registry = new PassRegistry();
+  registry.registerPass(
+    () =>
+      createPass({
+        argument: 'canonicalize',
+        name: 'Canonicalizer',
+        description: 'Fold operations (constant folding through the ops\' folders) and erase dead ones, to a fixpoint',
+        run(op, pass) {
+          const r = applyPatternsGreedily(op, []);
+          pass.statistic('num-folds', 'Number of folded operations').value += r.numFolds;
+          pass.statistic('num-dce', 'Number of erased dead operations').value += r.numErased;
+        },
+      }),
+  );
+  return registry;
 }
 
 // ------------------------------------------------------------------ options
@@ -200,7 +191,7 @@ function processChunk(
   lineOffset: number,
   filename: string,
   args: OptArgs,
-  passes: readonly OptPass[],
+  registry: PassRegistry,
   timing: Timing,
   diagnostics: Diagnostic[],
   io: CliIo,
@@ -211,23 +202,31 @@ function processChunk(
   ctx.printOpOnDiagnostic = !args.verifyDiagnostics;
   const print = (module: Operation): string =>
     timing.measure('Output', () => printOperation(module, { generic: args.generic, debugInfo: args.debugInfo }) + '\n');
+  let pm: PassManager | undefined;
   const body = (): string | undefined => {
+    if (args.pipeline !== undefined) {
+      pm = parsePassPipeline(ctx, args.pipeline, registry);
+      if (!pm) return undefined;
+      if (args.printIrAfterAll) {
+        pm.enableIRPrinting({
+          printAfter: () => true,
+          printModuleScope: true,
+          print: (op) => printOperation(op, { generic: args.generic, debugInfo: args.debugInfo }),
+          output: (t) => io.stderr(t),
+        });
+      }
+      if (args.timing) pm.enableTiming();
+    }
     const module = timing.measure('Parser', () => parseSourceString(ctx, text, { filename, lineOffset }));
     if (!module) return undefined;
     if (!timing.measure('Verifier', () => verify(module))) return undefined;
-    for (const pass of passes) {
-      if (!timing.measure(pass.name, () => pass.run(module, ctx))) return undefined;
-      if (!timing.measure('Verifier', () => verify(module))) return undefined;
-      if (args.printIrAfterAll) {
-        io.stderr(`// -----// IR Dump After ${pass.displayName} (${pass.name}) //----- //\n`);
-        io.stderr(printOperation(module, { generic: args.generic, debugInfo: args.debugInfo }) + '\n');
-      }
-    }
+    if (pm && !timing.measure('Pipeline', () => pm!.run(module).success)) return undefined;
     return print(module);
   };
   if (args.verifyDiagnostics) {
     const r = verifyDiagnostics(ctx, filename, text, body, lineOffset);
     diagnostics.push(...r.problems);
+    if (pm && args.timing) io.stderr(pm.timingReport());
     return { ok: r.problems.length === 0, output: r.result ?? '' };
   }
   let failed = false;
@@ -235,6 +234,7 @@ function processChunk(
     if (d.severity === 'error') failed = true;
     diagnostics.push(d);
   }, body);
+  if (pm && args.timing) io.stderr(pm.timingReport());
   return { ok: output !== undefined && !failed, output: output ?? '' };
 }
 
@@ -251,20 +251,14 @@ export async function runOpt(args: OptArgs, io: CliIo): Promise<number> {
       return 1;
     }
   }
-  let passes: OptPass[] = [];
+  const registry = createOptPassRegistry();
   if (args.pipeline !== undefined) {
-    const parsed = parsePassPipeline(args.pipeline);
-    if (typeof parsed === 'string') {
-      io.stderr(CLI_MESSAGES.optBadPipeline(parsed) + '\n');
+    // Check the pipeline once up front, so a typo is reported before any input is processed.
+    const scratch = new MLIRContext();
+    const { result, diagnostics } = scratch.diagnostics.capture(() => parsePassPipeline(scratch, args.pipeline!, registry));
+    if (!result) {
+      io.stderr(CLI_MESSAGES.optBadPipeline(args.pipeline) + '\n' + renderDiagnostics(diagnostics, () => args.pipeline));
       return 1;
-    }
-    for (const name of parsed) {
-      const pass = findOptPass(name);
-      if (!pass) {
-        io.stderr(CLI_MESSAGES.optUnknownPass(name) + '\n');
-        return 1;
-      }
-      passes.push(pass);
     }
   }
   const timing = new Timing();
@@ -273,11 +267,10 @@ export async function runOpt(args: OptArgs, io: CliIo): Promise<number> {
   const outputs: string[] = [];
   let ok = true;
   for (const chunk of chunks) {
-    const r = processChunk(chunk.text, chunk.lineOffset, filename, args, passes, timing, diagnostics, io);
+    const r = processChunk(chunk.text, chunk.lineOffset, filename, args, registry, timing, diagnostics, io);
     if (!r.ok) ok = false;
     outputs.push(r.output);
   }
-  passes = [];
   // Diagnostics go to stderr with their source lines, as mlir-opt's SourceMgr handler prints them.
   let lines: string[] | undefined;
   const lookup = (file: string, line: number): string | undefined => {
