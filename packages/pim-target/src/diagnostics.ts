@@ -189,6 +189,14 @@ export const Messages = {
     m('bundle-missing-core-file', `missing core_${core}.pim or core_${core}.json for core ${core}`),
   bundleDuplicateCoreFile: (name: string, kept: string) =>
     m('bundle-duplicate-core-file', `'${name}' is ignored: '${kept}' is the program of the same core`),
+  singleFileNoAgMap: () =>
+    m(
+      'pimsim-no-agmap',
+      `config.array_group_map is missing (PIMCOMP-NN omits it); pimsim-nn requires it, and every core gets no array group`,
+    ),
+  singleFileCoreIdTooLarge: (key: string, count: number) =>
+    m('single-file-core-id', `"${key}" is beyond config.core_cnt (${count})`),
+  singleFileNoCore: () => m('single-file-no-core', `the file has no "core<id>" program; pimsim-nn needs at least one`),
   bundleJsonPimMismatch: (jsonFile: string, pimFile: string, index: number) =>
     m(
       'bundle-json-pim-mismatch',

@@ -145,3 +145,4 @@ export { validateBundle, isPimsimCompatibilityDiagnostic } from './bundle/valida
 export type { ValidateBundleOptions, BundleValidation } from './bundle/validator';
 export { loadBundle, loadBundleFiles } from './bundle/load';
 export type { LoadedBundle } from './bundle/load';
+export { parseSingleFileProgram, formatSingleFileProgram } from './bundle/single-file';
