@@ -114,6 +114,8 @@ function num(v: unknown): number {
 
 /**
  * Pre-decodes a core's instruction list (pim-target's typed union) into the compact form.
+ * Only the fields an instruction has are read (the union's objects have many shapes, so every
+ * property read is a slow, megamorphic one).
  *
  * @example `compileProgram([{ op: 'setbw', ibiw: 8, obiw: 8 }]).length === 1`
  */
@@ -121,44 +123,109 @@ export function compileProgram(instructions: readonly Instruction[]): CompiledPr
   const n = instructions.length;
   const code = new Int32Array(n * STRIDE);
   for (let i = 0; i < n; i++) {
-    const inst = instructions[i] as unknown as Record<string, unknown>;
+    const inst = instructions[i];
     const base = i * STRIDE;
-    const op = inst.op as keyof typeof Opcode;
-    code[base + F_OP] = Opcode[op];
-    code[base + F_RD] = num(inst.rd);
-    code[base + F_RS1] = num(inst.rs1);
-    code[base + F_RS2] = num(inst.rs2);
-    code[base + F_OSEL] = num(inst.offsetSelect);
-    code[base + F_OVAL] = num(inst.offsetValue);
-    code[base + F_CORE] = num(inst.core);
-    switch (op) {
+    code[base + F_OP] = Opcode[inst.op];
+    switch (inst.op) {
+      case 'nop':
+        break;
       case 'sldi':
-      case 'saddi':
-      case 'smuli':
-      case 'lldi':
+        code[base + F_RD] = num(inst.rd);
         code[base + F_IMM] = num(inst.imm);
         break;
       case 'sld':
+        code[base + F_RD] = num(inst.rd);
+        code[base + F_RS1] = num(inst.rs1);
         code[base + F_IMM] = num(inst.offsetValue);
         break;
-      default:
+      case 'sadd':
+      case 'ssub':
+      case 'smul':
+        code[base + F_RD] = num(inst.rd);
+        code[base + F_RS1] = num(inst.rs1);
+        code[base + F_RS2] = num(inst.rs2);
         break;
+      case 'saddi':
+      case 'smuli':
+        code[base + F_RD] = num(inst.rd);
+        code[base + F_RS1] = num(inst.rs1);
+        code[base + F_IMM] = num(inst.imm);
+        break;
+      case 'setbw':
+        code[base + F_A] = num(inst.ibiw);
+        code[base + F_B] = num(inst.obiw);
+        break;
+      case 'mvmul':
+        code[base + F_RD] = num(inst.rd);
+        code[base + F_RS1] = num(inst.rs1);
+        code[base + F_A] = num(inst.group);
+        code[base + F_B] = num(inst.mbiw);
+        code[base + F_C] = num(inst.relu);
+        break;
+      case 'vrelu':
+      case 'vtanh':
+      case 'vsigm':
+      case 'vsoftmax':
+        code[base + F_RD] = num(inst.rd);
+        code[base + F_RS1] = num(inst.rs1);
+        code[base + F_LEN] = num(inst.len);
+        code[base + F_OSEL] = num(inst.offsetSelect);
+        code[base + F_OVAL] = num(inst.offsetValue);
+        break;
+      case 'ld':
+      case 'st':
+        code[base + F_RD] = num(inst.rd);
+        code[base + F_RS1] = num(inst.rs1);
+        code[base + F_LEN] = num(inst.size);
+        code[base + F_OSEL] = num(inst.offsetSelect);
+        code[base + F_OVAL] = num(inst.offsetValue);
+        break;
+      case 'lldi':
+        code[base + F_RD] = num(inst.rd);
+        code[base + F_IMM] = num(inst.imm);
+        code[base + F_LEN] = num(inst.len);
+        code[base + F_OSEL] = num(inst.offsetSelect);
+        code[base + F_OVAL] = num(inst.offsetValue);
+        break;
+      case 'lmv':
+        code[base + F_RD] = num(inst.rd);
+        code[base + F_RS1] = num(inst.rs1);
+        code[base + F_LEN] = num(inst.len);
+        code[base + F_OSEL] = num(inst.offsetSelect);
+        code[base + F_OVAL] = num(inst.offsetValue);
+        break;
+      case 'send':
+        code[base + F_RD] = num(inst.rd);
+        code[base + F_RS1] = num(inst.rs1);
+        code[base + F_CORE] = num(inst.core);
+        code[base + F_LEN] = num(inst.size);
+        code[base + F_OSEL] = num(inst.offsetSelect);
+        code[base + F_OVAL] = num(inst.offsetValue);
+        break;
+      case 'recv':
+        code[base + F_RD] = num(inst.rd);
+        code[base + F_CORE] = num(inst.core);
+        code[base + F_LEN] = num(inst.size);
+        code[base + F_OSEL] = num(inst.offsetSelect);
+        code[base + F_OVAL] = num(inst.offsetValue);
+        break;
+      case 'wait':
+        code[base + F_A] = num(inst.eventRegister);
+        code[base + F_B] = num(inst.waitValue);
+        break;
+      case 'sync':
+        code[base + F_A] = num(inst.eventRegister);
+        code[base + F_CORE] = num(inst.core);
+        break;
+      default:
+        // Vector ops with rs2 (two-operand, and vavg/vmv/vrsu/vrsl whose rs2 holds a value).
+        code[base + F_RD] = num(inst.rd);
+        code[base + F_RS1] = num(inst.rs1);
+        code[base + F_RS2] = num(inst.rs2);
+        code[base + F_LEN] = num(inst.len);
+        code[base + F_OSEL] = num(inst.offsetSelect);
+        code[base + F_OVAL] = num(inst.offsetValue);
     }
-    if (op === 'setbw') {
-      code[base + F_A] = num(inst.ibiw);
-      code[base + F_B] = num(inst.obiw);
-    } else if (op === 'mvmul') {
-      code[base + F_A] = num(inst.group);
-      code[base + F_B] = num(inst.mbiw);
-      code[base + F_C] = num(inst.relu);
-    } else if (op === 'wait') {
-      code[base + F_A] = num(inst.eventRegister);
-      code[base + F_B] = num(inst.waitValue);
-    } else if (op === 'sync') {
-      code[base + F_A] = num(inst.eventRegister);
-    }
-    if ('size' in inst) code[base + F_LEN] = num(inst.size);
-    else if ('len' in inst) code[base + F_LEN] = num(inst.len);
   }
   return { length: n, code };
 }
