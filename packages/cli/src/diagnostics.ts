@@ -15,6 +15,7 @@ export const CLI_MESSAGES = {
   simCannotRead: (file: string) => `raptor sim: cannot read '${file}'`,
   simBadNpy: (file: string, why: string) => `raptor sim: ${file}: ${why}`,
   simFailed: (message: string) => `raptor sim: error: ${message}`,
+  simInvalidBundle: (errors: number) => `raptor sim: error: the bundle is invalid (${errors} error${errors === 1 ? '' : 's'} above)`,
   // raptor opt
   optUnknownOption: (option: string) => `raptor opt: unknown option '${option}'`,
   optMissingValue: (option: string) => `raptor opt: option ${option} needs a value`,

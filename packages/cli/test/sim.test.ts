@@ -127,6 +127,17 @@ describe('raptor sim', () => {
     expect(s.err).toContain('core 1, pc 1 (recv r0, core=0, size=16) waits for data from core 0');
   });
 
+  test('exit 1 listing the validation errors of an invalid bundle', async () => {
+    const bench = path.join(SHARED, 'spec/pimsim-nn-bench/group_oob');
+    const s = io();
+    expect(await runCli(['sim', path.join(bench, 'prog'), '--config', path.join(bench, 'arch.json')], s)).toBe(1);
+    expect(s.err).toBe(
+      "core_0.json:instruction 5: error: mvmul references array group 1, but array_group_map.core0 has 1 group(s) (pimsim-nn rejects it)\n" +
+        'raptor sim: error: the bundle is invalid (1 error above)\n',
+    );
+    expect(s.out).toBe('');
+  });
+
   test('exit 1 on usage errors and unreadable inputs', async () => {
     const cases: [string[], string][] = [
       [['sim'], 'expected exactly one BUNDLE directory'],

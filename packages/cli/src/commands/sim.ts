@@ -201,8 +201,11 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   if (parsed.json) io.stdout(JSON.stringify(json) + '\n');
   else if (result.timing) io.stdout(text);
   if (!result.ok) {
-    for (const d of result.diagnostics) if (d.severity === 'error') io.stderr(formatDiagnostic(d) + '\n');
-    io.stderr(CLI_MESSAGES.simFailed(result.error?.message ?? 'unknown error') + '\n');
+    const errors = result.diagnostics.filter((d) => d.severity === 'error');
+    if (result.error?.kind === 'invalid-bundle' && errors.length > 0) {
+      for (const d of errors) io.stderr(formatDiagnostic(d) + '\n');
+      io.stderr(CLI_MESSAGES.simInvalidBundle(errors.length) + '\n');
+    } else io.stderr(CLI_MESSAGES.simFailed(result.error?.message ?? 'unknown error') + '\n');
     return 1;
   }
   return 0;
