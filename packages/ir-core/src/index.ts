@@ -66,3 +66,4 @@ export * from './pass/pipeline-parser';
 // Interpreter
 export * from './interpreter/runtime-value';
 export * from './interpreter/interpreter';
+export { simplifyAffineExpr, simplifyAffineMap, simplifyIntegerSet, getAffineExprFromFlatForm } from './affine/affine-simplify';

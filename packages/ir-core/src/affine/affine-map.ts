@@ -63,7 +63,8 @@ export class AffineMap {
     for (const r of this.results) {
       const v = evaluateAffineExpr(r, dims, symbols);
       if (v === undefined) return undefined;
-      out.push(v);
+      out.push(v === 0 ? 0 : v); // no -0
+
     }
     return out;
   }
