@@ -91,4 +91,7 @@ export const SIM_MESSAGES = {
   inputDtype: (name: string, got: string, want: string) => `input '${name}' has dtype ${got}, expected ${want}`,
   npyInvalid: (what: string) => `invalid .npy file: ${what}`,
   internal: (what: string) => `internal simulator error: ${what}`,
+  noSemantics: (op: number) => `opcode ${op} has no functional semantics`,
+  unknownEvent: (kind: number) => `unknown event kind ${kind}`,
+  bundleUnreadable: () => 'bundle could not be read',
 } as const;

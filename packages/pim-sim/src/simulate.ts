@@ -257,7 +257,7 @@ function simulateLoaded(loaded: LoadedBundle, options: SimulateOptions): Simulat
   if (!loaded.bundle) {
     const first = loaded.diagnostics.find((d) => d.severity === 'error');
     return failure(
-      bundleError(first ? formatDiagnostic(first) : SIM_MESSAGES.internal('bundle could not be read')),
+      bundleError(first ? formatDiagnostic(first) : SIM_MESSAGES.bundleUnreadable()),
       loaded.diagnostics,
       fallback,
       options.mode ?? 'latency',

@@ -616,7 +616,7 @@ class FunctionalEngine {
         }
         return;
       default:
-        this.fail('unsupported', c, pc, SIM_MESSAGES.unsupported(c.id, pc, this.text(c, pc), `opcode ${op} has no functional semantics`));
+        this.fail('unsupported', c, pc, SIM_MESSAGES.unsupported(c.id, pc, this.text(c, pc), SIM_MESSAGES.noSemantics(op)));
     }
   }
 

@@ -370,7 +370,7 @@ class TimingEngine {
           this.transferStep(this.cores[a], t);
           break;
         default:
-          throw new Error(SIM_MESSAGES.internal(`unknown event kind ${q.lastKind}`));
+          throw new Error(SIM_MESSAGES.internal(SIM_MESSAGES.unknownEvent(q.lastKind)));
       }
       if (onProgress && (++steps & 0xffff) === 0) onProgress(t);
     }
