@@ -10,3 +10,4 @@ export * from './ops/queries';
 export * from './ops/views';
 export * from './interpreter/buffer';
 export * from './interpreter/interpreter';
+export * from './interpreter/rules';

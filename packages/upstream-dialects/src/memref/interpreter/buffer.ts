@@ -21,12 +21,13 @@ export class MemRefBuffer {
   /** True for a constant global (writes are rejected). */
   readOnly = false;
 
+  /** A zero-filled buffer of `byteLength` bytes, or a buffer over existing `bytes`. */
   constructor(
-    byteLength: number,
+    byteLengthOrBytes: number | Uint8Array,
     readonly origin: BufferOrigin,
   ) {
-    this.bytes = new Uint8Array(byteLength);
-    this.view = new DataView(this.bytes.buffer);
+    this.bytes = typeof byteLengthOrBytes === 'number' ? new Uint8Array(byteLengthOrBytes) : byteLengthOrBytes;
+    this.view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength);
   }
 
   /** Size in bytes. */
@@ -39,26 +40,39 @@ export class MemRefBuffer {
 export interface ElementCodec {
   readonly bytes: number;
   read(view: DataView, byteOffset: number): number;
-  write(view: DataView, byteOffset: number, value: number): void;
+  write(view: DataView, byteOffset: number, value: number | bigint): void;
+  /** Exact read: 64-bit integers as bigint (ir-core's scalar convention), others as number. */
+  readExact(view: DataView, byteOffset: number): number | bigint;
 }
 
 const codecs = new Map<string, ElementCodec>();
-function intCodec(width: number): ElementCodec {
+function intCodec(width: number, unsigned: boolean): ElementCodec {
   const bytes = Math.max(1, Math.ceil(width / 8));
+  const num = (x: number | bigint) => (typeof x === 'bigint' ? Number(BigInt.asIntN(64, x)) : x);
+  let c: Omit<ElementCodec, 'readExact'>;
   switch (bytes) {
     case 1:
-      return { bytes, read: (v, o) => (width === 1 ? v.getUint8(o) & 1 : v.getInt8(o)), write: (v, o, x) => v.setInt8(o, x) };
+      c = {
+        bytes,
+        read: (v, o) => (width === 1 ? v.getUint8(o) & 1 : unsigned ? v.getUint8(o) : v.getInt8(o)),
+        write: (v, o, x) => v.setInt8(o, width === 1 ? num(x) & 1 : num(x)),
+      };
+      break;
     case 2:
-      return { bytes, read: (v, o) => v.getInt16(o, true), write: (v, o, x) => v.setInt16(o, x, true) };
+      c = { bytes, read: (v, o) => (unsigned ? v.getUint16(o, true) : v.getInt16(o, true)), write: (v, o, x) => v.setInt16(o, num(x), true) };
+      break;
     case 4:
-      return { bytes, read: (v, o) => v.getInt32(o, true), write: (v, o, x) => v.setInt32(o, x | 0, true) };
+      c = { bytes, read: (v, o) => (unsigned ? v.getUint32(o, true) : v.getInt32(o, true)), write: (v, o, x) => v.setInt32(o, num(x) | 0, true) };
+      break;
     default:
       return {
         bytes: 8,
-        read: (v, o) => Number(v.getBigInt64(o, true)),
-        write: (v, o, x) => v.setBigInt64(o, BigInt(Math.trunc(x)), true),
+        read: (v, o) => Number(unsigned ? v.getBigUint64(o, true) : v.getBigInt64(o, true)),
+        readExact: (v, o) => (unsigned ? v.getBigUint64(o, true) : v.getBigInt64(o, true)),
+        write: (v, o, x) => v.setBigInt64(o, typeof x === 'bigint' ? BigInt.asIntN(64, x) : BigInt(Math.trunc(x)), true),
       };
   }
+  return { ...c, readExact: c.read };
 }
 
 /**
@@ -67,15 +81,20 @@ function intCodec(width: number): ElementCodec {
  */
 export function elementCodec(type: Type): ElementCodec | undefined {
   let key: string;
-  if (type instanceof IndexType) key = 'i64';
-  else if (type instanceof IntegerType && type.width <= 64) key = 'i' + type.width;
+  // `index` elements are f64, as in ir-core's buffers (exact up to 2^53).
+  if (type instanceof IndexType) key = 'f64';
+  else if (type instanceof IntegerType && type.width <= 64) key = (type.isUnsigned ? 'u' : 'i') + type.width;
   else if (type instanceof FloatType && (type.kind === 'f32' || type.kind === 'f64')) key = type.kind;
   else return undefined;
   let c = codecs.get(key);
   if (!c) {
-    if (key === 'f32') c = { bytes: 4, read: (v, o) => v.getFloat32(o, true), write: (v, o, x) => v.setFloat32(o, x, true) };
-    else if (key === 'f64') c = { bytes: 8, read: (v, o) => v.getFloat64(o, true), write: (v, o, x) => v.setFloat64(o, x, true) };
-    else c = intCodec(Number(key.substring(1)));
+    if (key === 'f32') {
+      const read = (v: DataView, o: number) => v.getFloat32(o, true);
+      c = { bytes: 4, read, readExact: read, write: (v, o, x) => v.setFloat32(o, Number(x), true) };
+    } else if (key === 'f64') {
+      const read = (v: DataView, o: number) => v.getFloat64(o, true);
+      c = { bytes: 8, read, readExact: read, write: (v, o, x) => v.setFloat64(o, Number(x), true) };
+    } else c = intCodec(Number(key.substring(1)), key.startsWith('u'));
     codecs.set(key, c);
   }
   return c;

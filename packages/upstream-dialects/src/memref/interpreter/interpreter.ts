@@ -127,6 +127,63 @@ export class MemRefInterpreter {
     m.codec.write(m.buffer.view, at, value);
   }
 
+  /** Reads element `indices` exactly (64-bit integers as bigint), checked like {@link read}. */
+  readExact(m: MemRefDescriptor, indices: readonly number[], op?: Operation): number | bigint {
+    const at = this.address(m, indices, op, op?.name ?? 'read');
+    return m.codec.readExact(m.buffer.view, at);
+  }
+
+  /** As {@link readExact}, returning the failure instead of throwing. */
+  tryReadExact(m: MemRefDescriptor, indices: readonly number[], op?: Operation): { value: number | bigint } | MemRefRuntimeError {
+    try {
+      return { value: this.readExact(m, indices, op) };
+    } catch (e) {
+      if (e instanceof RuntimeFailure) return { message: e.message, op: e.op };
+      throw e;
+    }
+  }
+
+  /** As {@link write}, returning the failure (or undefined) instead of throwing. */
+  tryWrite(m: MemRefDescriptor, indices: readonly number[], value: number | bigint, op?: Operation): MemRefRuntimeError | undefined {
+    try {
+      const at = this.address(m, indices, op, op?.name ?? 'write');
+      m.codec.write(m.buffer.view, at, value);
+      return undefined;
+    } catch (e) {
+      if (e instanceof RuntimeFailure) return { message: e.message, op: e.op };
+      throw e;
+    }
+  }
+
+  /** Binds `value` to the runtime value `rv` (used by the ir-core interpreter adapter). */
+  bind(value: Value, rv: RuntimeValue): void {
+    this.env.set(value, rv);
+  }
+
+  /**
+   * Executes one op whose operands are bound (see {@link bind}); returns the failure, or
+   * undefined on success (results are then bound). Region ops run their bodies here.
+   */
+  execute(op: Operation): MemRefRuntimeError | undefined {
+    try {
+      this.exec(op);
+      return undefined;
+    } catch (e) {
+      if (e instanceof RuntimeFailure) return { message: e.message, op: e.op };
+      throw e;
+    }
+  }
+
+  /** Opens an automatic allocation scope (allocas made until {@link popScope} die with it). */
+  pushScope(): void {
+    this.scopes.push([]);
+  }
+
+  /** Closes the innermost allocation scope, freeing its allocas. */
+  popScope(): void {
+    for (const b of this.scopes.pop() ?? []) b.freed = true;
+  }
+
   /** All elements of `m` in row-major order. */
   toArray(m: MemRefDescriptor): number[] {
     const out: number[] = [];
