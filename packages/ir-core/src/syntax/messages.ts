@@ -46,6 +46,7 @@ export const M = {
 
   // operations
   expectedOpName: 'expected operation name in quotes',
+  expectedColonOpType: "expected ':' followed by operation type",
   unregisteredOp: (name: string) =>
     `operation being parsed with an unregistered dialect. If this is intended, please use -allow-unregistered-dialect with the MLIR tool used (op '${name}')`,
   unknownCustomOp: (name: string, tried?: string) =>

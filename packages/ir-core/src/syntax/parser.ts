@@ -565,7 +565,7 @@ export class Parser implements OpAsmParser {
     }
     let attributes: NamedAttribute[] = [];
     if (this.tok() === TokenKind.LBrace) attributes = this.parseAttrDictBody();
-    this.expect(TokenKind.Colon, M.expectedTokenIn(':', 'operation'));
+    this.expect(TokenKind.Colon, M.expectedColonOpType);
     const typeOffset = this.lex.start;
     const fnType = this.parseTypeOrFail();
     if (!(fnType instanceof FunctionType)) this.fail(M.expectedFunctionTypeForOp, typeOffset);
