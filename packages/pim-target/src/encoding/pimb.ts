@@ -17,7 +17,7 @@
  */
 import { Messages, type Message } from '../diagnostics';
 import type { Severity, TargetDiagnostic } from '../diagnostic';
-import { makeInstruction, type Instruction, type OperandField, getField } from '../isa/instruction';
+import { OPERAND_FIELDS, type Instruction, type OperandField, getField } from '../isa/instruction';
 import { Opcode, isMnemonic, mnemonicOfOpcode, type Mnemonic } from '../isa/opcodes';
 
 /** Size of the PIMB header in bytes. */
@@ -208,6 +208,53 @@ export function instructionToRecord(
   return { record: ok ? record : undefined, diagnostics };
 }
 
+/** Per mnemonic: each operand field with its slot (undefined = not stored), and the unused slots. */
+const DECODE_PLAN: { readonly [M in Mnemonic]: { fields: [OperandField, PimbSlot | undefined][]; unused: PimbSlot[] } } =
+  Object.fromEntries(
+    (Object.keys(PIMB_SLOTS) as Mnemonic[]).map((op) => {
+      const slots = PIMB_SLOTS[op];
+      const slotOf = new Map<OperandField, PimbSlot>();
+      for (const slot of PIMB_SLOT_ORDER) if (slots[slot] !== undefined) slotOf.set(slots[slot]!, slot);
+      return [
+        op,
+        {
+          fields: OPERAND_FIELDS[op].map((field): [OperandField, PimbSlot | undefined] => [field, slotOf.get(field)]),
+          unused: PIMB_SLOT_ORDER.filter((slot) => slots[slot] === undefined),
+        },
+      ];
+    }),
+  ) as never;
+
+/** Decodes one record, pushing diagnostics into `out` (the shared fast path of the decoder). */
+function decodeRecordInto(
+  record: PimbRecord,
+  index: number,
+  file: string | undefined,
+  at: number | undefined,
+  out: TargetDiagnostic[],
+): Instruction | undefined {
+  const op = mnemonicOfOpcode(record.opcode);
+  if (op === undefined) {
+    out.push(diag('error', Messages.pimbUnknownOpcode(record.opcode), file, index, at));
+    return undefined;
+  }
+  if (record.flags !== 0) out.push(diag('warning', Messages.pimbFlagsIgnored(record.flags), file, index, at));
+  const plan = DECODE_PLAN[op];
+  for (const slot of plan.unused) {
+    const value = record[slot];
+    if (value !== 0) out.push(diag('warning', Messages.pimbUnusedSlot(op, SLOT_LABEL[slot], value), file, index, at));
+  }
+  const instruction: Record<string, string | number | boolean> = { op };
+  for (const [field, slot] of plan.fields) {
+    const value = slot === undefined ? 0 : record[slot];
+    if (field === 'relu') {
+      if (value !== 0 && value !== 1) out.push(diag('error', Messages.pimbBadRelu(value), file, index, at));
+      instruction.relu = value !== 0;
+    } else instruction[field] = value;
+  }
+  return instruction as unknown as Instruction;
+}
+
 /**
  * Converts a raw record to an instruction. Unknown opcodes give an error and no instruction;
  * non-zero values in slots the instruction does not use give warnings and are dropped.
@@ -218,30 +265,8 @@ export function recordToInstruction(
   options: PimbOptions & { offset?: number } = {},
 ): { instruction: Instruction | undefined; diagnostics: TargetDiagnostic[] } {
   const diagnostics: TargetDiagnostic[] = [];
-  const op = mnemonicOfOpcode(record.opcode);
-  const at = options.offset;
-  if (op === undefined) {
-    diagnostics.push(diag('error', Messages.pimbUnknownOpcode(record.opcode), options.file, index, at));
-    return { instruction: undefined, diagnostics };
-  }
-  if (record.flags !== 0) diagnostics.push(diag('warning', Messages.pimbFlagsIgnored(record.flags), options.file, index, at));
-  const slots = PIMB_SLOTS[op];
-  const fields: Record<string, number | boolean> = {};
-  for (const slot of PIMB_SLOT_ORDER) {
-    const field = slots[slot];
-    const value = record[slot];
-    if (field === undefined) {
-      if (value !== 0) diagnostics.push(diag('warning', Messages.pimbUnusedSlot(op, SLOT_LABEL[slot], value), options.file, index, at));
-      continue;
-    }
-    if (field === 'relu') {
-      if (value !== 0 && value !== 1) diagnostics.push(diag('error', Messages.pimbBadRelu(value), options.file, index, at));
-      fields.relu = value !== 0;
-    } else {
-      fields[field] = value;
-    }
-  }
-  return { instruction: makeInstruction(op, fields as Partial<Omit<Instruction, 'op'>>), diagnostics };
+  const instruction = decodeRecordInto(record, index, options.file, options.offset, diagnostics);
+  return { instruction, diagnostics };
 }
 
 /**
@@ -352,14 +377,10 @@ export function decodePimb(bytes: Uint8Array, options: PimbOptions = {}): PimbDe
   const { records, diagnostics } = readPimbRecords(bytes, options);
   if (records === undefined) return { instructions: undefined, diagnostics };
   const instructions: Instruction[] = [];
-  records.forEach((record, i) => {
-    const { instruction, diagnostics: ds } = recordToInstruction(record, i, {
-      ...(file !== undefined ? { file } : {}),
-      offset: PIMB_HEADER_SIZE + i * PIMB_RECORD_SIZE,
-    });
-    diagnostics.push(...ds);
+  for (let i = 0; i < records.length; i++) {
+    const instruction = decodeRecordInto(records[i]!, i, file, PIMB_HEADER_SIZE + i * PIMB_RECORD_SIZE, diagnostics);
     if (instruction !== undefined) instructions.push(instruction);
-  });
+  }
   return { instructions, diagnostics };
 }
 
