@@ -325,6 +325,14 @@ export class OpDefinition<
   private readonly successorGroups: Group<SuccessorSpec>[];
   private readonly viewClass: new (op: Operation) => OpView<O, R, A, G, S>;
   private readonly interfacesWithVerify: InterfaceImplementation[];
+  private readonly operandShape: GroupShape;
+  private readonly resultShape: GroupShape;
+  private readonly fixedRegions: number;
+  private readonly hasVariadicRegions: boolean;
+  private readonly hasSizedRegions: boolean;
+  private readonly fixedSuccessors: number;
+  private readonly hasVariadicSuccessors: boolean;
+  private readonly traitVerifiers: OpTrait[];
 
   constructor(readonly spec: OpSpec<O, R, A, G, S>) {
     this.name = spec.name;
@@ -379,6 +387,14 @@ export class OpDefinition<
     this.getAsmBlockArgumentNames = spec.getAsmBlockArgumentNames;
     this.defaultDialect = spec.defaultDialect;
     this.viewClass = this.makeViewClass();
+    this.operandShape = groupShape(this.operandGroups);
+    this.resultShape = groupShape(this.resultGroups);
+    this.fixedRegions = this.regionGroups.filter((g) => !g.spec.variadic).length;
+    this.hasVariadicRegions = this.fixedRegions !== this.regionGroups.length;
+    this.hasSizedRegions = this.regionGroups.some((g) => g.spec.blocks !== undefined);
+    this.fixedSuccessors = this.successorGroups.filter((g) => !g.spec.variadic).length;
+    this.hasVariadicSuccessors = this.fixedSuccessors !== this.successorGroups.length;
+    this.traitVerifiers = traits.filter((t) => t.verify !== undefined);
   }
 
   /** The first trait of `kind` (for parameterized traits such as `HasParent`). */
@@ -496,13 +512,15 @@ export class OpDefinition<
    * and including the custom `verify`. Emits the first failure and returns false.
    */
   verifyInvariants(op: Operation): boolean {
-    if (!this.verifyValueGroups(op, this.operandGroups, op.numOperands, OPERAND_SEGMENT_SIZES, this.hasOperandSegments, 'operand')) return false;
-    if (!this.verifyValueGroups(op, this.resultGroups, op.numResults, RESULT_SEGMENT_SIZES, this.hasResultSegments, 'result')) return false;
-    if (!this.verifyAttributes(op)) return false;
-    if (!this.verifyTypes(op, true) || !this.verifyTypes(op, false)) return false;
+    if (!this.verifyValueGroups(op, this.operandGroups, this.operandShape, op.numOperands, OPERAND_SEGMENT_SIZES, this.hasOperandSegments, 'operand')) return false;
+    if (!this.verifyValueGroups(op, this.resultGroups, this.resultShape, op.numResults, RESULT_SEGMENT_SIZES, this.hasResultSegments, 'result')) return false;
+    if (this.attrSpecs.length > 0 && !this.verifyAttributes(op)) return false;
+    if (!this.operandShape.allAnyType && !this.verifyTypes(op, true)) return false;
+    if (!this.resultShape.allAnyType && !this.verifyTypes(op, false)) return false;
     if (!this.verifyRegionShape(op)) return false;
     if (!this.verifySuccessorCount(op)) return false;
-    for (const t of this.traits) if (t.verify && !t.verify(op)) return false;
+    const tv = this.traitVerifiers;
+    for (let i = 0; i < tv.length; i++) if (!tv[i]!.verify!(op)) return false;
     for (const i of this.interfacesWithVerify) if (!i.iface.verify!(op, i.impl)) return false;
     const custom = this.spec.verify;
     if (custom && !custom.call(this.spec, new this.viewClass(op))) return false;
@@ -531,12 +549,13 @@ export class OpDefinition<
   private verifyValueGroups(
     op: Operation,
     groups: Group<ValueSpec>[],
+    shape: GroupShape,
     count: number,
     segAttr: string,
     hasSegments: boolean,
     what: 'operand' | 'result',
   ): boolean {
-    const nSingle = groups.filter((g) => g.spec.kind === 'single').length;
+    const nSingle = shape.nSingle;
     const nVar = groups.length - nSingle;
     if (hasSegments) {
       const sizes = op.getAttr(segAttr);
@@ -582,7 +601,7 @@ export class OpDefinition<
       op.emitOpError(what === 'operand' ? M.expectedAtLeastNOperands(nSingle, count) : M.expectedAtLeastNResults(nSingle));
       return false;
     }
-    const varGroup = groups.findIndex((g) => g.spec.kind !== 'single');
+    const varGroup = shape.varIndex;
     if (groups[varGroup]!.spec.kind === 'optional' && count > nSingle + 1) {
       op.emitOpError(M.optionalGroupTooLarge(what, varGroup, count - nSingle));
       return false;
@@ -630,9 +649,10 @@ export class OpDefinition<
   }
 
   private verifyRegionShape(op: Operation): boolean {
-    const fixed = this.regionGroups.filter((g) => !g.spec.variadic).length;
-    const hasVariadic = fixed !== this.regionGroups.length;
+    const fixed = this.fixedRegions;
+    const hasVariadic = this.hasVariadicRegions;
     const n = op.numRegions;
+    if (n === fixed && !this.hasSizedRegions) return true;
     if (!hasVariadic && n !== fixed) {
       op.emitOpError(fixed === 0 ? M.requiresZeroRegions : fixed === 1 ? M.requiresOneRegion : M.expectedNRegions(fixed));
       return false;
@@ -653,9 +673,10 @@ export class OpDefinition<
   }
 
   private verifySuccessorCount(op: Operation): boolean {
-    const fixed = this.successorGroups.filter((g) => !g.spec.variadic).length;
-    const hasVariadic = fixed !== this.successorGroups.length;
+    const fixed = this.fixedSuccessors;
+    const hasVariadic = this.hasVariadicSuccessors;
     const n = op.numSuccessors;
+    if (n === 0 && fixed === 0) return true;
     if (!hasVariadic && n !== fixed) {
       op.emitOpError(M.requiresNSuccessors(fixed, n));
       return false;
@@ -737,6 +758,29 @@ export class OpDefinition<
     }
     return View as unknown as new (op: Operation) => OpView<O, R, A, G, S>;
   }
+}
+
+/** Precomputed facts about a list of value groups. */
+interface GroupShape {
+  /** Number of single groups. */
+  readonly nSingle: number;
+  /** Index of the (last) non-single group, or -1. */
+  readonly varIndex: number;
+  /** True when no group constrains its types. */
+  readonly allAnyType: boolean;
+}
+
+function groupShape(groups: Group<ValueSpec>[]): GroupShape {
+  let nSingle = 0;
+  let varIndex = -1;
+  let allAnyType = true;
+  for (let i = 0; i < groups.length; i++) {
+    const g = groups[i]!;
+    if (g.spec.kind === 'single') nSingle++;
+    else if (varIndex < 0) varIndex = i;
+    if (g.spec.constraint !== AnyType) allAnyType = false;
+  }
+  return { nSingle, varIndex, allAnyType };
 }
 
 function groupRange(

@@ -37,16 +37,21 @@ export interface OperationState {
   regions?: number | readonly Region[];
 }
 
+/** Copies `src` into a new map, or returns `null` when it is empty (maps are allocated lazily). */
 function toMap(
   src: ReadonlyMap<string, Attribute> | Readonly<Record<string, Attribute>> | undefined,
-): Map<string, Attribute> {
-  if (src === undefined) return new Map();
-  if (src instanceof Map) return new Map(src as ReadonlyMap<string, Attribute>);
-  const m = new Map<string, Attribute>();
+): Map<string, Attribute> | null {
+  if (src === undefined) return null;
+  if (src instanceof Map) return src.size === 0 ? null : new Map(src as ReadonlyMap<string, Attribute>);
   const rec = src as Readonly<Record<string, Attribute>>;
-  for (const k of Object.keys(rec)) m.set(k, rec[k]!);
+  const keys = Object.keys(rec);
+  if (keys.length === 0) return null;
+  const m = new Map<string, Attribute>();
+  for (const k of keys) m.set(k, rec[k]!);
   return m;
 }
+
+const EMPTY_ATTRS: ReadonlyMap<string, Attribute> = new Map();
 
 const EMPTY_REGIONS: Region[] = [];
 const EMPTY_SUCCESSORS: BlockOperand[] = [];
@@ -81,10 +86,8 @@ export class Operation {
   next: Operation | null = null;
   /** @internal Position in the block, valid when the block's order is valid. */
   orderIndex = 0;
-  /** Inherent attributes stored as properties (`<{...}>`). Mutate through the setters. */
-  readonly properties: Map<string, Attribute>;
-  /** Discardable attributes (`{...}`). Mutate through the setters. */
-  readonly attributes: Map<string, Attribute>;
+  private props: Map<string, Attribute> | null;
+  private attrs: Map<string, Attribute> | null;
   /** The results, in order. */
   readonly results: readonly OpResult[];
   /** The regions, in order (their number is fixed at creation). */
@@ -100,12 +103,12 @@ export class Operation {
     /** The operation's location (mutable, like MLIR's `setLoc`). */
     public location: Location,
     definition: AnyOpDefinition | undefined,
-    properties: Map<string, Attribute>,
-    attributes: Map<string, Attribute>,
+    properties: Map<string, Attribute> | null,
+    attributes: Map<string, Attribute> | null,
   ) {
     this.definition = definition;
-    this.properties = properties;
-    this.attributes = attributes;
+    this.props = properties;
+    this.attrs = attributes;
     this.results = [];
     this.regions = EMPTY_REGIONS;
     this.operandStorage = [];
@@ -289,33 +292,50 @@ export class Operation {
 
   // ---------------------------------------------------------------- attributes and properties
 
+  /**
+   * Inherent attributes stored as properties (`<{...}>`), in insertion order (printers sort).
+   * Read-only view: change them with {@link setProperty}/{@link removeProperty}.
+   */
+  get properties(): ReadonlyMap<string, Attribute> {
+    return this.props ?? EMPTY_ATTRS;
+  }
+  /** Discardable attributes (`{...}`). Read-only view: use the setters to change them. */
+  get attributes(): ReadonlyMap<string, Attribute> {
+    return this.attrs ?? EMPTY_ATTRS;
+  }
   /** The property (inherent attribute) `name`. */
   getProperty(name: string): Attribute | undefined {
-    return this.properties.get(name);
+    const p = this.props;
+    return p === null ? undefined : p.get(name);
   }
   /** Sets property `name`. */
   setProperty(name: string, value: Attribute): void {
-    this.properties.set(name, value);
+    (this.props ??= new Map()).set(name, value);
   }
   /** Removes property `name`; returns whether it existed. */
   removeProperty(name: string): boolean {
-    return this.properties.delete(name);
+    return this.props !== null && this.props.delete(name);
   }
   /** The discardable attribute `name`. */
   getDiscardableAttr(name: string): Attribute | undefined {
-    return this.attributes.get(name);
+    const a = this.attrs;
+    return a === null ? undefined : a.get(name);
   }
   /** Sets discardable attribute `name`. */
   setDiscardableAttr(name: string, value: Attribute): void {
-    this.attributes.set(name, value);
+    (this.attrs ??= new Map()).set(name, value);
   }
   /** Removes discardable attribute `name`; returns whether it existed. */
   removeDiscardableAttr(name: string): boolean {
-    return this.attributes.delete(name);
+    return this.attrs !== null && this.attrs.delete(name);
   }
   /** An attribute by name: the property if there is one, otherwise the discardable one. */
   getAttr(name: string): Attribute | undefined {
-    return this.properties.get(name) ?? this.attributes.get(name);
+    const p = this.props;
+    const v = p === null ? undefined : p.get(name);
+    if (v !== undefined) return v;
+    const a = this.attrs;
+    return a === null ? undefined : a.get(name);
   }
   /**
    * Sets an attribute by name: as a property when the definition declares `name` inherent
@@ -323,12 +343,12 @@ export class Operation {
    */
   setAttr(name: string, value: Attribute): void {
     const def = this.definition;
-    if ((def && def.inherentAttrNames.has(name)) || this.properties.has(name)) this.properties.set(name, value);
-    else this.attributes.set(name, value);
+    if ((def && def.inherentAttrNames.has(name)) || (this.props !== null && this.props.has(name))) this.setProperty(name, value);
+    else this.setDiscardableAttr(name, value);
   }
   /** Removes an attribute by name from properties or discardable attributes. */
   removeAttr(name: string): boolean {
-    return this.properties.delete(name) || this.attributes.delete(name);
+    return this.removeProperty(name) || this.removeDiscardableAttr(name);
   }
 
   // ---------------------------------------------------------------- regions and successors

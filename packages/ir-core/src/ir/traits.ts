@@ -111,6 +111,7 @@ function verifyIsolatedFromAbove(isolated: Operation): boolean {
         for (let o = b.firstOp; o; o = o.next) {
           for (let i = 0; i < o.numOperands; i++) {
             const operandRegion = o.getOperand(i).parentRegion;
+            if (operandRegion === r || operandRegion === region) continue;
             if (!operandRegion) {
               o.emitError(M.operandUnlinked);
               return false;

@@ -18,6 +18,7 @@ const enum Item {
   OpFinish,
   BlockEnter,
   BlockExit,
+  BlockContinue,
   Dominance,
 }
 
@@ -85,6 +86,9 @@ class OperationVerifier {
         case Item.BlockExit:
           ok = this.blockExit(t as Block);
           break;
+        case Item.BlockContinue:
+          ok = this.continueBlock(t as Operation);
+          break;
         case Item.Dominance:
           ok = this.verifyDominance(t as Operation);
           break;
@@ -100,6 +104,19 @@ class OperationVerifier {
   }
 
   private opEnter(op: Operation): boolean {
+    if (!this.verifyOpLocal(op)) return false;
+    const regions = op.regions;
+    this.push(Item.OpExit, op);
+    if (this.recursive) {
+      for (let i = regions.length - 1; i >= 0; i--) {
+        for (let b = regions[i]!.lastBlock; b; b = b.prev) this.push(Item.BlockEnter, b);
+      }
+    }
+    return true;
+  }
+
+  /** Entrance checks of one op: operands, dialect attributes, definition invariants, regions. */
+  private verifyOpLocal(op: Operation): boolean {
     const operands = op.opOperands;
     for (let i = 0; i < operands.length; i++) {
       if (operands[i]!.valueOrNull === null) {
@@ -107,12 +124,8 @@ class OperationVerifier {
         return false;
       }
     }
-    for (const [name, value] of op.attributes) {
-      const dot = name.indexOf('.');
-      if (dot <= 0) continue;
-      const dialect = op.context.getDialect(name.substring(0, dot));
-      if (dialect?.verifyOperationAttribute && !dialect.verifyOperationAttribute(op, name, value)) return false;
-    }
+    if (op.attributes.size > 0) this.checkDialectAttributes(op);
+    if (this.failedDialectAttr) return false;
     const def = op.definition;
     if (def && !def.verifyInvariants(op)) return false;
     const regions = op.regions;
@@ -129,13 +142,40 @@ class OperationVerifier {
         }
       }
     }
-    this.push(Item.OpExit, op);
-    if (this.recursive) {
-      for (let i = regions.length - 1; i >= 0; i--) {
-        for (let b = regions[i]!.lastBlock; b; b = b.prev) this.push(Item.BlockEnter, b);
+    return true;
+  }
+
+  /**
+   * Verifies the ops of a block from `op` on: ops without regions completely and in place
+   * (the common case, no stack traffic); at the first op with regions, schedules it and the
+   * rest of the block. Isolated ops are skipped (their parent's exit verifies them).
+   */
+  private continueBlock(op: Operation | null): boolean {
+    for (let o = op; o; o = o.next) {
+      if (o.regions.length === 0) {
+        if (!this.verifyOpLocal(o) || !this.opFinish(o)) return false;
+        continue;
       }
+      if (isIsolatedWithRegions(o)) continue;
+      if (o.next) this.push(Item.BlockContinue, o.next);
+      this.push(Item.OpEnter, o);
+      return true;
     }
     return true;
+  }
+
+  private failedDialectAttr = false;
+
+  private checkDialectAttributes(op: Operation): void {
+    for (const [name, value] of op.attributes) {
+      const dot = name.indexOf('.');
+      if (dot <= 0) continue;
+      const dialect = op.context.getDialect(name.substring(0, dot));
+      if (dialect?.verifyOperationAttribute && !dialect.verifyOperationAttribute(op, name, value)) {
+        this.failedDialectAttr = true;
+        return;
+      }
+    }
   }
 
   private blockEnter(block: Block): boolean {
@@ -152,10 +192,7 @@ class OperationVerifier {
       }
     }
     this.push(Item.BlockExit, block);
-    for (let o = block.lastOp; o; o = o.prev) {
-      if (!isIsolatedWithRegions(o)) this.push(Item.OpEnter, o);
-    }
-    return true;
+    return this.continueBlock(block.firstOp);
   }
 
   private blockExit(block: Block): boolean {

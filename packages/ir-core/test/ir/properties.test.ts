@@ -132,7 +132,7 @@ describe('properties', () => {
         const shape = (o: Operation): string[] => {
           const out: string[] = [];
           o.walk((x) => {
-            const operandPos = x.operands.map((v) => (v.definingOp ? `r${v.definingOp.name}` : `a${(v as { index: number }).index}`));
+            const operandPos = x.operands.map((v) => (v.definingOp ? `r${v.definingOp.name}` : `a${(v as unknown as { index: number }).index}`));
             out.push(`${x.name}/${x.numRegions}/${operandPos.join(',')}`);
           }, WalkOrder.PreOrder);
           return out;
