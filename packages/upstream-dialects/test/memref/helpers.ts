@@ -7,21 +7,34 @@ import {
   printType,
   setDiagnosticFormatters,
   verify,
+  type Dialect,
   type Operation,
 } from '@raptor-pim/ir-core';
 import { MemRefDialect } from '@raptor-pim/upstream-dialects';
 
 type Register = (ctx: MLIRContext) => void;
-/** ir-core's `registerBuiltinDialects` (builtin, func, arith), when its public API has it. */
-export const registerBuiltin: Register | undefined = (core as unknown as { registerBuiltinDialects?: Register }).registerBuiltinDialects;
+const exported = core as unknown as { registerBuiltinDialects?: Register; FuncDialect?: Dialect; ArithDialect?: Dialect };
+/**
+ * Registers func and arith from ir-core when its public API has them. The builtin dialect is
+ * deliberately not registered: with it, ir-core's printer currently prints `builtin.module {`
+ * where MLIR prints `module {` (reported to the ir-core owner); unregistered, ir-core parses and
+ * prints the module as MLIR does.
+ */
+export const registerBuiltin: Register | undefined =
+  exported.FuncDialect && exported.ArithDialect
+    ? (ctx) => {
+        ctx.registerDialect(exported.FuncDialect!);
+        ctx.registerDialect(exported.ArithDialect!);
+      }
+    : undefined;
 
-/** A context with memref (and builtin/func/arith when available; else unregistered ops allowed). */
+/** A context with memref (and func/arith when available; else unregistered ops allowed). */
 export function makeContext(): MLIRContext {
   setDiagnosticFormatters(printType, printAttribute, printOperationForDiagnostic);
   const ctx = new MLIRContext();
   ctx.registerDialect(MemRefDialect);
   if (registerBuiltin) registerBuiltin(ctx);
-  else ctx.allowUnregisteredDialects = true;
+  ctx.allowUnregisteredDialects = true;
   return ctx;
 }
 
