@@ -19,11 +19,11 @@ import { ConstantOpInterface } from '../ir/core-interfaces';
 import { defineDialect, type Dialect } from '../ir/dialect';
 import { formatType } from '../ir/format-hooks';
 import { implement } from '../ir/interfaces';
-import { defineOp, optProp, prop, single, type AnyOpDefinition, type FoldResult, type OpDefinition } from '../ir/op-definition';
+import { defineOp, optProp, prop, single, type AnyOpDefinition, type FoldResult } from '../ir/op-definition';
 import type { Operation, OperationState } from '../ir/operation';
 import { Traits, getElementTypeOrSelf } from '../ir/traits';
 import type { Value } from '../ir/value';
-import type { AsmParser, DialectAsmParser, DialectAsmPrinter, OpAsmParser, OpAsmPrinter, ParseResult } from '../syntax/op-asm';
+import type { AsmParser, DialectAsmParser, DialectAsmPrinter, OpAsmParser, OpAsmPrinter, ParseResult, UnresolvedOperand } from '../syntax/op-asm';
 import {
   CMPF_PREDICATES,
   CMPI_PREDICATES,
@@ -172,8 +172,8 @@ function isConstInt(attr: Attribute | undefined, value: bigint): boolean {
 
 // ------------------------------------------------------------------ custom assembly helpers
 
-function parseOperands(p: OpAsmParser, n: number): ParseResult<ReturnType<OpAsmParser['parseOperand']>[]> {
-  const out: ReturnType<OpAsmParser['parseOperand']>[] = [];
+function parseOperands(p: OpAsmParser, n: number): ParseResult<UnresolvedOperand[]> {
+  const out: UnresolvedOperand[] = [];
   for (let i = 0; i < n; i++) {
     if (i && !p.parseComma()) return undefined;
     const o = p.parseOperand();
@@ -225,7 +225,7 @@ function binaryAsm(flags: FlagKind, inherent: ReadonlySet<string>) {
       const type = p.parseType();
       if (!type) return false;
       const values: Value[] = [];
-      if (!p.resolveOperands(ops as never, type, values)) return false;
+      if (!p.resolveOperands(ops, type, values)) return false;
       state.operands = values;
       state.resultTypes = [type];
       return true;
@@ -291,7 +291,7 @@ function castAsm(opts: CastOptions, inherent: ReadonlySet<string>) {
       if (opts.roundingMode) {
         const mode = p.parseOptionalKeyword(ROUNDING_MODES);
         if (mode !== null) {
-          stateMaps(state).properties.set('roundingmode', IntegerAttr.get(IntegerType.get(p.context, 32), ROUNDING_MODES.indexOf(mode as never)));
+          stateMaps(state).properties.set('roundingmode', IntegerAttr.get(IntegerType.get(p.context, 32), (ROUNDING_MODES as readonly string[]).indexOf(mode)));
         }
       }
       if (opts.fastmath && !parseFlagsClause(p, state, 'fastmath', 'fastmath', false)) return false;
@@ -560,7 +560,7 @@ function compareAsm(predicates: readonly string[], fastmath: boolean) {
       const type = p.parseType();
       if (!type) return false;
       const values: Value[] = [];
-      if (!p.resolveOperands(ops as never, type, values)) return false;
+      if (!p.resolveOperands(ops, type, values)) return false;
       state.operands = values;
       state.resultTypes = [i1Like(type)];
       return true;
@@ -734,7 +734,6 @@ function castOp(
   });
 }
 
-const IntOrIndex = SignlessIntegerOrIndexLike;
 const SignlessIntOrFloatLike = like('signless-integer-or-float-like', (t) => isSignlessIntOrIndex(t) || isFloat(t));
 
 /** `arith.index_cast`. */
@@ -766,7 +765,6 @@ export const TruncFOp = castOp('truncf', 'cast from floating-point to narrower f
 });
 /** `arith.bitcast`. */
 export const BitcastOp = castOp('bitcast', 'bitcast between values of equal bit width', SignlessIntOrFloatLike, SignlessIntOrFloatLike, 'same');
-void IntOrIndex;
 
 // ------------------------------------------------------------------ the dialect
 
@@ -848,6 +846,3 @@ export const ArithDialect: Dialect = defineDialect({
     return true;
   },
 });
-
-/** The op definition type of a cast op (for typed views in other packages). */
-export type CastOpDefinition = OpDefinition;

@@ -2,8 +2,10 @@
  * Interop with mlir-opt 22: our generic output parses in mlir-opt and prints back the same; our
  * parser reads mlir-opt's generic output and prints it back identically; custom forms agree.
  */
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
 import { findMlirOpt, runMlirOpt } from './mlir-opt';
-import { describe as describeDiags, loadCorpus, parseAndVerify, printAsTool } from '../roundtrip/corpus';
+import { CORPUS_DIR, describe as describeDiags, loadCorpus, parseAndVerify, printAsTool } from '../roundtrip/corpus';
 
 const found = findMlirOpt();
 const corpus = loadCorpus();
@@ -46,6 +48,18 @@ if ('missing' in found) {
       const r = parseAndVerify(theirs, name);
       expect(describeDiags(r.diagnostics)).toEqual([]);
       expect(printAsTool(r.module!, { debugInfo: file.debugInfo })).toBe(theirs);
+    });
+  });
+
+  describe('invalid-input files', () => {
+    const dir = path.join(CORPUS_DIR, 'invalid');
+    it.each([
+      ['registered.mlir', []],
+      ['syntax.mlir', ['--allow-unregistered-dialect']],
+    ] as const)('mlir-opt --verify-diagnostics accepts %s (so the expectations are MLIR\'s)', (file, extra) => {
+      const r = spawnSync(tool, [...extra, '--split-input-file', '--verify-diagnostics', path.join(dir, file)], { encoding: 'utf8' });
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
     });
   });
 
