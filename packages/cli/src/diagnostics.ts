@@ -23,4 +23,6 @@ export const CLI_MESSAGES = {
   optCannotRead: (file: string, why: string) => `raptor opt: cannot read '${file}' (${why})`,
   optCannotWrite: (file: string, why: string) => `raptor opt: cannot write '${file}' (${why})`,
   optBadPipeline: (pipeline: string) => `raptor opt: invalid --pass-pipeline '${pipeline}'`,
+  optCrashInputSaved: (file: string) => `the input that triggered it was saved to ${file}`,
+  optCrashInputNotSaved: (length: number) => `(the input, ${length} characters, could not be saved)`,
 } as const;

@@ -3,6 +3,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { runCli } from '@raptor-pim/cli';
+import { createPass } from '@raptor-pim/ir-core';
+import { createOptPassRegistry, parseOptArgs, runOpt } from '../src/commands/opt';
 import type { CliIo } from '@raptor-pim/cli';
 
 const EXAMPLES = path.resolve(__dirname, '../examples');
@@ -193,6 +195,29 @@ describe('raptor opt', () => {
     if (fs.existsSync(MLIR_OPT)) {
       const theirs = spawnSync(MLIR_OPT, ['--pass-pipeline=builtin.module(canonicalize)', '-'], { input: text, encoding: 'utf8' });
       expect(s.out).toBe(theirs.stdout);
+    }
+  });
+
+  it('an exception inside a pass is an internal error (exit 2) that saves the input for the report', async () => {
+    const registry = createOptPassRegistry();
+    registry.registerPass(() =>
+      createPass({
+        argument: 'explode',
+        run() {
+          throw new Error('invariant broken');
+        },
+      }),
+    );
+    const text = 'func.func @f() {\n  return\n}\n';
+    const s = io(text);
+    const args = parseOptArgs(['-', '--pass-pipeline=builtin.module(explode)'], s);
+    await expect(runOpt(args as Exclude<typeof args, number>, s, registry)).rejects.toThrow('invariant broken');
+    try {
+      await runOpt(args as Exclude<typeof args, number>, s, registry);
+    } catch (e) {
+      const saved = /saved to (\S+)/.exec((e as Error).stack ?? '')![1]!;
+      expect(fs.readFileSync(saved, 'utf8')).toBe(text);
+      fs.rmSync(saved);
     }
   });
 

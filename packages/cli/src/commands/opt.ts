@@ -3,6 +3,7 @@
  * result, like `mlir-opt` (same flags where they exist, same output bytes).
  */
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import {
   MLIRContext,
@@ -238,8 +239,26 @@ function processChunk(
   return { ok: output !== undefined && !failed, output: output ?? '' };
 }
 
+/**
+ * An internal error (a broken invariant, never bad input) annotated with the input that
+ * triggered it: saved to a temporary file so it can be attached to a bug report.
+ */
+function withReproducer(error: unknown, input: string): Error {
+  const file = path.join(os.tmpdir(), `raptor-opt-crash-${process.pid}-${Date.now()}.mlir`);
+  let saved = '';
+  try {
+    fs.writeFileSync(file, input);
+    saved = CLI_MESSAGES.optCrashInputSaved(file);
+  } catch {
+    saved = CLI_MESSAGES.optCrashInputNotSaved(input.length);
+  }
+  const e = error instanceof Error ? error : new Error(String(error));
+  e.stack = `${e.stack ?? e.message}\n${saved}`;
+  return e;
+}
+
 /** Runs `raptor opt` with parsed options; returns the exit code. */
-export async function runOpt(args: OptArgs, io: CliIo): Promise<number> {
+export async function runOpt(args: OptArgs, io: CliIo, registry: PassRegistry = createOptPassRegistry()): Promise<number> {
   const filename = args.input === '-' ? '<stdin>' : args.input;
   let text: string;
   if (args.input === '-') text = await io.readStdin();
@@ -251,7 +270,6 @@ export async function runOpt(args: OptArgs, io: CliIo): Promise<number> {
       return 1;
     }
   }
-  const registry = createOptPassRegistry();
   if (args.pipeline !== undefined) {
     // Check the pipeline once up front, so a typo is reported before any input is processed.
     const scratch = new MLIRContext();
@@ -267,7 +285,12 @@ export async function runOpt(args: OptArgs, io: CliIo): Promise<number> {
   const outputs: string[] = [];
   let ok = true;
   for (const chunk of chunks) {
-    const r = processChunk(chunk.text, chunk.lineOffset, filename, args, registry, timing, diagnostics, io);
+    let r: ChunkResult;
+    try {
+      r = processChunk(chunk.text, chunk.lineOffset, filename, args, registry, timing, diagnostics, io);
+    } catch (e) {
+      throw withReproducer(e, chunk.text);
+    }
     if (!r.ok) ok = false;
     outputs.push(r.output);
   }
