@@ -85,7 +85,7 @@ describe.each(corpus.map((f) => [f.name, f] as const))('mutations of %s', (name,
         }
         expect(Date.now() - started).toBeLessThan(PER_CASE_MS);
       }),
-      { numRuns: Math.max(150, Math.floor(4200 / corpus.length)), seed: 20261130 ^ name.length, endOnFailure: true },
+      { numRuns: Math.max(150, Math.floor(3500 / corpus.length)), seed: 20261130 ^ name.length, endOnFailure: true },
     );
     // Both outcomes occur, so the property is exercised on both sides.
     expect(rejected).toBeGreaterThan(0);
