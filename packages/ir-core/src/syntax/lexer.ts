@@ -298,8 +298,14 @@ export class Lexer {
 
 /** Decodes the body of a string literal between offsets (MLIR escapes: `\"`, `\\`, `\n`, `\t`, `\XX`). */
 export function decodeStringLiteral(text: string, start: number, end: number): string {
-  const first = text.indexOf('\\', start);
-  if (first < 0 || first >= end) return text.substring(start, end);
+  let first = -1;
+  for (let p = start; p < end; p++) {
+    if (text.charCodeAt(p) === CH_BACKSLASH) {
+      first = p;
+      break;
+    }
+  }
+  if (first < 0) return text.substring(start, end);
   const parts: string[] = [];
   let bytes: number[] | undefined;
   let last = start;

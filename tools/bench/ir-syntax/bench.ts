@@ -1,0 +1,67 @@
+/**
+ * Parse/print throughput of the ir-core syntax layer, with mlir-opt as the baseline when it is
+ * installed. Run from the repository root:
+ *   npx tsc --outDir /tmp/raptor-bench --rootDir . --module commonjs --moduleResolution bundler --ignoreDeprecations 6.0 \
+ *     --target ES2022 --lib ES2023 --types node --skipLibCheck --esModuleInterop tools/bench/ir-syntax/bench.ts
+ *   node --max-old-space-size=6000 /tmp/raptor-bench/tools/bench/ir-syntax/bench.js
+ * Env: MLIR_OPT (default /usr/lib/llvm-22/bin/mlir-opt), BENCH_DIR (scratch dir, default os.tmpdir()).
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { MLIRContext, parseSourceString, printOperation } from '../../../packages/ir-core/src';
+
+const mlirOpt = process.env.MLIR_OPT ?? '/usr/lib/llvm-22/bin/mlir-opt';
+const dir = process.env.BENCH_DIR ?? os.tmpdir();
+
+function writeCases(): { name: string; file: string }[] {
+  // 1. ~100 MB on a single line: one op with a long dense array.
+  const nums: string[] = [];
+  for (let i = 0; i < 20_000_000; i++) nums.push(String(i % 1000));
+  const longLine = '"t.a"() {a = array<i32: ' + nums.join(', ') + '>} : () -> ()\n';
+  // 2. ~10 MB of ordinary IR: many small ops with blocks, regions and attributes.
+  const parts: string[] = [];
+  for (let f = 0; f < 2000; f++) {
+    parts.push(`"t.func"() ({\n^bb0(%arg0: tensor<4x8xf32>, %arg1: i32):\n`);
+    for (let i = 0; i < 25; i++) {
+      const prev = i === 0 ? '%arg0' : `%${i - 1}`;
+      parts.push(`  %${i} = "t.op"(${prev}, %arg1) {k = ${i} : i64, s = "x${i}", m = affine_map<(d0, d1) -> (d1, d0 + ${i})>} : (tensor<4x8xf32>, i32) -> tensor<4x8xf32>\n`);
+    }
+    parts.push(`  "t.ret"(%24) : (tensor<4x8xf32>) -> ()\n}) {sym_name = "f${f}"} : () -> ()\n`);
+  }
+  const big = parts.join('');
+  const cases = [
+    { name: 'long-line-100MB', text: longLine },
+    { name: 'module-10MB', text: big },
+  ];
+  return cases.map((c) => {
+    const file = path.join(dir, `raptor-bench-${c.name}.mlir`);
+    fs.writeFileSync(file, c.text);
+    return { name: c.name, file };
+  });
+}
+
+function time<T>(f: () => T): { ms: number; value: T } {
+  const t0 = process.hrtime.bigint();
+  const value = f();
+  return { ms: Number(process.hrtime.bigint() - t0) / 1e6, value };
+}
+
+for (const c of writeCases()) {
+  const text = fs.readFileSync(c.file, 'utf8');
+  const ctx = new MLIRContext();
+  ctx.allowUnregisteredDialects = true;
+  const parsed = time(() => parseSourceString(ctx, text, { filename: c.name }));
+  if (!parsed.value) throw new Error(`${c.name}: parse failed`);
+  const printed = time(() => printOperation(parsed.value!, { generic: true }));
+  let baseline = '';
+  if (fs.existsSync(mlirOpt)) {
+    const m = time(() => execFileSync(mlirOpt, ['--allow-unregistered-dialect', '--mlir-print-op-generic', c.file, '-o', os.devNull]));
+    baseline = `  mlir-opt parse+print ${m.ms.toFixed(0)} ms  ratio ${((parsed.ms + printed.ms) / m.ms).toFixed(2)}x`;
+  }
+  console.log(
+    `${c.name}: ${(text.length / 1e6).toFixed(1)} MB  parse ${parsed.ms.toFixed(0)} ms  print ${printed.ms.toFixed(0)} ms (${(printed.value.length / 1e6).toFixed(1)} MB)` + baseline,
+  );
+  fs.unlinkSync(c.file);
+}
