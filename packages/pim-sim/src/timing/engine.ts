@@ -293,6 +293,7 @@ class TimingEngine {
   private readonly trace: TraceEvent[] | undefined;
   private readonly budget: number;
   private liveCores = 0;
+  private lastFinish = 0;
 
   constructor(
     private readonly p: SimParams,
@@ -333,9 +334,11 @@ class TimingEngine {
     let steps = 0;
     const onProgress = this.options.onProgress;
     while (this.error === undefined) {
-      if (this.p.latencyMode && this.liveCores === 0) break;
       if (q.length === 0) break;
       const t = q.peekTime();
+      // Finish times are known ahead of the clock (see unitDone): stop once every core is done
+      // and the clock has reached the last finish.
+      if (this.p.latencyMode && this.liveCores === 0 && t > this.lastFinish) break;
       if (t > endTime) break;
       if (t > this.budget) {
         this.failBudget();
@@ -810,7 +813,8 @@ class TimingEngine {
   private vectorWrite(c: CoreState, t: number): void {
     const d = this.lm(c, t, c.vecWb, true, 0);
     c.vecLastWait = d;
-    this.q.push(t + d, P_VEC, K_UNIT_DONE, c.id, U_VEC);
+    // The finish time is known now; completing ahead of time is equivalent (see unitDone).
+    this.unitDone(c, U_VEC, t + d);
   }
 
   private matrixStart(c: CoreState, g: number, t: number): void {
@@ -823,9 +827,15 @@ class TimingEngine {
   private matrixWrite(c: CoreState, g: number, t: number): void {
     const d = this.lm(c, t, c.mxWrite[g], true, 0);
     c.mxLastWait[g] = d;
-    this.q.push(t + d, P_MX, K_UNIT_DONE, c.id, U_MX0 + g);
+    this.unitDone(c, U_MX0 + g, t + d);
   }
 
+  /**
+   * A unit finishes at `t`. It is called as soon as `t` is known (possibly before the
+   * simulation reaches it): everything it sets is dated (unit free at the next edge, commit
+   * and retirement times), the front end compares those dates with its own clock, and a
+   * front end that blocks on them schedules its wake-up from them (see block()).
+   */
   private unitDone(c: CoreState, unit: number, t: number): void {
     const edge = this.nextEdge(t);
     const P = this.P;
@@ -881,6 +891,7 @@ class TimingEngine {
     if (c.retirePtr < c.robCount) return;
     c.done = true;
     c.finishNs = Math.max(c.lastRetire, c.lastScalarDone);
+    if (c.finishNs > this.lastFinish) this.lastFinish = c.finishNs;
     this.liveCores--;
   }
 
@@ -975,10 +986,10 @@ class TimingEngine {
     else c.er[ev] = 0;
   }
 
-  private finishTransferAfter(c: CoreState, t: number, d: number): void {
-    c.xfLastWait = d;
+  private finishTransferAfter(c: CoreState, t: number, d: number, lastWait: number = d): void {
+    c.xfLastWait = lastWait;
     c.xfWaitState = XW_NONE;
-    this.q.push(t + d, P_XF, K_UNIT_DONE, c.id, U_XF);
+    this.unitDone(c, U_XF, t + d);
   }
 
   private switchIndex(id: number): number {
@@ -1065,8 +1076,7 @@ class TimingEngine {
         if (r.xfWaitState === XW_SYNC && r.xfEv === ev) {
           if (this.waitSatisfied(r, ev, r.xfVal, r.xfPc)) {
             this.consumeWait(r, ev, r.xfVal);
-            this.finishTransferAfter(r, t, 0);
-            r.xfLastWait = NOTIFY;
+            this.finishTransferAfter(r, t, 0, NOTIFY);
           }
         }
       }
@@ -1082,8 +1092,7 @@ class TimingEngine {
         const d = this.lm(c, t, c.xfSize, true, 0);
         this.finishTransferAfter(c, t, d);
       } else {
-        this.finishTransferAfter(c, t, 0);
-        c.xfLastWait = NOTIFY;
+        this.finishTransferAfter(c, t, 0, NOTIFY);
       }
     }
     this.traceNet(sw, m, this.swBusyFrom[sw], t);
@@ -1108,7 +1117,7 @@ class TimingEngine {
     } else if (c.xfOp === OP.send) {
       // The data goes out asynchronously; the send is done after its local read.
       this.send(c.id, this.switchIndex(c.xfPeer), M_DATA, c.xfSize, 0, t);
-      this.q.push(t, P_XF, K_UNIT_DONE, c.id, U_XF);
+      this.unitDone(c, U_XF, t);
     }
   }
 
