@@ -128,7 +128,6 @@ function tensorCount(t: TensorLocation): number {
   return t.shape.reduce((a, b) => a * b, 1);
 }
 
-
 /** Static pimsim-nn compatibility notes the validator does not give (configuration level). */
 function configNotes(target: Target): string[] {
   const notes: string[] = [];
@@ -164,12 +163,7 @@ export function simulateBundle(bundle: ProgramBundle, options: SimulateOptions =
   const firstError = diagnostics.find((d) => d.severity === 'error');
   if (firstError) return failure(bundleError(formatDiagnostic(firstError)), diagnostics, target, mode, compatibility);
 
-  let params: SimParams;
-  try {
-    params = deriveParams(config);
-  } catch (e) {
-    return failure(bundleError(String(e)), diagnostics, target, mode, compatibility);
-  }
+  const params: SimParams = deriveParams(config);
   const programs = bundle.programs.map((p) => compileProgram(p));
   const groups = bundle.arrayGroupMap;
 
