@@ -4,3 +4,7 @@
  */
 export {};
 export * from './memref';
+export * from './affine';
+export * from './tensor';
+export * from './scf';
+export { registerUpstreamDialects } from './tensor/register-upstream-dialects';

@@ -1,0 +1,4 @@
+/** The affine dialect: `affine.apply`. */
+export * from './dialect';
+export { AffineMessages } from './diagnostics';
+export { ApplyOp as AffineApplyOp } from './ops';

@@ -1,0 +1,32 @@
+/**
+ * MLIR-style negative tests for the tensor dialect: test/fixtures/tensor/invalid.mlir holds one case per
+ * verifier rule (split by `// -----`, `// expected-error@+1 {{...}}`). The same file passes
+ * `mlir-opt --split-input-file --verify-diagnostics` (LLVM 22), so every message is MLIR's.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseSourceString, splitInputFile, verify, verifyDiagnostics } from '@raptor-pim/ir-core';
+import { makeContext } from '../tensor/helpers';
+
+const fixture = 'invalid.mlir';
+const text = fs.readFileSync(path.resolve(__dirname, '../fixtures/tensor', fixture), 'utf8');
+
+describe('tensor verifier diagnostics', () => {
+  splitInputFile(text).forEach((chunk, i) => {
+    const line = chunk.text.split('\n').find((l) => /expected-error/.test(l)) ?? '';
+    it(`case ${i + 1} (line ${chunk.lineOffset + 1}): ${line.replace(/.*\{\{/, '').replace(/\}\}.*/, '').slice(0, 70)}`, () => {
+      const ctx = makeContext();
+      const { problems } = verifyDiagnostics(
+        ctx,
+        fixture,
+        chunk.text,
+        () => {
+          const m = parseSourceString(ctx, chunk.text, { filename: fixture, lineOffset: chunk.lineOffset });
+          if (m) verify(m);
+        },
+        chunk.lineOffset,
+      );
+      expect(problems.map((d) => d.message)).toEqual([]);
+    });
+  });
+});
