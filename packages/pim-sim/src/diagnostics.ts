@@ -91,6 +91,8 @@ export const SIM_MESSAGES = {
   inputDtype: (name: string, got: string, want: string) => `input '${name}' has dtype ${got}, expected ${want}`,
   npyInvalid: (what: string) => `invalid .npy file: ${what}`,
   internal: (what: string) => `internal simulator error: ${what}`,
+  memoryTooLarge: (bytes: number, limit: number) =>
+    `the target's memories total ${bytes} bytes (local memory_size x cores + global memory_size), more than the ${limit} bytes the simulator allocates; use --timing-only or a smaller memory_size`,
   noSemantics: (op: number) => `opcode ${op} has no functional semantics`,
   unknownEvent: (kind: number) => `unknown event kind ${kind}`,
   bundleUnreadable: () => 'bundle could not be read',

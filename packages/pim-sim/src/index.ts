@@ -4,7 +4,7 @@
  * pimsim-nn directory mode): real values per the ISA document, pimsim-nn's timing and energy
  * model, checks pimsim-nn does not make, reports and Chrome traces.
  */
-export { simulateBundle, simulateDirectory, simulateBundleFiles } from './simulate';
+export { simulateBundle, simulateDirectory, simulateBundleFiles, MAX_SIMULATED_MEMORY } from './simulate';
 export type { SimMode, SimulateOptions, SimulationResult, Compatibility } from './simulate';
 export { SIM_MESSAGES } from './diagnostics';
 export type { SimError, SimErrorKind } from './diagnostics';

@@ -27,6 +27,9 @@ import type { TimingResult } from './timing/types';
 import type { NpyArray, NpyDtype } from './io/npy';
 import { typedFromBytes, bytesOfData, npyElementSize } from './io/npy';
 
+/** Largest total of local and global memory bytes the functional pass allocates (4 GiB). */
+export const MAX_SIMULATED_MEMORY = 4 * 1024 * 1024 * 1024;
+
 /** Simulation mode: one inference (latency) or repeated streams for `sim_time` (throughput). */
 export type SimMode = 'latency' | 'throughput';
 
@@ -193,6 +196,17 @@ export function simulateBundle(bundle: ProgramBundle, options: SimulateOptions =
     image.set(bytes, t.address);
   }
 
+  // The functional pass allocates every memory: refuse sizes this process cannot hold.
+  const totalBytes = params.local.size * bundle.coreCount + globalSize;
+  if (!options.timingOnly && !(totalBytes <= MAX_SIMULATED_MEMORY)) {
+    return failure(
+      { kind: 'unsupported', core: -1, pc: -1, instruction: '', message: SIM_MESSAGES.memoryTooLarge(totalBytes, MAX_SIMULATED_MEMORY) },
+      diagnostics,
+      target,
+      mode,
+      compatibility,
+    );
+  }
   const elementType: ElementType = [...bundle.inputs, ...bundle.outputs].some((t) => t.elementType === 'i32') ? 'i32' : 'f32';
   let executed = 0;
   let global: Uint8Array | undefined;

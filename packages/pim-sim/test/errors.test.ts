@@ -222,3 +222,16 @@ describe('checks pimsim-nn does not make', () => {
     expect(r.outputs).toHaveLength(1);
   });
 });
+
+test('memories larger than the simulator allocates are refused, not a crash', () => {
+  const r = simulateBundle(
+    makeBundle({
+      cores: ['setbw ibiw=8, obiw=8\nlldi r0, 0, len=4'],
+      target: testTarget((t) => {
+        t.config.chip_config.global_memory_config.memory_size = 2 ** 40;
+      }),
+    }),
+  );
+  expect(r.error?.kind).toBe('unsupported');
+  expect(r.error!.message).toContain('use --timing-only or a smaller memory_size');
+});
