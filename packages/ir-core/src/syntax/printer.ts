@@ -311,7 +311,7 @@ export class Printer implements OpAsmPrinter {
   private collectDeferrable = false;
   private collectChildren: number[] | undefined;
   private collectMaxDepth = 0;
-  private readonly defaultDialectStack: string[] = [''];
+  private readonly defaultDialectStack: string[] = ['builtin'];
   private tasks: (() => void)[] | undefined;
   readonly generic: boolean;
   readonly debugInfo: boolean;
