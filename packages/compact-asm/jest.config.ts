@@ -1,0 +1,5 @@
+export default {
+  displayName: 'compact-asm',
+  preset: '../../jest.preset.js',
+  rootDir: __dirname,
+};
