@@ -15,6 +15,8 @@ export const CLI_MESSAGES = {
   simCannotRead: (file: string) => `raptor sim: cannot read '${file}'`,
   simBadNpy: (file: string, why: string) => `raptor sim: ${file}: ${why}`,
   simFailed: (message: string) => `raptor sim: error: ${message}`,
+  simTimingOnlyHint: () =>
+    `raptor sim: note: pimsim-nn computes no values; --timing-only times the program without the value checks`,
   simInvalidBundle: (errors: number) => `raptor sim: error: the bundle is invalid (${errors} error${errors === 1 ? '' : 's'} above)`,
   // raptor opt
   optUnknownOption: (option: string) => `raptor opt: unknown option '${option}'`,

@@ -138,6 +138,18 @@ describe('raptor sim', () => {
     expect(s.out).toBe('');
   });
 
+  test('a value check failure suggests --timing-only, which then times the program', async () => {
+    const bench = path.join(SHARED, 'spec/pimsim-nn-bench/vop_vavg');
+    const args = ['sim', path.join(bench, 'prog'), '--config', path.join(bench, 'arch.json')];
+    const s = io();
+    expect(await runCli(args, s)).toBe(1);
+    expect(s.err).toContain('local memory access [4096, 1306625) is out of bounds');
+    expect(s.err).toContain('--timing-only times the program without the value checks');
+    const t = io();
+    expect(await runCli([...args, '--timing-only', '--json'], t)).toBe(0);
+    expect(JSON.parse(t.out).latencyNs).toBe(69);
+  });
+
   test('exit 1 on usage errors and unreadable inputs', async () => {
     const cases: [string[], string][] = [
       [['sim'], 'expected exactly one BUNDLE directory'],

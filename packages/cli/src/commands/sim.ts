@@ -205,7 +205,13 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     if (result.error?.kind === 'invalid-bundle' && errors.length > 0) {
       for (const d of errors) io.stderr(formatDiagnostic(d) + '\n');
       io.stderr(CLI_MESSAGES.simInvalidBundle(errors.length) + '\n');
-    } else io.stderr(CLI_MESSAGES.simFailed(result.error?.message ?? 'unknown error') + '\n');
+    } else {
+      io.stderr(CLI_MESSAGES.simFailed(result.error?.message ?? 'unknown error') + '\n');
+      const kind = result.error?.kind;
+      if (kind === 'out-of-bounds' || kind === 'misaligned' || kind === 'mvmul-shape' || kind === 'unsupported') {
+        io.stderr(CLI_MESSAGES.simTimingOnlyHint() + '\n');
+      }
+    }
     return 1;
   }
   return 0;
