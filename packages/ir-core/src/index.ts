@@ -54,6 +54,7 @@ export type { ExpectedDiagnostic } from './diagnostics/verify';
 export * from './rewrite/rewriter';
 export * from './rewrite/pattern';
 export * from './rewrite/folding';
+export * from './rewrite/constant-folder';
 export * from './rewrite/greedy-driver';
 // func/arith/builtin dialects (registerBuiltinDialects)
 export * from './dialects/index';

@@ -3,7 +3,8 @@ import type { Block } from '../ir/block';
 import type { Operation } from '../ir/operation';
 import { Region } from '../ir/region';
 import type { Value } from '../ir/value';
-import { WalkOrder } from '../ir/walk';
+import { WalkOrder, WalkResult } from '../ir/walk';
+import { ConstantFolder } from './constant-folder';
 import { isOpTriviallyDead, tryFold } from './folding';
 import { FrozenPatternSet, type RewritePattern } from './pattern';
 import { PatternRewriter, type RewriterListener } from './rewriter';
@@ -24,6 +25,11 @@ export interface GreedyRewriteConfig {
   fold?: boolean;
   /** Erase trivially dead ops (default true). */
   eraseDeadOps?: boolean;
+  /**
+   * Unique constants per isolated region and hoist them to the entry block's start while
+   * seeding the worklist (default true, as MLIR's `cseConstants`).
+   */
+  cseConstants?: boolean;
   /** Extra listener notified of every change. */
   listener?: RewriterListener;
 }
@@ -86,6 +92,8 @@ class Worklist {
 class GreedyDriver implements RewriterListener {
   readonly worklist = new Worklist();
   readonly rewriter: PatternRewriter;
+  folder = new ConstantFolder();
+  private readonly scope: ReadonlySet<Region>;
   numRewrites = 0;
   numFolds = 0;
   numErased = 0;
@@ -97,32 +105,67 @@ class GreedyDriver implements RewriterListener {
     context: Operation['context'],
   ) {
     this.rewriter = new PatternRewriter(context, this);
+    this.scope = new Set(regions);
+  }
+
+  /** Adds `op` and its ancestors up to the driver's scope (nothing if `op` is outside it). */
+  addToWorklist(op: Operation): void {
+    const chain: Operation[] = [];
+    let cur: Operation | null = op;
+    while (cur) {
+      chain.push(cur);
+      const r: Region | null = cur.parentRegion;
+      if (r === null) return;
+      if (this.scope.has(r)) {
+        for (const o of chain) this.worklist.push(o);
+        return;
+      }
+      cur = r.parentOp;
+    }
+  }
+
+  /** Adds producers of `op`'s operands that have at most one other user (they may die). */
+  private addOperandsToWorklist(op: Operation): void {
+    for (let i = 0; i < op.numOperands; i++) {
+      const v = op.getOpOperand(i).valueOrNull;
+      const def = v?.definingOp;
+      if (!v || !def) continue;
+      let other: Operation | null = null;
+      let more = false;
+      for (let u = v.firstUse; u; u = u.nextUse) {
+        const user = u.owner;
+        if (user === op || user === other) continue;
+        if (other === null) {
+          other = user;
+          continue;
+        }
+        more = true;
+        break;
+      }
+      if (!more) this.addToWorklist(def);
+    }
   }
 
   // --------------------------------------------------------------- listener
   notifyOperationInserted(op: Operation, previous: { block: Block | null; before: Operation | null }): void {
     this.config.listener?.notifyOperationInserted?.(op, previous);
-    op.walk((o) => void this.worklist.push(o), WalkOrder.PreOrder);
+    this.addToWorklist(op);
   }
   notifyBlockInserted(block: Block): void {
     this.config.listener?.notifyBlockInserted?.(block);
   }
   notifyOperationModified(op: Operation): void {
     this.config.listener?.notifyOperationModified?.(op);
-    this.worklist.push(op);
+    this.addToWorklist(op);
   }
   notifyOperationReplaced(op: Operation, replacement: readonly Value[]): void {
     this.config.listener?.notifyOperationReplaced?.(op, replacement);
   }
   notifyOperationErased(op: Operation): void {
     this.config.listener?.notifyOperationErased?.(op);
-    // Operands' producers may become dead.
-    for (let i = 0; i < op.numOperands; i++) {
-      const o = op.getOpOperand(i).valueOrNull;
-      const d = o?.definingOp;
-      if (d) this.worklist.push(d);
-    }
+    this.addOperandsToWorklist(op);
     this.worklist.remove(op);
+    this.folder.notifyRemoval(op);
   }
   notifyBlockErased(block: Block): void {
     this.config.listener?.notifyBlockErased?.(block);
@@ -132,18 +175,39 @@ class GreedyDriver implements RewriterListener {
   }
 
   // --------------------------------------------------------------- driver
+  /**
+   * Starts an iteration: a fresh constant folder, then the worklist from a walk of the scope
+   * (post-order, popped from the back, i.e. bottom-up; or pre-order reversed so it is processed
+   * top-down). Constants are uniqued and hoisted on the way (and not queued).
+   */
   seed(): void {
     this.worklist.clear();
+    this.folder = new ConstantFolder();
     const top = this.config.useTopDownTraversal === true;
+    const cse = this.config.cseConstants !== false;
+    const rewriter = this.rewriter;
+    const visit = (x: Operation): WalkResult => {
+      if (cse) {
+        const c = ConstantFolder.constantValueOf(x);
+        if (c !== undefined && !this.folder.insertKnownConstant(x, c, rewriter)) return WalkResult.Skip;
+      }
+      this.addToWorklist(x);
+      return WalkResult.Advance;
+    };
     for (const r of this.regions) {
-      for (let b = r.firstBlock; b; b = b.next) {
-        for (let o = b.firstOp; o; o = o.next) {
-          o.walk((x) => void this.worklist.push(x), top ? WalkOrder.PreOrder : WalkOrder.PostOrder);
+      let b = r.firstBlock;
+      while (b) {
+        const nb: Block | null = b.next;
+        let o = b.firstOp;
+        while (o) {
+          const next: Operation | null = o.next;
+          o.walk(visit, top ? WalkOrder.PreOrder : WalkOrder.PostOrder);
+          o = next;
         }
+        b = nb;
       }
     }
-    // Pop from the back processes ops in walk order.
-    this.worklist.reverse();
+    if (top) this.worklist.reverse();
   }
 
   /** Processes the worklist; returns whether anything changed. */
