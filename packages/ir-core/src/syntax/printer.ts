@@ -992,9 +992,27 @@ export class Printer implements OpAsmPrinter {
       out.push(dialectSymbol('!', type.dialectNamespace, type.data));
     } else if (isDialectOwned(type)) {
       const d = this.context.getDialect(type.dialectNamespace) as DialectAsmHooks | undefined;
-      out.push('!' + type.dialectNamespace + '.');
-      if (!d?.printType?.(type, this)) out.push('<<unprintable type>>');
+      const body = this.captureOutput(() => d?.printType?.(type, this) ?? false);
+      out.push(body === undefined ? '<<unprintable type>>' : dialectSymbol('!', type.dialectNamespace, body));
     } else out.push(`<<unknown type ${type.constructor.name}>>`);
+  }
+
+  /**
+   * Runs a dialect print hook into a scratch buffer (MLIR then picks `!ns.body` or `!ns<body>`);
+   * returns undefined when the hook declined.
+   */
+  private captureOutput(hook: () => boolean): string | undefined {
+    const saved = this.out;
+    this.out = [];
+    let ok = false;
+    let text = '';
+    try {
+      ok = hook();
+    } finally {
+      text = this.out.join('');
+      this.out = saved;
+    }
+    return ok ? text : undefined;
   }
 
   private printShape(shape: readonly number[]): void {
@@ -1129,8 +1147,8 @@ export class Printer implements OpAsmPrinter {
       out.push(')');
     } else if (isDialectOwned(attr)) {
       const d = this.context.getDialect(attr.dialectNamespace) as DialectAsmHooks | undefined;
-      out.push('#' + attr.dialectNamespace + '.');
-      if (!d?.printAttribute?.(attr, this)) out.push('<<unprintable attribute>>');
+      const body = this.captureOutput(() => d?.printAttribute?.(attr, this) ?? false);
+      out.push(body === undefined ? '<<unprintable attribute>>' : dialectSymbol('#', attr.dialectNamespace, body));
     } else out.push(`<<unknown attribute ${attr.constructor.name}>>`);
   }
 
