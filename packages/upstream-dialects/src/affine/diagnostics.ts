@@ -6,5 +6,5 @@ export const AffineMessages = {
   oneResult: 'mapping must produce one value',
   dimSymbolMismatch: 'dimension or symbol index mismatch',
   expectedMap: 'expected affine map attribute',
-  runtimeUndefined: (map: string) => `affine map ${map} is undefined on these operands (division or modulo by a non-positive value)`,
+  runtimeUndefined: 'the affine map is undefined on these operands (division or modulo by a non-positive value)',
 } as const;
