@@ -64,7 +64,7 @@ export function tryFold(op: Operation, rewriter: RewriterBase): FoldOutcome {
   const consts: (Attribute | undefined)[] = new Array(n);
   for (let i = 0; i < n; i++) consts[i] = getConstantValue(op.getOperand(i));
   const results = def.fold(op, consts);
-  if (results === null) return 'none';
+  if (results === null) return foldCommutative(op, consts, rewriter) ? 'in-place' : 'none';
   if (results.length === 0) {
     rewriter.listener?.notifyOperationModified?.(op);
     return 'in-place';
@@ -91,4 +91,21 @@ export function tryFold(op: Operation, rewriter: RewriterBase): FoldOutcome {
   }
   rewriter.replaceOp(op, values);
   return 'replaced';
+}
+
+/**
+ * The `Commutative` trait's fold (MLIR's `foldCommutative`): moves constant operands after the
+ * non-constant ones (stable), in place. Returns whether operands moved.
+ */
+function foldCommutative(op: Operation, consts: readonly (Attribute | undefined)[], rewriter: RewriterBase): boolean {
+  if (op.numOperands < 2 || !op.hasTrait(Traits.Commutative)) return false;
+  const nonConst: Value[] = [];
+  const constant: Value[] = [];
+  for (let i = 0; i < consts.length; i++) (consts[i] === undefined ? nonConst : constant).push(op.getOperand(i));
+  let moved = false;
+  for (let i = 0; i < nonConst.length; i++) if (consts[i] !== undefined) moved = true;
+  if (!moved) return false;
+  op.setOperands([...nonConst, ...constant]);
+  rewriter.listener?.notifyOperationModified?.(op);
+  return true;
 }
