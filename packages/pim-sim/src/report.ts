@@ -15,6 +15,8 @@ export interface JsonCoreReport {
   rounds: number;
   /** Energy of the core without network and global memory, in pJ. */
   energyPj: number;
+  /** The core's average power in mW (its energy over the chip latency or the simulated time). */
+  averagePowerMw: number;
   /** Instructions in the program. */
   programLength: number;
   /** Instructions issued. */
@@ -84,6 +86,7 @@ export function jsonReport(result: SimulationResult, outputFiles: Readonly<Recor
       finishNs: round(c.finishNs),
       rounds: c.rounds,
       energyPj: round(c.energyPj),
+      averagePowerMw: latency > 0 ? round(c.energyPj / latency) : 0,
       programLength: c.programLength,
       issued: c.issued,
       busyNs: { vector: round(c.busyNs.vector), transfer: round(c.busyNs.transfer), matrix: round(c.busyNs.matrix) },
@@ -135,7 +138,10 @@ export function textReport(result: SimulationResult): string {
   for (const c of r.cores) {
     lines.push(`Core ${c.id} Information`);
     if (r.mode === 'latency') lines.push(`  - finish time:        ${ms(c.finishNs)} (${c.finishNs} ns)`);
-    else lines.push(`  - rounds:             ${c.rounds} samples`);
+    else {
+      lines.push(`  - rounds:             ${c.rounds} samples`);
+      lines.push(`  - average power:      ${c.averagePowerMw} mW`);
+    }
     lines.push(`  - energy:             ${c.energyPj} pJ`);
     lines.push(`  - instructions:       ${c.issued} issued of ${c.programLength}`);
     lines.push(`  - busy (ns):          vector ${c.busyNs.vector}, transfer ${c.busyNs.transfer}, matrix ${c.busyNs.matrix}`);
