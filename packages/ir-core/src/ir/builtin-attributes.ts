@@ -136,11 +136,29 @@ export class DenseArrayAttr extends Attribute {
   }
   /** An integer dense array (values wrapped to `elementType`). */
   static getInts(elementType: IntegerType, values: readonly (bigint | number)[]): DenseArrayAttr {
-    const v = values.map((x) => wrapIntegerValue(elementType, typeof x === 'number' ? BigInt(Math.trunc(x)) : x));
+    const v = new Array<bigint>(values.length);
+    let h1 = 0x811c9dc5 | 0;
+    let h2 = values.length | 0;
+    for (let i = 0; i < values.length; i++) {
+      const x = values[i];
+      const b = wrapIntegerValue(elementType, typeof x === 'number' ? BigInt(Math.trunc(x)) : x);
+      v[i] = b;
+      const n = Number(b);
+      h1 = Math.imul(h1 ^ (n | 0), 0x01000193);
+      h2 = Math.imul(h2 + ((n / 4294967296) | 0), 0x5bd1e995) ^ (h2 >>> 13);
+    }
     const context = elementType.context;
-    return context.unique(`a.darr:${elementType.id}:${v.join(',')}`, () =>
-      new DenseArrayAttr(context, elementType, Object.freeze(v)),
-    );
+    // Large arrays are uniqued through a hash bucket and an exact comparison, not a giant key.
+    const bucket = context.unique(`a.darr:${elementType.id}:${v.length}:${h1 >>> 0}:${h2 >>> 0}`, () => [] as DenseArrayAttr[]);
+    for (const existing of bucket) {
+      const ev = existing.values as readonly bigint[];
+      let same = true;
+      for (let i = 0; i < ev.length && same; i++) if (ev[i] !== v[i]) same = false;
+      if (same) return existing;
+    }
+    const created = new DenseArrayAttr(context, elementType, Object.freeze(v));
+    bucket.push(created);
+    return created;
   }
   /** A float dense array (values rounded to `elementType`). */
   static getFloats(elementType: FloatType, values: readonly number[]): DenseArrayAttr {

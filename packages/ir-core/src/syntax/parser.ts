@@ -2245,17 +2245,31 @@ function toRecord(list: readonly NamedAttribute[]): Record<string, Attribute> {
   return r;
 }
 
+const rangeCache = new WeakMap<Type, { min: bigint; max: bigint }>();
+
+/** The accepted literal range of an integer type (signless accepts signed and unsigned values, as MLIR). */
+function integerRange(type: IntegerType | IndexType): { min: bigint; max: bigint } {
+  let r = rangeCache.get(type);
+  if (r) return r;
+  const width = type instanceof IndexType ? 64 : type.width;
+  if (width === 0) r = { min: 0n, max: 0n };
+  else {
+    const w = BigInt(width);
+    const smin = -(1n << (w - 1n));
+    const smax = (1n << (w - 1n)) - 1n;
+    const umax = (1n << w) - 1n;
+    if (type instanceof IntegerType && type.isUnsigned) r = { min: 0n, max: umax };
+    else if (type instanceof IntegerType && type.isSigned) r = { min: smin, max: smax };
+    else r = { min: smin, max: umax };
+  }
+  rangeCache.set(type, r);
+  return r;
+}
+
 /** True when `value` is representable in `type` as MLIR's parser accepts it. */
 function integerFits(type: IntegerType | IndexType, value: bigint): boolean {
-  const width = type instanceof IndexType ? 64 : type.width;
-  if (width === 0) return value === 0n;
-  const w = BigInt(width);
-  const smin = -(1n << (w - 1n));
-  const smax = (1n << (w - 1n)) - 1n;
-  const umax = (1n << w) - 1n;
-  if (type instanceof IntegerType && type.isUnsigned) return value >= 0n && value <= umax;
-  if (type instanceof IntegerType && type.isSigned) return value >= smin && value <= smax;
-  return value >= smin && value <= umax;
+  const r = integerRange(type);
+  return value >= r.min && value <= r.max;
 }
 
 function floatFromBits(kind: string, bits: bigint): number | undefined {

@@ -1099,12 +1099,13 @@ export class Printer implements OpAsmPrinter {
       if (attr.values.length) {
         out.push(': ');
         const et = attr.elementType;
-        (attr.values as readonly (number | bigint)[]).forEach((v, i) => {
-          if (i) out.push(', ');
-          if (et instanceof FloatType) out.push(formatFloat(et.kind, v as number));
-          else if (et.width === 1 && et.isSignless) out.push(v ? 'true' : 'false');
-          else out.push(String(v));
-        });
+        const vals = attr.values as readonly (number | bigint)[];
+        const parts = new Array<string>(vals.length);
+        for (let i = 0; i < vals.length; i++) {
+          const v = vals[i];
+          parts[i] = et instanceof FloatType ? formatFloat(et.kind, v as number) : et.width === 1 && et.isSignless ? (v ? 'true' : 'false') : String(v);
+        }
+        out.push(parts.join(', '));
       }
       out.push('>');
     } else if (attr instanceof SymbolRefAttr) {
