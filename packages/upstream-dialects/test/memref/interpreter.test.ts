@@ -1,11 +1,15 @@
 import fc from 'fast-check';
+import { AffineMap, FloatType, getAffineDimExpr, MemRefType, printType, StridedLayoutAttr } from '@raptor-pim/ir-core';
 import {
   basicArithHandler,
+  getStridesAndOffset,
+  inferSubViewResultType,
+  inferTransposeResultType,
   MemRefDescriptor,
   MemRefInterpreter,
   type RunResult,
 } from '@raptor-pim/upstream-dialects';
-import { parseVerified } from './helpers';
+import { makeContext, parseVerified } from './helpers';
 
 /** A nested dense literal of `shape` holding 0-based offsets plus `base`. */
 function nested(shape: readonly number[], base = 0): string {
@@ -34,11 +38,6 @@ function ok(r: RunResult): void {
   if (!r.ok) throw new Error(r.error.message);
 }
 
-/** Fills a memref with 1..n in row-major order through store ops in the program text. */
-const fill8x8 = `
-%a = memref.alloc() : memref<8x8xf32>
-%i0 = "arith.constant"() <{value = 0 : index}> : () -> index
-`;
 
 describe('memref interpreter', () => {
   it('alloc/store/load round-trips values (hand-computed)', () => {
@@ -315,4 +314,71 @@ memref.global "private" @g : memref<2x4xf32> = dense<[[1.0, 2.0, 3.0, 4.0], [5.0
   });
 });
 
-void fill8x8;
+it('subview -> transpose -> subview chains agree with a naive composition (fast-check)', () => {
+  const sliceArb = (shape: readonly number[]) =>
+    fc.tuple(
+      ...shape.map((n) =>
+        fc.integer({ min: 0, max: n - 1 }).chain((off) =>
+          fc.integer({ min: 1, max: 2 }).chain((stride) =>
+            fc.tuple(fc.constant(off), fc.integer({ min: 1, max: Math.floor((n - 1 - off) / stride) + 1 }), fc.constant(stride)),
+          ),
+        ),
+      ),
+    );
+  const arb = fc
+    .array(fc.integer({ min: 1, max: 5 }), { minLength: 2, maxLength: 3 })
+    .chain((shape) =>
+      fc.record({
+        shape: fc.constant(shape),
+        s1: sliceArb(shape),
+        perm: fc.shuffledSubarray(shape.map((_, i) => i), { minLength: shape.length, maxLength: shape.length }),
+        seed2: fc.array(fc.nat(), { minLength: shape.length * 3, maxLength: shape.length * 3 }),
+      }),
+    );
+  fc.assert(
+    fc.property(arb, ({ shape, s1, perm, seed2 }) => {
+      const ctx = makeContext();
+      const srcStrides = shape.map((_, i) => shape.slice(i + 1).reduce((a, b) => a * b, 1));
+      const tText = (t: MemRefType) => printType(t);
+      const src = MemRefType.get(ctx, shape, FloatType.f32(ctx));
+      const slice1 = { offsets: s1.map((x) => x[0]), sizes: s1.map((x) => x[1]), strides: s1.map((x) => x[2]) };
+      const v1 = inferSubViewResultType(src, slice1)!;
+      const t = inferTransposeResultType(v1, AffineMap.get(ctx, shape.length, 0, perm.map((p) => getAffineDimExpr(ctx, p))))!;
+      const so = getStridesAndOffset(t)!;
+      const tStrided = MemRefType.get(ctx, t.shape, t.elementType, StridedLayoutAttr.get(ctx, so.offset, so.strides));
+      // Second slice inside the transposed view.
+      const off2 = t.shape.map((n, i) => seed2[i]! % n);
+      const str2 = t.shape.map((_, i) => 1 + (seed2[shape.length + i]! % 2));
+      const size2 = t.shape.map((n, i) => 1 + (seed2[2 * shape.length + i]! % (Math.floor((n - 1 - off2[i]!) / str2[i]!) + 1)));
+      const v2 = inferSubViewResultType(tStrided, { offsets: off2, sizes: size2, strides: str2 })!;
+      const dims = shape.map((_, i) => `d${i}`);
+      const module = parseVerified(`memref.global "private" @g : ${tText(src)} = dense<${nested(shape)}>
+%m = memref.get_global @g : ${tText(src)}
+%a = memref.subview %m[${slice1.offsets.join(', ')}] [${slice1.sizes.join(', ')}] [${slice1.strides.join(', ')}] : ${tText(src)} to ${tText(v1)}
+%b = memref.transpose %a (${dims.join(', ')}) -> (${perm.map((p) => `d${p}`).join(', ')}) : ${tText(v1)} to ${tText(tStrided)}
+%c = memref.subview %b[${off2.join(', ')}] [${size2.join(', ')}] [${str2.join(', ')}] : ${tText(tStrided)} to ${tText(v2)}`, ctx);
+      const interp = new MemRefInterpreter();
+      const block = module.regions[0]!.firstBlock!;
+      ok(interp.loadGlobals(block));
+      ok(interp.runBlock(block));
+      const got = interp.toArray(interp.valueOf(block.operations[4]!.getResult(0)) as MemRefDescriptor);
+      // Naive: index j of %c -> index i = off2 + j*str2 of %b -> index k of %a with k[perm[i]] = i -> source index.
+      const want: number[] = [];
+      const rec = (d: number, j: number[]) => {
+        if (d === size2.length) {
+          const bIdx = j.map((x, i) => off2[i]! + x * str2[i]!);
+          const aIdx = new Array<number>(shape.length);
+          perm.forEach((p, i) => (aIdx[p] = bIdx[i]!));
+          const sIdx = aIdx.map((x, i) => slice1.offsets[i]! + x * slice1.strides[i]!);
+          want.push(sIdx.reduce((acc, x, i) => acc + x * srcStrides[i]!, 0));
+          return;
+        }
+        for (let k = 0; k < size2[d]!; k++) rec(d + 1, [...j, k]);
+      };
+      rec(0, []);
+      expect(got).toEqual(want);
+    }),
+    { numRuns: 60 },
+  );
+});
+
