@@ -7,7 +7,7 @@ export const ScfMessages = {
   boundsSameType: 'failed to verify that all of {lowerBound, upperBound, step} have same type',
   initsVsIterArgs: (a: number, b: number) => `different number of inits and region iter_args: ${a} != ${b}`,
   iterArgsVsYielded: (a: number, b: number) => `different number of region iter_args and yielded values: ${a} != ${b}`,
-  resultsVsIterArgs: (a: number, b: number) => `different number of loop results and region iter_args: ${a} != ${b}`,
+  resultsVsIterArgs: 'mismatch in number of loop-carried values and defined values',
   initVsIterArgType: (i: number, a: string, b: string) => `${i}-th init and ${i}-th region iter_arg have different type: ${q(a)} != ${q(b)}`,
   iterArgVsYieldType: (i: number, a: string, b: string) =>
     `${i}-th region iter_arg and ${i}-th yielded value have different type: ${q(a)} != ${q(b)}`,

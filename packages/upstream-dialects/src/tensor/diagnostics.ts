@@ -25,7 +25,7 @@ export const TensorMessages = {
   extractResultType: 'failed to verify that result type matches element type of tensor',
   insertIndexCount: 'incorrect number of indices',
   insertScalarType: 'failed to verify that scalar type matches element type of dest',
-  insertResultType: "failed to verify that all of {dest, result} have same type",
+  insertResultType: "failed to verify that result type matches type of dest",
   castIncompatible: (a: string, b: string) => `operand type ${q(a)} and result type ${q(b)} are cast incompatible`,
   // ---------------------------------------------------------------- slices
   sliceRankTooLarge: 'expected rank to be smaller or equal to the other rank. ',

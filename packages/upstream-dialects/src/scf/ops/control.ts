@@ -234,7 +234,7 @@ export const ForOp = defineOp({
       return false;
     }
     if (op.numResults !== iterArgs.length) {
-      op.emitOpError(M.resultsVsIterArgs(op.numResults, iterArgs.length));
+      op.emitOpError(M.resultsVsIterArgs);
       return false;
     }
     for (let i = 0; i < inits.length; i++) {
@@ -289,7 +289,7 @@ export const ForOp = defineOp({
       if (!t) return false;
       types = t;
       if (types.length !== args.length) {
-        parser.emitError(M.resultsVsIterArgs(types.length, args.length));
+        parser.emitError(`custom op '${state.name}' ` + M.resultsVsIterArgs);
         return false;
       }
     }
