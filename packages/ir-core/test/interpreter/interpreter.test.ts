@@ -1,6 +1,7 @@
 import {
   Block,
   Branch,
+  ExecutionFailure,
   FlatSymbolRefAttr,
   IntegerAttr,
   IntegerType,
@@ -143,5 +144,43 @@ describe('interpreter', () => {
     expect(i64.data).toBeInstanceOf(BigInt64Array);
     expect(wrapInteger(IntegerType.get(t.ctx, 8), 200)).toBe(-56);
     expect(wrapInteger(IntegerType.get(t.ctx, 64), 2n ** 63n)).toBe(-(2n ** 63n));
+  });
+});
+
+describe('regions', () => {
+  test('rules run nested regions with ctx.runRegion and read yielded values', () => {
+    const { t } = buildModule();
+    t.ctx.allowUnregisteredDialects = true;
+    // "x.repeat"(%n, %init) ({ ^bb0(%i, %acc): %s = test.add %acc, %i; "x.yield"(%s) }) repeats the body n times.
+    const n = ConstOp.build(t.b, { value: t.int(5), result: t.i32 }, t.loc());
+    const init = ConstOp.build(t.b, { value: t.int(100), result: t.i32 }, t.loc());
+    const rep = Operation.create({ context: t.ctx, name: 'x.repeat', location: t.loc(), operands: [n.result, init.result], resultTypes: [t.i32], regions: 1 });
+    const body = new Block([t.i32, t.i32], [t.loc(), t.loc()]);
+    rep.getRegion(0).push(body);
+    t.b.setInsertionPointToEnd(body);
+    const s = AddOp.build(t.b, { lhs: body.getArgument(1), rhs: body.getArgument(0), result: t.i32 }, t.loc());
+    t.b.create({ name: 'x.yield', location: t.loc(), operands: [s.result] });
+    const outer = new Block();
+    for (const o of [n.op, init.op, rep]) {
+      o.remove();
+      outer.push(o);
+    }
+    t.b.setInsertionPointToEnd(outer);
+    t.b.create({ name: 'x.yield', location: t.loc(), operands: [rep.getResult(0)] });
+    const reg = rules([]);
+    reg.register('x.yield', (_c, _op, vals) => new Yield(vals));
+    reg.register('x.repeat', (ctx, op, [count, acc]) => {
+      let a = acc!;
+      for (let i = 0; i < (count as number); i++) {
+        const r = ctx.runRegion(op.getRegion(0), [i, a]);
+        if (r instanceof ExecutionFailure) return r;
+        a = r[0]!;
+      }
+      return [a];
+    });
+    const region = Operation.create({ context: t.ctx, name: 'x.root', location: t.loc(), regions: 1 });
+    region.getRegion(0).push(outer);
+    const res = new Interpreter(reg).run(region.getRegion(0), []);
+    expect(res).toEqual({ ok: true, values: [100 + 0 + 1 + 2 + 3 + 4] });
   });
 });
