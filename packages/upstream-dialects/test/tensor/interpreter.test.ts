@@ -179,6 +179,61 @@ describe('tensor slices', () => {
   });
 });
 
+/** Random shape + in-bounds offsets/strides/sizes per dimension. */
+const sliceArb = fc
+  .array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 3 })
+  .chain((shape) =>
+    fc.tuple(
+      fc.constant(shape),
+      fc.tuple(...shape.map((n) => fc.tuple(fc.integer({ min: 0, max: n - 1 }), fc.integer({ min: 1, max: 3 })))).chain((os) =>
+        fc.tuple(fc.constant(os), fc.tuple(...os.map(([o, st], d) => fc.integer({ min: 1, max: Math.floor((shape[d]! - 1 - o) / st) + 1 })))),
+      ),
+    ),
+  );
+
+describe('tensor.insert_slice (fast-check)', () => {
+  it('agrees with a naive index calculation, with dynamic offsets and a rank-reduced source', () => {
+    fc.assert(
+      fc.property(sliceArb, ([shape, [os, sizes]]) => {
+        const offsets = os.map((x) => x[0]);
+        const strides = os.map((x) => x[1]);
+        const n = shape.reduce((a, b) => a * b, 1);
+        const m = sizes.reduce((a, b) => a * b, 1);
+        const dest = Array.from({ length: n }, (_, i) => -1 - i);
+        const src = Array.from({ length: m }, (_, i) => 100 + i);
+        // Rank-reduced source type: the slice sizes without unit dimensions.
+        const srcShape = sizes.filter((d) => d !== 1);
+        const t = `tensor<${shape.join('x')}xf32>`;
+        const st = `tensor<${srcShape.length ? srcShape.join('x') + 'x' : ''}f32>`;
+        const args = offsets.map((_, d) => `%o${d}: index`).join(', ');
+        const text = `func.func @main(%s: ${st}, %d: ${t}, ${args}) -> ${t} {
+          %r = tensor.insert_slice %s into %d[${offsets.map((_, d) => `%o${d}`).join(', ')}] [${sizes.join(', ')}] [${strides.join(', ')}] : ${st} into ${t}
+          return %r : ${t}
+        }`;
+        const got = values(ok(run(text, [f32(srcShape, src), f32(shape, dest), ...offsets]))[0]!);
+        const expected = [...dest];
+        for (let k = 0; k < m; k++) {
+          let rest = k;
+          const idx = new Array<number>(sizes.length);
+          for (let d = sizes.length - 1; d >= 0; d--) {
+            idx[d] = rest % sizes[d]!;
+            rest = Math.floor(rest / sizes[d]!);
+          }
+          let lin = 0;
+          let mul = 1;
+          for (let d = shape.length - 1; d >= 0; d--) {
+            lin += (offsets[d]! + idx[d]! * strides[d]!) * mul;
+            mul *= shape[d]!;
+          }
+          expected[lin] = src[k]!;
+        }
+        expect(got).toEqual(expected);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
 const FORALL = `func.func @main(%arg: tensor<1x8xf32>) -> tensor<2x1x4xf32> {
   %init = tensor.empty() : tensor<2x1x4xf32>
   %r = scf.forall (%lane) in (2) shared_outs(%out = %init) -> (tensor<2x1x4xf32>) {
