@@ -62,6 +62,8 @@ export const MemRefMessages = {
   dmaNumElementsType: 'expected num elements to be of index type',
   dmaOperandCount: (expected: number) => `incorrect number of operands: expected ${expected} (or 2 more with a stride)`,
   dmaStrideType: 'expected stride and num elements per stride to be of type index',
+  dmaElementType: (src: string, dst: string) =>
+    `source and destination memrefs should have the same element type, but got ${q(src)} and ${q(dst)}`,
   dmaTwoStrideOperands: 'expected two stride related operands',
   dmaTypeCount: 'expected three types',
   copyElementType: 'requires the same element type for all operands',
@@ -113,6 +115,9 @@ export const MemRefMessages = {
   reshapeSourceIdentity: 'source memref type should have identity affine map',
   reshapeResultIdentity: 'result memref type should have identity affine map',
   reshapeShapeLength: "length of shape operand differs from the result's memref rank",
+  reshapeElementCount: (src: number, dst: number) =>
+    `source memref type has ${src} elements but the result memref type has ${dst} (they should be the same)`,
+  reshapeMemorySpace: 'source and result memref types should have the same memory space',
   reshapeDynamicShape: 'cannot use shape operand with dynamic length to reshape to statically-ranked memref type',
   // collapse / expand
   notCollapse: (r0: number, r1: number) => `has source rank ${r0} and result rank ${r1}. This is not a collapse (${r0} < ${r1}).`,
@@ -155,6 +160,8 @@ export const MemRefMessages = {
     `${op}: element ${element} lies outside its buffer of ${size} elements`,
   useAfterFree: (op: string, id: number) => `${op}: use of buffer #${id} after it was deallocated`,
   doubleFree: (id: number) => `memref.dealloc: buffer #${id} was already deallocated`,
+  deallocView: (id: number) =>
+    `memref.dealloc: the operand is a view of buffer #${id}, not the memref its allocation returned`,
   deallocNotAllocated: (id: number) => `memref.dealloc: buffer #${id} was not allocated by memref.alloc/realloc`,
   dynamicMismatch: (op: string, what: string, expected: number, got: number) =>
     `${op}: runtime ${what} ${got} does not match the static ${expected} of the result type`,

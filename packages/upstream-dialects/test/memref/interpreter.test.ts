@@ -181,6 +181,32 @@ memref.dealloc %m : memref<4xf32>
     if (!b.ok) expect(b.error.message).toMatch(/^memref.dealloc: buffer #\d+ was already deallocated$/);
   });
 
+  it('reports a dealloc through a view (the spec forbids freeing aliases)', () => {
+    const { result } = run(`
+%m = memref.alloc() : memref<4xf32>
+%s = memref.subview %m[1] [2] [1] : memref<4xf32> to memref<2xf32, strided<[1], offset: 1>>
+memref.dealloc %s : memref<2xf32, strided<[1], offset: 1>>
+`);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.message).toMatch(/^memref.dealloc: the operand is a view of buffer #\d+, not the memref its allocation returned$/);
+  });
+
+  it('allows dealloc through a cast of the allocation and reports use after realloc', () => {
+    const a = run(`
+%m = memref.alloc() : memref<4xf32>
+%c = memref.cast %m : memref<4xf32> to memref<?xf32>
+memref.dealloc %c : memref<?xf32>
+`).result;
+    expect(a.ok).toBe(true);
+    const b = run(`
+%m = memref.alloc() : memref<4xf32>
+%n = memref.realloc %m : memref<4xf32> to memref<8xf32>
+%x = memref.load %m[%c0] : memref<4xf32>
+`).result;
+    expect(b.ok).toBe(false);
+    if (!b.ok) expect(b.error.message).toMatch(/^memref.load: use of buffer #\d+ after it was deallocated$/);
+  });
+
   it('reports out-of-buffer accesses through reinterpret_cast', () => {
     const { result } = run(`
 %m = memref.alloc() : memref<4xf32>

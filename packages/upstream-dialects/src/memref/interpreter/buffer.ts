@@ -20,6 +20,8 @@ export class MemRefBuffer {
   freed = false;
   /** True for a constant global (writes are rejected). */
   readOnly = false;
+  /** The memref its allocation returned (`memref.dealloc` must be given this one, not a view). */
+  allocation: MemRefDescriptor | undefined = undefined;
 
   /** A zero-filled buffer of `byteLength` bytes, or a buffer over existing `bytes`. */
   constructor(
@@ -142,6 +144,18 @@ export class MemRefDescriptor {
   /** Elements the buffer holds for this descriptor's element type. */
   get bufferElements(): number {
     return Math.floor((this.buffer.byteLength - this.byteShift) / this.codec.bytes);
+  }
+
+  /** True when `other` views the same elements with the same metadata. */
+  sameView(other: MemRefDescriptor): boolean {
+    return (
+      this.buffer === other.buffer &&
+      this.elementType === other.elementType &&
+      this.offset === other.offset &&
+      this.byteShift === other.byteShift &&
+      this.sizes.length === other.sizes.length &&
+      this.sizes.every((s, i) => s === other.sizes[i] && this.strides[i] === other.strides[i])
+    );
   }
 
   /** A copy with other metadata over the same buffer. */

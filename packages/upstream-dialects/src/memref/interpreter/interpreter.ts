@@ -280,7 +280,9 @@ export class MemRefInterpreter {
     const elems = empty ? 0 : maxElem + 1;
     const buf = new MemRefBuffer(elems * codec.bytes, origin);
     if (origin === 'alloca') this.scopes[this.scopes.length - 1]?.push(buf);
-    return new MemRefDescriptor(buf, type.elementType, codec, offset, [...sizes], strides);
+    const d = new MemRefDescriptor(buf, type.elementType, codec, offset, [...sizes], strides);
+    buf.allocation = d;
+    return d;
   }
 
   private defineGlobal(op: Operation): void {
@@ -333,6 +335,8 @@ export class MemRefInterpreter {
         const m = this.mem(op.getOperand(0), op);
         if (m.buffer.origin !== 'alloc') fail(M.deallocNotAllocated(m.buffer.id), op);
         if (m.buffer.freed) fail(M.doubleFree(m.buffer.id), op);
+        const base = m.buffer.allocation;
+        if (base && !base.sameView(m)) fail(M.deallocView(m.buffer.id), op);
         m.buffer.freed = true;
         return;
       }

@@ -490,7 +490,16 @@ export const DmaStartOp = defineOp({
   summary: 'non-blocking DMA operation that starts a transfer',
   operands: { operands: variadic(AnyType) },
   verify(op) {
-    return dmaStartLayout(op.op, true) !== undefined;
+    const l = dmaStartLayout(op.op, true);
+    if (!l) return false;
+    // Stated by the spec ("need to have the same elemental type"); not verified by MLIR 22.
+    const src = op.op.getOperand(0).type as MemRefType;
+    const dst = op.op.getOperand(l.dstMemRefIndex).type as MemRefType;
+    if (src.elementType !== dst.elementType) {
+      op.emitOpError(M.dmaElementType(formatType(src.elementType), formatType(dst.elementType)));
+      return false;
+    }
+    return true;
   },
   parse(parser, state) {
     const src = parser.parseOperand();

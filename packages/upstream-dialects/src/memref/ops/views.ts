@@ -529,6 +529,19 @@ export const ReshapeOp = defineOp({
       op.emitOpError(M.reshapeSourceIdentity);
       return false;
     }
+    // Stated by the spec ("same number of elements, address space"); not verified by MLIR 22.
+    if (src.memorySpace !== dst.memorySpace) {
+      op.emitOpError(M.reshapeMemorySpace);
+      return false;
+    }
+    if (src instanceof MemRefType && dst instanceof MemRefType) {
+      const a = src.shape.every((d) => !isDyn(d)) ? src.shape.reduce((x, y) => x * y, 1) : undefined;
+      const b = dst.shape.every((d) => !isDyn(d)) ? dst.shape.reduce((x, y) => x * y, 1) : undefined;
+      if (a !== undefined && b !== undefined && a !== b) {
+        op.emitOpError(M.reshapeElementCount(a, b));
+        return false;
+      }
+    }
     const shapeSize = (op.shape.type as MemRefType).shape[0]!;
     if (dst instanceof MemRefType) {
       if (!isIdentityLayout(dst.layout)) {
