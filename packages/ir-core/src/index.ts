@@ -68,3 +68,6 @@ export * from './pass/pipeline-parser';
 export * from './interpreter/runtime-value';
 export * from './interpreter/interpreter';
 export { simplifyAffineExpr, simplifyAffineMap, simplifyIntegerSet, getAffineExprFromFlatForm } from './affine/affine-simplify';
+export * from './pass/canonicalize';
+export * from './pass/cse';
+export * from './pass/core-passes';

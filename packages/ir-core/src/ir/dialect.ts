@@ -4,6 +4,7 @@ import type { AnyOpDefinition } from './op-definition';
 import type { OpBuilder } from './builder';
 import type { Operation } from './operation';
 import type { DialectAsmHooks } from '../syntax/op-asm';
+import type { RewritePattern } from '../rewrite/pattern';
 
 /**
  * A dialect: a namespace of operations, types and attributes registered in a context.
@@ -35,6 +36,11 @@ export interface Dialect extends DialectAsmHooks {
    * (MLIR's `verifyOperationAttribute`). Emits diagnostics and returns `false` on failure.
    */
   verifyOperationAttribute?(op: Operation, name: string, value: Attribute): boolean;
+  /**
+   * The canonicalization patterns of this dialect's ops (MLIR's per-op
+   * `getCanonicalizationPatterns`, gathered per dialect), used by the `canonicalize` pass.
+   */
+  getCanonicalizationPatterns?(): readonly RewritePattern[];
 }
 
 /** What {@link defineDialect} takes. */

@@ -1,0 +1,116 @@
+import type { Operation } from '../ir/operation';
+import type { Region } from '../ir/region';
+import { isMemoryEffectFree, Traits } from '../ir/traits';
+import type { Value } from '../ir/value';
+import { isOpTriviallyDead } from '../rewrite/folding';
+import { Pass } from './pass';
+
+/** Numbers values on first sight so ops can be keyed by their operands. */
+class ValueNumbering {
+  private readonly ids = new Map<Value, number>();
+  id(v: Value): number {
+    let n = this.ids.get(v);
+    if (n === undefined) this.ids.set(v, (n = this.ids.size));
+    return n;
+  }
+}
+
+function attrsKey(m: ReadonlyMap<string, { id: number }>): string {
+  if (m.size === 0) return '';
+  const names = [...m.keys()].sort();
+  let k = '';
+  for (const n of names) k += `${n}=${m.get(n)!.id};`;
+  return k;
+}
+
+/**
+ * The structural key of `op` for CSE (MLIR's `OperationEquivalence`): name, operands (as a
+ * multiset for `Commutative` ops), result types, properties and attributes.
+ */
+function opKey(op: Operation, numbering: ValueNumbering): string {
+  const ids: number[] = [];
+  for (let i = 0; i < op.numOperands; i++) ids.push(numbering.id(op.getOperand(i)));
+  if (op.hasTrait(Traits.Commutative)) ids.sort((a, b) => a - b);
+  let types = '';
+  for (const r of op.results) types += `${r.type.id},`;
+  return `${op.name}(${ids.join(',')})->${types}<${attrsKey(op.properties)}>{${attrsKey(op.attributes)}}`;
+}
+
+/** True when `op` may be replaced by an equivalent earlier op. */
+function isCSECandidate(op: Operation): boolean {
+  return (
+    op.numRegions === 0 &&
+    op.numSuccessors === 0 &&
+    op.numResults > 0 &&
+    op.isRegistered &&
+    !op.hasTrait(Traits.IsTerminator) &&
+    isMemoryEffectFree(op)
+  );
+}
+
+/**
+ * `cse` (MLIR's CSE pass): replaces a side-effect-free op by an equivalent op that dominates it
+ * and erases trivially dead ops. Scopes follow the region tree: values known in a region are
+ * visible in regions nested in it (except below isolated-from-above and unregistered ops, as
+ * MLIR's `mightHaveTrait<IsIsolatedFromAbove>`); within a region with
+ * several blocks only the entry block's values are shared (a conservative subset of MLIR's
+ * dominator-tree scoping). Iterative (explicit stack).
+ */
+export class CSEPass extends Pass {
+  override readonly argument = 'cse';
+  override readonly description = 'Eliminate common sub-expressions';
+
+  override get name(): string {
+    return 'CSE';
+  }
+
+  runOnOperation(root: Operation): void {
+    const numbering = new ValueNumbering();
+    const cse = this.statistic("num-cse'd", "Number of operations CSE'd");
+    const dce = this.statistic("num-dce'd", "Number of operations DCE'd");
+    const toErase: Operation[] = [];
+    // Work items: a region with the scope (chain of maps) it inherits.
+    type Scope = { map: Map<string, Operation>; parent: Scope | null };
+    const lookup = (s: Scope | null, k: string): Operation | undefined => {
+      for (let c = s; c; c = c.parent) {
+        const v = c.map.get(k);
+        if (v) return v;
+      }
+      return undefined;
+    };
+    const work: { region: Region; scope: Scope | null }[] = root.regions.map((region) => ({ region, scope: null }));
+    while (work.length > 0) {
+      const { region, scope } = work.pop()!;
+      const entryScope: Scope = { map: new Map(), parent: scope };
+      for (let b = region.firstBlock; b; b = b.next) {
+        const blockScope: Scope = b === region.firstBlock ? entryScope : { map: new Map(), parent: entryScope };
+        for (let op = b.firstOp; op; op = op.next) {
+          if (isOpTriviallyDead(op)) {
+            toErase.push(op);
+            dce.value++;
+            continue;
+          }
+          if (op.numRegions > 0) {
+            const inner = !op.isRegistered || op.hasTrait(Traits.IsolatedFromAbove) ? null : blockScope;
+            for (let i = op.regions.length - 1; i >= 0; i--) work.push({ region: op.regions[i]!, scope: inner });
+            continue;
+          }
+          if (!isCSECandidate(op)) continue;
+          const key = opKey(op, numbering);
+          const existing = lookup(blockScope, key);
+          if (existing) {
+            op.replaceAllUsesWith(existing.results);
+            toErase.push(op);
+            cse.value++;
+          } else {
+            blockScope.map.set(key, op);
+          }
+        }
+      }
+    }
+    for (let i = toErase.length - 1; i >= 0; i--) {
+      const op = toErase[i]!;
+      if (op.useEmpty) op.erase();
+    }
+  }
+}
