@@ -5,6 +5,7 @@ import type { OpBuilder } from './builder';
 import type { Operation } from './operation';
 import type { DialectAsmHooks } from '../syntax/op-asm';
 import type { RewritePattern } from '../rewrite/pattern';
+import { OpInterface, type InterfaceImplementation } from './interfaces';
 
 /**
  * A dialect: a namespace of operations, types and attributes registered in a context.
@@ -41,6 +42,28 @@ export interface Dialect extends DialectAsmHooks {
    * `getCanonicalizationPatterns`, gathered per dialect), used by the `canonicalize` pass.
    */
   getCanonicalizationPatterns?(): readonly RewritePattern[];
+  /**
+   * Dialect interfaces (MLIR's `DialectInterface`s, e.g. inlining or folding hooks), declared
+   * with {@link defineDialectInterface} and {@link implement}; look them up with
+   * {@link getDialectInterface}.
+   */
+  readonly interfaces?: readonly InterfaceImplementation[];
+}
+
+/** A dialect interface key carrying its implementation type `T`. */
+export type DialectInterface<T> = OpInterface<T>;
+
+/** Defines a dialect interface (implemented per dialect with `implement(iface, impl)`). */
+export function defineDialectInterface<T>(name: string): DialectInterface<T> {
+  return new OpInterface<T>(name);
+}
+
+/** The implementation of `iface` by `dialect`, if it provides one. */
+export function getDialectInterface<T>(dialect: Dialect | undefined, iface: DialectInterface<T>): T | undefined {
+  const list = dialect?.interfaces;
+  if (!list) return undefined;
+  for (const i of list) if (i.iface === (iface as OpInterface<unknown>)) return i.impl as T;
+  return undefined;
 }
 
 /** What {@link defineDialect} takes. */

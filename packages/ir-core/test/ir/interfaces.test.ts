@@ -111,3 +111,16 @@ describe('interfaces and traits', () => {
     expect(d.notes[0]!.message).toContain('"par.in_parallel"()');
   });
 });
+
+describe('dialect interfaces', () => {
+  test('a dialect provides an interface looked up by key', async () => {
+    const { defineDialectInterface, getDialectInterface } = await import('../../src');
+    interface Inliner {
+      isLegalToInline(op: Operation): boolean;
+    }
+    const InlinerInterface = defineDialectInterface<Inliner>('DialectInlinerInterface');
+    const d = defineDialect({ namespace: 'inl', interfaces: [implement(InlinerInterface, { isLegalToInline: () => true })] });
+    expect(getDialectInterface(d, InlinerInterface)?.isLegalToInline(undefined as unknown as Operation)).toBe(true);
+    expect(getDialectInterface(defineDialect({ namespace: 'none' }), InlinerInterface)).toBeUndefined();
+  });
+});
