@@ -9,7 +9,7 @@ export const M = {
   unexpectedCharacter: (c: string) => `unexpected character '${c}'`,
   unterminatedString: `expected '"' in string literal`,
   unknownEscape: 'unknown escape in string literal',
-  expectedSymbolName: "expected symbol name after '@'",
+  expectedSymbolName: "@ identifier expected to start with letter or '_'",
   invalidTypeIdentifier: "expected identifier after '!'",
   invalidSuffixIdentifier: (prefix: string) => `invalid SSA name or identifier after '${prefix}'`,
 
@@ -17,6 +17,10 @@ export const M = {
   expected: (what: string) => `expected ${what}`,
   expectedToken: (tok: string) => `expected '${tok}'`,
   expectedTokenIn: (tok: string, where: string) => `expected '${tok}' in ${where}`,
+  expectedEndOf: (tok: string, what: string) => `expected '${tok}' to end ${what}`,
+  expectedToClose: (tok: string, what: string) => `expected '${tok}' to close ${what}`,
+  expectedCommaOr: (tok: string) => `expected ',' or '${tok}'`,
+  missingRightOperand: 'missing right operand of binary operator',
   nestingTooDeep: (limit: number) =>
     `nesting is too deep: more than ${limit} nested regions, attributes or types (unsupported by this parser)`,
   internalParserError: (msg: string) => `internal parser error: ${msg}`,

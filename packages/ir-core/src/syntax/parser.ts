@@ -534,7 +534,7 @@ export class Parser implements OpAsmParser {
     if (!this.consumeIf(TokenKind.RParen)) {
       do operands.push(this.parseOperandOrFail());
       while (this.consumeIf(TokenKind.Comma));
-      this.expect(TokenKind.RParen, M.expectedTokenIn(')', 'operand list'));
+      this.expect(TokenKind.RParen, M.expectedEndOf(')', 'operand list'));
     }
     const successors: Block[] = [];
     if (this.consumeIf(TokenKind.LSquare)) {
@@ -543,7 +543,7 @@ export class Parser implements OpAsmParser {
         successors.push(this.getBlock(this.lex.tokenText.substring(1), this.lex.start));
         this.consume();
       } while (this.consumeIf(TokenKind.Comma));
-      this.expect(TokenKind.RSquare, M.expectedTokenIn(']', 'successor list'));
+      this.expect(TokenKind.RSquare, M.expectedCommaOr(']'));
     }
     let properties: NamedAttribute[] | undefined;
     if (this.tok() === TokenKind.Less) {
@@ -552,7 +552,7 @@ export class Parser implements OpAsmParser {
       const p = this.parseAttributeOrFail();
       if (!(p instanceof DictionaryAttr)) this.fail(M.expected('properties to be a dictionary attribute'), offset);
       properties = [...p.entries];
-      this.expect(TokenKind.Greater, M.expectedTokenIn('>', 'properties'));
+      this.expect(TokenKind.Greater, M.expectedToClose('>', 'properties'));
     }
     const regions: Region[] = [];
     if (this.consumeIf(TokenKind.LParen)) {
@@ -561,7 +561,7 @@ export class Parser implements OpAsmParser {
         this.parseRegionInto(r, undefined, false);
         regions.push(r);
       } while (this.consumeIf(TokenKind.Comma));
-      this.expect(TokenKind.RParen, M.expectedTokenIn(')', 'region list'));
+      this.expect(TokenKind.RParen, M.expectedEndOf(')', 'region list'));
     }
     let attributes: NamedAttribute[] = [];
     if (this.tok() === TokenKind.LBrace) attributes = this.parseAttrDictBody();
@@ -927,7 +927,7 @@ export class Parser implements OpAsmParser {
         if (!this.consumeIf(TokenKind.RSquare)) {
           do elems.push(this.parseAttributeOrFail());
           while (this.consumeIf(TokenKind.Comma));
-          this.expect(TokenKind.RSquare, M.expectedTokenIn(']', 'array attribute'));
+          this.expect(TokenKind.RSquare, M.expectedCommaOr(']'));
         }
         this.leave();
         return ArrayAttr.get(ctx, elems);
@@ -1169,7 +1169,7 @@ export class Parser implements OpAsmParser {
         this.consume();
       } while (this.consumeIf(TokenKind.Comma));
     }
-    this.expect(TokenKind.Greater, M.expectedTokenIn('>', 'dense array'));
+    this.expect(TokenKind.Greater, M.expectedToClose('>', 'an array attribute'));
     return et instanceof IntegerType ? DenseArrayAttr.getInts(et, ints) : DenseArrayAttr.getFloats(et, floats);
   }
 
@@ -1331,7 +1331,7 @@ export class Parser implements OpAsmParser {
         count++;
       } while (this.consumeIf(TokenKind.Comma));
     }
-    this.expect(TokenKind.RSquare, M.expectedTokenIn(']', 'tensor literal'));
+    this.expect(TokenKind.RSquare);
     this.leave();
     return [count, ...(shape ?? [])];
   }
@@ -1431,14 +1431,21 @@ export class Parser implements OpAsmParser {
     for (;;) {
       if (this.tok() === TokenKind.Plus) {
         this.consume();
+        this.checkAffineOperand();
         lhs = lhs.add(this.parseAffineProduct(names));
       } else if (this.tok() === TokenKind.Minus) {
         this.consume();
+        this.checkAffineOperand();
         lhs = lhs.sub(this.parseAffineProduct(names));
       } else break;
     }
     this.leave();
     return lhs;
+  }
+
+  private checkAffineOperand(): void {
+    const k = this.tok();
+    if (k === TokenKind.RParen || k === TokenKind.Comma || k === TokenKind.EOF || k === TokenKind.Greater) this.fail(M.missingRightOperand);
   }
 
   private parseAffineProduct(names: ReadonlyMap<string, AffineExpr>): AffineExpr {
@@ -1511,7 +1518,7 @@ export class Parser implements OpAsmParser {
         if (!this.consumeIf(TokenKind.RParen)) {
           do inputs.push(this.parseTypeOrFail());
           while (this.consumeIf(TokenKind.Comma));
-          this.expect(TokenKind.RParen, M.expectedTokenIn(')', 'function type'));
+          this.expect(TokenKind.RParen);
         }
         this.expect(TokenKind.Arrow, M.expectedToken('->') + ' in function type');
         const results = this.parseFunctionResultTypes();
