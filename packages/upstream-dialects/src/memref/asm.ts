@@ -9,6 +9,7 @@ import {
   IndexType,
   IntegerAttr,
   IntegerType,
+  formatType,
   lookupOpDefinition,
   MemRefType,
   type Attribute,
@@ -21,6 +22,7 @@ import {
   type UnresolvedOperand,
   type Value,
 } from '@raptor-pim/ir-core';
+import { MemRefMessages as M } from './diagnostics';
 
 /** MLIR's `ShapedType::kDynamic` as stored in `array<i64: ...>` (INT64_MIN). */
 export const I64_DYNAMIC = -(2n ** 63n);
@@ -144,7 +146,7 @@ export function parseColonMemRef(parser: OpAsmParser): MemRefType | undefined {
   const t = parser.parseColonType();
   if (t === undefined) return undefined;
   if (!(t instanceof MemRefType)) {
-    parser.emitError('invalid kind of type specified: expected builtin.memref, but found ' + typeText(t), loc);
+    parser.emitError(M.invalidTypeKind(typeText(t)), loc);
     return undefined;
   }
   return t;
@@ -156,19 +158,14 @@ export function parseMemRefType(parser: OpAsmParser): MemRefType | undefined {
   const t = parser.parseType();
   if (t === undefined) return undefined;
   if (!(t instanceof MemRefType)) {
-    parser.emitError('invalid kind of type specified: expected builtin.memref, but found ' + typeText(t), loc);
+    parser.emitError(M.invalidTypeKind(typeText(t)), loc);
     return undefined;
   }
   return t;
 }
 
-let typePrinter: ((t: Type) => string) | undefined;
-/** @internal Installs the type formatter used in assembly diagnostics. */
-export function setAsmTypePrinter(p: (t: Type) => string): void {
-  typePrinter = p;
-}
 function typeText(t: Type): string {
-  return typePrinter ? `'${typePrinter(t)}'` : 'another type';
+  return `'${formatType(t)}'`;
 }
 
 /** Parses the attribute dictionary and stores it in `state` (inherent names go to properties). */

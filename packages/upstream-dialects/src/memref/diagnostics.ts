@@ -91,6 +91,7 @@ export const MemRefMessages = {
   subviewResultElement: (elem: string, t: string) => `expected result element type to be ${q(elem)}, but got ${q(t)}`,
   subviewMemorySpace: (src: string, dst: string) =>
     `different memory spaces specified for base memref type ${q(src)} and subview memref type ${q(dst)}`,
+  sliceOffsetOutOfBounds: (dim: number, off: number, size: number, op = '>=') => `offset ${dim} is out-of-bounds: ${off} ${op} ${size}`,
   subviewMismatch: (expected: string, why: string, got: string) =>
     `expected result type to be ${q(expected)} or a rank-reduced version. (${why}), but got ${q(got)}`,
   subviewNotStrided: (t: string) => `base type ${q(t)} is not strided`,
@@ -98,10 +99,10 @@ export const MemRefMessages = {
     `different element types specified for source type ${q(src)} and result memref type ${q(dst)}`,
   reinterpretMemorySpace: (src: string, dst: string) =>
     `different memory spaces specified for source type ${q(src)} and result memref type ${q(dst)}`,
-  reinterpretSize: (expected: number, got: number, dim: number) =>
+  reinterpretSize: (expected: string, got: number, dim: number) =>
     `expected result type with size = ${expected} instead of ${got} in dim = ${dim}`,
-  reinterpretOffset: (expected: number, got: string) => `expected result type with offset = ${expected} instead of ${got}`,
-  reinterpretStride: (expected: number, got: string, dim: number) =>
+  reinterpretOffset: (expected: string, got: string) => `expected result type with offset = ${expected} instead of ${got}`,
+  reinterpretStride: (expected: string, got: string, dim: number) =>
     `expected result type with stride = ${expected} instead of ${got} in dim = ${dim}`,
   reinterpretResultRank: (expected: number, got: number) => `expected ${expected} size values, got ${got}`,
   reinterpretNotStrided: (t: string) => `expected result type to have strided layout but found ${q(t)}`,
@@ -146,6 +147,9 @@ export const MemRefMessages = {
   transposeResult: (got: string, expected: string) =>
     `result type ${q(got)} is not equivalent to the canonical transposed input type ${q(expected)}`,
   // ---------------------------------------------------------------- custom assembly
+  transposeUndeclaredDim: (n: string) =>
+    `use of undeclared identifier '${n}' (memref.transpose permutations list dimension identifiers only)`,
+  invalidTypeKind: (t: string) => `invalid kind of type specified: expected builtin.memref, but found ${t}`,
   expectedAtomicKind: (k: string) => `${k} is not a valid kind for atomic_rmw`,
   expectedReadOrWrite: "rw specifier has to be 'read' or 'write'",
   expectedDataOrInstr: "cache type has to be 'data' or 'instr'",
@@ -173,5 +177,20 @@ export const MemRefMessages = {
   globalNotFound: (name: string) => `memref.get_global: global @${name} not found`,
   dimOutOfRange: (i: number, rank: number) => `memref.dim: dimension ${i} is out of range for rank ${rank}`,
   unalignedView: (elem: number, shift: number) => `memref.view: byte shift ${shift} is not a multiple of the element size ${elem}`,
+  constantGlobalWrite: (id: number) => `memref.store: write to constant global buffer #${id}`,
+  copyShapeMismatch: (src: readonly number[], dst: readonly number[]) =>
+    `memref.copy: source shape [${src.join('x')}] differs from target shape [${dst.join('x')}]`,
+  subviewRuntimeOutOfBounds: (dim: number, off: number, size: number, stride: number, extent: number) =>
+    `memref.subview: slice along dimension ${dim} (offset ${off}, size ${size}, stride ${stride}) runs out of bounds of size ${extent}`,
+  collapseNotContiguous: (group: readonly number[]) => `memref.collapse_shape: dimensions [${group.join(', ')}] are not contiguous at runtime`,
+  expandGroupSize: (group: number, prod: number, expected: number) =>
+    `memref.expand_shape: output sizes of group ${group} multiply to ${prod}, expected ${expected}`,
+  reshapeRuntimeCount: (shape: readonly number[], n: number, src: number) =>
+    `memref.reshape: shape [${shape.join('x')}] has ${n} elements, the source has ${src}`,
+  runtimeRank: (op: string, got: number, expected: number) => `${op}: runtime rank ${got} does not match the result rank ${expected}`,
+  transferPastEnd: (op: string, shape: readonly number[]) => `${op}: transfer runs past the end of a memref of shape [${shape.join('x')}]`,
+  unknownAtomicKind: (kind: string) => `memref.atomic_rmw: unknown kind ${kind}`,
+  tensorForMemRef: 'memref rules: a tensor value was passed where a memref was expected',
+  unexpectedObject: (kind: string) => `memref rules: unexpected runtime object '${kind}'`,
   elementType: (t: string) => `memref interpreter: unsupported element type ${t}`,
 } as const;

@@ -8,6 +8,7 @@
  * {@link ScalarOpHandler} (e.g. `arith` rules).
  */
 import {
+  AffineMapAttr,
   DenseElementsAttr,
   FloatAttr,
   IntegerAttr,
@@ -15,10 +16,8 @@ import {
   StringAttr,
   SymbolRefAttr,
   TypeAttr,
-  UnrankedMemRefType,
   type Block,
   type Operation,
-  type Type,
   type Value,
 } from '@raptor-pim/ir-core';
 import { readReassociation, readStaticArray } from '../asm';
@@ -359,7 +358,7 @@ export class MemRefInterpreter {
       }
       case 'memref.store': {
         const m = this.mem(op.getOperand(1), op);
-        if (m.buffer.readOnly) fail(`memref.store: write to constant global buffer #${m.buffer.id}`, op);
+        if (m.buffer.readOnly) fail(M.constantGlobalWrite(m.buffer.id), op);
         this.write(m, this.nums(op.operands.slice(2), op), this.num(op.getOperand(0), op), op);
         return;
       }
@@ -372,7 +371,7 @@ export class MemRefInterpreter {
         const s = this.mem(op.getOperand(0), op);
         const d = this.mem(op.getOperand(1), op);
         if (s.sizes.length !== d.sizes.length || s.sizes.some((x, i) => x !== d.sizes[i]))
-          fail(`memref.copy: source shape [${s.sizes.join('x')}] differs from target shape [${d.sizes.join('x')}]`, op);
+          fail(M.copyShapeMismatch(s.sizes, d.sizes), op);
         const vals: number[] = [];
         forEachIndex(s.sizes, (idx) => vals.push(this.read(s, idx, op)));
         let i = 0;
@@ -384,7 +383,7 @@ export class MemRefInterpreter {
         const idx = this.nums(op.operands.slice(2), op);
         const v = this.num(op.getOperand(0), op);
         const old = this.read(m, idx, op);
-        const nv = applyAtomic(atomicKindName(op) ?? '', old, v, op.getOperand(0).type);
+        const nv = applyAtomic(atomicKindName(op) ?? '', old, v);
         this.write(m, idx, nv, op);
         // Like the LLVM lowering (llvm.atomicrmw), the result is the value before the update.
         this.set(op, [old]);
@@ -409,7 +408,7 @@ export class MemRefInterpreter {
           if (sizes[i] === 0) continue;
           const last = offsets[i]! + (sizes[i]! - 1) * strides[i]!;
           if (offsets[i]! < 0 || offsets[i]! >= m.sizes[i]! || last < 0 || last >= m.sizes[i]!)
-            fail(`memref.subview: slice along dimension ${i} (offset ${offsets[i]}, size ${sizes[i]}, stride ${strides[i]}) runs out of bounds of size ${m.sizes[i]}`, op);
+            fail(M.subviewRuntimeOutOfBounds(i, offsets[i]!, sizes[i]!, strides[i]!, m.sizes[i]!), op);
         }
         let off = m.offset;
         const fullStrides: number[] = [];
@@ -467,7 +466,7 @@ export class MemRefInterpreter {
       case 'memref.transpose': {
         const m = this.mem(op.getOperand(0), op);
         const map = op.getAttr('permutation');
-        const perm = map && 'value' in map ? permutationOf((map as { value: Parameters<typeof permutationOf>[0] }).value) : [];
+        const perm = map instanceof AffineMapAttr ? permutationOf(map.value) : [];
         this.set(op, [m.with(m.offset, perm.map((p) => m.sizes[p]!), perm.map((p) => m.strides[p]!))]);
         return;
       }
@@ -490,7 +489,7 @@ export class MemRefInterpreter {
             for (let j = k; j < g.length; j++) inner *= m.sizes[g[j]!]!;
             const innermost = m.strides[g[g.length - 1]!]!;
             if (m.sizes[g[k]!]! > 1 && m.strides[g[k - 1]!] !== innermost * inner)
-              fail(`memref.collapse_shape: dimensions [${g.join(', ')}] are not contiguous at runtime`, op);
+              fail(M.collapseNotContiguous(g), op);
           }
         }
         this.set(op, [m.with(m.offset, sizes, strides)]);
@@ -507,7 +506,7 @@ export class MemRefInterpreter {
         groups.forEach((g, gi) => {
           let prod = 1;
           for (const d of g) prod *= sizes[d]!;
-          if (prod !== m.sizes[gi]) fail(`memref.expand_shape: output sizes of group ${gi} multiply to ${prod}, expected ${m.sizes[gi]}`, op);
+          if (prod !== m.sizes[gi]) fail(M.expandGroupSize(gi, prod, m.sizes[gi]!), op);
           let cur = m.strides[gi]!;
           for (let j = g.length - 1; j >= 0; j--) {
             strides[g[j]!] = cur;
@@ -522,7 +521,7 @@ export class MemRefInterpreter {
         const shapeM = this.mem(op.getOperand(1), op);
         const sizes = this.toArrayChecked(shapeM, op);
         const n = sizes.reduce((a, b) => a * b, 1);
-        if (n !== m.numElements) fail(`memref.reshape: shape [${sizes.join('x')}] has ${n} elements, the source has ${m.numElements}`, op);
+        if (n !== m.numElements) fail(M.reshapeRuntimeCount(sizes, n, m.numElements), op);
         const strides: number[] = new Array(sizes.length);
         let run = 1;
         for (let i = sizes.length - 1; i >= 0; i--) {
@@ -613,7 +612,7 @@ export class MemRefInterpreter {
   }
 
   private checkShape(op: Operation, m: MemRefDescriptor, t: MemRefType): void {
-    if (t.rank !== m.rank) fail(`${op.name}: runtime rank ${m.rank} does not match the result rank ${t.rank}`, op);
+    if (t.rank !== m.rank) fail(M.runtimeRank(op.name, m.rank, t.rank), op);
     for (let i = 0; i < t.rank; i++) {
       const d = t.shape[i]!;
       if (!isDyn(d) && d !== m.sizes[i]) fail(M.dynamicMismatch(op.name, `size of dimension ${i}`, d, m.sizes[i]!), op);
@@ -672,12 +671,11 @@ function unRowMajor(e: number, sizes: readonly number[], op: Operation): number[
     idx[i] = e % sizes[i]!;
     e = Math.floor(e / sizes[i]!);
   }
-  if (e !== 0) fail(`${op.name}: transfer runs past the end of a memref of shape [${sizes.join('x')}]`, op);
+  if (e !== 0) fail(M.transferPastEnd(op.name, sizes), op);
   return idx;
 }
 
-function applyAtomic(kind: string, old: number, v: number, type: Type): number {
-  void type;
+function applyAtomic(kind: string, old: number, v: number): number {
   switch (kind) {
     case 'addf':
     case 'addi':
@@ -710,7 +708,7 @@ function applyAtomic(kind: string, old: number, v: number, type: Type): number {
     case 'xori':
       return old ^ v;
     default:
-      return fail(`memref.atomic_rmw: unknown kind ${kind}`);
+      return fail(M.unknownAtomicKind(kind));
   }
 }
 
@@ -741,4 +739,3 @@ export const basicArithHandler: ScalarOpHandler = (op, operands) => {
   }
 };
 
-void UnrankedMemRefType;

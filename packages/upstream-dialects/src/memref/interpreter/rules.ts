@@ -96,8 +96,8 @@ function stateOf(ctx: ExecutionContext): MemRefRunState {
 function toLocal(s: MemRefRunState, v: CoreValue): RuntimeValue | string {
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number(v);
-  if (v instanceof ShapedValue) return v.kind === 'buffer' ? s.toDescriptor(v) : 'memref rules: a tensor value was passed where a memref was expected';
-  return `memref rules: unexpected runtime object '${v.runtimeKind}'`;
+  if (v instanceof ShapedValue) return v.kind === 'buffer' ? s.toDescriptor(v) : M.tensorForMemRef;
+  return M.unexpectedObject(v.runtimeKind);
 }
 
 function toCore(s: MemRefRunState, v: RuntimeValue, type: Type): CoreValue | string {
@@ -136,7 +136,7 @@ const generic: InterpreterRule = (ctx, op, operands) => {
   if (op.name === 'memref.store' && typeof operands[0] === 'bigint') {
     // Exact 64-bit integer stores.
     const m = s.interp.valueOf(op.getOperand(1)) as MemRefDescriptor;
-    if (m.buffer.readOnly) return ctx.fail(op, `memref.store: write to constant global buffer #${m.buffer.id}`);
+    if (m.buffer.readOnly) return ctx.fail(op, M.constantGlobalWrite(m.buffer.id));
     const w = s.interp.tryWrite(m, operands.slice(2).map((x) => Number(x)), operands[0], op);
     return w ? ctx.fail(op, w.message) : [];
   }

@@ -25,7 +25,6 @@ import {
   type OpAsmPrinter,
   type Operation,
   type OperationState,
-  type Type,
   type Value,
 } from '@raptor-pim/ir-core';
 import {
@@ -66,7 +65,6 @@ import {
   isIdentityLayout,
   isPermutation,
   isRankReducedType,
-  isStrided,
 } from '../layout';
 import { numDynamicDims } from './allocation';
 
@@ -232,14 +230,14 @@ export function checkSliceInBounds(shape: readonly number[], lists: MixedLists):
     const size = lists.sizes[i]!;
     const stride = lists.strides[i]!;
     if (isDyn(size) || isDyn(stride)) {
-      if (off >= dim) return `offset ${i} is out-of-bounds: ${off} >= ${dim}`;
+      if (off >= dim) return M.sliceOffsetOutOfBounds(i, off, dim);
       continue;
     }
     if (size === 0) {
-      if (off > dim) return `offset ${i} is out-of-bounds: ${off} > ${dim}`;
+      if (off > dim) return M.sliceOffsetOutOfBounds(i, off, dim, '>');
       continue;
     }
-    if (off >= dim) return `offset ${i} is out-of-bounds: ${off} >= ${dim}`;
+    if (off >= dim) return M.sliceOffsetOutOfBounds(i, off, dim);
     const last = off + (size - 1) * stride;
     if (last >= dim || last < 0) return M.subviewOutOfBounds(i, last, dim);
   }
@@ -372,7 +370,7 @@ export const ReinterpretCastOp = defineOp({
     for (let i = 0; i < dst.rank; i++) {
       const r = dst.shape[i]!;
       if (!isDyn(r) && r !== lists.sizes[i]) {
-        op.emitError(`expected result type with size = ${dynOrStatic(lists.sizes[i]!)} instead of ${r} in dim = ${i}`);
+        op.emitError(M.reinterpretSize(dynOrStatic(lists.sizes[i]!), r, i));
         return false;
       }
     }
@@ -383,13 +381,13 @@ export const ReinterpretCastOp = defineOp({
     }
     const off = lists.offsets[0]!;
     if (!isDyn(so.offset) && so.offset !== off) {
-      op.emitError(`expected result type with offset = ${dynOrStatic(off)} instead of ${dynOrStatic(so.offset)}`);
+      op.emitError(M.reinterpretOffset(dynOrStatic(off), dynOrStatic(so.offset)));
       return false;
     }
     for (let i = 0; i < so.strides.length; i++) {
       const s = so.strides[i]!;
       if (!isDyn(s) && s !== lists.strides[i]) {
-        op.emitError(`expected result type with stride = ${dynOrStatic(lists.strides[i]!)} instead of ${dynOrStatic(s)} in dim = ${i}`);
+        op.emitError(M.reinterpretStride(dynOrStatic(lists.strides[i]!), dynOrStatic(s), i));
         return false;
       }
     }
@@ -824,7 +822,7 @@ function parsePermutationMap(parser: OpAsmParser): AffineMap | undefined {
     if (n === undefined) return false;
     const i = dims.indexOf(n);
     if (i < 0) {
-      parser.emitError(`use of undeclared identifier '${n}' (memref.transpose permutations list dimension identifiers only)`, loc);
+      parser.emitError(M.transposeUndeclaredDim(n), loc);
       return false;
     }
     results.push(getAffineDimExpr(parser.context, i));
@@ -900,6 +898,3 @@ export const TransposeOp = defineOp({
   },
 });
 
-void isStrided;
-/** @internal */
-export type { Type as _Type };
