@@ -11,6 +11,8 @@ class RegionDominance {
   readonly rpo = new Map<Block, number>();
   /** Immediate dominator by RPO number (entry: itself). */
   readonly idom: number[] = [];
+  /** Reachable blocks in reverse post-order. */
+  order: Block[] = [];
 
   constructor(region: Region) {
     const entry = region.firstBlock;
@@ -40,6 +42,7 @@ class RegionDominance {
       }
     }
     const order = post.reverse();
+    this.order = order;
     for (let i = 0; i < order.length; i++) this.rpo.set(order[i]!, i);
     const idom = this.idom;
     idom.length = order.length;
@@ -128,6 +131,25 @@ export class DominanceInfo {
     const r = block.parent;
     if (!r || r.hasOneBlock) return true;
     return this.info(r).isReachable(block);
+  }
+
+  /**
+   * The reachable blocks of `region` in reverse post-order (every block after its immediate
+   * dominator), for dominator-tree scoped walks.
+   */
+  reachableBlocksInReversePostOrder(region: Region): readonly Block[] {
+    if (region.hasOneBlock) return [region.firstBlock!];
+    return this.info(region).order;
+  }
+
+  /** The immediate dominator of reachable `block` (`null` for the entry or unreachable blocks). */
+  getImmediateDominator(block: Block): Block | null {
+    const r = block.parent;
+    if (!r || r.hasOneBlock) return null;
+    const d = this.info(r);
+    const n = d.rpo.get(block);
+    if (n === undefined || n === 0) return null;
+    return d.order[d.idom[n]!] ?? null;
   }
 
   /** True when block `a` dominates block `b` (both in the same region, or `b` nested in it). */

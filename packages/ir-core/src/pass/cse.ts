@@ -1,4 +1,6 @@
 import type { Operation } from '../ir/operation';
+import type { Block } from '../ir/block';
+import { DominanceInfo } from '../ir/dominance';
 import type { Region } from '../ir/region';
 import { isMemoryEffectFree, Traits } from '../ir/traits';
 import type { Value } from '../ir/value';
@@ -52,9 +54,9 @@ function isCSECandidate(op: Operation): boolean {
  * `cse` (MLIR's CSE pass): replaces a side-effect-free op by an equivalent op that dominates it
  * and erases trivially dead ops. Scopes follow the region tree: values known in a region are
  * visible in regions nested in it (except below isolated-from-above and unregistered ops, as
- * MLIR's `mightHaveTrait<IsIsolatedFromAbove>`); within a region with
- * several blocks only the entry block's values are shared (a conservative subset of MLIR's
- * dominator-tree scoping). Iterative (explicit stack).
+ * MLIR's `mightHaveTrait<IsIsolatedFromAbove>`); within a region, a block sees the values of its
+ * dominators (dominator-tree scoping); unreachable blocks and multi-block graph regions are not
+ * touched; single-block graph regions only get dead-op erasure. Iterative (explicit stack).
  */
 export class CSEPass extends Pass {
   override readonly argument = 'cse';
@@ -79,11 +81,19 @@ export class CSEPass extends Pass {
       return undefined;
     };
     const work: { region: Region; scope: Scope | null }[] = root.regions.map((region) => ({ region, scope: null }));
+    const dom = new DominanceInfo();
     while (work.length > 0) {
       const { region, scope } = work.pop()!;
-      const entryScope: Scope = { map: new Map(), parent: scope };
-      for (let b = region.firstBlock; b; b = b.next) {
-        const blockScope: Scope = b === region.firstBlock ? entryScope : { map: new Map(), parent: entryScope };
+      if (region.empty) continue;
+      const ssa = DominanceInfo.hasSSADominance(region);
+      // Multi-block graph regions are left alone (as MLIR does); SSA regions follow the
+      // dominator tree: a block sees the values of its dominators.
+      if (!ssa && !region.hasOneBlock) continue;
+      const scopes = new Map<Block, Scope>();
+      for (const b of dom.reachableBlocksInReversePostOrder(region)) {
+        const idom = dom.getImmediateDominator(b);
+        const blockScope: Scope = { map: new Map(), parent: idom ? scopes.get(idom)! : scope };
+        scopes.set(b, blockScope);
         for (let op = b.firstOp; op; op = op.next) {
           if (isOpTriviallyDead(op)) {
             toErase.push(op);
@@ -95,7 +105,7 @@ export class CSEPass extends Pass {
             for (let i = op.regions.length - 1; i >= 0; i--) work.push({ region: op.regions[i]!, scope: inner });
             continue;
           }
-          if (!isCSECandidate(op)) continue;
+          if (!ssa || !isCSECandidate(op)) continue;
           const key = opKey(op, numbering);
           const existing = lookup(blockScope, key);
           if (existing) {

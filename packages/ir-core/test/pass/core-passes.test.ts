@@ -56,3 +56,47 @@ test('canonicalize options print like MLIR and parse back', () => {
     'builtin.module(func.func(canonicalize{max-iterations=3 max-num-rewrites=-1 region-simplify=normal test-convergence=false top-down=true}),cse)',
   );
 });
+
+describe('cse across blocks', () => {
+  test('a block sees its dominators only', async () => {
+    const { Block: B, CSEPass, StringAttr: S } = await import('../../src');
+    const { AddOp, BrOp, FuncOp, MulOp, PrintOp, ReturnOp, testContext } = await import('../ir/test-dialect');
+    const t = testContext();
+    const f = FuncOp.build(t.b, { sym_name: S.get(t.ctx, 'f') }, t.loc());
+    const entry = new B([t.i32], [t.loc()]);
+    const [l, r, join] = [new B(), new B(), new B()];
+    for (const b of [entry, l, r, join]) f.body.push(b);
+    const x = entry.getArgument(0);
+    const add = (b: InstanceType<typeof B>) => {
+      t.b.setInsertionPointToEnd(b);
+      const v = AddOp.build(t.b, { lhs: x, rhs: x, result: t.i32 }, t.loc()).result;
+      PrintOp.build(t.b, { values: [v] }, t.loc());
+      return v;
+    };
+    const e = add(entry);
+    t.b.create({ name: 'test.cond_br', location: t.loc(), operands: [x], successors: [l, r] });
+    add(l);
+    BrOp.build(t.b, { args: [], dest: join }, t.loc());
+    add(r);
+    BrOp.build(t.b, { args: [], dest: join }, t.loc());
+    add(join);
+    ReturnOp.build(t.b, { values: [] }, t.loc());
+    // A value computed only in `l` does not dominate `join`: both muls stay.
+    for (const b of [l, join]) {
+      t.b.setInsertionPoint(b.lastOp!);
+      const m = MulOp.build(t.b, { lhs: x, rhs: x, result: t.i32 }, t.loc()).result;
+      PrintOp.build(t.b, { values: [m] }, t.loc());
+    }
+    const pass = new CSEPass();
+    expect(pass.run(f.op)).toBe(true);
+    // Every block's add is replaced by the entry block's one.
+    const adds: string[] = [];
+    f.op.walk((o) => void (o.name === 'test.add' && adds.push(o.parent === entry ? 'entry' : 'other')));
+    expect(adds).toEqual(['entry']);
+    for (const b of [l, r, join]) expect(b.firstOp!.getOperand(0)).toBe(e);
+    expect(pass.statistics.find((s) => s.name === "num-cse'd")!.value).toBe(3);
+    const muls: unknown[] = [];
+    f.op.walk((o) => void (o.name === 'test.mul' && muls.push(o.parent)));
+    expect(muls).toEqual([l, join]);
+  });
+});
