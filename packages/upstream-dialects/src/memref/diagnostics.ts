@@ -65,7 +65,7 @@ export const MemRefMessages = {
   dmaElementType: (src: string, dst: string) =>
     `source and destination memrefs should have the same element type, but got ${q(src)} and ${q(dst)}`,
   dmaTwoStrideOperands: 'expected two stride related operands',
-  dmaTypeCount: 'expected three types',
+  dmaTypeCount: 'fewer/more types expected',
   copyElementType: 'requires the same element type for all operands',
   copyShape: 'requires the same shape for all operands',
   // ---------------------------------------------------------------- casts and views
@@ -150,7 +150,8 @@ export const MemRefMessages = {
   transposeUndeclaredDim: (n: string) =>
     `use of undeclared identifier '${n}' (memref.transpose permutations list dimension identifiers only)`,
   invalidTypeKind: (t: string) => `invalid kind of type specified: expected builtin.memref, but found ${t}`,
-  expectedAtomicKind: (k: string) => `${k} is not a valid kind for atomic_rmw`,
+  expectedAtomicKind: (kinds: readonly string[]) =>
+    `expected string or keyword containing one of the following enum values for attribute 'kind' [${kinds.join(', ')}]`,
   expectedReadOrWrite: "rw specifier has to be 'read' or 'write'",
   expectedDataOrInstr: "cache type has to be 'data' or 'instr'",
   expectedMemRefType: 'expected memref type',

@@ -4,6 +4,7 @@
  * `mlir-opt --split-input-file --allow-unregistered-dialect --verify-diagnostics` (LLVM 22),
  * so every message is MLIR's.
  */
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseSourceString, splitInputFile, verify, verifyDiagnostics } from '@raptor-pim/ir-core';
@@ -26,4 +27,14 @@ describe(`memref verifier diagnostics (${fixture})`, () => {
       expect(problems.map((d) => d.message)).toEqual([]);
     });
   });
+});
+
+const mlirOpt = process.env.MLIR_OPT ?? '/usr/lib/llvm-22/bin/mlir-opt';
+(fs.existsSync(mlirOpt) ? it : it.skip)('invalid.mlir passes mlir-opt 22 --verify-diagnostics (every message is MLIR\'s)', () => {
+  const file = path.resolve(__dirname, '../fixtures/memref/invalid.mlir');
+  const r = spawnSync(mlirOpt, ['--split-input-file', '--allow-unregistered-dialect', '--verify-diagnostics', file, '-o', '/dev/null'], {
+    encoding: 'utf8',
+  });
+  expect(r.stderr).toBe('');
+  expect(r.status).toBe(0);
 });

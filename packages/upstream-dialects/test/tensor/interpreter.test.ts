@@ -256,6 +256,30 @@ describe('scf', () => {
     }
   });
 
+  it('scf.forall gives the same result for any lane order (fast-check permutations)', () => {
+    const text = `func.func @main(%arg: tensor<12xf32>) -> tensor<4x3xf32> {
+      %init = tensor.empty() : tensor<4x3xf32>
+      %r = scf.forall (%i, %j) in (2, 2) shared_outs(%out = %init) -> (tensor<4x3xf32>) {
+        %row = affine.apply affine_map<(d0, d1) -> (d0 * 2 + d1)>(%i, %j)
+        %off = affine.apply affine_map<(d0) -> (d0 * 3)>(%row)
+        %v = tensor.extract_slice %arg[%off] [3] [1] : tensor<12xf32> to tensor<3xf32>
+        scf.forall.in_parallel {
+          tensor.parallel_insert_slice %v into %out[%row, 0] [1, 3] [1, 1] : tensor<3xf32> into tensor<4x3xf32>
+        }
+      }
+      return %r : tensor<4x3xf32>
+    }`;
+    const input = f32([12], Array.from({ length: 12 }, (_, i) => i * 1.5));
+    const expected = Array.from({ length: 12 }, (_, i) => i * 1.5);
+    fc.assert(
+      fc.property(fc.shuffledSubarray([0, 1, 2, 3], { minLength: 4, maxLength: 4 }), (perm) => {
+        const [r] = ok(run(text, [input], () => perm));
+        expect(values(r!)).toEqual(expected);
+      }),
+      { numRuns: 24 },
+    );
+  });
+
   it('scf.forall rejects two lanes publishing overlapping slices, naming both ops and lanes', () => {
     const text = FORALL.replace('%out[%lane, 0, 0]', '%out[0, 0, 0]');
     const r = run(text, [f32([1, 8], [0, 1, 2, 3, 4, 5, 6, 7])]);

@@ -153,21 +153,19 @@ export const PrefetchOp = defineOp({
     if (!m) return false;
     const idx = parser.parseOperandList('square');
     if (!idx || !parser.parseComma()) return false;
-    const rwLoc = parser.getCurrentLocation();
     const rw = parser.parseKeywordName();
     if (rw === undefined) return false;
     if (rw !== 'read' && rw !== 'write') {
-      parser.emitError(M.expectedReadOrWrite, rwLoc);
+      parser.emitError(M.expectedReadOrWrite, parser.getNameLocation());
       return false;
     }
     if (!parser.parseComma() || !parser.parseKeyword('locality') || !parser.parseLess()) return false;
     const hint = parser.parseInteger();
     if (hint === undefined || !parser.parseGreater() || !parser.parseComma()) return false;
-    const cLoc = parser.getCurrentLocation();
     const cache = parser.parseKeywordName();
     if (cache === undefined) return false;
     if (cache !== 'data' && cache !== 'instr') {
-      parser.emitError(M.expectedDataOrInstr, cLoc);
+      parser.emitError(M.expectedDataOrInstr, parser.getNameLocation());
       return false;
     }
     if (!parseAttrDictInto(parser, state)) return false;
@@ -249,7 +247,7 @@ export const AtomicRMWOp = defineOp({
     if (kind === undefined) return false;
     const k = ATOMIC_RMW_KINDS.indexOf(kind as (typeof ATOMIC_RMW_KINDS)[number]);
     if (k < 0) {
-      parser.emitError(M.expectedAtomicKind(kind), kLoc);
+      parser.emitError(M.expectedAtomicKind(ATOMIC_RMW_KINDS), kLoc);
       return false;
     }
     const v = parser.parseOperand();
