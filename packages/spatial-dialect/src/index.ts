@@ -14,3 +14,18 @@
  */
 export * as kernels from './interpreter/kernels';
 export type { F32Tensor, KernelResult } from './interpreter/kernels';
+
+// Dialect, attributes, interfaces
+export { SpatDialect, SPAT_OPS, registerSpatialDialect } from './ir/dialect';
+export * from './ir/attributes';
+export * from './ir/interfaces';
+export { SpatMessages } from './diagnostics';
+// Ops
+export * from './ir/ops/plans';
+export * from './ir/ops/compute';
+export * from './ir/ops/elementwise';
+export * from './ir/ops/scheduling';
+// Interpreter
+export { SPATIAL_INTERPRETER_RULES, registerSpatialInterpreterRules } from './interpreter/rules';
+export { SCHEDULING_INTERPRETER_RULES, registerSchedulingInterpreterRules, ScheduledRun } from './interpreter/scheduling';
+export { registerAllSpatialInterpreterRules } from './interpreter/register';

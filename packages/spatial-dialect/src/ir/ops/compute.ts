@@ -1,0 +1,956 @@
+/**
+ * The compute-structure ops of the `spat` dialect: `spat.graph_compute`,
+ * `spat.graph_compute_batch`, `spat.in_parallel`, `spat.yield`, `spat.blueprint`,
+ * `spat.materialize_layout`.
+ */
+import {
+  DenseArrayAttr,
+  DenseI32ArrayAttr,
+  DenseI64ArrayAttr,
+  I32Attr,
+  IndexType,
+  IntegerAttr,
+  IntegerType,
+  ParallelCombiningOpInterface,
+  RankedTensorType,
+  Region,
+  RegionKindInterface,
+  Traits,
+  defineOp,
+  formatType,
+  implement,
+  optProp,
+  prop,
+  single,
+  sizedRegion,
+  variadic,
+  type AnyOpDefinition,
+  type Attribute,
+  type OpAsmArgument,
+  type OpAsmParser,
+  type OpAsmPrinter,
+  type Operation,
+  type OperationState,
+  type Type,
+  type Value,
+} from '@raptor-pim/ir-core';
+import {
+  parseBindingLists,
+  parseBindingTypes,
+  parseCompactFunctionType,
+  parseCompactTypeList,
+  parseIntegerRangeList,
+  parseLaneRange,
+  parseOptionalSharedOuts,
+  printBindingLists,
+  printBindingTypes,
+  printCompactFunctionType,
+  printCompactTypeList,
+  printIntegerRangeList,
+  printLaneRange,
+  printSharedOuts,
+  resolveBindings,
+  setComputeBlockArgumentNames,
+} from '@raptor-pim/compact-asm';
+import { SpatMessages as M } from '../../diagnostics';
+import {
+  BlueprintModeConstraint,
+  ConflictPolicyConstraint,
+  CoveragePolicyConstraint,
+  IndexMapConstraint,
+  LogicalLayoutConstraint,
+  PhysicalLayoutConstraint,
+  parseEnumCase,
+  type SpatEnumAttr,
+} from '../attributes';
+import { ComputeOpInterface, type ComputeBindings } from '../interfaces';
+import { AnyShapedType, denseValues, elementTypeOf, intValue, requireSameElementType, requireTensor, shapeOf } from '../type-checks';
+import { addParsedAttributes, setParsedProperty } from './elementwise';
+
+const SEGMENTS = 'operandSegmentSizes';
+
+/** True when `op` is constant-like (`ConstantLike` trait or a `*.constant` op). */
+export function isConstantLike(op: Operation | null): boolean {
+  return op !== null && (op.hasTrait(Traits.ConstantLike) || op.name.endsWith('.constant'));
+}
+
+/** The `[weights, inputs]` operand segment sizes of a compute op. */
+function segments(op: Operation): [number, number] {
+  const s = denseValues(op.getAttr(SEGMENTS));
+  return s && s.length === 2 ? [s[0]!, s[1]!] : [0, op.numOperands];
+}
+
+/** Distinct outer weights whose body argument (from `firstWeightArg`) is used in some block. */
+export function countUsedWeights(region: Region, firstWeightArg: number, weights: readonly Value[]): number {
+  const used = new Set<Value>();
+  for (let b = region.firstBlock; b; b = b.next) {
+    for (let k = 0; k < weights.length; k++) {
+      const arg = b.arguments[firstWeightArg + k];
+      if (arg && !arg.useEmpty) used.add(weights[k]!);
+    }
+  }
+  return used.size;
+}
+
+function parseCrossbarWeights(p: OpAsmParser): { value: number; at: ReturnType<OpAsmParser['getCurrentLocation']> } | undefined {
+  if (!p.parseKeyword('crossbarWeights')) return undefined;
+  const at = p.getCurrentLocation();
+  const value = p.parseInteger();
+  return value === undefined ? undefined : { value, at };
+}
+
+function computeBindings(op: Operation, hasLane: boolean): ComputeBindings {
+  const [nw, ni] = segments(op);
+  const args = op.regions[0]?.firstBlock?.arguments ?? [];
+  const base = hasLane ? 1 : 0;
+  return {
+    lane: hasLane ? args[0] : undefined,
+    weights: op.operands.slice(0, nw),
+    inputs: op.operands.slice(nw, nw + ni),
+    weightArguments: args.slice(base, base + nw),
+    inputArguments: args.slice(base + nw, base + nw + ni),
+    outputArguments: args.slice(base + nw + ni),
+  };
+}
+
+function verifyArgTypes(op: Operation, role: string, args: readonly Value[], outer: readonly Type[]): boolean {
+  for (let k = 0; k < outer.length; k++) {
+    if (args[k]!.type !== outer[k]) {
+      op.emitOpError(M.argTypeMismatch(role, k, formatType(args[k]!.type), formatType(outer[k]!)));
+      return false;
+    }
+  }
+  return true;
+}
+
+function verifyWeightsConstant(op: Operation, weights: readonly Value[]): boolean {
+  for (let k = 0; k < weights.length; k++) {
+    if (!isConstantLike(weights[k]!.definingOp)) {
+      op.emitOpError(M.weightNotConstant(k));
+      return false;
+    }
+  }
+  return true;
+}
+
+/** Values used in the body and defined outside must be constants (or deferred sources). */
+function verifyCaptures(op: Operation): boolean {
+  let ok = true;
+  op.walk((inner) => {
+    if (!ok || inner === op) return;
+    for (let i = 0; i < inner.numOperands; i++) {
+      const v = inner.getOperand(i);
+      const region = v.parentRegion;
+      const inside = region !== null && region.parentOp !== null && op.isAncestor(region.parentOp);
+      if (inside) continue;
+      const def = v.definingOp;
+      if (isConstantLike(def) || inner.name === 'spat.deferred_communication') continue;
+      if (def && /^spat\.(graph|scheduled)_compute(_batch)?$/.test(def.name)) op.emitOpError(M.captureOfComputeResult(inner.name, def.name));
+      else op.emitOpError(M.nonConstantCapture(inner.name));
+      ok = false;
+      return;
+    }
+  });
+  return ok;
+}
+
+// ------------------------------------------------------------------ spat.graph_compute
+
+/**
+ * `spat.graph_compute`: a logical compute node. Operands are weights then inputs
+ * (`operandSegmentSizes`), bound to the body arguments in that order; `coreId` is an
+ * optional placement; `crossbarWeights` is derived from the body when printing.
+ */
+export const GraphComputeOp = defineOp({
+  name: 'spat.graph_compute',
+  summary: 'Logical compute node',
+  operands: { weights: variadic(), inputs: variadic() },
+  results: { outputs: variadic() },
+  attributes: { coreId: optProp(I32Attr) },
+  regions: { body: { description: 'any region' } },
+  interfaces: [
+    implement(ComputeOpInterface, { getBindings: (op) => computeBindings(op, false), getBody: (op) => op.regions[0]!, getLaneCount: () => 1 }),
+  ],
+  parse(p, state) {
+    const bindings = parseBindingLists(p);
+    if (!bindings) return false;
+    let coreId: number | undefined;
+    if (p.parseOptionalKeyword('coreId') !== null) {
+      const v = p.parseInteger();
+      if (v === undefined) return false;
+      coreId = v;
+    }
+    const cw = parseCrossbarWeights(p);
+    if (!cw) return false;
+    const attrs = p.parseOptionalAttrDictWithKeyword();
+    if (!attrs || !p.parseColon()) return false;
+    const types = parseBindingTypes(p);
+    if (!types) return false;
+    const operands: Value[] = [];
+    if (!resolveBindings(p, bindings, types, operands)) return false;
+    state.operands = operands;
+    state.resultTypes = types.resultTypes;
+    setParsedProperty(state, SEGMENTS, DenseArrayAttr.i32(p.context, [bindings.weights.length, bindings.inputs.length]));
+    if (coreId !== undefined) setParsedProperty(state, 'coreId', IntegerAttr.get(IntegerType.get(p.context, 32), coreId));
+    addParsedAttributes(state, attrs);
+    const region = new Region();
+    state.regions = [region];
+    if (!p.parseRegion(region, [...bindings.weightArgs, ...bindings.inputArgs])) return false;
+    const derived = countUsedWeights(region, 0, operands.slice(0, bindings.weights.length));
+    if (derived !== cw.value) {
+      p.emitError(M.crossbarWeightsMismatch(cw.value, derived), cw.at);
+      return false;
+    }
+    return true;
+  },
+  print(op, p) {
+    const [nw] = segments(op);
+    const args = op.regions[0]?.firstBlock?.arguments ?? [];
+    p.print(' ');
+    printBindingLists(p, args.slice(0, nw), op.operands.slice(0, nw), args.slice(nw), op.operands.slice(nw));
+    const coreId = intValue(op.getAttr('coreId'));
+    if (coreId !== undefined) p.print(` coreId ${coreId}`);
+    p.print(` crossbarWeights ${countUsedWeights(op.regions[0]!, 0, op.operands.slice(0, nw))}`);
+    p.printOptionalAttrDictWithKeyword(op.attributes);
+    p.print(' : ');
+    printBindingTypes(p, op.operands.slice(0, nw).map((v) => v.type), op.operands.slice(nw).map((v) => v.type), op.resultTypes);
+    p.print(' ');
+    p.printRegion(op.regions[0]!, false, true);
+  },
+  getAsmBlockArgumentNames(op, region, setName) {
+    const [nw] = segments(op);
+    const args = region.firstBlock?.arguments ?? [];
+    setComputeBlockArgumentNames(setName, { weights: args.slice(0, nw), inputs: args.slice(nw), outputs: [] });
+  },
+  verify(view) {
+    const op = view.op;
+    const region = op.regions[0]!;
+    if (region.empty) {
+      view.emitOpError(M.emptyBody);
+      return false;
+    }
+    const weights = view.weights;
+    const inputs = view.inputs;
+    let index = 0;
+    for (let b = region.firstBlock; b; b = b.next, index++) {
+      const args = b.arguments;
+      if (args.length !== weights.length + inputs.length) {
+        view.emitOpError(M.blockArgCount(index, weights.length + inputs.length, args.length, 'weights then inputs'));
+        return false;
+      }
+      if (!verifyArgTypes(op, 'weight', args.slice(0, weights.length), weights.map((v) => v.type))) return false;
+      if (!verifyArgTypes(op, 'input', args.slice(weights.length), inputs.map((v) => v.type))) return false;
+    }
+    for (let b = region.firstBlock; b; b = b.next) {
+      const last = b.lastOp;
+      if (last?.name !== 'spat.yield') {
+        if (region.firstBlock === region.lastBlock) {
+          view.emitOpError(M.terminatorNotYield(last?.name ?? '<none>'));
+          return false;
+        }
+        continue;
+      }
+      if (last.numOperands !== op.numResults) {
+        view.emitOpError(M.yieldCount(last.numOperands, op.numResults));
+        return false;
+      }
+      for (let k = 0; k < op.numResults; k++) {
+        if (last.getOperand(k).type !== op.getResult(k).type) {
+          view.emitOpError(M.yieldType(k, formatType(last.getOperand(k).type), formatType(op.getResult(k).type)));
+          return false;
+        }
+      }
+    }
+    if (region.firstBlock === region.lastBlock) {
+      const entry = region.firstBlock!;
+      for (let k = 0; k < inputs.length; k++) {
+        if (entry.arguments[weights.length + k]!.useEmpty) {
+          view.emitOpError(M.unusedInput(k));
+          return false;
+        }
+      }
+    }
+    return verifyWeightsConstant(op, weights) && verifyCaptures(op);
+  },
+});
+
+// ------------------------------------------------------------------ spat.graph_compute_batch
+
+/** Reads the static lists of a `tensor.parallel_insert_slice` (negative entries are dynamic). */
+function insertLists(ins: Operation): { offsets: number[]; sizes: number[]; strides: number[]; dynOffsets: Value[] } {
+  const seg = denseValues(ins.getAttr(SEGMENTS)) ?? [1, 1, 0, 0, 0];
+  return {
+    offsets: denseValues(ins.getAttr('static_offsets')) ?? [],
+    sizes: denseValues(ins.getAttr('static_sizes')) ?? [],
+    strides: denseValues(ins.getAttr('static_strides')) ?? [],
+    dynOffsets: ins.operands.slice(2, 2 + (seg[2] ?? 0)),
+  };
+}
+
+/** True when `v` is the lane, a constant, or an `affine.apply` of lanes and constants. */
+function isLaneExpression(v: Value, lane: Value | undefined, depth = 0): boolean {
+  if (v === lane) return true;
+  const def = v.definingOp;
+  if (isConstantLike(def)) return true;
+  if (def && def.name === 'affine.apply' && depth < 8) return def.operands.every((o) => isLaneExpression(o, lane, depth + 1));
+  return false;
+}
+
+/**
+ * `spat.graph_compute_batch`: `laneCount` graph lanes running one body (arguments: lane,
+ * weights, inputs, shared outputs). Each result is a fragment collection `[laneCount] +
+ * shape(fragment)` filled by one `tensor.parallel_insert_slice` per lane.
+ */
+export const GraphComputeBatchOp = defineOp({
+  name: 'spat.graph_compute_batch',
+  summary: 'Logical batch with an SSA fragment collection',
+  operands: { weights: variadic(), inputs: variadic() },
+  results: { outputs: variadic() },
+  attributes: { laneCount: prop(I32Attr), coreIds: optProp(DenseI32ArrayAttr) },
+  regions: { body: { description: 'any region' } },
+  interfaces: [
+    implement(ComputeOpInterface, {
+      getBindings: (op) => computeBindings(op, true),
+      getBody: (op) => op.regions[0]!,
+      getLaneCount: (op) => intValue(op.getAttr('laneCount')) ?? 0,
+    }),
+  ],
+  parse(p, state) {
+    const at = p.getCurrentLocation();
+    const lane = parseLaneRange(p);
+    if (!lane) return false;
+    if (lane.lower !== 0) {
+      p.emitError(M.laneRangeMustStartAtZero(lane.lower), at);
+      return false;
+    }
+    const bindings = parseBindingLists(p);
+    if (!bindings) return false;
+    const outsAt = p.getCurrentLocation();
+    const outs = parseOptionalSharedOuts(p);
+    if (outs === undefined) return false;
+    let coreIds: number[] | undefined;
+    if (p.parseOptionalKeyword('coreIds') !== null) {
+      coreIds = parseIntegerRangeList(p);
+      if (!coreIds) return false;
+    }
+    const cw = parseCrossbarWeights(p);
+    if (!cw) return false;
+    const attrs = p.parseOptionalAttrDictWithKeyword();
+    if (!attrs || !p.parseColon()) return false;
+    const types = parseBindingTypes(p);
+    if (!types) return false;
+    const outArgs: OpAsmArgument[] = outs ?? [];
+    if (outArgs.length !== types.resultTypes.length) {
+      p.emitError(M.sharedOutsCount(outArgs.length, types.resultTypes.length), outsAt);
+      return false;
+    }
+    outArgs.forEach((o, k) => (o.type = types.resultTypes[k]));
+    const operands: Value[] = [];
+    if (!resolveBindings(p, bindings, types, operands)) return false;
+    state.operands = operands;
+    state.resultTypes = types.resultTypes;
+    setParsedProperty(state, 'laneCount', IntegerAttr.get(IntegerType.get(p.context, 32), lane.upper));
+    if (coreIds) setParsedProperty(state, 'coreIds', DenseArrayAttr.i32(p.context, coreIds));
+    setParsedProperty(state, SEGMENTS, DenseArrayAttr.i32(p.context, [bindings.weights.length, bindings.inputs.length]));
+    addParsedAttributes(state, attrs);
+    const region = new Region();
+    state.regions = [region];
+    if (!p.parseRegion(region, [lane.lane, ...bindings.weightArgs, ...bindings.inputArgs, ...outArgs])) return false;
+    const derived = countUsedWeights(region, 1, operands.slice(0, bindings.weights.length));
+    if (derived !== cw.value) {
+      p.emitError(M.crossbarWeightsMismatch(cw.value, derived), cw.at);
+      return false;
+    }
+    return true;
+  },
+  print(op, p) {
+    const [nw, ni] = segments(op);
+    const args = op.regions[0]?.firstBlock?.arguments ?? [];
+    p.print(' ');
+    printLaneRange(p, args[0]!, 0, intValue(op.getAttr('laneCount')) ?? 0);
+    p.print(' ');
+    printBindingLists(p, args.slice(1, 1 + nw), op.operands.slice(0, nw), args.slice(1 + nw, 1 + nw + ni), op.operands.slice(nw));
+    const outs = args.slice(1 + nw + ni);
+    if (outs.length) {
+      p.print(' ');
+      printSharedOuts(p, outs);
+    }
+    const coreIds = denseValues(op.getAttr('coreIds'));
+    if (coreIds) {
+      p.print(' coreIds ');
+      printIntegerRangeList(p, coreIds);
+    }
+    p.print(` crossbarWeights ${countUsedWeights(op.regions[0]!, 1, op.operands.slice(0, nw))}`);
+    p.printOptionalAttrDictWithKeyword(op.attributes);
+    p.print(' : ');
+    printBindingTypes(p, op.operands.slice(0, nw).map((v) => v.type), op.operands.slice(nw).map((v) => v.type), op.resultTypes);
+    p.print(' ');
+    p.printRegion(op.regions[0]!, false, true);
+  },
+  getAsmBlockArgumentNames(op, region, setName) {
+    const [nw, ni] = segments(op);
+    const args = region.firstBlock?.arguments ?? [];
+    setComputeBlockArgumentNames(setName, { lane: args[0], weights: args.slice(1, 1 + nw), inputs: args.slice(1 + nw, 1 + nw + ni), outputs: args.slice(1 + nw + ni) });
+  },
+  verify(view) {
+    const op = view.op;
+    const laneCount = Number(view.laneCount.value);
+    if (laneCount <= 0) {
+      view.emitOpError(M.laneCountNotPositive(laneCount));
+      return false;
+    }
+    const region = op.regions[0]!;
+    if (region.empty) {
+      view.emitOpError(M.emptyBody);
+      return false;
+    }
+    const weights = view.weights;
+    const inputs = view.inputs;
+    const results = op.resultTypes;
+    const expected = 1 + weights.length + inputs.length + results.length;
+    let index = 0;
+    for (let b = region.firstBlock; b; b = b.next, index++) {
+      const args = b.arguments;
+      if (args.length !== expected) {
+        view.emitOpError(M.blockArgCount(index, expected, args.length, 'lane, weights, inputs, outputs'));
+        return false;
+      }
+      if (!(args[0]!.type instanceof IndexType)) {
+        view.emitOpError(M.laneArgNotIndex(formatType(args[0]!.type)));
+        return false;
+      }
+      if (!verifyArgTypes(op, 'weight', args.slice(1, 1 + weights.length), weights.map((v) => v.type))) return false;
+      if (!verifyArgTypes(op, 'input', args.slice(1 + weights.length), inputs.map((v) => v.type))) return false;
+      if (!verifyArgTypes(op, 'output', args.slice(1 + weights.length + inputs.length), results)) return false;
+    }
+    if (!verifyWeightsConstant(op, weights) || !verifyCaptures(op)) return false;
+    const coreIds = view.coreIds ? denseValues(view.coreIds)! : undefined;
+    if (coreIds) {
+      if (coreIds.length !== laneCount) {
+        view.emitOpError(M.coreIdsLength(coreIds.length, laneCount));
+        return false;
+      }
+      const seen = new Map<number, number>();
+      for (let k = 0; k < coreIds.length; k++) {
+        const id = coreIds[k]!;
+        if (id < 0) {
+          view.emitOpError(M.coreIdNegative(k, id));
+          return false;
+        }
+        const first = seen.get(id);
+        if (first !== undefined) {
+          view.emitOpError(M.coreIdDuplicate(id, first, k));
+          return false;
+        }
+        seen.set(id, k);
+      }
+    }
+    for (let b = region.firstBlock; b; b = b.next) {
+      const last = b.lastOp;
+      const name = last?.name ?? '<none>';
+      if (results.length) {
+        if (name !== 'spat.in_parallel') {
+          view.emitOpError(M.batchResultfulTerminator(name));
+          return false;
+        }
+      } else if (name !== 'spat.yield') {
+        view.emitOpError(M.batchResultlessTerminator(name));
+        return false;
+      } else if (last!.numOperands) {
+        view.emitOpError(M.batchYieldValues(last!.numOperands));
+        return false;
+      }
+    }
+    return verifyFragmentContract(op, laneCount);
+  },
+});
+
+/** The graph fragment contract: one publication per lane per result into `[slot, 0, ...]`. */
+function verifyFragmentContract(op: Operation, laneCount: number): boolean {
+  const entry = op.regions[0]!.firstBlock!;
+  const nOut = op.numResults;
+  if (!nOut) return true;
+  const outArgs = entry.arguments.slice(entry.arguments.length - nOut);
+  const term = entry.lastOp!;
+  const inserts = term.regions[0]?.firstBlock ? [...opsOf(term.regions[0])] : [];
+  for (let k = 0; k < nOut; k++) {
+    const rt = op.getResult(k).type;
+    const shape = shapeOf(rt);
+    if (!(rt instanceof RankedTensorType) || !shape || shape.some((d) => d < 0) || shape[0] !== laneCount) {
+      op.emitOpError(M.fragmentResultShape(k, formatType(rt), laneCount));
+      return false;
+    }
+    const mine = inserts.filter((i) => i.name === 'tensor.parallel_insert_slice' && i.getOperand(1) === outArgs[k]);
+    if (mine.length !== 1) {
+      op.emitOpError(M.fragmentPublicationCount(k, mine.length));
+      return false;
+    }
+    const ins = mine[0]!;
+    const fragment = shapeOf(ins.getOperand(0).type) ?? [];
+    const fragShape = shape.slice(1);
+    if (fragment.length !== fragShape.length || fragment.some((d, i) => d !== fragShape[i])) {
+      op.emitOpError(M.fragmentPublication(k, `fragment type ${formatType(ins.getOperand(0).type)} does not match the slot shape [${fragShape.join(', ')}]`));
+      return false;
+    }
+    const l = insertLists(ins);
+    if (l.sizes.length !== shape.length || l.sizes[0] !== 1 || l.sizes.slice(1).some((d, i) => d !== fragShape[i])) {
+      op.emitOpError(M.fragmentPublication(k, `sizes must be [1, ${fragShape.join(', ')}]`));
+      return false;
+    }
+    if (l.offsets.slice(1).some((o) => o !== 0)) {
+      op.emitOpError(M.fragmentPublication(k, 'offsets must be [slot, 0, ...]'));
+      return false;
+    }
+  }
+  return true;
+}
+
+function* opsOf(region: Region): Generator<Operation> {
+  for (let o = region.firstBlock?.firstOp ?? null; o; o = o.next) yield o;
+}
+
+// ------------------------------------------------------------------ spat.in_parallel
+
+const BATCH_PARENTS = new Set(['spat.graph_compute_batch', 'spat.scheduled_compute_batch']);
+
+/**
+ * `spat.in_parallel { tensor.parallel_insert_slice ... }`: terminator of a resultful batch body
+ * holding the lane publications (implements `ParallelCombiningOpInterface`).
+ */
+export const InParallelOp = defineOp({
+  name: 'spat.in_parallel',
+  summary: 'Publish lane fragments',
+  regions: { region: sizedRegion(1) },
+  traits: [Traits.Pure, Traits.IsTerminator, Traits.NoTerminator, Traits.HasOnlyGraphRegion],
+  interfaces: [
+    implement(ParallelCombiningOpInterface, { getRegion: (op) => op.regions[0]!, getYieldingOps: (op) => [...opsOf(op.regions[0]!)] }),
+    implement(RegionKindInterface, { getRegionKind: () => 'graph' }),
+  ],
+  parse(p, state) {
+    const region = new Region();
+    if (!p.parseRegion(region, [])) return false;
+    state.regions = [region];
+    const attrs = p.parseOptionalAttrDictWithKeyword();
+    if (!attrs) return false;
+    addParsedAttributes(state, attrs);
+    return true;
+  },
+  print(op, p) {
+    p.print(' ');
+    p.printRegion(op.regions[0]!, false, false);
+    p.printOptionalAttrDictWithKeyword(op.attributes);
+  },
+  verify(view) {
+    const op = view.op;
+    const parent = op.getParentOp();
+    if (!parent || !BATCH_PARENTS.has(parent.name) || parent.numResults === 0) {
+      view.emitOpError(M.inParallelParent(parent?.name ?? '<none>'));
+      return false;
+    }
+    const entry = parent.regions[0]!.firstBlock!;
+    const outArgs = entry.arguments.slice(entry.arguments.length - parent.numResults);
+    const lane = entry.arguments[0];
+    for (const ins of opsOf(op.regions[0]!)) {
+      if (ins.name !== 'tensor.parallel_insert_slice') {
+        view.emitOpError(M.inParallelOp(ins.name));
+        return false;
+      }
+      if (!outArgs.includes(ins.getOperand(1) as (typeof outArgs)[number])) {
+        view.emitOpError(M.inParallelDest);
+        return false;
+      }
+      const src = ins.getOperand(0).type;
+      if (!(src instanceof RankedTensorType) || src.shape.some((d) => d < 0)) {
+        view.emitOpError(M.inParallelStatic(`source type ${formatType(src)} is not static`));
+        return false;
+      }
+      const l = insertLists(ins);
+      if (l.sizes.some((d) => d < 0)) {
+        view.emitOpError(M.inParallelStatic('sizes must be static'));
+        return false;
+      }
+      if (l.strides.some((d) => d !== 1)) {
+        view.emitOpError(M.inParallelStatic('strides must be 1'));
+        return false;
+      }
+      for (let k = 0; k < l.dynOffsets.length; k++) {
+        if (!isLaneExpression(l.dynOffsets[k]!, lane)) {
+          view.emitOpError(M.inParallelOffset(k));
+          return false;
+        }
+      }
+    }
+    return true;
+  },
+});
+
+// ------------------------------------------------------------------ spat.yield
+
+const YIELD_PARENTS = new Set([
+  'spat.graph_compute',
+  'spat.graph_compute_batch',
+  'spat.scheduled_compute',
+  'spat.scheduled_compute_batch',
+  'spat.deferred_communication',
+]);
+
+/** `spat.yield %v : T`: returns region values to the enclosing compute (or deferred) op. */
+export const YieldOp = defineOp({
+  name: 'spat.yield',
+  summary: 'Return region values',
+  operands: { outputs: variadic() },
+  traits: [Traits.Pure, Traits.IsTerminator, Traits.ReturnLike],
+  parse(p, state) {
+    const operands = p.parseOperandList();
+    if (!operands) return false;
+    const attrs = p.parseOptionalAttrDict();
+    if (!attrs || !p.parseColon()) return false;
+    const loc = p.getCurrentLocation();
+    const types: Type[] = [];
+    if (operands.length) {
+      const list = parseCompactTypeList(p, 'none');
+      if (!list) return false;
+      types.push(...list);
+    }
+    if (types.length !== operands.length) {
+      p.emitError(M.typeCountMismatch('spat.yield', operands.length, types.length), loc);
+      return false;
+    }
+    const resolved: Value[] = [];
+    if (!p.resolveOperands(operands, types, resolved, loc)) return false;
+    state.operands = resolved;
+    addParsedAttributes(state, attrs);
+    return true;
+  },
+  print(op, p) {
+    if (op.numOperands) {
+      p.print(' ');
+      p.printOperands(op.operands);
+    }
+    p.printOptionalAttrDict(op.attributes);
+    p.print(' :');
+    if (op.numOperands) {
+      p.print(' ');
+      printCompactTypeList(p, op.operands.map((v) => v.type));
+    }
+  },
+  verify(view) {
+    const parent = view.op.getParentOp();
+    if (!parent || !YIELD_PARENTS.has(parent.name)) {
+      view.emitOpError(M.yieldParent(parent?.name ?? '<none>'));
+      return false;
+    }
+    return true;
+  },
+});
+
+// ------------------------------------------------------------------ spat.blueprint
+
+/** The properties of `spat.blueprint` printed as keyword + value, in printed order. */
+const BLUEPRINT_SCHEMA = [
+  ['layout', 'logicalLayout', 'logical_layout'],
+  ['physical', 'physicalLayout', 'physical_layout'],
+  ['offsets', 'offsets', null],
+  ['sizes', 'sizes', null],
+  ['map', 'indexMap', 'index_map'],
+  ['mode', 'mode', 'blueprint_mode'],
+  ['operandIndices', 'operandIndices', null],
+  ['sourceSlots', 'sourceSlots', null],
+  ['sourceOffsets', 'sourceOffsets', null],
+  ['strides', 'fragmentStrides', null],
+  ['conflict', 'conflictPolicy', 'conflict_policy'],
+  ['coverage', 'coveragePolicy', 'coverage_policy'],
+] as const;
+const OPTIONAL_BLUEPRINT_KEYS = new Set(['operandIndices', 'sourceSlots', 'sourceOffsets']);
+
+function parseI64List(p: OpAsmParser): number[] | undefined {
+  const out: number[] = [];
+  const ok = p.parseCommaSeparatedList('square', () => {
+    const v = p.parseInteger();
+    if (v === undefined) return false;
+    out.push(v);
+    return true;
+  });
+  return ok ? out : undefined;
+}
+
+/**
+ * `spat.blueprint fragments(%f) layout nchw physical fragmented offsets [...] sizes [...] map
+ * explicit mode fragment_assembly operandIndices [...] sourceSlots [...] sourceOffsets [...]
+ * strides [...] conflict disjoint coverage complete : (T) -> R`: maps fragment publications to
+ * logical tensor regions.
+ */
+export const BlueprintOp = defineOp({
+  name: 'spat.blueprint',
+  summary: 'Describe logical reconstruction',
+  operands: { fragments: variadic(AnyShapedType) },
+  results: { output: single(AnyShapedType) },
+  attributes: {
+    logicalLayout: prop(LogicalLayoutConstraint),
+    physicalLayout: prop(PhysicalLayoutConstraint),
+    offsets: prop(DenseI64ArrayAttr),
+    sizes: prop(DenseI64ArrayAttr),
+    indexMap: prop(IndexMapConstraint),
+    mode: prop(BlueprintModeConstraint),
+    operandIndices: optProp(DenseI64ArrayAttr),
+    sourceSlots: optProp(DenseI64ArrayAttr),
+    sourceOffsets: optProp(DenseI64ArrayAttr),
+    fragmentStrides: prop(DenseI64ArrayAttr),
+    conflictPolicy: prop(ConflictPolicyConstraint),
+    coveragePolicy: prop(CoveragePolicyConstraint),
+  },
+  traits: [Traits.Pure],
+  parse(p, state) {
+    if (!p.parseKeyword('fragments') || !p.parseLParen()) return false;
+    const frags = p.parseOptionalRParen() ? [] : p.parseOperandList();
+    if (!frags) return false;
+    if (frags.length && !p.parseRParen()) return false;
+    for (const [keyword, name, kind] of BLUEPRINT_SCHEMA) {
+      if (OPTIONAL_BLUEPRINT_KEYS.has(name)) {
+        if (p.parseOptionalKeyword(keyword) === null) continue;
+      } else if (!p.parseKeyword(keyword)) return false;
+      let value: Attribute | undefined;
+      if (kind) value = parseEnumCase(p, kind);
+      else {
+        const list = parseI64List(p);
+        value = list && DenseArrayAttr.i64(p.context, list);
+      }
+      if (!value) return false;
+      setParsedProperty(state, name, value);
+    }
+    const attrs = p.parseOptionalAttrDict();
+    if (!attrs || !p.parseColon()) return false;
+    const loc = p.getCurrentLocation();
+    const ft = parseCompactFunctionType(p);
+    if (!ft) return false;
+    if (ft.inputs.length !== frags.length || ft.results.length !== 1) {
+      p.emitError(M.typeCountMismatch('spat.blueprint fragments', frags.length, ft.inputs.length), loc);
+      return false;
+    }
+    const operands: Value[] = [];
+    if (!p.resolveOperands(frags, ft.inputs, operands, loc)) return false;
+    state.operands = operands;
+    state.resultTypes = [...ft.results];
+    addParsedAttributes(state, attrs);
+    return true;
+  },
+  print(op, p) {
+    p.print(' fragments(');
+    p.printOperands(op.operands);
+    p.print(')');
+    for (const [keyword, name, kind] of BLUEPRINT_SCHEMA) {
+      const a = op.getAttr(name);
+      if (!a) continue;
+      if (kind) p.print(` ${keyword} ${(a as SpatEnumAttr).value}`);
+      else p.print(` ${keyword} [${(denseValues(a) ?? []).join(', ')}]`);
+    }
+    p.printOptionalAttrDict(op.attributes);
+    p.print(' : ');
+    printCompactFunctionType(p, op.operands.map((v) => v.type), op.resultTypes);
+  },
+  verify(view) {
+    return verifyBlueprint(view.op);
+  },
+});
+
+function verifyBlueprint(op: Operation): boolean {
+  const output = requireTensor(op, 'output', op.getResult(0).type, { isStatic: true });
+  if (!output) return false;
+  const rank = output.rank;
+  const offsets = denseValues(op.getAttr('offsets'))!;
+  const sizes = denseValues(op.getAttr('sizes'))!;
+  const mode = (op.getAttr('mode') as SpatEnumAttr<'blueprint_mode'>).value;
+  const strides = denseValues(op.getAttr('fragmentStrides'))!;
+  const hasMeta = ['operandIndices', 'sourceSlots', 'sourceOffsets'].some((n) => op.getAttr(n) !== undefined);
+  if (mode === 'physical_view') {
+    if (op.numOperands !== 1) {
+      op.emitOpError(M.blueprintViewOperands(op.numOperands));
+      return false;
+    }
+    const input = requireTensor(op, 'fragment collection', op.getOperand(0).type, { isStatic: true });
+    if (!input) return false;
+    if (input.rank !== rank + 1) {
+      op.emitOpError(M.blueprintViewRank(formatType(input), formatType(output)));
+      return false;
+    }
+    if (!requireSameElementType(op, 'fragment collection', input, output, 'the output')) return false;
+    if (offsets.length || sizes.length) {
+      op.emitOpError(M.blueprintViewGeometry);
+      return false;
+    }
+    if (hasMeta) {
+      op.emitOpError(M.blueprintViewMetadata);
+      return false;
+    }
+    return true;
+  }
+  // fragment_assembly
+  if (rank === 0 || offsets.length !== sizes.length || offsets.length % rank !== 0) {
+    op.emitOpError(M.blueprintGeometryLength(offsets.length, sizes.length, rank));
+    return false;
+  }
+  const n = offsets.length / rank;
+  for (let k = 0; k < n; k++) {
+    const o = offsets.slice(k * rank, (k + 1) * rank);
+    const s = sizes.slice(k * rank, (k + 1) * rank);
+    if (o.some((v) => v < 0) || s.some((v) => v <= 0)) {
+      op.emitOpError(M.blueprintSliceNegative(k));
+      return false;
+    }
+    if (o.some((v, d) => v + s[d]! > output.shape[d]!)) {
+      op.emitOpError(M.blueprintSliceBounds(k, o, s, output.shape));
+      return false;
+    }
+  }
+  const frags: RankedTensorType[] = [];
+  for (let k = 0; k < op.numOperands; k++) {
+    const t = op.getOperand(k).type;
+    if (!(t instanceof RankedTensorType) || t.shape.some((d) => d < 0) || t.rank !== rank + 1) {
+      op.emitOpError(M.blueprintFragmentRank(k, formatType(t), rank + 1));
+      return false;
+    }
+    if (elementTypeOf(t) !== output.elementType) {
+      op.emitOpError(M.blueprintElementType(k, formatType(elementTypeOf(t)), formatType(output.elementType)));
+      return false;
+    }
+    frags.push(t);
+  }
+  const indices = denseValues(op.getAttr('operandIndices'));
+  const slots = denseValues(op.getAttr('sourceSlots'));
+  const srcOffsets = denseValues(op.getAttr('sourceOffsets'));
+  if (!indices || !slots || !srcOffsets) {
+    op.emitOpError(M.blueprintMetadataMissing);
+    return false;
+  }
+  for (const [name, list] of [['operandIndices', indices], ['sourceSlots', slots], ['sourceOffsets', srcOffsets]] as const) {
+    if (list.length !== n) {
+      op.emitOpError(M.blueprintMetadataLength(name, list.length, n));
+      return false;
+    }
+  }
+  const used = new Set<number>();
+  for (let k = 0; k < n; k++) {
+    const i = indices[k]!;
+    if (i < 0 || i >= frags.length) {
+      op.emitOpError(M.blueprintOperandIndex(k, i, frags.length));
+      return false;
+    }
+    used.add(i);
+    const f = frags[i]!;
+    if (slots[k]! < 0 || slots[k]! >= f.shape[0]!) {
+      op.emitOpError(M.blueprintSourceSlot(k, slots[k]!, f.shape[0]!));
+      return false;
+    }
+    if (srcOffsets[k]! < 0) {
+      op.emitOpError(M.blueprintSourceOffset(k, srcOffsets[k]!));
+      return false;
+    }
+    const slotElems = f.shape.slice(1).reduce((a, b) => a * b, 1);
+    const count = sizes.slice(k * rank, (k + 1) * rank).reduce((a, b) => a * b, 1);
+    if (srcOffsets[k]! + count > slotElems) {
+      op.emitOpError(M.blueprintSourceFit(k, srcOffsets[k]!, count, slotElems));
+      return false;
+    }
+  }
+  for (let k = 0; k < frags.length; k++) {
+    if (!used.has(k)) {
+      op.emitOpError(M.blueprintUnusedOperand(k));
+      return false;
+    }
+  }
+  if (strides.length !== offsets.length) {
+    op.emitOpError(M.blueprintStridesLength(strides.length, offsets.length));
+    return false;
+  }
+  if (strides.some((s) => s !== 1)) {
+    op.emitOpError(M.blueprintStrides(strides));
+    return false;
+  }
+  const conflict = (op.getAttr('conflictPolicy') as SpatEnumAttr<'conflict_policy'>).value;
+  if (conflict !== 'disjoint') {
+    op.emitOpError(M.blueprintConflict(conflict));
+    return false;
+  }
+  for (let a = 0; a < n; a++) {
+    for (let b = a + 1; b < n; b++) {
+      let overlap = true;
+      for (let d = 0; d < rank && overlap; d++) {
+        const a0 = offsets[a * rank + d]!;
+        const a1 = a0 + sizes[a * rank + d]!;
+        const b0 = offsets[b * rank + d]!;
+        const b1 = b0 + sizes[b * rank + d]!;
+        if (a1 <= b0 || b1 <= a0) overlap = false;
+      }
+      if (overlap) {
+        op.emitOpError(M.blueprintOverlap(a, b));
+        return false;
+      }
+    }
+  }
+  const coverage = (op.getAttr('coveragePolicy') as SpatEnumAttr<'coverage_policy'>).value;
+  const total = output.shape.reduce((x, y) => x * y, 1);
+  let covered = 0;
+  for (let k = 0; k < n; k++) covered += sizes.slice(k * rank, (k + 1) * rank).reduce((x, y) => x * y, 1);
+  if (coverage === 'complete' && covered !== total) {
+    op.emitOpError(M.blueprintIncomplete(covered, total));
+    return false;
+  }
+  const indexMap = (op.getAttr('indexMap') as SpatEnumAttr<'index_map'>).value;
+  if (indexMap === 'contiguous_row_major' && !isCanonicalRowMajor(offsets, sizes, rank, output.shape, indices, slots, srcOffsets)) {
+    op.emitOpError(M.blueprintRowMajor);
+    return false;
+  }
+  return true;
+}
+
+/** Slices in row-major order tile the output; slice k reads operand 0 slot k from offset 0. */
+function isCanonicalRowMajor(
+  offsets: readonly number[],
+  _sizes: readonly number[],
+  rank: number,
+  shape: readonly number[],
+  indices: readonly number[],
+  slots: readonly number[],
+  srcOffsets: readonly number[],
+): boolean {
+  const n = offsets.length / rank;
+  let prev = -1;
+  const strides = shape.map((_, d) => shape.slice(d + 1).reduce((a, b) => a * b, 1));
+  for (let k = 0; k < n; k++) {
+    const linear = offsets.slice(k * rank, (k + 1) * rank).reduce((acc, o, d) => acc + o * strides[d]!, 0);
+    if (linear <= prev || slots[k] !== k || indices[k] !== 0 || srcOffsets[k] !== 0) return false;
+    prev = linear;
+  }
+  return true;
+}
+
+// ------------------------------------------------------------------ spat.materialize_layout
+
+/** `spat.materialize_layout`: converts physical storage while preserving logical values. */
+export const MaterializeLayoutOp = defineOp({
+  name: 'spat.materialize_layout',
+  summary: 'Convert a physical layout',
+  operands: { input: single() },
+  results: { output: single() },
+  attributes: {
+    sourcePhysicalLayout: prop(PhysicalLayoutConstraint),
+    targetPhysicalLayout: prop(PhysicalLayoutConstraint),
+    logicalLayout: prop(LogicalLayoutConstraint),
+  },
+  traits: [Traits.Pure],
+  verify(view) {
+    const op = view.op;
+    const input = requireTensor(op, 'input', view.input.type);
+    if (!input) return false;
+    const output = requireTensor(op, 'output', view.output.type);
+    if (!output) return false;
+    return requireSameElementType(op, 'output', output, input, 'the input');
+  },
+});
+
+/** The compute-structure ops, in reference order. */
+export const COMPUTE_OPS: readonly AnyOpDefinition[] = [BlueprintOp, GraphComputeOp, GraphComputeBatchOp, InParallelOp, MaterializeLayoutOp, YieldOp];
+
+void printCompactTypeList;
+void (null as unknown as OpAsmPrinter);
+void (null as unknown as OperationState);
