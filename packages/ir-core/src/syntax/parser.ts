@@ -883,7 +883,7 @@ export class Parser implements OpAsmParser {
       number = Number(t);
       this.consume();
     }
-    return { name, number, location: this.locationOf(offset), offset } as UnresolvedOperand;
+    return new LazyOperand(name, number, offset, this);
   }
 
   // ------------------------------------------------------------------ attributes
@@ -2237,6 +2237,20 @@ export class Parser implements OpAsmParser {
 }
 
 // ------------------------------------------------------------------ helpers
+
+/** An unresolved operand whose `location` is computed only when asked for (most never are). */
+class LazyOperand implements UnresolvedOperand {
+  private loc: Location | undefined;
+  constructor(
+    readonly name: string,
+    readonly number: number,
+    readonly offset: number,
+    private readonly parser: Parser,
+  ) {}
+  get location(): Location {
+    return (this.loc ??= this.parser.locationOf(this.offset));
+  }
+}
 
 function fmtName(op: UnresolvedOperand): string {
   return op.number ? `%${op.name}#${op.number}` : `%${op.name}`;
