@@ -3,6 +3,7 @@
  * verifier rule (split by `// -----`, `// expected-error@+1 {{...}}`). The same file passes
  * `mlir-opt --split-input-file --verify-diagnostics` (LLVM 22), so every message is MLIR's.
  */
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseSourceString, splitInputFile, verify, verifyDiagnostics } from '@raptor-pim/ir-core';
@@ -29,4 +30,10 @@ describe(`tensor verifier diagnostics (${fixture})`, () => {
       expect(problems.map((d) => d.message)).toEqual([]);
     });
   });
+});
+
+const mlirOpt = process.env.MLIR_OPT ?? '/usr/lib/llvm-22/bin/mlir-opt';
+(fs.existsSync(mlirOpt) ? it : it.skip)('invalid.mlir passes mlir-opt 22 --verify-diagnostics (the messages are MLIR\'s)', () => {
+  const file = path.resolve(__dirname, '../fixtures/tensor/invalid.mlir');
+  expect(() => execFileSync(mlirOpt, ['--split-input-file', '--verify-diagnostics', file], { stdio: 'pipe' })).not.toThrow();
 });
