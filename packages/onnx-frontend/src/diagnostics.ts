@@ -89,8 +89,8 @@ export const Messages = {
   missingType: (value: string) => `graph input ${q(value)} has no tensor type`,
   emptyName: (what: string) => `${what} has an empty name`,
   duplicateInitializer: (name: string) => `initializer ${q(name)} is defined twice`,
-  initializerAsInput: (name: string, ir: number) =>
-    `initializer ${q(name)} is also listed as a graph input; allowed only as an overridable default (IR version ${ir} >= 4 treats it as a constant)`,
+  initializersAsInputs: (count: number, first: string, ir: number) =>
+    `${count} initializer(s) are also listed as graph inputs (first: ${q(first)}); with IR version ${ir} they are overridable defaults, and are read as constants`,
   duplicateOutput: (name: string, first: string) => `value ${q(name)} is produced twice (first by ${first})`,
   duplicateInput: (name: string) => `graph input ${q(name)} is listed twice`,
   undefinedInput: (name: string, idx: number, op: string) =>

@@ -8,6 +8,9 @@ import * as path from 'node:path';
 import { type OnnxTensor, hasErrors, loadOnnxFile, operatorSupport, readOnnxFile, readTensorProtoFile } from '@raptor-pim/onnx-frontend';
 import { ONNX_TESTDATA_DIR, text } from './helpers';
 
+// This machine is shared: allow for load (the whole file normally takes a few seconds).
+jest.setTimeout(120_000);
+
 interface Case {
   readonly suite: string;
   readonly name: string;

@@ -9,6 +9,9 @@ import { hasErrors, loadOnnxModel } from '@raptor-pim/onnx-frontend';
 import { convReluSpec, encodeModel, int64Tensor, node, valueInfo } from './build-model';
 import { MODELS_DIR } from './helpers';
 
+// This machine is shared: allow for load (the whole file normally takes a few seconds).
+jest.setTimeout(120_000);
+
 /** A structure-dense model (no big weights): every byte is a tag, a length, a name or a shape. */
 const SMALL = encodeModel({
   nodes: [

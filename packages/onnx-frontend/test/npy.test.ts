@@ -4,6 +4,9 @@ import fc from 'fast-check';
 import { OnnxDataType, type OnnxTensor, formatDiagnostic, readNpy, readTensorProtoFile, writeNpy } from '@raptor-pim/onnx-frontend';
 import { MODELS_DIR, sharedModels } from './helpers';
 
+// This machine is shared: allow for load (the whole file normally takes a few seconds).
+jest.setTimeout(120_000);
+
 const FIX = path.join(__dirname, 'fixtures', 'npy');
 const read = (name: string) => readNpy(fs.readFileSync(path.join(FIX, name)), name);
 const values = (t: OnnxTensor): unknown[] => Array.from(t.data as ArrayLike<unknown>);

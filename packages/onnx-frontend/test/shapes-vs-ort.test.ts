@@ -124,9 +124,9 @@ const transposeGatherCase = fc
 
 const RUNS = Number(process.env['ORT_DIFF_RUNS'] ?? 25);
 
-describe('inferred shapes equal onnxruntime output shapes', () => {
-  afterAll(stopOrtWorker);
+afterAll(stopOrtWorker);
 
+describe('inferred shapes equal onnxruntime output shapes', () => {
   it.each([
     ['MaxPool/AveragePool', poolCase],
     ['Conv', convCase],
@@ -201,8 +201,7 @@ const FORMS: [string, Case][] = [
 ];
 
 describe('operator forms across opsets equal onnxruntime', () => {
-  afterAll(stopOrtWorker);
   it.each(FORMS)('%s', async (_, c) => {
     await check(c);
-  });
+  }, 30_000);
 });

@@ -4,6 +4,9 @@ import { InferenceSession } from 'onnxruntime-node';
 import { hasErrors, loadOnnxFile, readNpy, readTensorProtoFile } from '@raptor-pim/onnx-frontend';
 import { MODELS_DIR, sharedModels, text } from './helpers';
 
+// This machine is shared: allow for load (the whole file normally takes a few seconds).
+jest.setTimeout(120_000);
+
 const models = sharedModels();
 
 describe('shared models', () => {

@@ -221,11 +221,14 @@ function validateGraph(graph: OnnxGraph, irVersion: number, ctx: Ctx, declaredIn
   const before = ctx.diagnostics.length;
   const producer = new Map<string, string>();
   for (const name of graph.initializers.keys()) producer.set(name, `initializer '${name}'`);
+  const overridable: string[] = [];
   for (const name of declaredInputs) {
     if (!graph.initializers.has(name)) producer.set(name, `graph input '${name}'`);
-    else if (irVersion >= 4) {
-      ctx.diagnostics.push({ severity: 'warning', location: { file: ctx.file, value: name }, message: Messages.initializerAsInput(name, irVersion) });
-    }
+    else if (irVersion >= 4) overridable.push(name);
+  }
+  // Before IR version 4 every initializer had to be an input too; later it marks an overridable default.
+  if (overridable.length > 0) {
+    ctx.diagnostics.push({ severity: 'warning', location: { file: ctx.file, value: overridable[0]! }, message: Messages.initializersAsInputs(overridable.length, overridable[0]!, irVersion) });
   }
   for (const node of graph.nodes) {
     for (const out of node.outputs) {

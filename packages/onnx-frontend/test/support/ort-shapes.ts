@@ -4,20 +4,24 @@ import * as path from 'node:path';
 
 let worker: ChildProcess | undefined;
 let nextId = 0;
-const pending = new Map<number, (r: number[][] | string) => void>();
+/** Requests waiting for an answer, with the worker they were sent to. */
+const pending = new Map<number, { child: ChildProcess; done: (r: number[][] | string) => void }>();
 
 function ortWorker(): ChildProcess {
   if (worker) return worker;
   const child = fork(path.join(__dirname, 'ort-shapes-worker.cjs'), [], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   child.on('message', (m: { id: number; dims?: number[][]; error?: string }) => {
-    const done = pending.get(m.id);
+    const entry = pending.get(m.id);
     pending.delete(m.id);
-    done?.(m.error ?? m.dims!);
+    entry?.done(m.error ?? m.dims!);
   });
   child.on('exit', () => {
-    for (const done of pending.values()) done('onnxruntime worker exited');
-    pending.clear();
-    worker = undefined;
+    for (const [id, entry] of pending) {
+      if (entry.child !== child) continue;
+      pending.delete(id);
+      entry.done('onnxruntime worker exited');
+    }
+    if (worker === child) worker = undefined;
   });
   worker = child;
   return child;
@@ -27,8 +31,9 @@ function ortWorker(): ChildProcess {
 export function ortOutputShapes(model: Uint8Array, feeds: { name: string; dims: number[] }[]): Promise<number[][] | string> {
   const id = nextId++;
   return new Promise((resolve) => {
-    pending.set(id, resolve);
-    ortWorker().send({ id, model, feeds });
+    const child = ortWorker();
+    pending.set(id, { child, done: resolve });
+    child.send({ id, model, feeds });
   });
 }
 
