@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { MLIRContext, parseSourceString, printOperation } from '../../../packages/ir-core/src';
 
 const mlirOpt = process.env.MLIR_OPT ?? '/usr/lib/llvm-22/bin/mlir-opt';
@@ -42,10 +42,27 @@ function writeCases(): { name: string; file: string }[] {
   });
 }
 
-function time<T>(f: () => T): { ms: number; value: T } {
+/** Wall-clock and user+system CPU time (the machine may be shared: CPU time is the fairer figure). */
+function time<T>(f: () => T): { ms: number; cpuMs: number; value: T } {
+  const c0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   const value = f();
-  return { ms: Number(process.hrtime.bigint() - t0) / 1e6, value };
+  const c = process.cpuUsage(c0);
+  return { ms: Number(process.hrtime.bigint() - t0) / 1e6, cpuMs: (c.user + c.system) / 1000, value };
+}
+
+/** Runs mlir-opt under /usr/bin/time when available to get its CPU time too. */
+function runMlirOpt(file: string): { ms: number; cpuMs: number | undefined } {
+  const args = ['--allow-unregistered-dialect', '--mlir-print-op-generic', file, '-o', os.devNull];
+  if (fs.existsSync('/usr/bin/time')) {
+    const t0 = process.hrtime.bigint();
+    const r = spawnSync('/usr/bin/time', ['-f', '%U %S', mlirOpt, ...args], { encoding: 'utf8' });
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    const m = /([0-9.]+) ([0-9.]+)\s*$/.exec(r.stderr);
+    return { ms, cpuMs: m ? (Number(m[1]) + Number(m[2])) * 1000 : undefined };
+  }
+  const t = time(() => execFileSync(mlirOpt, args));
+  return { ms: t.ms, cpuMs: undefined };
 }
 
 for (const c of writeCases()) {
@@ -57,11 +74,13 @@ for (const c of writeCases()) {
   const printed = time(() => printOperation(parsed.value!, { generic: true }));
   let baseline = '';
   if (fs.existsSync(mlirOpt)) {
-    const m = time(() => execFileSync(mlirOpt, ['--allow-unregistered-dialect', '--mlir-print-op-generic', c.file, '-o', os.devNull]));
-    baseline = `  mlir-opt parse+print ${m.ms.toFixed(0)} ms  ratio ${((parsed.ms + printed.ms) / m.ms).toFixed(2)}x`;
+    const m = runMlirOpt(c.file);
+    baseline = `  | mlir-opt parse+print wall ${m.ms.toFixed(0)} ms` + (m.cpuMs !== undefined ? ` cpu ${m.cpuMs.toFixed(0)} ms` : '');
+    baseline += `  | ratio wall ${((parsed.ms + printed.ms) / m.ms).toFixed(2)}x`;
+    if (m.cpuMs) baseline += ` cpu ${((parsed.cpuMs + printed.cpuMs) / m.cpuMs).toFixed(2)}x`;
   }
   console.log(
-    `${c.name}: ${(text.length / 1e6).toFixed(1)} MB  parse ${parsed.ms.toFixed(0)} ms  print ${printed.ms.toFixed(0)} ms (${(printed.value.length / 1e6).toFixed(1)} MB)` + baseline,
+    `${c.name}: ${(text.length / 1e6).toFixed(1)} MB  parse wall ${parsed.ms.toFixed(0)} ms cpu ${parsed.cpuMs.toFixed(0)} ms  print wall ${printed.ms.toFixed(0)} ms cpu ${printed.cpuMs.toFixed(0)} ms (${(printed.value.length / 1e6).toFixed(1)} MB)` + baseline,
   );
   fs.unlinkSync(c.file);
 }
