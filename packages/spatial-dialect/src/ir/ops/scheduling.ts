@@ -278,7 +278,7 @@ export const ScheduledComputeOp = defineOp({
     const args = region.firstBlock?.arguments ?? [];
     setComputeBlockArgumentNames(setName, { weights: args.slice(0, nw), inputs: args.slice(nw), outputs: [] });
   },
-  verify(view) {
+  verifyRegions(view) {
     const op = view.op;
     const region = op.regions[0]!;
     if (region.empty) {
