@@ -37,3 +37,14 @@ const mlirOpt = process.env.MLIR_OPT ?? '/usr/lib/llvm-22/bin/mlir-opt';
   const file = path.resolve(__dirname, '../fixtures/scf/invalid.mlir');
   expect(() => execFileSync(mlirOpt, ['--split-input-file', '--verify-diagnostics', file], { stdio: 'pipe' })).not.toThrow();
 });
+
+(fs.existsSync(mlirOpt) ? it : it.skip)('invalid-differences.mlir: mlir-opt 22 rejects it with another first error (recorded disagreement)', () => {
+  const file = path.resolve(__dirname, '../fixtures/scf/invalid-differences.mlir');
+  let stderr = '';
+  try {
+    execFileSync(mlirOpt, ['--split-input-file', file], { stdio: 'pipe' });
+  } catch (e) {
+    stderr = String((e as { stderr?: Buffer }).stderr ?? '');
+  }
+  expect(stderr).toContain("'scf.yield' op expects parent op to be one of 'scf.execute_region, scf.for, scf.if, scf.index_switch, scf.while'");
+});
