@@ -11,3 +11,4 @@ export * from './ops/views';
 export * from './interpreter/buffer';
 export * from './interpreter/interpreter';
 export * from './interpreter/rules';
+export * from './builders';
