@@ -159,6 +159,7 @@ export function makeRegistry(): InterpreterRegistry {
   registerTensorScfAffineInterpreterRules(r);
   registerSchedulingInterpreterRules(r);
   r.register('spat.yield', (_c, _op, operands) => new Yield(operands));
+  r.register('test.keep', () => []);
   r.register('spat.relu', (_c, _op, [x]) => [mapTensor(x as ShapedValue, (v) => (v > 0 ? v : 0))]);
   r.register('spat.vadd', (_c, _op, [a, b]) => {
     const out = (a as ShapedValue).copy('tensor');
