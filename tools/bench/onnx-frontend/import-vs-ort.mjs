@@ -65,10 +65,11 @@ for (let i = 0; i < rounds; i++) {
   }
 }
 const m = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
+const lo = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, Math.min(...v)]));
 console.log(`model: ${model}`);
 console.log(`rounds: ${rounds} (interleaved, medians, 1 intra-op thread for onnxruntime)`);
-console.log(`onnx-frontend read+validate+infer:          ${m.ours.toFixed(2)} ms`);
-console.log(`onnxruntime session create (opt=all):       ${m.ortAll.toFixed(2)} ms`);
-console.log(`onnxruntime session create (opt=disabled):  ${m.ortDisabled.toFixed(2)} ms`);
+console.log(`onnx-frontend read+validate+infer:          median ${m.ours.toFixed(2)} ms (min ${lo.ours.toFixed(2)})`);
+console.log(`onnxruntime session create (opt=all):       median ${m.ortAll.toFixed(2)} ms (min ${lo.ortAll.toFixed(2)})`);
+console.log(`onnxruntime session create (opt=disabled):  median ${m.ortDisabled.toFixed(2)} ms (min ${lo.ortDisabled.toFixed(2)})`);
 console.log(`ratio vs opt=all:      ${(m.ours / m.ortAll).toFixed(3)}x`);
 console.log(`ratio vs opt=disabled: ${(m.ours / m.ortDisabled).toFixed(3)}x`);
