@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { printOperation } from '@raptor-pim/ir-core';
+import { MEMREF_OPERATIONS } from '@raptor-pim/upstream-dialects';
 import { dropSpace0, parseVerified } from './helpers';
 
 const dir = path.resolve(__dirname, '../fixtures/memref');
@@ -21,6 +22,11 @@ function runMlirOpt(input: string, args: string[] = []): string {
 
 describe('memref interop with mlir-opt 22', () => {
   const corpus = read('interop.mlir');
+
+  it('the corpus uses every memref op', () => {
+    const used = new Set(corpus.match(/memref\.[a-z_.]+/g));
+    expect(MEMREF_OPERATIONS.map((d) => d.name).filter((n) => !used.has(n))).toEqual([]);
+  });
 
   it('custom output equals mlir-opt custom output', () => {
     expect(dropSpace0(printOperation(parseVerified(corpus)) + '\n')).toBe(read('interop.custom.out'));

@@ -9,7 +9,7 @@ import {
   InterpreterRegistry,
   registerBuiltinInterpreterRules,
   ShapedValue,
-  F32,
+  FloatType,
   type RuntimeValue,
 } from '@raptor-pim/ir-core';
 import { registerTensorScfAffineInterpreterRules, setForallLaneOrder, type LaneOrder } from '@raptor-pim/upstream-dialects';
@@ -27,18 +27,10 @@ function run(text: string, args: RuntimeValue[], order?: LaneOrder) {
 }
 
 function f32(shape: number[], values: number[]): ShapedValue {
-  const ctx = makeContext();
-  const t = ShapedValue.allocate('tensor', parseF32(ctx), shape)!;
+  const t = ShapedValue.allocate('tensor', FloatType.f32(makeContext()), shape)!;
   (t.data as Float32Array).set(values);
   return t;
 }
-function parseF32(ctx: ReturnType<typeof makeContext>) {
-  // The f32 type of a fresh context (element types are compared by kind in the rules).
-  const m = parseVerified('func.func @main(%x: f32) { return }', ctx);
-  const fn = m.regions[0]!.firstBlock!.firstOp!;
-  return fn.regions[0]!.firstBlock!.getArgument(0).type;
-}
-void F32;
 
 const values = (v: RuntimeValue) => Array.from((v as ShapedValue).toContiguousArray() as Float32Array);
 const ok = (r: ReturnType<typeof run>) => {
