@@ -77,7 +77,7 @@ export const Messages = {
   notOnnx: () => 'not an ONNX model: the file has no graph (ModelProto field 7)',
   noIrVersion: () => 'ModelProto has no ir_version; this does not look like an ONNX model',
   // --- model structure ---------------------------------------------------------------------
-  noOpsetImport: () => 'model has no opset_import; assuming ai.onnx opset 1 is not supported (need 7 or newer)',
+  noOpsetImport: () => 'model has no opset_import for the ai.onnx domain; add one (opset 6 or newer)',
   opsetTooOld: (v: number, min: number) => `ai.onnx opset ${v} is not supported; supported opsets are ${min} and newer`,
   opsetTooNew: (v: number, max: number) => `ai.onnx opset ${v} is newer than the newest supported opset ${max}`,
   unknownDomain: (d: string) => `unknown opset domain ${q(d)}; known domains: '' (ai.onnx), ai.onnx.ml, com.microsoft`,

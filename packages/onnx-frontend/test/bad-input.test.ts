@@ -161,11 +161,19 @@ describe('bad input', () => {
 
   it.each([
     [5, "m.onnx: error: ai.onnx opset 5 is not supported; supported opsets are 6 and newer"],
-    [99, 'm.onnx: error: ai.onnx opset 99 is newer than the newest supported opset 23'],
+    [99, 'm.onnx: error: ai.onnx opset 99 is newer than the newest supported opset 24'],
   ])('ai.onnx opset %i', (version, message) => {
     const spec = convReluSpec();
     spec.opset = version;
     expect(errors(readOnnxModel(encodeModel(spec), { file: 'm.onnx' }).diagnostics)).toEqual([message]);
+  });
+
+  it('no ai.onnx opset import', () => {
+    const spec = convReluSpec();
+    spec.opsets = [{ domain: 'ai.onnx.ml', version: 3 }];
+    expect(errors(readOnnxModel(encodeModel(spec), { file: 'm.onnx' }).diagnostics)).toEqual([
+      'm.onnx: error: model has no opset_import for the ai.onnx domain; add one (opset 6 or newer)',
+    ]);
   });
 
   it('an unsupported operator names the node, the opset and the supported list', () => {

@@ -212,7 +212,7 @@ function checkOpsets(m: ModelMsg, ctx: Ctx): Map<string, number> {
       else if (version > MAX_OPSET) err(ctx, loc, Messages.opsetTooNew(version, MAX_OPSET));
     } else if (!KNOWN_DOMAINS.has(domain)) err(ctx, loc, Messages.unknownDomain(domain));
   }
-  if (m.opsetImport.length === 0) err(ctx, loc, Messages.noOpsetImport());
+  if (!opsets.has('')) err(ctx, loc, Messages.noOpsetImport());
   return opsets;
 }
 
