@@ -4,6 +4,7 @@
  * `spat.materialize_layout`.
  */
 import {
+  Block,
   DenseArrayAttr,
   DenseI32ArrayAttr,
   DenseI64ArrayAttr,
@@ -486,13 +487,15 @@ function verifyFragmentContract(op: Operation, laneCount: number): boolean {
       return false;
     }
     const ins = mine[0]!;
+    const l = insertLists(ins);
+    // Non-static sources, dynamic sizes and non-unit strides are reported by spat.in_parallel.
+    if (!isStaticRanked(ins.getOperand(0).type) || l.sizes.some((d) => d < 0) || l.strides.some((d) => d !== 1)) continue;
     const fragment = shapeOf(ins.getOperand(0).type) ?? [];
     const fragShape = shape.slice(1);
     if (fragment.length !== fragShape.length || fragment.some((d, i) => d !== fragShape[i])) {
       op.emitOpError(M.fragmentPublication(k, `fragment type ${formatType(ins.getOperand(0).type)} does not match the slot shape [${fragShape.join(', ')}]`));
       return false;
     }
-    const l = insertLists(ins);
     if (l.sizes.length !== shape.length || l.sizes[0] !== 1 || l.sizes.slice(1).some((d, i) => d !== fragShape[i])) {
       op.emitOpError(M.fragmentPublication(k, `sizes must be [1, ${fragShape.join(', ')}]`));
       return false;
@@ -503,6 +506,10 @@ function verifyFragmentContract(op: Operation, laneCount: number): boolean {
     }
   }
   return true;
+}
+
+function isStaticRanked(t: Type): boolean {
+  return t instanceof RankedTensorType && t.shape.every((d) => d >= 0);
 }
 
 function* opsOf(region: Region): Generator<Operation> {
@@ -529,6 +536,7 @@ export const InParallelOp = defineOp({
   parse(p, state) {
     const region = new Region();
     if (!p.parseRegion(region, [])) return false;
+    if (region.empty) region.push(new Block());
     state.regions = [region];
     const attrs = p.parseOptionalAttrDictWithKeyword();
     if (!attrs) return false;
@@ -604,7 +612,9 @@ export const YieldOp = defineOp({
     const operands = p.parseOperandList();
     if (!operands) return false;
     const attrs = p.parseOptionalAttrDict();
-    if (!attrs || !p.parseColon()) return false;
+    if (!attrs) return false;
+    // `spat.yield :` is the printed empty form; a bare `spat.yield` is accepted too.
+    if (operands.length ? !p.parseColon() : (p.parseOptionalColon(), false)) return false;
     const loc = p.getCurrentLocation();
     const types: Type[] = [];
     if (operands.length) {
