@@ -306,6 +306,8 @@ export class Printer implements OpAsmPrinter {
   private indent = 0;
   private names: SSANameState | undefined;
   private aliases = new Map<Attribute | Type, AliasInfo>();
+  /** The visited values in visit order (index = AliasInfo.index). */
+  private readonly aliasList: AliasInfo[] = [];
   private aliasNames = new Map<Attribute | Type, string>();
   private collecting = false;
   private collectDeferrable = false;
@@ -476,6 +478,7 @@ export class Printer implements OpAsmPrinter {
       value,
     };
     this.aliases.set(value, info);
+    this.aliasList.push(info);
     const savedChildren = this.collectChildren;
     const savedMax = this.collectMaxDepth;
     const savedDeferrable = this.collectDeferrable;
@@ -500,9 +503,8 @@ export class Printer implements OpAsmPrinter {
   private markNonDeferrable(info: AliasInfo): void {
     if (!info.deferrable) return;
     info.deferrable = false;
-    const all = [...this.aliases.values()];
     for (const c of info.children) {
-      const child = all[c];
+      const child = this.aliasList[c];
       if (child) this.markNonDeferrable(child);
     }
   }
