@@ -221,6 +221,18 @@ describe('raptor opt', () => {
     }
   });
 
+  it('--pass-pipeline runs cse and canonicalize like mlir-opt', async () => {
+    const text =
+      'func.func @f(%a: i32) -> i32 {\n  %0 = arith.addi %a, %a : i32\n  %1 = arith.addi %a, %a : i32\n  %2 = arith.muli %0, %1 : i32\n  %c0 = arith.constant 0 : i32\n  %3 = arith.addi %2, %c0 : i32\n  return %3 : i32\n}\n';
+    const s = io(text);
+    expect(await runCli(['opt', '-', '--pass-pipeline=builtin.module(func.func(cse),canonicalize)'], s)).toBe(0);
+    expect(s.out).toBe('module {\n  func.func @f(%arg0: i32) -> i32 {\n    %0 = arith.addi %arg0, %arg0 : i32\n    %1 = arith.muli %0, %0 : i32\n    return %1 : i32\n  }\n}\n\n');
+    if (fs.existsSync(MLIR_OPT)) {
+      const theirs = spawnSync(MLIR_OPT, ['--pass-pipeline=builtin.module(func.func(cse),canonicalize)', '-'], { input: text, encoding: 'utf8' });
+      expect(s.out).toBe(theirs.stdout);
+    }
+  });
+
   it('--help prints the usage', async () => {
     const s = io();
     expect(await runCli(['opt', '--help'], s)).toBe(0);

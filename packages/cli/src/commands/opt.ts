@@ -15,9 +15,8 @@ import {
   verify,
   verifyDiagnostics,
   PassRegistry,
-  applyPatternsGreedily,
-  createPass,
   parsePassPipeline,
+  registerCorePasses,
   type Diagnostic,
   type Operation,
   type PassManager,
@@ -27,22 +26,13 @@ import { CLI_MESSAGES } from '../diagnostics';
 
 // ------------------------------------------------------------------ passes
 
-/** The passes `raptor opt --pass-pipeline` knows (stages register theirs in the compiler). */
+/**
+ * The passes `raptor opt --pass-pipeline` knows: ir-core's generic passes (`canonicalize`,
+ * `cse`); stages register theirs in the compiler's registry.
+ */
 export function createOptPassRegistry(): PassRegistry {
   const registry = new PassRegistry();
-  registry.registerPass(
-    () =>
-      createPass({
-        argument: 'canonicalize',
-        name: 'Canonicalizer',
-        description: 'Fold operations (constant folding through the ops\' folders) and erase dead ones, to a fixpoint',
-        run(op, pass) {
-          const r = applyPatternsGreedily(op, []);
-          pass.statistic('num-folds', 'Number of folded operations').value += r.numFolds;
-          pass.statistic('num-dce', 'Number of erased dead operations').value += r.numErased;
-        },
-      }),
-  );
+  registerCorePasses(registry);
   return registry;
 }
 
