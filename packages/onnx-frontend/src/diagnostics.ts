@@ -149,6 +149,9 @@ export const Messages = {
     `graph output ${q(value)} is declared ${declared} but inferred ${inferred}`,
   unsupportedAttributeValue: (op: string, attr: string, value: string, allowed: string) =>
     `${op}: attribute ${q(attr)} = ${value} is not supported; supported: ${allowed}`,
+  cannotReadFile: (why: string) => `cannot read file: ${why}`,
+  outputNotProduced: (op: string, i: number, name: string) => `${op}: output #${i} ${q(name)} is not produced by this form of the operator`,
+  unknownElementType: (op: string, name: string) => `${op}: cannot infer the element type of output ${q(name)}`,
   // --- npy / tensor files ------------------------------------------------------------------
   npyMagic: () => 'not a .npy file (missing \\x93NUMPY magic)',
   npyVersion: (major: number) => `unsupported .npy format version ${major}; supported: 1, 2, 3`,

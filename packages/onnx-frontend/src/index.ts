@@ -9,6 +9,21 @@ export type { OnnxDiagnostic, OnnxLocation, OnnxSeverity } from './diagnostics';
 export { onnxSchemaJson, onnxRoot, onnxType } from './onnx/schema';
 export { decodeModelProto, decodeTensorProto } from './onnx/decode';
 export type { DecodeResult } from './onnx/decode';
+export { int64ToNumber } from './onnx/proto-types';
+export type {
+  AttributeMsg,
+  DimensionMsg,
+  GraphMsg,
+  Int64,
+  ModelMsg,
+  NodeMsg,
+  OperatorSetIdMsg,
+  StringStringEntryMsg,
+  TensorMsg,
+  TensorShapeMsg,
+  TypeMsg,
+  ValueInfoMsg,
+} from './onnx/proto-types';
 export { OnnxDataType, dataTypeName, dataTypeSize, isSupportedDataType, float16ToNumber, bfloat16ToNumber } from './onnx/dtypes';
 export type { OnnxDataTypeCode, OnnxTensorData } from './onnx/dtypes';
 export { getAttribute } from './onnx/model';

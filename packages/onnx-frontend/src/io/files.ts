@@ -4,7 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { OnnxDiagnostic } from '../diagnostics';
+import { Messages, type OnnxDiagnostic } from '../diagnostics';
 import type { OnnxTensor } from '../onnx/model';
 import { type ReadOnnxOptions, type ReadOnnxResult, readOnnxModel } from '../onnx/read-model';
 import type { ExternalDataReader } from '../onnx/tensor';
@@ -47,7 +47,7 @@ function readBytes(file: string, diagnostics: OnnxDiagnostic[]): Uint8Array | un
   try {
     return fs.readFileSync(file);
   } catch (e) {
-    diagnostics.push({ severity: 'error', location: { file }, message: `cannot read file: ${(e as NodeJS.ErrnoException).code ?? String(e)}` });
+    diagnostics.push({ severity: 'error', location: { file }, message: Messages.cannotReadFile((e as NodeJS.ErrnoException).code ?? String(e)) });
     return undefined;
   }
 }

@@ -13,18 +13,22 @@ export function int64ToNumber(v: Int64 | null | undefined): number {
   return typeof v === 'number' ? v : v.toNumber();
 }
 
+/** A decoded `StringStringEntryProto` (metadata and external-data keys). */
 export interface StringStringEntryMsg {
   key: string;
   value: string;
 }
+/** A decoded `OperatorSetIdProto`. */
 export interface OperatorSetIdMsg {
   domain: string;
   version: Int64;
 }
+/** A decoded `TensorProto.Segment`. */
 export interface SegmentMsg {
   begin: Int64;
   end: Int64;
 }
+/** A decoded `TensorProto`. */
 export interface TensorMsg {
   dims: Int64[];
   dataType: number;
@@ -40,22 +44,27 @@ export interface TensorMsg {
   doubleData: number[];
   uint64Data: Int64[];
 }
+/** A decoded `TensorShapeProto.Dimension`; `value` names the oneof member that is set. */
 export interface DimensionMsg {
   dimValue?: Int64;
   dimParam?: string;
   value?: 'dimValue' | 'dimParam';
 }
+/** A decoded `TensorShapeProto`. */
 export interface TensorShapeMsg {
   dim: DimensionMsg[];
 }
+/** A decoded `TypeProto`; `value` names the oneof member that is set. */
 export interface TypeMsg {
   tensorType?: { elemType: number; shape?: TensorShapeMsg | null } | null;
   value?: 'tensorType' | 'sequenceType' | 'mapType' | 'optionalType' | 'sparseTensorType';
 }
+/** A decoded `ValueInfoProto`. */
 export interface ValueInfoMsg {
   name: string;
   type?: TypeMsg | null;
 }
+/** A decoded `AttributeProto`. */
 export interface AttributeMsg {
   name: string;
   refAttrName: string;
@@ -75,6 +84,7 @@ export interface AttributeMsg {
   sparseTensors: unknown[];
   typeProtos: unknown[];
 }
+/** A decoded `NodeProto`. */
 export interface NodeMsg {
   input: string[];
   output: string[];
@@ -83,6 +93,7 @@ export interface NodeMsg {
   domain: string;
   attribute: AttributeMsg[];
 }
+/** A decoded `GraphProto`. */
 export interface GraphMsg {
   node: NodeMsg[];
   name: string;
@@ -92,6 +103,7 @@ export interface GraphMsg {
   output: ValueInfoMsg[];
   valueInfo: ValueInfoMsg[];
 }
+/** A decoded `ModelProto`. */
 export interface ModelMsg {
   irVersion: Int64;
   opsetImport: OperatorSetIdMsg[];

@@ -125,7 +125,7 @@ export function inferShapes(model: OnnxModel, options: InferShapesOptions = {}):
       if (name === '') continue;
       const v = outs[i];
       if (!v) {
-        ctx.shapeError(`output #${i} '${name}' is not produced by this form of the operator`);
+        ctx.error(Messages.outputNotProduced(node.opType, i, name));
         return { values: undefined, diagnostics };
       }
       const n = v.shape.reduce((p, d) => p * d, 1);
@@ -133,7 +133,7 @@ export function inferShapes(model: OnnxModel, options: InferShapesOptions = {}):
         diagnostics.push({ severity: 'error', location: { file, node: node.name, nodeIndex: node.index, value: name }, message: Messages.tooManyElements(`value '${name}'`, v.shape, n, maxElements) });
         return { values: undefined, diagnostics };
       }
-      if (v.dataType === 0) ctx.shapeError(`cannot infer the element type of output '${name}'`);
+      if (v.dataType === 0) ctx.error(Messages.unknownElementType(node.opType, name));
       values.set(name, v);
       checkDeclared(graph.valueInfo.get(name), v, file, diagnostics);
     }
