@@ -87,6 +87,7 @@ export const SpatMessages = {
   inParallelDest: 'insertion destination must be an output argument of the parent batch',
   inParallelStatic: (detail: string) => `insertion must be static: ${detail}`,
   inParallelOffset: (k: number) => `insertion offset #${k} must be a constant or an affine function of the lane`,
+  inParallelSameDestination: (lanes: number) => `all ${lanes} lanes insert at the same static offsets; independent lanes must write disjoint destinations`,
   yieldParent: (name: string) => `expects parent op 'spat.graph_compute', 'spat.graph_compute_batch', 'spat.scheduled_compute', 'spat.scheduled_compute_batch' or 'spat.deferred_communication', got '${name}'`,
   materializeRank: (what: string, type: string) => `${what} must be a ranked tensor, got ${type}`,
 

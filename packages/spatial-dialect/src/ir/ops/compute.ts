@@ -587,6 +587,11 @@ export const InParallelOp = defineOp({
           return false;
         }
       }
+      const lanes = intValue(parent.getAttr('laneCount')) ?? 1;
+      if (lanes > 1 && l.dynOffsets.length === 0) {
+        view.emitOpError(M.inParallelSameDestination(lanes));
+        return false;
+      }
     }
     return true;
   },
