@@ -160,13 +160,14 @@ function convertGraph(g: GraphMsg, ctx: Ctx, depth: number): OnnxGraph | undefin
   }
   const inputs: OnnxValueInfo[] = [];
   const inputNames = new Set<string>();
+  const initializerNames = new Set(g.initializer.map((t) => t.name));
   for (const v of g.input) {
     if (inputNames.has(v.name)) {
       err(ctx, { file: ctx.file, value: v.name }, Messages.duplicateInput(v.name));
       continue;
     }
     inputNames.add(v.name);
-    if (initializers.has(v.name) || g.initializer.some((t) => t.name === v.name)) continue;
+    if (initializerNames.has(v.name)) continue;
     const info = convertValueInfo(v, ctx, 'graph input');
     if (info) inputs.push(info);
   }

@@ -29,29 +29,58 @@ export function sortNodes(nodes: readonly OnnxNode[]): SortResult {
   const succs: number[][] = nodes.map(() => []);
   const indegree = preds.map((p) => p.length);
   preds.forEach((ps, i) => ps.forEach((p) => succs[p]!.push(i)));
-  const ready: number[] = [];
-  indegree.forEach((d, i) => d === 0 && ready.push(i));
+  // Ready nodes in a binary min-heap of indices: smallest index first keeps file order.
+  const heap: number[] = [];
+  const push = (v: number): void => {
+    let k = heap.push(v) - 1;
+    while (k > 0) {
+      const parent = (k - 1) >> 1;
+      if (heap[parent]! <= v) break;
+      heap[k] = heap[parent]!;
+      k = parent;
+    }
+    heap[k] = v;
+  };
+  const pop = (): number => {
+    const top = heap[0]!;
+    const last = heap.pop()!;
+    if (heap.length > 0) {
+      let k = 0;
+      for (;;) {
+        const l = 2 * k + 1;
+        if (l >= heap.length) break;
+        const c = l + 1 < heap.length && heap[l + 1]! < heap[l]! ? l + 1 : l;
+        if (heap[c]! >= last) break;
+        heap[k] = heap[c]!;
+        k = c;
+      }
+      heap[k] = last;
+    }
+    return top;
+  };
+  indegree.forEach((d, i) => d === 0 && push(i));
   const order: OnnxNode[] = [];
-  while (ready.length > 0) {
-    // Smallest index first keeps file order where possible.
-    let best = 0;
-    for (let k = 1; k < ready.length; k++) if (ready[k]! < ready[best]!) best = k;
-    const i = ready.splice(best, 1)[0]!;
+  while (heap.length > 0) {
+    const i = pop();
     order.push(nodes[i]!);
-    for (const s of succs[i]!) if (--indegree[s]! === 0) ready.push(s);
+    for (const s of succs[i]!) if (--indegree[s]! === 0) push(s);
   }
   if (order.length === nodes.length) return { nodes: order };
-  // Remaining nodes are on or downstream of cycles; strip those with no remaining successor.
+  // Remaining nodes are on or downstream of cycles; peel off, in reverse, those with no
+  // remaining successor (linear time), which leaves the nodes on or between cycles.
   const remaining = new Set<number>();
   indegree.forEach((d, i) => d > 0 && remaining.add(i));
-  let changed = true;
-  while (changed) {
-    changed = false;
-    for (const i of remaining) {
-      if (!succs[i]!.some((s) => remaining.has(s))) {
-        remaining.delete(i);
-        changed = true;
-      }
+  const outdegree = new Map<number, number>();
+  for (const i of remaining) outdegree.set(i, new Set(succs[i]!.filter((x) => remaining.has(x))).size);
+  const sinks: number[] = [...remaining].filter((i) => outdegree.get(i) === 0);
+  while (sinks.length > 0) {
+    const i = sinks.pop()!;
+    remaining.delete(i);
+    for (const p of preds[i]!) {
+      if (!remaining.has(p)) continue;
+      const d = outdegree.get(p)! - 1;
+      outdegree.set(p, d);
+      if (d === 0) sinks.push(p);
     }
   }
   return { cycle: [...remaining].sort((a, b) => a - b).map((i) => nodes[i]!) };
