@@ -1105,7 +1105,13 @@ export class Printer implements OpAsmPrinter {
         const parts = new Array<string>(vals.length);
         for (let i = 0; i < vals.length; i++) {
           const v = vals[i];
-          parts[i] = et instanceof FloatType ? formatFloat(et.kind, v as number) : et.width === 1 && et.isSignless ? (v ? 'true' : 'false') : String(v);
+          if (et instanceof FloatType) parts[i] = formatFloat(et.kind, v as number);
+          else if (et.width === 1 && et.isSignless) parts[i] = v ? 'true' : 'false';
+          else {
+            // Number -> string is about twice as fast as bigint -> string; exact for safe integers.
+            const n = Number(v);
+            parts[i] = Number.isSafeInteger(n) ? '' + n : String(v);
+          }
         }
         out.push(parts.join(', '));
       }
