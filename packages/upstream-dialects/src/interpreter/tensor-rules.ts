@@ -16,7 +16,7 @@ import {
 } from '@raptor-pim/ir-core';
 import { readReassociation, readStaticArray } from '../memref/asm';
 import { TensorMessages as M } from '../tensor/diagnostics';
-import { readSliceLists, resolveSliceLists, sliceDynamicOperands } from '../tensor/slice-utils';
+import { rankReductionMask, readSliceLists, resolveSliceLists, sliceDynamicOperands } from '../tensor/slice-utils';
 import { checkRuntimeSlice, extractSlice, insertSlice, type SliceSpec } from './tensor-slicing';
 
 /** One lane's `tensor.parallel_insert_slice`, recorded for the parallel op to apply. */
@@ -169,7 +169,7 @@ const rules: Record<string, InterpreterRule> = {
     if (bad) return ctx.fail(op, bad);
     const type = op.getResult(0).type as RankedTensorType;
     // Rank reduction drops unit dimensions: the result shape is the sizes minus dropped 1s.
-    const shape = reduceShape(slice.sizes, type);
+    const shape = reduceShape(op, slice.sizes, type);
     if (!shape) return ctx.fail(op, M.runtimeShapeMismatch('the slice', slice.sizes, type.shape.map((d) => (d === DYNAMIC ? -1 : d))));
     return [extractSlice(t, slice, shape)];
   },
@@ -195,18 +195,15 @@ const rules: Record<string, InterpreterRule> = {
   },
 };
 
-/** The shape of a slice of `sizes` seen as `type` (unit dims dropped to reach its rank). */
-function reduceShape(sizes: readonly number[], type: RankedTensorType): number[] | undefined {
-  if (sizes.length === type.rank) return [...sizes];
-  const out: number[] = [];
-  let r = 0;
-  for (const s of sizes) {
-    if (r < type.rank && (type.shape[r] === DYNAMIC || type.shape[r] === s) && !(s === 1 && sizes.length - out.length > type.rank - r && type.shape[r] !== 1)) {
-      out.push(s);
-      r++;
-    } else if (s !== 1) return undefined;
-  }
-  return r === type.rank ? out : undefined;
+/**
+ * The runtime shape of an extract_slice result: the runtime sizes without the unit dimensions
+ * the verifier dropped (MLIR's rank-reduction mask of the static sizes against the result type).
+ */
+function reduceShape(op: Operation, sizes: readonly number[], type: RankedTensorType): number[] | undefined {
+  const dropped = rankReductionMask(readSliceLists(op).sizes, type.shape);
+  if (!dropped) return undefined;
+  const out = sizes.filter((_, d) => !dropped.has(d));
+  return out.every((s, i) => type.shape[i] === DYNAMIC || type.shape[i] === s) ? out : undefined;
 }
 
 function sourceMismatch(src: ShapedValue, slice: SliceSpec): string | undefined {

@@ -140,12 +140,20 @@ describe('tensor slices', () => {
         const n = shape.reduce((a, b) => a * b, 1);
         const data = Array.from({ length: n }, (_, i) => i);
         const t = `tensor<${shape.join('x')}xf32>`;
-        const rt = `tensor<${sizes.join('x')}xf32>`;
-        const text = `func.func @main(%t: ${t}) -> ${rt} {
-          %r = tensor.extract_slice %t[${offsets.join(', ')}] [${sizes.join(', ')}] [${strides.join(', ')}] : ${t} to ${rt}
-          return %r : ${rt}
-        }`;
-        const got = values(ok(run(text, [f32(shape, data)]))[0]!);
+        // Full-rank and rank-reduced (unit dimensions dropped) result types hold the same data.
+        const reduced = sizes.filter((d) => d !== 1);
+        const results = [sizes, reduced].map((rs) => {
+          const rt = `tensor<${rs.length ? rs.join('x') + 'x' : ''}f32>`;
+          const text = `func.func @main(%t: ${t}) -> ${rt} {
+            %r = tensor.extract_slice %t[${offsets.join(', ')}] [${sizes.join(', ')}] [${strides.join(', ')}] : ${t} to ${rt}
+            return %r : ${rt}
+          }`;
+          const [r] = ok(run(text, [f32(shape, data)]));
+          expect((r as ShapedValue).shape).toEqual(rs);
+          return values(r!);
+        });
+        const got = results[0]!;
+        expect(results[1]).toEqual(got);
         // Naive: enumerate result indices, map to source linear index.
         const expected: number[] = [];
         const total = sizes.reduce((a, b) => a * b, 1);
