@@ -74,7 +74,7 @@ describe('scheduler properties', () => {
         const r = run(module!, 'main', inputs(ctx, data));
         if (!r.ok) throw new Error(r.diagnostic.message);
         const want = [0, 1, 2, 3].map((j) => data.reduce((s, d) => s + d[j]!, 0));
-        expect(Array.from((r.values[0] as ShapedValue).toContiguousArray())).toEqual(want);
+        expect(Array.from((r.values[0] as ShapedValue).toContiguousArray() as Float32Array)).toEqual(want);
       }),
       { numRuns: 40 },
     );
