@@ -184,7 +184,7 @@ const rules: Record<string, InterpreterRule> = {
   'tensor.parallel_insert_slice': (ctx, op, operands) => {
     const stack = publicationStack(ctx);
     const top = stack[stack.length - 1];
-    if (!top) return ctx.fail(op, M.parallelInsertParent);
+    if (!top) return ctx.fail(op, M.runtimeNoCollector);
     const src = operands[0] as ShapedValue;
     const dest = operands[1] as ShapedValue;
     const slice = runtimeSlice(op, operands, 2);

@@ -67,6 +67,7 @@ export const TensorMessages = {
     `${what} has shape [${got.join(', ')}] at run time, expected [${expected.join(', ')}]`,
   runtimeNegativeSize: (what: string, v: number) => `${what} is negative at run time (${v})`,
   runtimeUnsupportedElement: (t: string) => `unsupported element type ${q(t)} in the interpreter`,
+  runtimeNoCollector: 'no enclosing parallel op collects this publication (run it inside scf.forall or an op using publicationStack)',
   runtimeDimOutOfRange: (dim: number, rank: number) => `dimension index ${dim} is out of range for rank ${rank}`,
   runtimeReshapeMismatch: (group: number, expected: number, got: number) =>
     `reassociation group #${group} has ${got} elements at run time, expected ${expected}`,
