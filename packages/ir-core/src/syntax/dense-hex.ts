@@ -3,6 +3,8 @@ import { DenseElementsAttr, createDenseStorage, type DenseElementType, type Dens
 import { bf16ToBits, bitsToBf16, bitsToF16, f16ToBits } from '../ir/builtin-float-semantics';
 
 const HEX = '0123456789ABCDEF';
+const BYTE_HEX: string[] = [];
+for (let b = 0; b < 256; b++) BYTE_HEX.push(HEX[b >> 4] + HEX[b & 15]);
 
 /** Bytes per element in MLIR's raw dense storage (`i1` is bit-packed, others byte-aligned). */
 export function denseElementByteWidth(type: DenseElementType): number {
@@ -49,9 +51,16 @@ const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 /** The uppercase hex digits (without `0x`) of the attribute's raw data, as MLIR prints large constants. */
 export function encodeDenseHex(attr: DenseElementsAttr): string {
   const bytes = denseRawBytes(attr);
-  const chars = new Array<string>(bytes.length);
-  for (let i = 0; i < bytes.length; i++) chars[i] = HEX[bytes[i] >> 4] + HEX[bytes[i] & 15];
-  return chars.join('');
+  // Chunked conversion through a 256-entry table keeps memory and time linear for large weights.
+  const parts: string[] = [];
+  const CHUNK = 65536;
+  for (let start = 0; start < bytes.length; start += CHUNK) {
+    const end = Math.min(bytes.length, start + CHUNK);
+    const chars = new Array<string>(end - start);
+    for (let i = start; i < end; i++) chars[i - start] = BYTE_HEX[bytes[i]];
+    parts.push(chars.join(''));
+  }
+  return parts.join('');
 }
 
 /**

@@ -1249,10 +1249,8 @@ export class Parser implements OpAsmParser {
     if (!isDenseElementType(et)) this.fail(M.denseUnsupportedElement(typeToString(et)), denseOffset);
     if (hex !== undefined) {
       if (!hex.startsWith('0x')) this.fail(M.denseExpectedHex, hexOffset);
-      const digits = hex.substring(2);
-      if (digits.length % 2 || !/^[0-9a-fA-F]*$/.test(digits)) this.fail(M.denseExpectedHex, hexOffset);
-      const bytes = new Uint8Array(digits.length / 2);
-      for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(digits.substr(2 * i, 2), 16);
+      const bytes = decodeHexDigits(hex, 2);
+      if (!bytes) this.fail(M.denseExpectedHex, hexOffset);
       const a = decodeDenseHex(t, bytes);
       if (!a) this.fail(M.denseHexSize(typeToString(t)), denseOffset);
       return a;
@@ -2285,6 +2283,27 @@ function integerRange(type: IntegerType | IndexType): { min: bigint; max: bigint
   }
   rangeCache.set(type, r);
   return r;
+}
+
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  if (c >= 65 && c <= 70) return c - 55;
+  return -1;
+}
+
+/** Decodes hex digit pairs of `text` from `start` into bytes (undefined on odd length or a bad digit). */
+function decodeHexDigits(text: string, start: number): Uint8Array | undefined {
+  const n = text.length - start;
+  if (n % 2) return undefined;
+  const bytes = new Uint8Array(n / 2);
+  for (let i = 0, p = start; i < bytes.length; i++, p += 2) {
+    const hi = hexValue(text.charCodeAt(p));
+    const lo = hexValue(text.charCodeAt(p + 1));
+    if (hi < 0 || lo < 0) return undefined;
+    bytes[i] = (hi << 4) | lo;
+  }
+  return bytes;
 }
 
 /** True when `value` is representable in `type` as MLIR's parser accepts it. */
