@@ -31,9 +31,17 @@ function writeCases(): { name: string; file: string }[] {
     parts.push(`  "t.ret"(%24) : (tensor<4x8xf32>) -> ()\n}) {sym_name = "f${f}"} : () -> ()\n`);
   }
   const big = parts.join('');
+  // 3. ~10 MB of weights: dense constants printed in hex (as ONNX-imported models are).
+  const weights: string[] = [];
+  for (let w = 0; w < 12; w++) {
+    const bytes: string[] = [];
+    for (let i = 0; i < 100000; i++) bytes.push(((i * 2654435761 + w) >>> 0).toString(16).toUpperCase().padStart(8, '0'));
+    weights.push(`%w${w} = "t.const"() {value = dense<"0x${bytes.join('')}"> : tensor<100000xf32>} : () -> tensor<100000xf32>\n`);
+  }
   const cases = [
     { name: 'long-line-100MB', text: longLine },
     { name: 'module-10MB', text: big },
+    { name: 'weights-10MB', text: weights.join('') },
   ];
   return cases.map((c) => {
     const file = path.join(dir, `raptor-bench-${c.name}.mlir`);
