@@ -1,0 +1,5 @@
+export default {
+  displayName: 'pim-dialect',
+  preset: '../../jest.preset.js',
+  rootDir: __dirname,
+};
