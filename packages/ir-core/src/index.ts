@@ -55,6 +55,7 @@ export * from './rewrite/rewriter';
 export * from './rewrite/pattern';
 export * from './rewrite/folding';
 export * from './rewrite/constant-folder';
+export * from './rewrite/region-simplify';
 export * from './rewrite/greedy-driver';
 // func/arith/builtin dialects (registerBuiltinDialects)
 export * from './dialects/index';

@@ -5,6 +5,7 @@ import { Region } from '../ir/region';
 import type { Value } from '../ir/value';
 import { WalkOrder, WalkResult } from '../ir/walk';
 import { ConstantFolder } from './constant-folder';
+import { eraseUnreachableBlocks } from './region-simplify';
 import { isOpTriviallyDead, tryFold } from './folding';
 import { FrozenPatternSet, type RewritePattern } from './pattern';
 import { PatternRewriter, type RewriterListener } from './rewriter';
@@ -30,6 +31,12 @@ export interface GreedyRewriteConfig {
    * seeding the worklist (default true, as MLIR's `cseConstants`).
    */
   cseConstants?: boolean;
+  /**
+   * After each iteration, erase blocks unreachable from their region's entry (default true;
+   * MLIR's region simplification also prunes dead block arguments and merges identical
+   * blocks, which is not done here).
+   */
+  enableRegionSimplification?: boolean;
   /** Extra listener notified of every change. */
   listener?: RewriterListener;
 }
@@ -281,6 +288,7 @@ export function applyPatternsGreedily(
     iterations++;
     driver.seed();
     continueRewriting = driver.processWorklist();
+    if (config.enableRegionSimplification !== false && eraseUnreachableBlocks(driver.rewriter, regions)) continueRewriting = true;
     changed = changed || continueRewriting;
   } while (continueRewriting);
   const converged = !continueRewriting;

@@ -45,3 +45,11 @@ export function op(
 }
 
 export { Block, OpBuilder, Operation };
+
+/**
+ * True when two arrays hold the same objects in the same order (identity). Use instead of
+ * `toEqual` on IR objects: a failing `toEqual` would try to print the whole IR graph.
+ */
+export function same<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}

@@ -97,6 +97,6 @@ describe('cse across blocks', () => {
     expect(pass.statistics.find((s) => s.name === "num-cse'd")!.value).toBe(3);
     const muls: unknown[] = [];
     f.op.walk((o) => void (o.name === 'test.mul' && muls.push(o.parent)));
-    expect(muls).toEqual([l, join]);
+    expect(muls.length === 2 && muls[0] === l && muls[1] === join).toBe(true);
   });
 });

@@ -9,7 +9,7 @@ import {
   verify,
   type Value,
 } from '../../src';
-import { AddOp, ConstOp, FuncOp, MulOp, PrintOp, ReturnOp, testContext } from '../ir/test-dialect';
+import { AddOp, BrOp, ConstOp, FuncOp, MulOp, PrintOp, ReturnOp, testContext } from '../ir/test-dialect';
 
 function makeFunc(t: ReturnType<typeof testContext>) {
   const f = FuncOp.build(t.b, { sym_name: StringAttr.get(t.ctx, 'f') }, t.loc());
@@ -119,5 +119,31 @@ describe('greedy driver', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('region simplification', () => {
+  test('unreachable blocks are erased (and only with simplification on)', () => {
+    for (const enabled of [true, false]) {
+      const t = testContext();
+      const { f, entry } = makeFunc(t);
+      const live = new Block();
+      const orphan = new Block([t.i32], [t.loc()]);
+      f.body.push(live);
+      f.body.push(orphan);
+      t.b.setInsertionPointToEnd(entry);
+      BrOp.build(t.b, { args: [], dest: live }, t.loc());
+      t.b.setInsertionPointToEnd(live);
+      ReturnOp.build(t.b, { values: [] }, t.loc());
+      t.b.setInsertionPointToEnd(orphan);
+      PrintOp.build(t.b, { values: [orphan.getArgument(0)] }, t.loc());
+      BrOp.build(t.b, { args: [], dest: live }, t.loc());
+      const r = applyPatternsGreedily(f.op, [], { enableRegionSimplification: enabled });
+      expect(r.converged).toBe(true);
+      expect(f.body.numBlocks).toBe(enabled ? 2 : 3);
+      expect(live.predecessors.length).toBe(enabled ? 1 : 2);
+      expect(live.predecessors.includes(orphan)).toBe(!enabled);
+      expect(verify(f.op)).toBe(true);
+    }
   });
 });
