@@ -676,10 +676,21 @@ export const ChannelSendOp = defineOp({
 
 // ------------------------------------------------------------------ deferred communication
 
+/** True when a region enclosing `op` has an entry block with arguments. */
+function hasAncestorEntryArguments(op: Operation): boolean {
+  for (let r = op.parentRegion; r; r = r.parentOp?.parentRegion ?? null) {
+    const entry = r.firstBlock;
+    if (entry && entry.arguments.length) return true;
+  }
+  return false;
+}
+
 /**
  * `spat.deferred_communication`: records source selection and shaping for a scheduled
  * consumer. The custom form declares the body's entry arguments implicitly as `%arg0...`
- * (sources, then the index case argument when `specialization_count > 1`).
+ * (sources, then the index case argument when `specialization_count > 1`), as in the
+ * reference; nested under other region arguments it names them explicitly after the
+ * function type: `: (T) -> T (%arg3) {`.
  */
 export const DeferredCommunicationOp = defineOp({
   name: 'spat.deferred_communication',
@@ -711,8 +722,16 @@ export const DeferredCommunicationOp = defineOp({
     addAttributes(state, attrs);
     const count = intValue(attrs.find((a) => a.name === 'specialization_count')?.value) ?? 1;
     const loc = p.getCurrentLocation();
-    const args: OpAsmArgument[] = fn.inputs.map((t, k) => ({ ssaName: { name: `arg${k}`, number: 0, location: loc }, type: t }));
-    if (count > 1) args.push({ ssaName: { name: `arg${args.length}`, number: 0, location: loc }, type: IndexType.get(p.context) });
+    const types = count > 1 ? [...fn.inputs, IndexType.get(p.context)] : fn.inputs;
+    const named = p.parseArgumentList('optional-paren');
+    if (!named) return false;
+    if (named.length && named.length !== types.length) {
+      p.emitError(M.deferredArgCount(types.length, named.length), loc);
+      return false;
+    }
+    const args: OpAsmArgument[] = types.map((t, k) =>
+      named.length ? { ...named[k]!, type: t } : { ssaName: { name: `arg${k}`, number: 0, location: loc }, type: t },
+    );
     const region = new Region();
     state.regions = [region];
     return p.parseRegion(region, args, true);
@@ -725,6 +744,14 @@ export const DeferredCommunicationOp = defineOp({
     p.printOptionalAttrDict(op.attributes);
     p.print(' : ');
     printCompactFunctionType(p, op.operands.map((v) => v.type), op.resultTypes);
+    const entry = op.regions[0]?.firstBlock;
+    if (entry && entry.arguments.length && hasAncestorEntryArguments(op)) {
+      // Nested under arguments of another region, the printer numbers the body arguments on
+      // from those (`%arg3`): name them explicitly so the form parses back.
+      p.print(' (');
+      p.printOperands(entry.arguments);
+      p.print(')');
+    }
     p.print(' ');
     p.printRegion(op.regions[0]!, false, true);
   },
