@@ -2,3 +2,4 @@
 export * from './dialect';
 export { AffineMessages } from './diagnostics';
 export { ApplyOp as AffineApplyOp } from './ops';
+export * from './builders';

@@ -8,3 +8,4 @@ export { CollapseShapeOp as TensorCollapseShapeOp, ExpandShapeOp as TensorExpand
 export { ExtractSliceOp, InsertSliceOp, ParallelInsertSliceOp } from './ops/slices';
 export { checkRankReduced, checkSliceBounds, rankReductionMask, readSliceLists, resolveSliceLists } from './slice-utils';
 export type { MixedSliceLists, SliceCheck } from './slice-utils';
+export * from './builders';
