@@ -160,3 +160,18 @@ export const Messages = {
   npyFortran: () => '.npy data in Fortran order is not supported; save with C order',
   npyLength: (got: number, expected: number) => `.npy data has ${got} bytes, expected ${expected}`,
 } as const;
+
+/** Message texts of the lowering to Spatial plans (`importOnnxModel`). */
+export const LoweringMessages = {
+  unsupportedOperator: (op: string, node: string, opset: number, supported: string) =>
+    `cannot lower operator ${q(op)} (node ${q(node)}, opset ${opset}) to Spatial; lowered operators: ${supported}`,
+  unsupportedForm: (op: string, node: string, why: string) => `cannot lower ${op} (node ${q(node)}): ${why}`,
+  noSpatReshape: (op: string, node: string, from: readonly number[], to: readonly number[]) =>
+    `cannot lower ${op} (node ${q(node)}) from ${shapeText(from)} to ${shapeText(to)}: no spat op represents this reshape (spat.flatten_plan only produces rank-2 [prod(dims before axis), prod(rest)])`,
+  nonFloatValue: (value: string, type: string) => `value ${q(value)} has element type ${type}; the Spatial lowering supports float32 tensors only`,
+  generatedIrInvalid: (message: string) => `internal error: the generated Spatial module does not verify: ${message}`,
+  runInputCount: (got: number, expected: number) => `the model has ${expected} input(s), ${got} given`,
+  runInputShape: (index: number, name: string, got: readonly number[], expected: readonly number[]) =>
+    `input #${index} ${q(name)} has shape ${shapeText(got)}, expected ${shapeText(expected)}`,
+  runFailed: (message: string) => `interpretation failed: ${message}`,
+} as const;

@@ -1,0 +1,63 @@
+/**
+ * Every shared model whose operators the lowering supports imports to a verified Spatial
+ * module, and the interpreter's outputs match onnxruntime's reference `output_<k>.npy`
+ * (rtol 1e-3, atol 1e-5 * max|ref|, as models/README.md says). Models with unsupported
+ * operators report a diagnostic naming them.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { formatDiagnostic, hasErrors, importOnnxModel, readNpy, readOnnxFile, runImportedModule, tensorToNumbers } from '@raptor-pim/onnx-frontend';
+import { MODELS_DIR } from './helpers';
+
+jest.setTimeout(120_000);
+
+/** Worst |got - ref| / (atol + rtol |ref|) over all elements: <= 1 passes. */
+function worstRatio(got: Float32Array, ref: readonly number[]): number {
+  const maxRef = ref.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
+  const atol = 1e-5 * maxRef;
+  let worst = 0;
+  for (let i = 0; i < ref.length; i++) worst = Math.max(worst, Math.abs(got[i]! - ref[i]!) / (atol + 1e-3 * Math.abs(ref[i]!)));
+  return worst;
+}
+
+const npy = (file: string) => readNpy(fs.readFileSync(file), file).tensor!;
+
+const PASSING = ['mlp', 'mlp_batch4', 'lenet5', 'mnist-8', 'mnist-8-ortfolded', 'resnet_mini'];
+const UNSUPPORTED: Record<string, string> = {
+  yolo_block: "cannot lower operator 'Split'",
+  mobilenet_block: "cannot lower operator 'Clip'",
+  'superres-224': "cannot lower operator 'DepthToSpace'",
+};
+
+describe.each(PASSING)('%s imports and runs like onnxruntime', (name) => {
+  it('matches output_<k>.npy', () => {
+    const dir = path.join(MODELS_DIR, name);
+    const { model } = readOnnxFile(path.join(dir, 'model.onnx'));
+    const imported = importOnnxModel(model!);
+    expect(imported.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic)).toEqual([]);
+    expect(imported.module).toBeDefined();
+    const inputs = model!.graph.inputs.map((_, i) => {
+      const t = npy(path.join(dir, `input_${i}.npy`));
+      return { shape: t.dims, data: Float32Array.from(tensorToNumbers(t)) };
+    });
+    const r = runImportedModule(imported, inputs);
+    if (!r.ok) throw new Error(r.diagnostics.map(formatDiagnostic).join('\n'));
+    r.outputs.forEach((o, k) => {
+      const ref = npy(path.join(dir, `output_${k}.npy`));
+      expect(o.shape).toEqual(ref.dims);
+      expect(worstRatio(o.data, tensorToNumbers(ref))).toBeLessThanOrEqual(1);
+    });
+  });
+});
+
+describe.each(Object.entries(UNSUPPORTED))('%s', (name, message) => {
+  it('reports the unsupported operator with its node, opset and the supported list', () => {
+    const { model } = readOnnxFile(path.join(MODELS_DIR, name, 'model.onnx'));
+    const imported = importOnnxModel(model!);
+    expect(hasErrors(imported.diagnostics)).toBe(true);
+    expect(imported.module).toBeUndefined();
+    const text = imported.diagnostics.map(formatDiagnostic).join('\n');
+    expect(text).toContain(message);
+    expect(text).toMatch(/opset \d+\) to Spatial; lowered operators: Add, BatchNormalization/);
+  });
+});
