@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { IndexType, IntegerType, RankedTensorType, FloatType, parseSourceString, printOperation, verify, type Type, type MLIRContext, type Operation } from '@raptor-pim/ir-core';
+import { IndexType, IntegerType, RankedTensorType, FloatType, parseSourceString, printOperation, printType, verify, type Type, type MLIRContext, type Operation } from '@raptor-pim/ir-core';
 import {
   compressIntegerRuns,
   expandIntegerRuns,
@@ -75,6 +75,31 @@ describe('type repetition', () => {
   it('diagnoses operand/type count mismatches from expanded lists', () => {
     const errs = errorsOf('%0 = "t.m"() : () -> i32\ncat.types %0 : (i32 x2) -> ()');
     expect(errs.length).toBe(1);
+  });
+
+  it('property: random type lists print compactly and parse back to the same types', () => {
+    const names = ['i32', 'f32', 'index', 'tensor<1x4xf32>'];
+    const list = fc.array(fc.constantFrom(...names), { maxLength: 12 });
+    fc.assert(
+      fc.property(list, list, (ins, outs) => {
+        const defs = ins.map((t, k) => `%a${k} = "t.v"() : () -> ${t}`);
+        const lhs = outs.length === 0 ? '' : outs.length === 1 ? '%r = ' : `%r:${outs.length} = `;
+        const res = outs.length === 1 ? outs[0] : `(${outs.join(', ')})`;
+        const text = [...defs, `${lhs}cat.types ${ins.map((_, k) => `%a${k}`).join(', ')} : (${ins.join(', ')}) -> ${res}`].join('\n');
+        const printed = roundTrip(text);
+        expect(roundTrip(printed)).toBe(printed);
+        const ctx = makeContext();
+        const { module } = parse(ctx, printed);
+        const op = module!.regions[0]!.firstBlock!.lastOp!;
+        const show = (ts: readonly Type[]) => ts.map((t) => String(printType(t)));
+        expect(show(op.operands.map((v) => v.type))).toEqual(ins);
+        expect(show(op.resultTypes)).toEqual(outs);
+        // canonical: no two adjacent groups of the same type, no `x1`
+        const sig = printed.split('\n').pop()!;
+        expect(sig).not.toMatch(/ x1\b/);
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it('recognises repeat keywords', () => {
