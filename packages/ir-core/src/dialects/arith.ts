@@ -170,6 +170,74 @@ function isConstInt(attr: Attribute | undefined, value: bigint): boolean {
   return false;
 }
 
+/** A constant of `type` (scalar or splat) holding the integer `value`, if representable. */
+function intConstant(type: Type, value: bigint): Attribute | undefined {
+  if (type instanceof IntegerType || type instanceof IndexType) return IntegerAttr.get(type, value);
+  if ((type instanceof RankedTensorType || type instanceof VectorType) && type.shape.every((d) => d >= 0)) {
+    try {
+      return DenseElementsAttr.splat(type, value);
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * MLIR's operand-identity folds of the integer ops (`x - x = 0`, `x * 0 = 0`, `x & x = x`,
+ * `x | -1 = -1`, `x ^ x = 0`, `x rem 1 = 0`, `max(x, x) = x`, `x + 0 = x`, ...).
+ */
+function foldIntIdentity(mnemonic: string, op: Operation, rhs: Attribute | undefined): FoldResult {
+  const x = op.getOperand(0);
+  const same = x === op.getOperand(1);
+  const type = op.getResult(0).type;
+  const constant = (v: bigint): FoldResult => {
+    const a = intConstant(type, v);
+    return a ? [a] : null;
+  };
+  switch (mnemonic) {
+    case 'addi':
+    case 'ori':
+    case 'xori':
+    case 'shli':
+    case 'shrsi':
+    case 'shrui':
+      if (isConstInt(rhs, 0n)) return [x];
+      break;
+    case 'subi':
+      if (isConstInt(rhs, 0n)) return [x];
+      break;
+    case 'muli':
+    case 'divsi':
+    case 'divui':
+      if (isConstInt(rhs, 1n)) return [x];
+      break;
+  }
+  switch (mnemonic) {
+    case 'subi':
+    case 'xori':
+      return same ? constant(0n) : null;
+    case 'muli':
+      return isConstInt(rhs, 0n) ? constant(0n) : null;
+    case 'andi':
+      if (same || isConstInt(rhs, -1n)) return [x];
+      return isConstInt(rhs, 0n) ? constant(0n) : null;
+    case 'ori':
+      if (same) return [x];
+      return isConstInt(rhs, -1n) ? constant(-1n) : null;
+    case 'remsi':
+    case 'remui':
+      return isConstInt(rhs, 1n) ? constant(0n) : null;
+    case 'maxsi':
+    case 'minsi':
+    case 'maxui':
+    case 'minui':
+      return same ? [x] : null;
+    default:
+      return null;
+  }
+}
+
 // ------------------------------------------------------------------ custom assembly helpers
 
 function parseOperands(p: OpAsmParser, n: number): ParseResult<UnresolvedOperand[]> {
@@ -422,12 +490,7 @@ function intBinaryOp(mnemonic: string, opts: { overflow?: boolean; commutative?:
         return r === undefined ? undefined : BigInt.asIntN(Math.max(intWidth(scalar), 1), r);
       });
       if (folded) return folded;
-      const [, rhs] = operands;
-      // Identities that need only the constant right-hand side.
-      if ((mnemonic === 'addi' || mnemonic === 'subi' || mnemonic === 'ori' || mnemonic === 'xori') && isConstInt(rhs, 0n)) return [view.op.getOperand(0)];
-      if ((mnemonic === 'muli' || mnemonic === 'divsi' || mnemonic === 'divui') && isConstInt(rhs, 1n)) return [view.op.getOperand(0)];
-      if ((mnemonic === 'shli' || mnemonic === 'shrsi' || mnemonic === 'shrui') && isConstInt(rhs, 0n)) return [view.op.getOperand(0)];
-      return null;
+      return foldIntIdentity(mnemonic, view.op, operands[1]);
     },
   });
 }
@@ -601,6 +664,12 @@ export const CmpIOp = defineOp({
     const scalar = scalarOf(type);
     if (!(scalar instanceof IntegerType || scalar instanceof IndexType)) return null;
     const pred = Number(view.predicate.value);
+    if (view.lhs === view.rhs) {
+      // x == x, x <= x, x >= x hold; x != x, x < x, x > x do not (MLIR's cmpi folder).
+      const holds = [0, 3, 5, 7, 9].includes(pred);
+      const a = intConstant(view.op.getResult(0).type, holds ? 1n : 0n);
+      return a ? [a] : null;
+    }
     return foldElementwise(view.op.getResult(0).type, operands, ([a, b]) =>
       compareIntegers(pred, a as bigint, b as bigint, intWidth(scalar)) ? 1n : 0n,
     );
