@@ -407,8 +407,8 @@ class Lowering {
     if (!pads) return;
     // ceil_mode: extend the end padding so that the floor formula gives the inferred size.
     for (let i = 0; i < 2; i++) {
-      const floorOut = Math.floor((x.shape[2 + i]! + pads[i]! + pads[2 + i]! - dilations[i]! * (kernel[i]! - 1) - 1) / strides[i]!) + 1;
-      if (outShape[2 + i]! > floorOut) pads[2 + i]! += (outShape[2 + i]! - floorOut) * strides[i]!;
+      const needed = (outShape[2 + i]! - 1) * strides[i]! + dilations[i]! * (kernel[i]! - 1) + 1 - (x.shape[2 + i]! + pads[i]! + pads[2 + i]!);
+      if (needed > 0) pads[2 + i]! += needed;
     }
     const props = `dilations = ${i64Array(dilations)}, kernelShape = ${i64Array(kernel)}, pads = ${i64Array(pads)}, strides = ${i64Array(strides)}`;
     this.emitPlan(n.outputs[0]!, 'spat.max_pool2d_plan', [x], outShape, props, loc);
