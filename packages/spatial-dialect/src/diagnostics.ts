@@ -13,7 +13,6 @@ export const SpatMessages = {
     `expected ${kind} value (one of ${cases.join(', ')})${got === null ? '' : `, got '${got}'`}`,
   unknownAttributeKind: (kinds: readonly string[], got: string | null) =>
     `unknown spat attribute${got === null ? '' : ` '${got}'`}: expected one of ${kinds.join(', ')}`,
-  expectedKeyword: (keyword: string) => `expected '${keyword}'`,
   typeCountMismatch: (what: string, values: number, types: number) => `${what}: ${values} value(s) but ${types} type(s)`,
   crossbarWeightsMismatch: (printed: number, derived: number) =>
     `crossbarWeights ${printed} does not match the body, which uses ${derived} distinct resident weight(s)`,
@@ -28,7 +27,6 @@ export const SpatMessages = {
   typeMismatch: (what: string, type: string, expected: string) => `${what} has type ${type}, expected ${expected}`,
   nonPositiveDim: (what: string, type: string) => `${what} must have positive dimensions, got ${type}`,
   arrayLength: (name: string, length: number, expected: number) => `'${name}' must have ${expected} entries, got ${length}`,
-  notShaped: (what: string, type: string) => `${what} must be a shaped type (tensor or memref), got ${type}`,
 
   // ---------------------------------------------------------------- plans
   biasShape: (type: string, channels: number) =>
@@ -89,7 +87,6 @@ export const SpatMessages = {
   inParallelOffset: (k: number) => `insertion offset #${k} must be a constant or an affine function of the lane`,
   inParallelSameDestination: (lanes: number) => `all ${lanes} lanes insert at the same static offsets; independent lanes must write disjoint destinations`,
   yieldParent: (name: string) => `expects parent op 'spat.graph_compute', 'spat.graph_compute_batch', 'spat.scheduled_compute', 'spat.scheduled_compute_batch' or 'spat.deferred_communication', got '${name}'`,
-  materializeRank: (what: string, type: string) => `${what} must be a ranked tensor, got ${type}`,
 
   // ---------------------------------------------------------------- blueprint
   blueprintGeometryLength: (offsets: number, sizes: number, rank: number) =>
@@ -101,7 +98,6 @@ export const SpatMessages = {
   blueprintViewOperands: (n: number) => `physical_view takes exactly one fragment collection, got ${n}`,
   blueprintViewGeometry: 'physical_view takes empty offsets and sizes',
   blueprintViewMetadata: 'physical_view takes no assembly metadata (operandIndices, sourceSlots, sourceOffsets)',
-  blueprintViewSlotShape: (input: string, output: string) => `physical_view slot shape of ${input} must match the output ${output}`,
   blueprintFragmentRank: (k: number, type: string, rank: number) => `fragment collection #${k} of type ${type} must be a static ranked tensor of rank ${rank} (output rank + 1)`,
   blueprintMetadataMissing: 'fragment_assembly requires operandIndices, sourceSlots and sourceOffsets',
   blueprintMetadataLength: (name: string, got: number, expected: number) => `'${name}' has ${got} entries, expected ${expected} (one per destination slice)`,
@@ -129,7 +125,5 @@ export const SpatMessages = {
   runtimeBlueprintOverlap: (a: number, b: number, index: readonly number[]) =>
     `'spat.blueprint' slices #${a} and #${b} both write output element ${list(index)}`,
   runtimeBlueprintSource: (k: number, detail: string) => `'spat.blueprint' slice #${k}: ${detail}`,
-  runtimeUnsupportedLayoutConversion: (from: string, to: string) =>
-    `'spat.materialize_layout': conversion ${from} -> ${to} is not supported by the interpreter`,
   runtimeMultiBlock: (op: string) => `'${op}': the interpreter runs single-block bodies only (multi-block graph regions are resolved by scheduling)`,
 } as const;

@@ -26,5 +26,5 @@ func.func @main(%x: tensor<1x4xf32>) -> tensor<1x3xf32> {
   const x = ShapedValue.allocate('tensor', FloatType.f32(ctx), [1, 4])!;
   (x.data as Float32Array).set([1, 2, 3, 4]);
   const r = new Interpreter(rules).runFunction(module!, 'main', [x]);
-  expect(r.ok && Array.from((r.values[0] as ShapedValue).data)).toEqual([10, 10, 10]);
+  expect(r.ok && Array.from((r.values[0] as ShapedValue).data as Float32Array)).toEqual([10, 10, 10]);
 });
