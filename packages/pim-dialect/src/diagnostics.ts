@@ -9,7 +9,6 @@ export const PimMessages = {
   typeCount: (what: string, expected: number, got: number) => `expected ${expected} ${what} type(s), got ${got}`,
   /** The lane range of `pim.core_batch` must start at 0. */
   laneRangeStart: (lower: number) => `lane range must start at 0, got ${lower}`,
-  /** Too many or too few `coreIds`. */
   // ------------------------------------------------------------ verifiers
   /** `pim.concat` without inputs. */
   concatNoInputs: 'requires at least one input',
@@ -93,6 +92,14 @@ export const PimMessages = {
   coreIdsLength: (got: number, lanes: number) => `coreIds has ${got} entries for ${lanes} lanes`,
   /** A core id used twice. */
   duplicateCore: (core: number) => `core ${core} runs more than one stream`,
+  /** A stream op outside a core. */
+  outsideCore: (op: string) => `'${op}' executes only inside a pim.core or pim.core_batch stream`,
+  /** A blocking op inside a nested region of a stream. */
+  blockingInNestedRegion: (op: string) => `'${op}' blocks inside a nested region of a core stream (only top-level transfers and waits can block)`,
+  /** A branch at the top level of a stream. */
+  branchInStream: (op: string) => `'${op}': branches between blocks are not supported in core streams`,
+  /** Step limit of the core machine. */
+  stepLimit: (n: number) => `core streams exceeded the step limit of ${n} ops`,
   /** Tensor destination of a transfer inside a core is not a memref. */
   hostNotMemref: (op: string) => `'${op}': host operands must be memrefs defined outside the core`,
 } as const;

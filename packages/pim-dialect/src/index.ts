@@ -10,3 +10,7 @@ export { TensorOrMemRef } from './ir/asm';
 export * from './ir/ops/core';
 export * from './ir/ops/transfer';
 export * from './ir/ops/vector';
+// Interpreter
+export { PIM_INTERPRETER_RULES, registerPimInterpreterRules, registerAllPimInterpreterRules } from './interpreter/rules';
+export { PIM_DATA_RULES } from './interpreter/data-rules';
+export { coreGroupRule } from './interpreter/machine';
