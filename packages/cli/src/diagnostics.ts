@@ -27,4 +27,17 @@ export const CLI_MESSAGES = {
   optBadPipeline: (pipeline: string) => `raptor opt: invalid --pass-pipeline '${pipeline}'`,
   optCrashInputSaved: (file: string) => `the input that triggered it was saved to ${file}`,
   optCrashInputNotSaved: (length: number) => `(the input, ${length} characters, could not be saved)`,
+  // raptor import
+  importNeedsModel: () => `raptor import: expected exactly one MODEL.onnx`,
+  importMissingValue: (option: string) => `raptor import: option ${option} needs a value`,
+  importUnknownOption: (option: string) => `raptor import: unknown option '${option}'`,
+  importBadCrossbar: (text: string) => `raptor import: --crossbar-size expects a positive integer, got '${text}'`,
+  importBadInputBinding: (what: string, names: readonly string[]) =>
+    `raptor import: --input '${what}' matches no graph input; the inputs are: ${names.join(', ')}`,
+  importMissingInput: (name: string) => `raptor import: no --input given for graph input '${name}'`,
+  importCannotRead: (file: string, why: string) => `raptor import: cannot read '${file}' (${why})`,
+  importCannotWrite: (file: string, why: string) => `raptor import: cannot write '${file}' (${why})`,
+  importWroteOutput: (k: number, name: string, shape: readonly number[], file: string) => `output ${k} '${name}' [${shape.join('x')}] -> ${file}`,
+  importCompared: (k: number, maxAbs: number, ok: boolean) =>
+    `output ${k}: max |diff| vs reference = ${maxAbs.toExponential(3)} (rtol 1e-3, atol 1e-5*max|ref|): ${ok ? 'ok' : 'MISMATCH'}`,
 } as const;

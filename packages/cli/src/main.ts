@@ -2,13 +2,14 @@ import type { CliCommand, CliIo } from './command';
 import { CLI_MESSAGES } from './diagnostics';
 import { simCommand } from './commands/sim';
 import { optCommand } from './commands/opt';
+import { importCommand } from './commands/import';
 
 export type { CliIo } from './command';
 
 /**
  * The registered subcommands. Each lives in `commands/<name>.ts` and is added here.
  */
-const COMMANDS: readonly CliCommand[] = [optCommand, simCommand];
+const COMMANDS: readonly CliCommand[] = [optCommand, simCommand, importCommand];
 
 /** Usage text listing every subcommand. */
 export function usage(): string {

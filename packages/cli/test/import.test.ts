@@ -1,0 +1,90 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runCli, type CliIo } from '@raptor-pim/cli';
+import { MLIRContext, parseSourceString, verify } from '@raptor-pim/ir-core';
+import { registerSpatialDialect } from '@raptor-pim/spatial-dialect';
+import { OnnxDataType, readNpy, writeNpy } from '@raptor-pim/onnx-frontend';
+
+jest.setTimeout(120_000);
+
+const MODELS = path.resolve(__dirname, '../../../../shared/models');
+
+function io(): CliIo & { out: string; err: string } {
+  const s = {
+    out: '',
+    err: '',
+    stdout(t: string) {
+      s.out += t;
+    },
+    stderr(t: string) {
+      s.err += t;
+    },
+    readStdin: async () => '',
+    isTty: false,
+  };
+  return s;
+}
+
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'raptor-import-'));
+
+describe('raptor import', () => {
+  it('prints a module of Spatial ops that parses and verifies again; -o writes the same text', async () => {
+    const a = io();
+    expect(await runCli(['import', path.join(MODELS, 'lenet5/model.onnx')], a)).toBe(0);
+    expect(a.err).toBe('');
+    expect(a.out).toMatch(/^module \{\n  func\.func @main\(%arg0: tensor<1x1x28x28xf32>\)/);
+    expect(a.out).toContain('"spat.conv2d_plan"');
+    expect(a.out).toContain('spat.graph_compute');
+    const ctx = new MLIRContext();
+    registerSpatialDialect(ctx);
+    const { result } = ctx.diagnostics.capture(() => {
+      const m = parseSourceString(ctx, a.out);
+      return m !== undefined && verify(m);
+    });
+    expect(result).toBe(true);
+    const file = path.join(tmp(), 'out.mlir');
+    const b = io();
+    expect(await runCli(['import', path.join(MODELS, 'lenet5/model.onnx'), '-o', file], b)).toBe(0);
+    expect(b.out).toBe('');
+    expect(fs.readFileSync(file, 'utf8')).toBe(a.out);
+  });
+
+  it('--run writes output_<k>.npy and compares with --reference-dir (mlp_batch4, inputs by order and by name)', async () => {
+    const dir = path.join(MODELS, 'mlp_batch4');
+    for (const input of [path.join(dir, 'input_0.npy'), `input=${path.join(dir, 'input_0.npy')}`]) {
+      const out = tmp();
+      const a = io();
+      const code = await runCli(['import', path.join(dir, 'model.onnx'), '--run', '--input', input, '--output-dir', out, '--reference-dir', dir], a);
+      expect(a.err).toBe('');
+      expect(code).toBe(0);
+      expect(a.out).toMatch(/output 0 '.*' \[4x10\] -> .*output_0\.npy\noutput 0: max \|diff\| vs reference = [0-9.e+-]+ \(rtol 1e-3, atol 1e-5\*max\|ref\|\): ok\n$/);
+      const { tensor } = readNpy(fs.readFileSync(path.join(out, 'output_0.npy')));
+      expect(tensor!.dataType).toBe(OnnxDataType.FLOAT);
+      expect(tensor!.dims).toEqual([4, 10]);
+    }
+  });
+
+  it('exits 1 on a reference mismatch, an unknown input name, a missing input and an unsupported operator', async () => {
+    const dir = path.join(MODELS, 'mlp');
+    const refDir = tmp();
+    const ref = readNpy(fs.readFileSync(path.join(dir, 'output_0.npy'))).tensor!;
+    const wrong = Float32Array.from(ref.data as Float32Array, (v, i) => (i === 3 ? v + 1 : v));
+    fs.writeFileSync(path.join(refDir, 'output_0.npy'), writeNpy({ dataType: OnnxDataType.FLOAT, dims: ref.dims, data: wrong }));
+    const a = io();
+    expect(await runCli(['import', path.join(dir, 'model.onnx'), '--run', '--input', path.join(dir, 'input_0.npy'), '--output-dir', tmp(), '--reference-dir', refDir], a)).toBe(1);
+    expect(a.out).toContain('MISMATCH');
+    const b = io();
+    expect(await runCli(['import', path.join(dir, 'model.onnx'), '--run', '--input', `nope=${path.join(dir, 'input_0.npy')}`], b)).toBe(1);
+    expect(b.err).toContain("raptor import: --input 'nope' matches no graph input; the inputs are: ");
+    const c = io();
+    expect(await runCli(['import', path.join(dir, 'model.onnx'), '--run'], c)).toBe(1);
+    expect(c.err).toContain('raptor import: no --input given for graph input');
+    const d = io();
+    expect(await runCli(['import', path.join(MODELS, 'yolo_block/model.onnx')], d)).toBe(1);
+    expect(d.err).toContain("cannot lower operator 'Split'");
+    const e = io();
+    expect(await runCli(['import', path.join(dir, 'model.onnx'), '--crossbar-size', '0'], e)).toBe(1);
+    expect(e.err).toContain("--crossbar-size expects a positive integer, got '0'");
+  });
+});
