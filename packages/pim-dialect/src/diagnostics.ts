@@ -74,6 +74,9 @@ export const PimMessages = {
   /** Receive without sender. */
   noSender: (receive: string, core: number, source: number) =>
     `${receive} on core ${core} waits for core ${source}, which has no matching send (finished or halted)`,
+  /** Send whose receiver finished. */
+  noReceiver: (send: string, core: number, target: number) =>
+    `${send} on core ${core} sends to core ${target}, which finished without a matching receive`,
   /** Deadlock. */
   deadlock: (blocked: string) => `all cores are blocked: ${blocked}`,
   /** Wait overshoot. */

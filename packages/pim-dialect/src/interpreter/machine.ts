@@ -218,7 +218,7 @@ class Machine {
     // Synchronous send: completes once the matching receive took the payload.
     while (!item.consumed) {
       const peer = this.byCore.get(target)!;
-      if (peer.done) return this.outer.fail(op, M.noSender(`'pim.receive' of core ${target}`, stream.core, target).replace('waits for', 'never receives from'));
+      if (peer.done) return this.outer.fail(op, M.noReceiver(describe(op), stream.core, target));
       stream.blocked = { op, what: `sending to core ${target}` };
       yield stream.blocked;
     }
