@@ -1,4 +1,4 @@
-/** The runnable example of docs/memref.md. */
+/** The runnable example of the memref example in README.md. */
 import {
   ArithDialect,
   FuncDialect,
