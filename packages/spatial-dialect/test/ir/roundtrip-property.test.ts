@@ -52,7 +52,7 @@ describe('custom assembly round trips (fast-check)', () => {
 
   it('concat with compact type runs and extract_rows of random heights', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 5 }), (widths, rows, cols) => {
+      fc.property(fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 5 }), (widths, rows) => {
         const args = widths.map((w, i) => `%a${i}: ${ty([rows, w])}`).join(', ');
         const runs: string[] = [];
         for (let i = 0; i < widths.length; ) {
