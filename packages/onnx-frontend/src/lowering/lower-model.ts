@@ -161,7 +161,7 @@ class Lowering {
         return;
       }
       const ssa = `%arg${i}`;
-      args.push(`${ssa}: ${tensorType(info.shape)}`);
+      args.push(`${ssa}: ${tensorType(info.shape)} ${nameLoc(inp.name)}`);
       this.define(inp.name, { ssa, shape: info.shape });
     });
     for (const n of g.nodes) {
@@ -186,7 +186,8 @@ class Lowering {
     const resultText = resultTypes.length === 1 ? resultTypes[0]! : `(${resultTypes.join(', ')})`;
     const out = [`module {`, `  func.func @${functionName}(${args.join(', ')}) -> ${resultText} {`];
     for (const l of this.lines) out.push(`    ${l}`);
-    out.push(`    func.return ${results.join(', ')} : ${resultTypes.join(', ')}`, '  }', '}', '');
+    const outputNames = g.outputs.map((o) => o.name).join(', ');
+    out.push(`    func.return ${results.join(', ')} : ${resultTypes.join(', ')} ${nameLoc(outputNames)}`, `  } ${nameLoc(g.name || functionName)}`, `} ${nameLoc(this.model.file)}`, '');
     return out.join('\n');
   }
 

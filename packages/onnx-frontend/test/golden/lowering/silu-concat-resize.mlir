@@ -1,0 +1,23 @@
+#loc2 = loc("x")
+module {
+  func.func @main(%arg0: tensor<1x2x2x2xf32> loc("x")) -> tensor<1x4x1x1xf32> {
+    %0 = "spat.silu_plan"(%arg0) <{logicalLayout = #spat<logical_layout nchw>}> : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> loc(#loc3)
+    %1 = "spat.concat_plan"(%arg0, %0) <{axis = 1 : i64, logicalLayout = #spat<logical_layout nchw>}> : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x4x2x2xf32> loc(#loc4)
+    %2 = "spat.resize_nearest_plan"(%1) <{logicalLayout = #spat<logical_layout nchw>}> : (tensor<1x4x2x2xf32>) -> tensor<1x4x4x4xf32> loc(#loc5)
+    %3 = "spat.add_plan"(%2, %2) <{logicalLayout = #spat<logical_layout nchw>}> : (tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32> loc(#loc6)
+    %cst = arith.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> : tensor<4xf32> loc(#loc7)
+    %4 = "spat.bias_add_plan"(%3, %cst) <{logicalLayout = #spat<logical_layout nchw>}> : (tensor<1x4x4x4xf32>, tensor<4xf32>) -> tensor<1x4x4x4xf32> loc(#loc7)
+    %5 = "spat.global_average_pool_plan"(%4) <{logicalLayout = #spat<logical_layout nchw>}> : (tensor<1x4x4x4xf32>) -> tensor<1x4x1x1xf32> loc(#loc8)
+    return %5 : tensor<1x4x1x1xf32> loc(#loc9)
+  } loc(#loc1)
+} loc(#loc)
+#loc = loc("silu-concat-resize.onnx")
+#loc1 = loc("g")
+#loc3 = loc("silu")
+#loc4 = loc("cat")
+#loc5 = loc("up")
+#loc6 = loc("residual")
+#loc7 = loc("bias")
+#loc8 = loc("gap")
+#loc9 = loc("y")
+
