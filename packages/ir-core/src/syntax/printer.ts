@@ -306,6 +306,7 @@ export class Printer implements OpAsmPrinter {
   private indent = 0;
   private names: SSANameState | undefined;
   private aliases = new Map<Attribute | Type, AliasInfo>();
+  private readonly typeCache = new Map<Type, string>();
   /** The visited values in visit order (index = AliasInfo.index). */
   private readonly aliasList: AliasInfo[] = [];
   private aliasNames = new Map<Attribute | Type, string>();
@@ -921,12 +922,27 @@ export class Printer implements OpAsmPrinter {
       this.visitChildOrTop(type);
       return;
     }
+    // Aliases are fixed once printing starts, so a type always prints the same: cache it.
+    const cached = this.typeCache.get(type);
+    if (cached !== undefined) {
+      this.out.push(cached);
+      return;
+    }
     const alias = this.aliasNames.get(type);
     if (alias) {
       this.out.push(alias);
       return;
     }
-    this.printTypeImpl(type);
+    const saved = this.out;
+    this.out = [];
+    try {
+      this.printTypeImpl(type);
+    } finally {
+      const text = this.out.join('');
+      this.out = saved;
+      this.out.push(text);
+      this.typeCache.set(type, text);
+    }
   }
 
   private visitChildOrTop(value: Attribute | Type, elideType = false): void {
