@@ -115,4 +115,24 @@ describe('custom assembly round trips (fast-check)', () => {
       { numRuns: 40, seed: SEED },
     );
   });
+
+  it('graph_compute with weights, optional coreId and a derived crossbarWeights count', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 3 }), fc.option(fc.integer({ min: 0, max: 64 }), { nil: undefined }), (usedWeights, coreId) => {
+        const consts = Array.from({ length: 3 }, (_, k) => `  %w${k} = arith.constant dense<${k + 1}.000000e+00> : tensor<4x4xf32>`);
+        const wargs = ['%warg', '%warg_0', '%warg_1'];
+        const body = Array.from({ length: usedWeights }, (_, k) => `    %p${k} = spat.wvmm[${wargs[k]}](%arg) : (tensor<4x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>`);
+        const result = usedWeights ? `%p${usedWeights - 1}` : '%arg';
+        const text = `func.func @f(%x: tensor<1x4xf32>) {
+${consts.join('\n')}
+  %y = spat.graph_compute [${wargs.join(', ')}] = [%w0, %w1, %w2] (%arg) = (%x)${coreId === undefined ? '' : ` coreId ${coreId}`} crossbarWeights ${usedWeights} : [tensor<4x4xf32> x3] (tensor<1x4xf32>) -> tensor<1x4xf32> {
+${body.length ? body.join('\n') + '\n' : ''}    spat.yield ${result} : tensor<1x4xf32>
+  }
+  return
+}`;
+        check(text);
+      }),
+      { numRuns: 30, seed: SEED },
+    );
+  });
 });
