@@ -1,6 +1,7 @@
 /** The README example, run against the shared ultraface model. */
 import * as path from 'node:path';
-import { formatDiagnostic, hasErrors, loadOnnxFile, parseInputShapeFlag } from '@raptor-pim/onnx-frontend';
+import { printOperation } from '@raptor-pim/ir-core';
+import { formatDiagnostic, hasErrors, importOnnxModel, loadOnnxFile, parseInputShapeFlag, readOnnxFile, runImportedModule } from '@raptor-pim/onnx-frontend';
 import { MODELS_DIR } from './helpers';
 
 it('README example: binds --input-shape and prints a shape per node', () => {
@@ -22,4 +23,13 @@ it('parseInputShapeFlag rejects malformed flags', () => {
   expect(parseInputShapeFlag('=1x2')).toEqual({ error: "cannot parse --input-shape '=1x2'; expected name=1x3x224x224" });
   expect(parseInputShapeFlag('a=b=2x3')).toEqual({ name: 'a=b', shape: [2, 3] });
   expect(parseInputShapeFlag('scalar=')).toEqual({ name: 'scalar', shape: [] });
+});
+
+it('README lowering example: imports mlp and runs it', () => {
+  const { model } = readOnnxFile(path.join(MODELS_DIR, 'mlp', 'model.onnx'));
+  const imported = importOnnxModel(model!, { crossbarSize: 128 });
+  expect(imported.diagnostics.map(formatDiagnostic)).toEqual([]);
+  expect(printOperation(imported.module!, { debugInfo: true })).toContain('spat.wvmm');
+  const r = runImportedModule(imported, [{ shape: [1, 784], data: new Float32Array(784) }]);
+  expect(r.ok && r.outputs[0]!.shape).toEqual([1, 10]);
 });
