@@ -233,6 +233,19 @@ describe('raptor opt', () => {
     }
   });
 
+  it('canonicalize reassociates arith constants exactly like mlir-opt --canonicalize', async () => {
+    const file = path.join(EXAMPLES, 'canonicalize.mlir');
+    const s = io();
+    expect(await runCli(['opt', file, '--pass-pipeline=builtin.module(canonicalize)'], s)).toBe(0);
+    expect(s.out).toContain('%0 = arith.addi %arg0, %c3_i32 overflow<nsw> : i32');
+    expect(s.out).toContain('%3 = arith.muli %arg0, %c10_i32 : i32');
+    expect(s.out).toContain('return %0, %1, %2, %3, %arg1 : i32, i32, i32, i32, index');
+    if (fs.existsSync(MLIR_OPT)) {
+      const theirs = spawnSync(MLIR_OPT, ['--canonicalize', file], { encoding: 'utf8' });
+      expect(s.out).toBe(theirs.stdout);
+    }
+  });
+
   it('--help prints the usage', async () => {
     const s = io();
     expect(await runCli(['opt', '--help'], s)).toBe(0);

@@ -43,6 +43,7 @@ import {
   roundFloat,
   type ScalarValue,
 } from './arith-semantics';
+import { ARITH_CANONICALIZATION_PATTERNS } from './arith-canonicalize';
 import { addParsedAttributes, printAttrDict, stateMaps } from './asm-helpers';
 import { DM } from './messages';
 
@@ -898,6 +899,7 @@ export const ArithDialect: Dialect = defineDialect({
   namespace: 'arith',
   operations: ARITH_OPS,
   materializeConstant,
+  getCanonicalizationPatterns: () => ARITH_CANONICALIZATION_PATTERNS,
   parseAttribute(parser: DialectAsmParser): ParseResult<Attribute> {
     const loc = parser.getCurrentLocation();
     const mnemonic = parser.parseOptionalKeyword(['overflow', 'fastmath']);
