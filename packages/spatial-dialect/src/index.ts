@@ -26,6 +26,6 @@ export * from './ir/ops/compute';
 export * from './ir/ops/elementwise';
 export * from './ir/ops/scheduling';
 // Interpreter
-export { SPATIAL_INTERPRETER_RULES, registerSpatialInterpreterRules } from './interpreter/rules';
+export { SPATIAL_INTERPRETER_RULES, registerSpatialInterpreterRules, setGraphBatchLaneOrder } from './interpreter/rules';
 export { SCHEDULING_INTERPRETER_RULES, registerSchedulingInterpreterRules, ScheduledRun } from './interpreter/scheduling';
 export { registerAllSpatialInterpreterRules } from './interpreter/register';

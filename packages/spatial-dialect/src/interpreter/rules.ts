@@ -125,6 +125,24 @@ const graphComputeRule: InterpreterRule = (ctx, op, operands) => {
   return ctx.runRegion(body, operands);
 };
 
+const LANE_ORDER_KEY = Symbol('spat.graph_compute_batch lane order');
+
+/**
+ * The order in which `spat.graph_compute_batch` runs its lanes in a run of `interpreter`:
+ * `forward` (default), `reverse`, or a function returning a permutation of `0..laneCount-1`.
+ * Lanes are independent, so every order must give the same result (tests use this).
+ */
+export function setGraphBatchLaneOrder(interpreter: ExecutionContext['interpreter'], order: 'forward' | 'reverse' | ((laneCount: number) => readonly number[])): void {
+  interpreter.state.set(LANE_ORDER_KEY, order);
+}
+
+function laneSequence(ctx: ExecutionContext, n: number): readonly number[] {
+  const order = ctx.interpreter.state.get(LANE_ORDER_KEY) as 'forward' | 'reverse' | ((laneCount: number) => readonly number[]) | undefined;
+  if (typeof order === 'function') return order(n);
+  const seq = Array.from({ length: n }, (_, i) => i);
+  return order === 'reverse' ? seq.reverse() : seq;
+}
+
 const graphComputeBatchRule: InterpreterRule = (ctx, op, operands) => {
   const laneCount = int(op, 'laneCount');
   const body = op.regions[0]!;
@@ -140,7 +158,7 @@ const graphComputeBatchRule: InterpreterRule = (ctx, op, operands) => {
   const stack = publicationStack(ctx);
   stack.push(collector);
   try {
-    for (let lane = 0; lane < laneCount; lane++) {
+    for (const lane of laneSequence(ctx, laneCount)) {
       const before = collector.publications.length;
       collector.lane = [lane];
       const r = ctx.runRegion(body, [lane, ...operands, ...outputs]);

@@ -3,7 +3,11 @@
  * checked by hand (the values in the comments are computed on paper from the Semantics
  * sections of the reference).
  */
-import { f32, iota, ok, referenceCases, runVerified, shapeOfValue, valuesOf } from './support';
+import fc from 'fast-check';
+import { Interpreter } from '@raptor-pim/ir-core';
+import { setGraphBatchLaneOrder } from '../../src';
+import { parseVerified } from '../ir/helpers';
+import { f32, iota, ok, referenceCases, rules, runVerified, shapeOfValue, valuesOf } from './support';
 
 const cases = referenceCases();
 const run = (section: string, fn: string, ...args: Parameters<typeof f32>[]) =>
@@ -168,5 +172,22 @@ describe('reference examples execute with hand-checked results', () => {
   it('spat.wvmm: [1,0,0,1] x W(4x3 iota) = row 0 + row 3 = [9, 11, 13]', () => {
     const [y] = run('spat.wvmm', 'wvmm', [[4, 3], iota(12)], [[1, 4], [1, 0, 0, 1]]);
     expect(valuesOf(y)).toEqual([9, 11, 13]);
+  });
+});
+
+describe('graph batch lanes are independent', () => {
+  it('any lane order gives the same fragments (fast-check over permutations)', () => {
+    const text = cases.get('spat.graph_compute_batch')!.replace(/0 to 2/, '0 to 4').replace(/tensor<1x8xf32>/g, 'tensor<1x16xf32>').replace(/tensor<2x1x4xf32>/g, 'tensor<4x1x4xf32>');
+    const x = f32([1, 16], iota(16, 1, -8));
+    const expected = iota(16, 1, -8).map((v) => Math.max(v, 0));
+    fc.assert(
+      fc.property(fc.shuffledSubarray([0, 1, 2, 3], { minLength: 4, maxLength: 4 }), (perm) => {
+        const interp = new Interpreter(rules());
+        setGraphBatchLaneOrder(interp, () => perm);
+        const r = interp.runFunction(parseVerified(text), 'graph_compute_batch', [x]);
+        expect(valuesOf(ok(r)[0])).toEqual(expected);
+      }),
+      { numRuns: 24, seed: 7 },
+    );
   });
 });
