@@ -98,7 +98,8 @@ export const PimMessages = {
   /** A stream op outside a core. */
   outsideCore: (op: string) => `'${op}' executes only inside a pim.core or pim.core_batch stream`,
   /** A blocking op inside a nested region of a stream. */
-  blockingInNestedRegion: (op: string) => `'${op}' blocks inside a nested region of a core stream (only top-level transfers and waits can block)`,
+  blockingInNestedRegion: (op: string) =>
+    `'${op}' blocks inside a nested region of a core stream (only top-level transfers and waits can block)`,
   /** A branch at the top level of a stream. */
   branchInStream: (op: string) => `'${op}': branches between blocks are not supported in core streams`,
   /** Step limit of the core machine. */

@@ -6,7 +6,16 @@
  * `pim.memcp`, `pim.memcp_hd`, `pim.memcp_dh`. Each returns the updated destination: memrefs
  * are written in place, tensors yield a new value that keeps the destination's other bytes.
  */
-import { IntegerAttr, ArrayAttr, type ExecutionContext, type InterpreterRule, type Operation, type RuntimeValue, type RuleResult } from '@raptor-pim/ir-core';
+import {
+  IntegerAttr,
+  ArrayAttr,
+  type ShapedValue,
+  type ExecutionContext,
+  type InterpreterRule,
+  type Operation,
+  type RuntimeValue,
+  type RuleResult,
+} from '@raptor-pim/ir-core';
 import { PimMessages as M } from '../diagnostics';
 import { byteSize, bytesOf, elementBytes, inBounds, isShaped, readNumbers, writable, writeNumbers } from './storage';
 
@@ -20,7 +29,12 @@ function shapedOperands(ctx: ExecutionContext, op: Operation, operands: readonly
   return out;
 }
 
-function staticInt(ctx: ExecutionContext, op: Operation, v: RuntimeValue | undefined, what: string): number | ReturnType<ExecutionContext['fail']> {
+function staticInt(
+  ctx: ExecutionContext,
+  op: Operation,
+  v: RuntimeValue | undefined,
+  what: string
+): number | ReturnType<ExecutionContext['fail']> {
   if (typeof v === 'number' && Number.isInteger(v)) return v;
   if (typeof v === 'bigint') return Number(v);
   return ctx.fail(op, M.notStatic(op.name, what));
@@ -35,7 +49,7 @@ function unary(compute: (x: readonly number[]) => number[], single = false): Int
   return (ctx, op, operands) => {
     const vals = shapedOperands(ctx, op, operands, [0, 1]);
     if (!Array.isArray(vals)) return vals;
-    const [x, dst] = vals as [import('@raptor-pim/ir-core').ShapedValue, import('@raptor-pim/ir-core').ShapedValue];
+    const [x, dst] = vals as [ShapedValue, ShapedValue];
     const xs = readNumbers(x);
     if (xs.length === 0) return ctx.fail(op, M.shape(op.name, 'the input is empty'));
     const ys = compute(xs);
@@ -51,7 +65,7 @@ function binary(compute: (a: readonly number[], b: readonly number[]) => number[
   return (ctx, op, operands) => {
     const vals = shapedOperands(ctx, op, operands, [0, 1, 2]);
     if (!Array.isArray(vals)) return vals;
-    const [a, b, dst] = vals as import('@raptor-pim/ir-core').ShapedValue[];
+    const [a, b, dst] = vals as ShapedValue[];
     const as = readNumbers(a!);
     const bs = readNumbers(b!);
     // Code generation reads both inputs for the full lhs length.
@@ -107,7 +121,7 @@ export const vvdmulRule = binary((a, b) => {
 export const vmmRule: InterpreterRule = (ctx, op, operands) => {
   const vals = shapedOperands(ctx, op, operands, [0, 1, 2]);
   if (!Array.isArray(vals)) return vals;
-  const [w, x, dst] = vals as import('@raptor-pim/ir-core').ShapedValue[];
+  const [w, x, dst] = vals as ShapedValue[];
   const [n, m] = [w!.shape[0]!, w!.shape[1]!];
   const xs = readNumbers(x!);
   if (xs.length > n) return ctx.fail(op, M.shape(op.name, `input width ${xs.length} exceeds the ${n} weight rows`));
@@ -124,13 +138,17 @@ export const vmmRule: InterpreterRule = (ctx, op, operands) => {
 function byteCopy(
   ctx: ExecutionContext,
   op: Operation,
-  dst: import('@raptor-pim/ir-core').ShapedValue,
-  src: import('@raptor-pim/ir-core').ShapedValue,
+  dst: ShapedValue,
+  src: ShapedValue,
   dstOffset: number,
   srcOffset: number,
-  size: number,
+  size: number
 ): RuleResult {
-  for (const [what, v] of [['destination offset', dstOffset], ['source offset', srcOffset], ['size', size]] as const) {
+  for (const [what, v] of [
+    ['destination offset', dstOffset],
+    ['source offset', srcOffset],
+    ['size', size],
+  ] as const) {
     if (v < 0) return ctx.fail(op, M.negative(op.name, what, v));
   }
   if (!inBounds(srcOffset, size, byteSize(src))) return ctx.fail(op, M.outOfBounds(op.name, 'source', srcOffset, size, byteSize(src)));
@@ -158,9 +176,13 @@ export const memcpRule: InterpreterRule = (ctx, op, operands) => {
 export const vmvRule: InterpreterRule = (ctx, op, operands) => {
   const vals = shapedOperands(ctx, op, operands, [0, 1]);
   if (!Array.isArray(vals)) return vals;
-  const [dst, src] = vals as import('@raptor-pim/ir-core').ShapedValue[];
+  const [dst, src] = vals as ShapedValue[];
   const ints: number[] = [];
-  for (const [i, what] of [[2, 'the destination offset'], [3, 'the source offset'], [4, 'the stride']] as const) {
+  for (const [i, what] of [
+    [2, 'the destination offset'],
+    [3, 'the source offset'],
+    [4, 'the stride'],
+  ] as const) {
     const v = staticInt(ctx, op, operands[i], what);
     if (typeof v !== 'number') return v;
     if (v < 0) return ctx.fail(op, M.negative(op.name, what, v));
@@ -187,7 +209,7 @@ export const vmvRule: InterpreterRule = (ctx, op, operands) => {
 export const transposeRule: InterpreterRule = (ctx, op, operands) => {
   const vals = shapedOperands(ctx, op, operands, [0, 1]);
   if (!Array.isArray(vals)) return vals;
-  const [x, dst] = vals as import('@raptor-pim/ir-core').ShapedValue[];
+  const [x, dst] = vals as ShapedValue[];
   const permAttr = op.getProperty('permutation');
   const perm = permAttr instanceof ArrayAttr ? permAttr.elements.map((e) => (e instanceof IntegerAttr ? Number(e.value) : NaN)) : [];
   const rank = x!.shape.length;
@@ -197,7 +219,10 @@ export const transposeRule: InterpreterRule = (ctx, op, operands) => {
   }
   const outShape = perm.map((p) => x!.shape[p]!);
   if (dst!.shape.length !== rank || outShape.some((d, i) => d !== dst!.shape[i])) {
-    return ctx.fail(op, M.shape(op.name, `destination shape [${dst!.shape.join(', ')}] is not the permuted input shape [${outShape.join(', ')}]`));
+    return ctx.fail(
+      op,
+      M.shape(op.name, `destination shape [${dst!.shape.join(', ')}] is not the permuted input shape [${outShape.join(', ')}]`)
+    );
   }
   const out = writable(dst!);
   const idx = new Array<number>(rank).fill(0);
@@ -216,7 +241,12 @@ export const transposeRule: InterpreterRule = (ctx, op, operands) => {
 /** `pim.concat`: inputs joined along `axis` into the destination. */
 export const concatRule: InterpreterRule = (ctx, op, operands) => {
   const n = operands.length - 1;
-  const vals = shapedOperands(ctx, op, operands, operands.map((_v, i) => i));
+  const vals = shapedOperands(
+    ctx,
+    op,
+    operands,
+    operands.map((_v, i) => i)
+  );
   if (!Array.isArray(vals)) return vals;
   const dst = vals[n]!;
   const axis = intProp(op, 'axis');
@@ -226,7 +256,10 @@ export const concatRule: InterpreterRule = (ctx, op, operands) => {
   for (let i = 0; i < n; i++) {
     const x = vals[i]!;
     if (x.shape.length !== rank || x.shape.some((d, k) => k !== axis && d !== dst.shape[k])) {
-      return ctx.fail(op, M.shape(op.name, `input #${i} shape [${x.shape.join(', ')}] does not fit destination [${dst.shape.join(', ')}] along axis ${axis}`));
+      return ctx.fail(
+        op,
+        M.shape(op.name, `input #${i} shape [${x.shape.join(', ')}] does not fit destination [${dst.shape.join(', ')}] along axis ${axis}`)
+      );
     }
     if (at + x.shape[axis]! > dst.shape[axis]!) return ctx.fail(op, M.shape(op.name, `inputs exceed the destination along axis ${axis}`));
     const idx = new Array<number>(rank).fill(0);

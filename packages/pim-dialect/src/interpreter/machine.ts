@@ -56,11 +56,7 @@ class Stream {
   done = false;
   steps = 0;
   blocked: BlockReason | undefined;
-  constructor(
-    readonly core: number,
-    readonly owner: Operation,
-    readonly lane: number | undefined,
-  ) {}
+  constructor(readonly core: number, readonly owner: Operation, readonly lane: number | undefined) {}
 }
 
 const REGISTERS = Symbol('pim.eventRegisters');
@@ -120,7 +116,12 @@ class Machine {
   }
 
   /** Runs `region` of `stream`; yields when an op blocks (top level only). */
-  *runRegion(stream: Stream, region: Region, args: readonly RuntimeValue[], nested: boolean): Generator<BlockReason, readonly RuntimeValue[] | ExecutionFailure> {
+  *runRegion(
+    stream: Stream,
+    region: Region,
+    args: readonly RuntimeValue[],
+    nested: boolean
+  ): Generator<BlockReason, readonly RuntimeValue[] | ExecutionFailure> {
     let block: Block | null = region.firstBlock;
     let blockArgs = args;
     const ctx = this.contextFor(stream);
@@ -199,7 +200,11 @@ class Machine {
     return a instanceof IntegerAttr ? Number(a.value) : NaN;
   }
 
-  *send(stream: Stream, op: Operation, operands: readonly RuntimeValue[]): Generator<BlockReason, readonly RuntimeValue[] | ExecutionFailure> {
+  *send(
+    stream: Stream,
+    op: Operation,
+    operands: readonly RuntimeValue[]
+  ): Generator<BlockReason, readonly RuntimeValue[] | ExecutionFailure> {
     const x = operands[0];
     const target = this.staticInt(op, operands[1], 'the target core id');
     if (typeof target !== 'number') return target;
@@ -210,7 +215,11 @@ class Machine {
     if (!inBounds(0, size, byteSize(x))) return this.outer.fail(op, M.outOfBounds(op.name, 'payload', 0, size, byteSize(x)));
     const bytes = bytesOf(x);
     if (!bytes) return this.outer.fail(op, M.shape(op.name, 'storage is not contiguous'));
-    const item: PendingSend = { op, bytes: bytes.slice(0, size), consumed: false };
+    const item: PendingSend = {
+      op,
+      bytes: bytes.slice(0, size),
+      consumed: false,
+    };
     const key = `${stream.core}->${target}`;
     const q = this.queues.get(key) ?? [];
     this.queues.set(key, q);
@@ -226,7 +235,11 @@ class Machine {
     return [];
   }
 
-  *receive(stream: Stream, op: Operation, operands: readonly RuntimeValue[]): Generator<BlockReason, readonly RuntimeValue[] | ExecutionFailure> {
+  *receive(
+    stream: Stream,
+    op: Operation,
+    operands: readonly RuntimeValue[]
+  ): Generator<BlockReason, readonly RuntimeValue[] | ExecutionFailure> {
     const dst = operands[0];
     const offset = this.staticInt(op, operands[1], 'the destination offset');
     if (typeof offset !== 'number') return offset;
@@ -236,13 +249,15 @@ class Machine {
     if (!isShaped(dst)) return this.outer.fail(op, M.shape(op.name, 'the destination is not a tensor or memref'));
     const size = this.size(op);
     if (offset < 0) return this.outer.fail(op, M.negative(op.name, 'destination offset', offset));
-    if (!inBounds(offset, size, byteSize(dst))) return this.outer.fail(op, M.outOfBounds(op.name, 'destination', offset, size, byteSize(dst)));
+    if (!inBounds(offset, size, byteSize(dst)))
+      return this.outer.fail(op, M.outOfBounds(op.name, 'destination', offset, size, byteSize(dst)));
     const key = `${source}->${stream.core}`;
     for (;;) {
       const q = this.queues.get(key);
       const item = q?.shift();
       if (item) {
-        if (item.bytes.length !== size) return this.outer.fail(op, M.transferSize(describe(item.op), describe(op), item.bytes.length, size));
+        if (item.bytes.length !== size)
+          return this.outer.fail(op, M.transferSize(describe(item.op), describe(op), item.bytes.length, size));
         item.consumed = true;
         const out = writable(dst);
         bytesOf(out)!.set(item.bytes, offset);
@@ -266,7 +281,11 @@ class Machine {
     return [];
   }
 
-  *wait(stream: Stream, op: Operation, operands: readonly RuntimeValue[]): Generator<BlockReason, readonly RuntimeValue[] | ExecutionFailure> {
+  *wait(
+    stream: Stream,
+    op: Operation,
+    operands: readonly RuntimeValue[]
+  ): Generator<BlockReason, readonly RuntimeValue[] | ExecutionFailure> {
     const reg = this.staticInt(op, operands[0], 'the event register');
     if (typeof reg !== 'number') return reg;
     const count = this.staticInt(op, operands[1], 'the wait value');
@@ -280,7 +299,10 @@ class Machine {
         return [];
       }
       if (v > count) return this.outer.fail(op, M.waitOvershoot(describe(op), stream.core, reg, v, count));
-      stream.blocked = { op, what: `waiting for event register ${reg} = ${count} (now ${v})` };
+      stream.blocked = {
+        op,
+        what: `waiting for event register ${reg} = ${count} (now ${v})`,
+      };
       yield stream.blocked;
     }
   }
@@ -291,12 +313,21 @@ class Machine {
     if (stream.env.has(op.getOperand(0)) || dst.kind !== 'buffer') return undefined; // not a host buffer
     const eb = dst.data.BYTES_PER_ELEMENT;
     const base = dst.data.byteOffset + dst.offset * eb + (operands[2] as number);
-    const w: HostWrite = { lane: stream.lane, op, buffer: dst.data.buffer, start: base, end: base + this.size(op) };
+    const w: HostWrite = {
+      lane: stream.lane,
+      op,
+      buffer: dst.data.buffer,
+      start: base,
+      end: base + this.size(op),
+    };
     const list = this.hostWrites.get(stream.owner) ?? [];
     this.hostWrites.set(stream.owner, list);
     for (const o of list) {
       if (o.lane !== w.lane && o.buffer === w.buffer && o.start < w.end && w.start < o.end) {
-        return this.outer.fail(op, M.laneOverlap(describe(o.op), describe(op), o.lane, w.lane, Math.max(o.start, w.start), Math.min(o.end, w.end)));
+        return this.outer.fail(
+          op,
+          M.laneOverlap(describe(o.op), describe(op), o.lane, w.lane, Math.max(o.start, w.start), Math.min(o.end, w.end))
+        );
       }
     }
     list.push(w);

@@ -1,6 +1,11 @@
 /** Registration of the `pim` interpreter rules. */
 import { registerBuiltinInterpreterRules, type InterpreterRegistry, type InterpreterRule } from '@raptor-pim/ir-core';
-import { AFFINE_INTERPRETER_RULES, SCF_INTERPRETER_RULES, TENSOR_INTERPRETER_RULES, registerMemRefInterpreterRules } from '@raptor-pim/upstream-dialects';
+import {
+  AFFINE_INTERPRETER_RULES,
+  SCF_INTERPRETER_RULES,
+  TENSOR_INTERPRETER_RULES,
+  registerMemRefInterpreterRules,
+} from '@raptor-pim/upstream-dialects';
 import { PIM_DATA_RULES } from './data-rules';
 import { coreGroupRule, outsideCoreRule } from './machine';
 

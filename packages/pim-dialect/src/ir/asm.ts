@@ -40,7 +40,6 @@ export function kindOf(t: Type): 'tensor' | 'memref' | 'other' {
   return t instanceof RankedTensorType ? 'tensor' : t instanceof MemRefType ? 'memref' : 'other';
 }
 
-
 /** Sets a property on a parser state. */
 export function setStateProperty(state: OperationState, name: string, value: Attribute): void {
   const props = state.properties instanceof Map ? new Map(state.properties) : new Map(Object.entries(state.properties ?? {}));
@@ -52,7 +51,11 @@ export function setStateProperty(state: OperationState, name: string, value: Att
  * Parses an optional `{...}` dictionary and stores the entries named in `propertyNames` as
  * properties, the others as discardable attributes. Returns the parsed names (or undefined).
  */
-export function parseAttrDictWithProperties(p: OpAsmParser, state: OperationState, propertyNames: readonly string[]): NamedAttribute[] | undefined {
+export function parseAttrDictWithProperties(
+  p: OpAsmParser,
+  state: OperationState,
+  propertyNames: readonly string[]
+): NamedAttribute[] | undefined {
   const list = p.parseOptionalAttrDict();
   if (!list) return undefined;
   const attrs = state.attributes instanceof Map ? new Map(state.attributes) : new Map(Object.entries(state.attributes ?? {}));

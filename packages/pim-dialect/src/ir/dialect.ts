@@ -9,7 +9,10 @@ import { VECTOR_OPS } from './ops/vector';
 export const PIM_OPS = [...CORE_OPS, ...TRANSFER_OPS, ...VECTOR_OPS].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
 /** The `pim` dialect. */
-export const PimDialect: Dialect = defineDialect({ namespace: 'pim', operations: PIM_OPS });
+export const PimDialect: Dialect = defineDialect({
+  namespace: 'pim',
+  operations: PIM_OPS,
+});
 
 /**
  * Registers `pim` and the dialects its programs use (builtin, func, arith, affine, tensor,

@@ -27,14 +27,16 @@ describe('pim interpreter contract violations', () => {
   it('mismatched send/receive sizes name both ops', () => {
     const text = twoCores(
       `    pim.send(%b, %c1) {size = 16 : i32} : ${M} -> ()`,
-      `    %y = pim.receive[%c0](%b, %c0) {size = 8 : i32} : ${M} -> ${M}`,
+      `    %y = pim.receive[%c0](%b, %c0) {size = 8 : i32} : ${M} -> ${M}`
     );
     expect(failure(run(text, 'main', []))).toBe("transfer size mismatch: 'pim.send' sends 16 bytes, 'pim.receive' expects 8");
   });
 
   it('a receive with no sender', () => {
     const text = twoCores('', `    %y = pim.receive[%c0](%b, %c0) {size = 16 : i32} : ${M} -> ${M}`);
-    expect(failure(run(text, 'main', []))).toBe("'pim.receive' on core 1 waits for core 0, which has no matching send (finished or halted)");
+    expect(failure(run(text, 'main', []))).toBe(
+      "'pim.receive' on core 1 waits for core 0, which has no matching send (finished or halted)"
+    );
   });
 
   it('a send with no receiver', () => {
@@ -45,17 +47,17 @@ describe('pim interpreter contract violations', () => {
   it('all cores blocked (receive/receive cycle)', () => {
     const text = twoCores(
       `    %y = pim.receive[%c0](%b, %c1) {size = 16 : i32} : ${M} -> ${M}\n    pim.send(%b, %c1) {size = 16 : i32} : ${M} -> ()`,
-      `    %y = pim.receive[%c0](%b, %c0) {size = 16 : i32} : ${M} -> ${M}\n    pim.send(%b, %c0) {size = 16 : i32} : ${M} -> ()`,
+      `    %y = pim.receive[%c0](%b, %c0) {size = 16 : i32} : ${M} -> ${M}\n    pim.send(%b, %c0) {size = 16 : i32} : ${M} -> ()`
     );
     expect(failure(run(text, 'main', []))).toBe(
-      "all cores are blocked: core 0 at 'pim.receive' (receiving from core 1); core 1 at 'pim.receive' (receiving from core 0)",
+      "all cores are blocked: core 0 at 'pim.receive' (receiving from core 1); core 1 at 'pim.receive' (receiving from core 0)"
     );
   });
 
   it('all cores blocked (a wait that is never signalled)', () => {
     const text = twoCores(`    pim.wait %c0 value %c1`, `    pim.wait %c0 value %c1`);
     expect(failure(run(text, 'main', []))).toBe(
-      "all cores are blocked: core 0 at 'pim.wait' (waiting for event register 0 = 1 (now 0)); core 1 at 'pim.wait' (waiting for event register 0 = 1 (now 0))",
+      "all cores are blocked: core 0 at 'pim.wait' (waiting for event register 0 = 1 (now 0)); core 1 at 'pim.wait' (waiting for event register 0 = 1 (now 0))"
     );
   });
 
@@ -71,14 +73,14 @@ describe('pim interpreter contract violations', () => {
   return
 }`;
     expect(failure(run(text, 'main', [f32([1, 4], [0, 0, 0, 0], 'buffer'), f32([1, 4], [0, 0, 0, 0], 'buffer')]))).toBe(
-      "'pim.memcp': source byte range [8, 24) is out of bounds of a 16-byte buffer",
+      "'pim.memcp': source byte range [8, 24) is out of bounds of a 16-byte buffer"
     );
   });
 
   it('out-of-bounds byte range (receive destination)', () => {
     const text = twoCores(
       `    pim.send(%b, %c1) {size = 16 : i32} : ${M} -> ()`,
-      `    %c4 = arith.constant 4 : index\n    %y = pim.receive[%c4](%b, %c0) {size = 16 : i32} : ${M} -> ${M}`,
+      `    %c4 = arith.constant 4 : index\n    %y = pim.receive[%c4](%b, %c0) {size = 16 : i32} : ${M} -> ${M}`
     );
     expect(failure(run(text, 'main', []))).toBe("'pim.receive': destination byte range [4, 20) is out of bounds of a 16-byte buffer");
   });
@@ -91,7 +93,7 @@ describe('pim interpreter contract violations', () => {
   return
 }`;
     expect(failure(run(text, 'main', [f32([1, 4], [0, 0, 0, 0], 'buffer'), f32([1, 4], [0, 0, 0, 0], 'buffer')]))).toBe(
-      "'pim.vmv': source byte range [0, 20) is out of bounds of a 16-byte buffer",
+      "'pim.vmv': source byte range [0, 20) is out of bounds of a 16-byte buffer"
     );
   });
 
@@ -107,7 +109,9 @@ describe('pim interpreter contract violations', () => {
   }
   return
 }`;
-    expect(failure(run(text, 'main', [f32([1, 4], [0, 0, 0, 0], 'buffer')]))).toBe("lanes 0 ('pim.memcp_dh') and 1 ('pim.memcp_dh') both write host bytes [4, 8)");
+    expect(failure(run(text, 'main', [f32([1, 4], [0, 0, 0, 0], 'buffer')]))).toBe(
+      "lanes 0 ('pim.memcp_dh') and 1 ('pim.memcp_dh') both write host bytes [4, 8)"
+    );
   });
 
   it('disjoint host writes by two lanes are fine', () => {
@@ -191,7 +195,7 @@ describe('pim interpreter contract violations', () => {
   return %y : tensor<1x3xf32>
 }`;
     expect(failure(run(text, 'main', [f32([2, 3], [0, 0, 0, 0, 0, 0]), f32([1, 4], [0, 0, 0, 0]), f32([1, 3], [0, 0, 0])]))).toBe(
-      "'pim.vmm': input width 4 exceeds the 2 weight rows",
+      "'pim.vmm': input width 4 exceeds the 2 weight rows"
     );
   });
 });

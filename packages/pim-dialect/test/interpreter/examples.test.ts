@@ -12,7 +12,11 @@ function fn(args: string, body: string, ret: string): string {
 
 describe('pim vector ops (reference examples)', () => {
   const unaryCase = (op: string, x: number[], expected: number[], dstType = T, dst = [9, 9, 9, 9]) => {
-    const text = fn(`%x: ${T}, %dst: ${dstType}`, `%y = pim.${op}(%x, %dst) : (${T}, ${dstType}) -> ${dstType}\nreturn %y : ${dstType}`, dstType);
+    const text = fn(
+      `%x: ${T}, %dst: ${dstType}`,
+      `%y = pim.${op}(%x, %dst) : (${T}, ${dstType}) -> ${dstType}\nreturn %y : ${dstType}`,
+      dstType
+    );
     const shape = dstType === T ? [1, 4] : [1, 1];
     const [y] = ok(run(text, 'main', [f32([1, 4], x), f32(shape, dst.slice(0, shape[1]))]));
     expect(valuesOf(y)).toEqual(expected.map(Math.fround));
@@ -23,14 +27,24 @@ describe('pim vector ops (reference examples)', () => {
   it('vsoftmax', () => {
     const e = [1, 2, 3, 4].map((v) => Math.exp(v - 4));
     const s = e.reduce((a, b) => a + b, 0);
-    unaryCase('vsoftmax', [1, 2, 3, 4], e.map((v) => v / s));
+    unaryCase(
+      'vsoftmax',
+      [1, 2, 3, 4],
+      e.map((v) => v / s)
+    );
   });
   it('vavg writes the mean into the 1x1 destination', () => unaryCase('vavg', [1, 2, 3, 6], [3], 'tensor<1x1xf32>'));
 
   const binaryCase = (op: string, expected: number[], dstType = T) => {
-    const text = fn(`%a: ${T}, %b: ${T}, %dst: ${dstType}`, `%y = pim.${op}(%a, %b, %dst) : (${T}, ${T}, ${dstType}) -> ${dstType}\nreturn %y : ${dstType}`, dstType);
+    const text = fn(
+      `%a: ${T}, %b: ${T}, %dst: ${dstType}`,
+      `%y = pim.${op}(%a, %b, %dst) : (${T}, ${T}, ${dstType}) -> ${dstType}\nreturn %y : ${dstType}`,
+      dstType
+    );
     const shape = dstType === T ? [1, 4] : [1, 1];
-    const [y] = ok(run(text, 'main', [f32([1, 4], [1, -2, 3, 0.5]), f32([1, 4], [4, 5, -6, 2]), f32(shape, [7, 7, 7, 7].slice(0, shape[1]))]));
+    const [y] = ok(
+      run(text, 'main', [f32([1, 4], [1, -2, 3, 0.5]), f32([1, 4], [4, 5, -6, 2]), f32(shape, [7, 7, 7, 7].slice(0, shape[1]))])
+    );
     expect(valuesOf(y)).toEqual(expected);
   };
   it('vvadd', () => binaryCase('vvadd', [5, 3, -3, 2.5]));
@@ -43,7 +57,7 @@ describe('pim vector ops (reference examples)', () => {
     const text = fn(
       `%weight: tensor<4x3xf32>, %x: ${T}, %dst: tensor<1x3xf32>`,
       '%y = pim.vmm[%weight](%x, %dst) : (tensor<4x3xf32>, tensor<1x4xf32>, tensor<1x3xf32>) -> tensor<1x3xf32>\nreturn %y : tensor<1x3xf32>',
-      'tensor<1x3xf32>',
+      'tensor<1x3xf32>'
     );
     const w = [1, 0, 2, 0, 1, 0, 1, 1, 1, 0, 0, 3];
     const [y] = ok(run(text, 'main', [f32([4, 3], w), f32([1, 4], [1, 2, 3, 4]), f32([1, 3], [0, 0, 0])]));
@@ -55,7 +69,7 @@ describe('pim vector ops (reference examples)', () => {
     const text = fn(
       '%x: tensor<2x3xf32>, %dst: tensor<3x2xf32>',
       '%y = pim.transpose(%x, %dst) {permutation = [1, 0]} : (tensor<2x3xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>\nreturn %y : tensor<3x2xf32>',
-      'tensor<3x2xf32>',
+      'tensor<3x2xf32>'
     );
     const [y] = ok(run(text, 'main', [f32([2, 3], [1, 2, 3, 4, 5, 6]), f32([3, 2], [0, 0, 0, 0, 0, 0])]));
     expect(valuesOf(y)).toEqual([1, 4, 2, 5, 3, 6]);
@@ -65,7 +79,7 @@ describe('pim vector ops (reference examples)', () => {
     const text = fn(
       '%a: tensor<1x2xf32>, %b: tensor<1x2xf32>, %dst: tensor<1x4xf32>',
       '%y = pim.concat axis 1 %a, %b into %dst : (tensor<1x2xf32> x2) -> tensor<1x4xf32>\nreturn %y : tensor<1x4xf32>',
-      T,
+      T
     );
     const [y] = ok(run(text, 'main', [f32([1, 2], [1, 2]), f32([1, 2], [3, 4]), f32([1, 4], [0, 0, 0, 0])]));
     expect(valuesOf(y)).toEqual([1, 2, 3, 4]);
@@ -93,7 +107,7 @@ describe('pim copies (reference examples)', () => {
     const text = fn(
       `%dst: ${M}, %src: ${M}`,
       `%zero = arith.constant 0 : index\n%y = pim.memcp[%zero, %zero](%dst, %src) {size = 16 : i32} : ${M}, ${M} -> ${M}\nreturn`,
-      '()',
+      '()'
     );
     const dst = f32([1, 4], [0, 0, 0, 0], 'buffer');
     ok(run(text, 'main', [dst, f32([1, 4], [1, 2, 3, 4], 'buffer')]));
@@ -104,7 +118,7 @@ describe('pim copies (reference examples)', () => {
     const text = fn(
       `%dst: ${T}, %src: ${T}`,
       `%dstOffset = arith.constant 4 : index\n%srcOffset = arith.constant 8 : index\n%y = pim.${op}[%dstOffset, %srcOffset](%dst, %src) {size = 8 : i32} : ${T}, ${T} -> ${T}\nreturn %y : ${T}`,
-      T,
+      T
     );
     const [y] = ok(run(text, 'main', [f32([1, 4], [9, 9, 9, 9]), f32([1, 4], [1, 2, 3, 4])]));
     expect(valuesOf(y)).toEqual([9, 3, 4, 9]);
@@ -114,7 +128,7 @@ describe('pim copies (reference examples)', () => {
     const text = fn(
       '%dst: memref<1x4xf32>, %src: memref<1x8xf32>',
       '%zero = arith.constant 0 : index\n%stride = arith.constant 2 : index\n%y = pim.vmv[%zero, %zero, %stride](%dst, %src) {length = 4 : i32} : memref<1x4xf32>, memref<1x8xf32> -> memref<1x4xf32>\nreturn',
-      '()',
+      '()'
     );
     const dst = f32([1, 4], [0, 0, 0, 0], 'buffer');
     ok(run(text, 'main', [dst, f32([1, 8], [10, 11, 12, 13, 14, 15, 16, 17], 'buffer')]));
@@ -125,7 +139,7 @@ describe('pim copies (reference examples)', () => {
     const text = fn(
       '%dst: tensor<1x4xf32>, %src: tensor<1x8xf32>',
       '%d = arith.constant 4 : index\n%s = arith.constant 4 : index\n%stride = arith.constant 3 : index\n%y = pim.vmv[%d, %s, %stride](%dst, %src) {length = 2 : i32} : tensor<1x4xf32>, tensor<1x8xf32> -> tensor<1x4xf32>\nreturn %y : tensor<1x4xf32>',
-      T,
+      T
     );
     const [y] = ok(run(text, 'main', [f32([1, 4], [0, 0, 0, 0]), f32([1, 8], [10, 11, 12, 13, 14, 15, 16, 17])]));
     expect(valuesOf(y)).toEqual([0, 11, 14, 0]);
@@ -202,7 +216,9 @@ describe('pim core streams (reference examples)', () => {
     pim.halt
   }
   return
-}`.replace(/%zero0/g, '%c0').replace('%c2 = arith.constant 2 : index', '%c2 = arith.constant 2 : index\n    %c0 = arith.constant 0 : index');
+}`
+      .replace(/%zero0/g, '%c0')
+      .replace('%c2 = arith.constant 2 : index', '%c2 = arith.constant 2 : index\n    %c0 = arith.constant 0 : index');
     const out = f32([1, 2], [0, 0], 'buffer');
     const slot = f32([1, 2], [0, 0], 'buffer');
     ok(run(text, 'main', [slot, out, f32([1, 2], [1.5, 2.5], 'buffer')]));

@@ -1,5 +1,13 @@
 /** Interpreter test helpers: run a function of a verified module on f32 tensors and memrefs. */
-import { FloatType, Interpreter, InterpreterRegistry, MLIRContext, ShapedValue, type RunResult, type RuntimeValue } from '@raptor-pim/ir-core';
+import {
+  FloatType,
+  Interpreter,
+  InterpreterRegistry,
+  MLIRContext,
+  ShapedValue,
+  type RunResult,
+  type RuntimeValue,
+} from '@raptor-pim/ir-core';
 import { registerAllPimInterpreterRules } from '../../src';
 import { parseVerified } from '../helpers';
 

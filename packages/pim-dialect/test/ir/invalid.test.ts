@@ -10,7 +10,10 @@ import { parseSourceString, splitInputFile, verify, verifyDiagnostics } from '@r
 import { makeContext, tryParse } from '../helpers';
 
 const dir = path.resolve(__dirname, '../fixtures/invalid');
-const files = fs.readdirSync(dir).filter((f) => f.endsWith('.mlir') && f !== 'assumed.mlir').sort();
+const files = fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith('.mlir') && f !== 'assumed.mlir')
+  .sort();
 
 for (const fixture of files) {
   describe(`pim verifier diagnostics (${fixture})`, () => {
@@ -26,10 +29,13 @@ for (const fixture of files) {
           fixture,
           chunk.text,
           () => {
-            const m = parseSourceString(ctx, chunk.text, { filename: fixture, lineOffset: chunk.lineOffset });
+            const m = parseSourceString(ctx, chunk.text, {
+              filename: fixture,
+              lineOffset: chunk.lineOffset,
+            });
             if (m) verify(m);
           },
-          chunk.lineOffset,
+          chunk.lineOffset
         );
         expect(problems.map((d) => d.message)).toEqual([]);
       });

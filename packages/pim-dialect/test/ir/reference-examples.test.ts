@@ -13,7 +13,10 @@ import { parseVerified, printCustom, printGeneric } from '../helpers';
 
 const fixtures = path.resolve(__dirname, '../fixtures/reference');
 const source = fs.readFileSync(path.join(fixtures, 'examples.mlir'), 'utf8');
-const chunks = splitInputFile(source).map((c) => ({ id: Number(/^\/\/ example: (\d+) /m.exec(c.text)![1]), text: c.text }));
+const chunks = splitInputFile(source).map((c) => ({
+  id: Number(/^\/\/ example: (\d+) /m.exec(c.text)![1]),
+  text: c.text,
+}));
 const raw = JSON.parse(fs.readFileSync(path.join(fixtures, 'examples.json'), 'utf8')) as { section: string; code: string }[];
 const mlirOpt = process.env.MLIR_OPT ?? '/usr/lib/llvm-22/bin/mlir-opt';
 const update = process.env.UPDATE_GOLDEN === '1';

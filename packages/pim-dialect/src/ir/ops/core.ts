@@ -184,14 +184,29 @@ export const CoreOp = defineOp({
     p.print(`] coreId ${intProp(op, 'coreId') ?? 0}`);
     p.printOptionalAttrDictWithKeyword(op.attributes);
     p.print(' : ');
-    printDelimitedCompactTypeList(p, op.operands.map((v) => v.type), '[', ']');
+    printDelimitedCompactTypeList(
+      p,
+      op.operands.map((v) => v.type),
+      '[',
+      ']'
+    );
     p.print(' -> ()');
     printBody(op, p);
   },
   getAsmBlockArgumentNames(_op, region, setName) {
-    setComputeBlockArgumentNames(setName, { weights: region.firstBlock?.arguments ?? [], inputs: [], outputs: [] });
+    setComputeBlockArgumentNames(setName, {
+      weights: region.firstBlock?.arguments ?? [],
+      inputs: [],
+      outputs: [],
+    });
   },
-  verifyRegions: (v) => verifyBody(v.op, v.op.operands.map((x) => x.type), 'weights', false),
+  verifyRegions: (v) =>
+    verifyBody(
+      v.op,
+      v.op.operands.map((x) => x.type),
+      'weights',
+      false
+    ),
 });
 
 /**
@@ -249,13 +264,23 @@ export const CoreBatchOp = defineOp({
     if (coreIds) p.print(` coreIds ${formatCoreIds(coreIds)}`);
     p.printOptionalAttrDictWithKeyword(op.attributes);
     p.print(' : ');
-    printBindingTypes(p, op.operands.slice(0, nw).map((v) => v.type), op.operands.slice(nw).map((v) => v.type), op.resultTypes);
+    printBindingTypes(
+      p,
+      op.operands.slice(0, nw).map((v) => v.type),
+      op.operands.slice(nw).map((v) => v.type),
+      op.resultTypes
+    );
     printBody(op, p);
   },
   getAsmBlockArgumentNames(op, region, setName) {
     const [nw] = coreBatchSegments(op);
     const args = region.firstBlock?.arguments ?? [];
-    setComputeBlockArgumentNames(setName, { lane: args[0], weights: args.slice(1, 1 + nw), inputs: args.slice(1 + nw), outputs: [] });
+    setComputeBlockArgumentNames(setName, {
+      lane: args[0],
+      weights: args.slice(1, 1 + nw),
+      inputs: args.slice(1 + nw),
+      outputs: [],
+    });
   },
   verify(v) {
     const n = intProp(v.op, 'laneCount') ?? 0;

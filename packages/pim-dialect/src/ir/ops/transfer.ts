@@ -13,7 +13,12 @@ function copyOp(name: string, summary: string) {
   return defineOp({
     name,
     summary,
-    operands: { dst: single(TensorOrMemRef), src: single(TensorOrMemRef), dstOffset: single(Index), srcOffset: single(Index) },
+    operands: {
+      dst: single(TensorOrMemRef),
+      src: single(TensorOrMemRef),
+      dstOffset: single(Index),
+      srcOffset: single(Index),
+    },
     results: { output: single(TensorOrMemRef) },
     attributes: { size: prop(I32Attr) },
     interfaces: [destinationAt(0)],
@@ -46,7 +51,11 @@ export const MemcpDhOp = copyOp('pim.memcp_dh', 'Copy device to host');
 export const ReceiveOp = defineOp({
   name: 'pim.receive',
   summary: 'Receive into local storage',
-  operands: { outputBuffer: single(TensorOrMemRef), outputOffset: single(Index), sourceCoreId: single(Index) },
+  operands: {
+    outputBuffer: single(TensorOrMemRef),
+    outputOffset: single(Index),
+    sourceCoreId: single(Index),
+  },
   results: { output: single(TensorOrMemRef) },
   attributes: { size: prop(I32Attr) },
   interfaces: [destinationAt(0)],

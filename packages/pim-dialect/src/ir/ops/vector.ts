@@ -82,7 +82,10 @@ function unaryOp(name: string, summary: string) {
   return defineOp({
     name,
     summary,
-    operands: { input: single(TensorOrMemRef), outputBuffer: single(TensorOrMemRef) },
+    operands: {
+      input: single(TensorOrMemRef),
+      outputBuffer: single(TensorOrMemRef),
+    },
     results: { output: single(TensorOrMemRef) },
     interfaces: [destinationAt(1)],
     parse: (p, s) => parseParenForm(p, s, 2, []),
@@ -105,7 +108,11 @@ function binaryOp(name: string, summary: string) {
   return defineOp({
     name,
     summary,
-    operands: { lhs: single(TensorOrMemRef), rhs: single(TensorOrMemRef), outputBuffer: single(TensorOrMemRef) },
+    operands: {
+      lhs: single(TensorOrMemRef),
+      rhs: single(TensorOrMemRef),
+      outputBuffer: single(TensorOrMemRef),
+    },
     results: { output: single(TensorOrMemRef) },
     interfaces: [destinationAt(2)],
     parse: (p, s) => parseParenForm(p, s, 3, []),
@@ -136,7 +143,11 @@ export const VVDMulOp = binaryOp('pim.vvdmul', 'Dot product');
 export const VMMOp = defineOp({
   name: 'pim.vmm',
   summary: 'Multiply using a resident array group',
-  operands: { weight: single(TensorOrMemRef), input: single(TensorOrMemRef), outputBuffer: single(TensorOrMemRef) },
+  operands: {
+    weight: single(TensorOrMemRef),
+    input: single(TensorOrMemRef),
+    outputBuffer: single(TensorOrMemRef),
+  },
   results: { output: single(TensorOrMemRef) },
   interfaces: [destinationAt(2)],
   parse: (p, s) => parseParenForm(p, s, 2, [], 1),
@@ -150,7 +161,11 @@ export const VMMOp = defineOp({
     const ws = shapeOf(w)!;
     const xs = shapeOf(x)!;
     const ds = shapeOf(d)!;
-    for (const [role, s] of [['weight', ws], ['input', xs], ['output', ds]] as const) {
+    for (const [role, s] of [
+      ['weight', ws],
+      ['input', xs],
+      ['output', ds],
+    ] as const) {
       if (s.length !== 2) {
         op.emitOpError(M.vmmRank(role, s.length));
         return false;
@@ -274,7 +289,10 @@ export function printOffsetsBuffers(op: Operation, p: OpAsmPrinter, buffers: num
 export const TransposeOp = defineOp({
   name: 'pim.transpose',
   summary: 'Permute dimensions into a destination',
-  operands: { input: single(TensorOrMemRef), outputBuffer: single(TensorOrMemRef) },
+  operands: {
+    input: single(TensorOrMemRef),
+    outputBuffer: single(TensorOrMemRef),
+  },
   results: { output: single(TensorOrMemRef) },
   attributes: { permutation: prop(ArrayAttrOf(I64Attr)) },
   interfaces: [destinationAt(1)],
@@ -292,7 +310,10 @@ export const TransposeOp = defineOp({
 export const ConcatOp = defineOp({
   name: 'pim.concat',
   summary: 'Concatenate into a destination',
-  operands: { inputs: variadic(TensorOrMemRef), outputBuffer: single(TensorOrMemRef) },
+  operands: {
+    inputs: variadic(TensorOrMemRef),
+    outputBuffer: single(TensorOrMemRef),
+  },
   results: { output: single(TensorOrMemRef) },
   attributes: { axis: prop(I64Attr) },
   interfaces: [destinationAt(-1)],
@@ -337,7 +358,10 @@ export const ConcatOp = defineOp({
     p.printOperand(op.getOperand(n));
     printAttrDictWithProperties(op, p, ['axis']);
     p.print(' : (');
-    printCompactTypeList(p, op.operands.slice(0, n).map((v) => v.type));
+    printCompactTypeList(
+      p,
+      op.operands.slice(0, n).map((v) => v.type)
+    );
     p.print(') -> ');
     p.printType(op.getResult(0).type);
   },
