@@ -299,10 +299,12 @@ class SSANameState {
 /**
  * Prints IR in MLIR's textual form: the generic form byte-for-byte as `mlir-opt
  * --mlir-print-op-generic` (LLVM 22) prints it, or custom forms through op definitions' print
- * hooks. Output is collected in string chunks joined once.
+ * hooks. Output is appended to one string.
  */
 export class Printer implements OpAsmPrinter {
-  private out: string[] = [];
+  /** The printed text: appended to (V8 builds ropes), flattened once by the caller. */
+  private text = '';
+  private readonly indents: string[] = [];
   private indent = 0;
   private names: SSANameState | undefined;
   private aliases = new Map<Attribute | Type, AliasInfo>();
@@ -331,10 +333,17 @@ export class Printer implements OpAsmPrinter {
     this.hexThreshold = options.hexThreshold ?? 100;
   }
 
+  /** `indent` spaces (cached per depth). */
+  private indentText(): string {
+    let t = this.indents[this.indent];
+    if (t === undefined) this.indents[this.indent] = t = ' '.repeat(this.indent);
+    return t;
+  }
+
   /** Takes the printed text and resets the buffer. */
   takeText(): string {
-    const s = this.out.join('');
-    this.out = [];
+    const s = this.text;
+    this.text = '';
     return s;
   }
 
@@ -351,7 +360,7 @@ export class Printer implements OpAsmPrinter {
     for (const a of sorted) if (!a.deferrable) this.printAliasDefinition(a);
     this.printOperationLine(op, false);
     // With local scope MLIR prints the op alone (no alias sections, no extra newline).
-    if (!this.localScope) this.out.push('\n');
+    if (!this.localScope) this.text += '\n';
     for (const a of sorted) if (a.deferrable) this.printAliasDefinition(a);
     return this.takeText();
   }
@@ -372,20 +381,20 @@ export class Printer implements OpAsmPrinter {
   }
 
   private printAliasDefinition(a: AliasInfo): void {
-    this.out.push(this.aliasNames.get(a.value)!, ' = ');
+    this.text += this.aliasNames.get(a.value)! + ' = ';
     if (a.isType) this.printTypeImpl(a.value as Type);
     else this.printAttributeImpl(a.value as Attribute, false);
-    this.out.push('\n');
+    this.text += '\n';
   }
 
   // ------------------------------------------------------------ aliases
 
   private initializeAliases(root: Operation): void {
     this.collecting = true;
-    const saved = this.out;
-    this.out = [];
+    const saved = this.text;
+    this.text = '';
     this.collectOp(root);
-    this.out = saved;
+    this.text = saved;
     this.collecting = false;
     const list = [...this.aliases.values()];
     const order = list
@@ -590,13 +599,13 @@ export class Printer implements OpAsmPrinter {
   }
 
   private opTask(op: Operation, withIndent: boolean, newline: boolean): void {
-    if (withIndent) this.out.push(' '.repeat(this.indent));
+    if (withIndent) this.text += this.indentText();
     this.tasks!.push(() => {
       if (this.debugInfo && !this.collecting) {
-        this.out.push(' ');
+        this.text += ' ';
         this.printLocationSpecifier(op.location, true);
       }
-      if (newline) this.out.push('\n');
+      if (newline) this.text += '\n';
     });
     this.printOperationBody(op);
   }
@@ -607,18 +616,18 @@ export class Printer implements OpAsmPrinter {
     const n = op.results.length;
     if (n && !this.collecting) {
       const printGroup = (start: number, count: number): void => {
-        this.out.push(names.valueName(op.results[start], false));
-        if (count > 1) this.out.push(':' + count);
+        this.text += names.valueName(op.results[start], false);
+        if (count > 1) this.text += ':' + count;
       };
       const groups = names.getResultGroups(op);
       if (groups) {
         for (let i = 0; i + 1 < groups.length; i++) {
           printGroup(groups[i], groups[i + 1] - groups[i]);
-          this.out.push(', ');
+          this.text += ', ';
         }
         printGroup(groups[groups.length - 1], n - groups[groups.length - 1]);
       } else printGroup(0, n);
-      this.out.push(' = ');
+      this.text += ' = ';
     }
     if (!this.generic) {
       const def = op.definition;
@@ -626,7 +635,7 @@ export class Printer implements OpAsmPrinter {
         const dflt = this.defaultDialectStack[this.defaultDialectStack.length - 1];
         let name = op.name;
         if (dflt && name.startsWith(dflt + '.') && name.indexOf('.', dflt.length + 1) < 0) name = name.substring(dflt.length + 1);
-        this.out.push(name);
+        this.text += name;
         this.defaultDialectStack.push(def.defaultDialect ?? '');
         try {
           def.print(op, this);
@@ -644,16 +653,16 @@ export class Printer implements OpAsmPrinter {
   }
 
   private printModuleCustom(op: Operation): void {
-    this.out.push('module');
+    this.text += 'module';
     const sym = op.properties.get('sym_name') ?? op.attributes.get('sym_name');
     const vis = op.properties.get('sym_visibility') ?? op.attributes.get('sym_visibility');
-    if (vis instanceof StringAttr) this.out.push(' ' + vis.value);
-    if (sym instanceof StringAttr) this.out.push(' ' + symbolName(sym.value));
+    if (vis instanceof StringAttr) this.text += ' ' + vis.value;
+    if (sym instanceof StringAttr) this.text += ' ' + symbolName(sym.value);
     const attrs: NamedAttribute[] = [];
     for (const [name, value] of op.properties) if (name !== 'sym_name' && name !== 'sym_visibility') attrs.push({ name, value });
     for (const [name, value] of op.attributes) if (name !== 'sym_name' && name !== 'sym_visibility') attrs.push({ name, value });
     this.printOptionalAttrDictWithKeyword(attrs);
-    this.out.push(' ');
+    this.text += ' ';
     this.defaultDialectStack.push('builtin');
     try {
       this.printRegion(op.regions[0], false, false);
@@ -671,47 +680,46 @@ export class Printer implements OpAsmPrinter {
       for (const v of op.attributes.values()) this.printAttribute(v);
       return;
     }
-    const out = this.out;
-    out.push('"', escapeString(op.name), '"(');
+    this.text += '"' + escapeString(op.name) + '"(';
     const names = this.names!;
     for (let i = 0; i < op.numOperands; i++) {
-      if (i) out.push(', ');
-      out.push(names.valueName(op.getOperand(i)));
+      if (i) this.text += ', ';
+      this.text += names.valueName(op.getOperand(i));
     }
-    out.push(')');
+    this.text += ')';
     if (op.numSuccessors) {
-      out.push('[');
+      this.text += '[';
       for (let i = 0; i < op.numSuccessors; i++) {
-        if (i) out.push(', ');
-        out.push(names.blockName(op.getSuccessor(i)));
+        if (i) this.text += ', ';
+        this.text += names.blockName(op.getSuccessor(i));
       }
-      out.push(']');
+      this.text += ']';
     }
     if (op.properties.size) {
-      out.push(' <');
+      this.text += ' <';
       // Properties print as a dictionary without aliases for nested values (as MLIR does).
       this.printAttributeImpl(DictionaryAttr.get(this.context, [...op.properties].map(([name, value]) => ({ name, value }))), false);
-      out.push('>');
+      this.text += '>';
     }
     const tail = (): void => {
       this.printOptionalAttrDict(op.attributes);
-      out.push(' : ');
+      this.text += ' : ';
       this.printFunctionalTypeOf(op);
     };
     if (!op.regions.length) {
       tail();
       return;
     }
-    out.push(' (');
+    this.text += ' (';
     const stack = this.tasks!;
     stack.push(() => {
-      out.push(')');
+      this.text += ')';
       tail();
     });
     for (let i = op.regions.length - 1; i >= 0; i--) {
       const r = op.regions[i];
       stack.push(() => this.regionTask(r, true, true, true));
-      if (i) stack.push(() => out.push(', '));
+      if (i) stack.push(() => (this.text += ', '));
     }
   }
 
@@ -724,10 +732,9 @@ export class Printer implements OpAsmPrinter {
   }
 
   private regionTask(region: Region, printEntryBlockArgs: boolean, printBlockTerminators: boolean, printEmptyBlock: boolean): void {
-    const out = this.out;
-    out.push('{\n');
+    this.text += '{\n';
     const stack = this.tasks!;
-    stack.push(() => out.push(' '.repeat(this.indent), '}'));
+    stack.push(() => (this.text += this.indentText() + '}'));
     const entry = region.firstBlock;
     for (let b = region.lastBlock; b; b = b.prev) {
       const block = b;
@@ -739,37 +746,36 @@ export class Printer implements OpAsmPrinter {
   }
 
   private blockTask(block: Block, printHeader: boolean, printTerminator: boolean): void {
-    const out = this.out;
     const names = this.names!;
     if (printHeader) {
-      out.push(' '.repeat(this.indent), names.blockName(block));
+      this.text += this.indentText() + names.blockName(block);
       if (block.numArguments) {
-        out.push('(');
+        this.text += '(';
         block.arguments.forEach((arg, i) => {
-          if (i) out.push(', ');
-          out.push(names.valueName(arg), ': ');
+          if (i) this.text += ', ';
+          this.text += names.valueName(arg) + ': ';
           this.printType(arg.type);
           if (this.debugInfo) {
-            out.push(' ');
+            this.text += ' ';
             this.printLocationSpecifier(arg.loc, false);
           }
         });
-        out.push(')');
+        this.text += ')';
       }
-      out.push(':');
-      if (!block.parent) out.push('  // block is not in a region!');
+      this.text += ':';
+      if (!block.parent) this.text += '  // block is not in a region!';
       else if (!block.hasPredecessors) {
-        if (!block.isEntryBlock) out.push('  // no predecessors');
+        if (!block.isEntryBlock) this.text += '  // no predecessors';
       } else {
         const preds = block.predecessors;
-        if (preds.length === 1) out.push('  // pred: ', names.blockName(preds[0]));
+        if (preds.length === 1) this.text += '  // pred: ' + names.blockName(preds[0]);
         else {
           const infos = preds.map((p) => names.blockNames.get(p) ?? { ordering: -1, name: '^INVALIDBLOCK' });
           infos.sort((a, b) => a.ordering - b.ordering);
-          out.push(`  // ${infos.length} preds: `, infos.map((i) => i.name).join(', '));
+          this.text += `  // ${infos.length} preds: ` + infos.map((i) => i.name).join(', ');
         }
       }
-      out.push('\n');
+      this.text += '\n';
     }
     this.indent += 2;
     const stack = this.tasks!;
@@ -787,10 +793,10 @@ export class Printer implements OpAsmPrinter {
   // ------------------------------------------------------------ OpAsmPrinter
 
   print(text: string): void {
-    if (!this.collecting) this.out.push(text);
+    if (!this.collecting) this.text += text;
   }
   printOperand(value: Value): void {
-    if (!this.collecting) this.out.push(this.names ? this.names.valueName(value) : '%<<value>>');
+    if (!this.collecting) this.text += this.names ? this.names.valueName(value) : '%<<value>>';
   }
   printOperands(values: readonly Value[]): void {
     values.forEach((v, i) => {
@@ -845,16 +851,16 @@ export class Printer implements OpAsmPrinter {
       for (const e of list) this.printAttribute(e.value);
       return;
     }
-    this.out.push('{');
+    this.text += '{';
     list.forEach((e, i) => {
-      if (i) this.out.push(', ');
-      this.out.push(keywordOrString(e.name));
+      if (i) this.text += ', ';
+      this.text += keywordOrString(e.name);
       if (!(e.value instanceof UnitAttr)) {
-        this.out.push(' = ');
+        this.text += ' = ';
         this.printAttribute(e.value);
       }
     });
-    this.out.push('}');
+    this.text += '}';
   }
   printRegionArgument(arg: BlockArgument, attributes?: readonly NamedAttribute[]): void {
     if (this.collecting) {
@@ -888,7 +894,7 @@ export class Printer implements OpAsmPrinter {
     else this.printOperationLine(op, false);
   }
   printNewline(): void {
-    this.print('\n' + ' '.repeat(this.indent));
+    this.print('\n' + this.indentText());
   }
   increaseIndent(): void {
     this.indent += 2;
@@ -902,7 +908,7 @@ export class Printer implements OpAsmPrinter {
       this.visit(location, false);
       return;
     }
-    this.out.push(' ');
+    this.text += ' ';
     this.printLocationSpecifier(location, true);
   }
   printKeywordOrString(keyword: string): void {
@@ -925,22 +931,22 @@ export class Printer implements OpAsmPrinter {
     // Aliases are fixed once printing starts, so a type always prints the same: cache it.
     const cached = this.typeCache.get(type);
     if (cached !== undefined) {
-      this.out.push(cached);
+      this.text += cached;
       return;
     }
     const alias = this.aliasNames.get(type);
     if (alias) {
-      this.out.push(alias);
+      this.text += alias;
       return;
     }
-    const saved = this.out;
-    this.out = [];
+    const saved = this.text;
+    this.text = '';
     try {
       this.printTypeImpl(type);
     } finally {
-      const text = this.out.join('');
-      this.out = saved;
-      this.out.push(text);
+      const text = this.text;
+      this.text = saved;
+      this.text += text;
       this.typeCache.set(type, text);
     }
   }
@@ -951,68 +957,67 @@ export class Printer implements OpAsmPrinter {
   }
 
   private printTypeImpl(type: Type): void {
-    const out = this.out;
     if (type instanceof IntegerType) {
-      out.push((type.signedness === 'signed' ? 'si' : type.signedness === 'unsigned' ? 'ui' : 'i') + type.width);
-    } else if (type instanceof FloatType) out.push(type.kind);
-    else if (type instanceof IndexType) out.push('index');
-    else if (type instanceof NoneType) out.push('none');
+      this.text += (type.signedness === 'signed' ? 'si' : type.signedness === 'unsigned' ? 'ui' : 'i') + type.width;
+    } else if (type instanceof FloatType) this.text += type.kind;
+    else if (type instanceof IndexType) this.text += 'index';
+    else if (type instanceof NoneType) this.text += 'none';
     else if (type instanceof RankedTensorType) {
-      out.push('tensor<');
+      this.text += 'tensor<';
       this.printShape(type.shape);
       this.printType(type.elementType);
       if (type.encoding) {
-        out.push(', ');
+        this.text += ', ';
         this.printAttribute(type.encoding);
       }
-      out.push('>');
+      this.text += '>';
     } else if (type instanceof UnrankedTensorType) {
-      out.push('tensor<*x');
+      this.text += 'tensor<*x';
       this.printType(type.elementType);
-      out.push('>');
+      this.text += '>';
     } else if (type instanceof VectorType) {
-      out.push('vector<');
-      type.shape.forEach((d, i) => out.push(type.scalableDims[i] ? `[${d}]x` : `${d}x`));
+      this.text += 'vector<';
+      type.shape.forEach((d, i) => (this.text += (type.scalableDims[i] ? `[${d}]x` : `${d}x`)));
       this.printType(type.elementType);
-      out.push('>');
+      this.text += '>';
     } else if (type instanceof MemRefType) {
-      out.push('memref<');
+      this.text += 'memref<';
       this.printShape(type.shape);
       this.printType(type.elementType);
       if (type.layout && !(type.layout instanceof AffineMapAttr && type.layout.value.isIdentity)) {
-        out.push(', ');
+        this.text += ', ';
         this.printAttributeMaybeElided(type.layout);
       }
       if (type.memorySpace) {
-        out.push(', ');
+        this.text += ', ';
         this.printAttributeMaybeElided(type.memorySpace);
       }
-      out.push('>');
+      this.text += '>';
     } else if (type instanceof UnrankedMemRefType) {
-      out.push('memref<*x');
+      this.text += 'memref<*x';
       this.printType(type.elementType);
       if (type.memorySpace) {
-        out.push(', ');
+        this.text += ', ';
         this.printAttributeMaybeElided(type.memorySpace);
       }
-      out.push('>');
+      this.text += '>';
     } else if (type instanceof ComplexType) {
-      out.push('complex<');
+      this.text += 'complex<';
       this.printType(type.elementType);
-      out.push('>');
+      this.text += '>';
     } else if (type instanceof TupleType) {
-      out.push('tuple<');
+      this.text += 'tuple<';
       this.printTypes(type.types);
-      out.push('>');
+      this.text += '>';
     } else if (type instanceof FunctionType) {
       this.printFunctionalType(type.inputs, type.results);
     } else if (type instanceof OpaqueType) {
-      out.push(dialectSymbol('!', type.dialectNamespace, type.data));
+      this.text += dialectSymbol('!', type.dialectNamespace, type.data);
     } else if (isDialectOwned(type)) {
       const d = this.context.getDialect(type.dialectNamespace) as DialectAsmHooks | undefined;
       const body = this.captureOutput(() => d?.printType?.(type, this) ?? false);
-      out.push(body === undefined ? '<<unprintable type>>' : dialectSymbol('!', type.dialectNamespace, body));
-    } else out.push(`<<unknown type ${type.constructor.name}>>`);
+      this.text += body === undefined ? '<<unprintable type>>' : dialectSymbol('!', type.dialectNamespace, body);
+    } else this.text += `<<unknown type ${type.constructor.name}>>`;
   }
 
   /**
@@ -1020,21 +1025,21 @@ export class Printer implements OpAsmPrinter {
    * returns undefined when the hook declined.
    */
   private captureOutput(hook: () => boolean): string | undefined {
-    const saved = this.out;
-    this.out = [];
+    const saved = this.text;
+    this.text = '';
     let ok = false;
     let text = '';
     try {
       ok = hook();
     } finally {
-      text = this.out.join('');
-      this.out = saved;
+      text = this.text;
+      this.text = saved;
     }
     return ok ? text : undefined;
   }
 
   private printShape(shape: readonly number[]): void {
-    for (const d of shape) this.out.push(d === DYNAMIC ? '?x' : `${d}x`);
+    for (const d of shape) this.text += d === DYNAMIC ? '?x' : `${d}x`;
   }
 
   // ------------------------------------------------------------ attributes
@@ -1046,7 +1051,7 @@ export class Printer implements OpAsmPrinter {
     }
     const alias = this.aliasNames.get(attr);
     if (alias) {
-      this.out.push(alias);
+      this.text += alias;
       return;
     }
     this.printAttributeImpl(attr, false);
@@ -1059,7 +1064,7 @@ export class Printer implements OpAsmPrinter {
     }
     const alias = this.aliasNames.get(attr);
     if (alias) {
-      this.out.push(alias);
+      this.text += alias;
       return;
     }
     this.printAttributeImpl(attr, true);
@@ -1073,49 +1078,48 @@ export class Printer implements OpAsmPrinter {
       // FloatAttr elides f64 unless the value printed in hex.
       const text = formatFloat('f64', attr.value);
       if (text.startsWith('0x')) this.printAttribute(attr);
-      else this.out.push(text);
+      else this.text += text;
     } else this.printAttribute(attr);
   }
 
   private printAttributeImpl(attr: Attribute, elideType: boolean): void {
-    const out = this.out;
     if (attr instanceof IntegerAttr) {
       if (attr.isBool) {
-        out.push(attr.value ? 'true' : 'false');
+        this.text += attr.value ? 'true' : 'false';
         return;
       }
-      out.push(attr.value.toString());
+      this.text += attr.value.toString();
       if (!elideType) {
-        out.push(' : ');
+        this.text += ' : ';
         this.printType(attr.type);
       }
     } else if (attr instanceof FloatAttr) {
-      out.push(formatFloat(attr.type.kind, attr.value));
+      this.text += formatFloat(attr.type.kind, attr.value);
       if (!elideType) {
-        out.push(' : ');
+        this.text += ' : ';
         this.printType(attr.type);
       }
     } else if (attr instanceof StringAttr) {
-      out.push('"', escapeString(attr.value), '"');
+      this.text += '"' + escapeString(attr.value) + '"';
       if (attr.type && !elideType) {
-        out.push(' : ');
+        this.text += ' : ';
         this.printType(attr.type);
       }
-    } else if (attr instanceof UnitAttr) out.push('unit');
+    } else if (attr instanceof UnitAttr) this.text += 'unit';
     else if (attr instanceof ArrayAttr) {
-      out.push('[');
+      this.text += '[';
       attr.elements.forEach((e, i) => {
-        if (i) out.push(', ');
+        if (i) this.text += ', ';
         this.printAttributeMaybeElided(e);
       });
-      out.push(']');
+      this.text += ']';
     } else if (attr instanceof DictionaryAttr) {
       this.printDictionaryBody([...attr.entries]);
     } else if (attr instanceof DenseArrayAttr) {
-      out.push('array<');
+      this.text += 'array<';
       this.printType(attr.elementType);
       if (attr.values.length) {
-        out.push(': ');
+        this.text += ': ';
         const et = attr.elementType;
         const vals = attr.values as readonly (number | bigint)[];
         const parts = new Array<string>(vals.length);
@@ -1129,63 +1133,66 @@ export class Printer implements OpAsmPrinter {
             parts[i] = Number.isSafeInteger(n) ? '' + n : String(v);
           }
         }
-        out.push(parts.join(', '));
+        this.text += parts.join(', ');
       }
-      out.push('>');
+      this.text += '>';
     } else if (attr instanceof SymbolRefAttr) {
-      out.push(symbolName(attr.root));
-      for (const n of attr.nested) out.push('::', symbolName(n));
+      this.text += symbolName(attr.root);
+      for (const n of attr.nested) this.text += '::' + symbolName(n);
     } else if (attr instanceof TypeAttr) this.printType(attr.value);
     else if (attr instanceof AffineMapAttr) {
-      out.push('affine_map<');
-      printAffineMapTo(out, attr.value);
-      out.push('>');
+      this.text += 'affine_map<';
+      const parts: string[] = [];
+      printAffineMapTo(parts, attr.value);
+      this.text += parts.join('');
+      this.text += '>';
     } else if (attr instanceof IntegerSetAttr) {
-      out.push('affine_set<');
-      printIntegerSetTo(out, attr.value);
-      out.push('>');
+      this.text += 'affine_set<';
+      const parts: string[] = [];
+      printIntegerSetTo(parts, attr.value);
+      this.text += parts.join('');
+      this.text += '>';
     } else if (attr instanceof StridedLayoutAttr) {
-      out.push('strided<[', attr.strides.map((s) => (s === DYNAMIC ? '?' : String(s))).join(', '), ']');
-      if (attr.offset !== 0) out.push(', offset: ', attr.offset === DYNAMIC ? '?' : String(attr.offset));
-      out.push('>');
+      this.text += 'strided<[' + (attr.strides.map((s) => (s === DYNAMIC ? '?' : String(s))).join(', ')) + ']';
+      if (attr.offset !== 0) this.text += ', offset: ' + (attr.offset === DYNAMIC ? '?' : String(attr.offset));
+      this.text += '>';
     } else if (attr instanceof DenseElementsAttr) {
       this.printDenseElements(attr);
       if (!elideType) {
-        out.push(' : ');
+        this.text += ' : ';
         this.printType(attr.type);
       }
     } else if (attr instanceof DenseResourceElementsAttr) {
-      out.push('dense_resource<', attr.handle, '>');
+      this.text += 'dense_resource<' + attr.handle + '>';
       if (!elideType) {
-        out.push(' : ');
+        this.text += ' : ';
         this.printType(attr.type);
       }
     } else if (attr instanceof OpaqueAttr) {
-      out.push(dialectSymbol('#', attr.dialectNamespace, attr.data));
+      this.text += dialectSymbol('#', attr.dialectNamespace, attr.data);
       if (attr.type && !elideType) {
-        out.push(' : ');
+        this.text += ' : ';
         this.printType(attr.type);
       }
     } else if (attr instanceof Location) {
-      out.push('loc(');
+      this.text += 'loc(';
       this.printLocationInternal(attr);
-      out.push(')');
+      this.text += ')';
     } else if (isDialectOwned(attr)) {
       const d = this.context.getDialect(attr.dialectNamespace) as DialectAsmHooks | undefined;
       const body = this.captureOutput(() => d?.printAttribute?.(attr, this) ?? false);
-      out.push(body === undefined ? '<<unprintable attribute>>' : dialectSymbol('#', attr.dialectNamespace, body));
-    } else out.push(`<<unknown attribute ${attr.constructor.name}>>`);
+      this.text += body === undefined ? '<<unprintable attribute>>' : dialectSymbol('#', attr.dialectNamespace, body);
+    } else this.text += `<<unknown attribute ${attr.constructor.name}>>`;
   }
 
   private printDenseElements(attr: DenseElementsAttr): void {
-    const out = this.out;
     const n = attr.numElements;
     const et = attr.elementType;
     if (!attr.isSplat && this.hexThreshold >= 0 && n > this.hexThreshold) {
-      out.push('dense<"0x', encodeDenseHex(attr), '">');
+      this.text += 'dense<"0x' + encodeDenseHex(attr) + '">';
       return;
     }
-    out.push('dense<');
+    this.text += 'dense<';
     const fmt = (i: number): string => {
       const v = attr.data[i];
       if (et instanceof FloatType) return formatFloat(et.kind, v as number);
@@ -1193,16 +1200,16 @@ export class Printer implements OpAsmPrinter {
       return String(v);
     };
     if (attr.isSplat) {
-      out.push(fmt(0), '>');
+      this.text += fmt(0) + '>';
       return;
     }
     if (n === 0) {
-      out.push('>');
+      this.text += '>';
       return;
     }
     const shape = attr.type.shape;
     if (shape.length === 0) {
-      out.push(fmt(0), '>');
+      this.text += fmt(0) + '>';
       return;
     }
     // Nested brackets, row-major, iterative.
@@ -1227,62 +1234,61 @@ export class Printer implements OpAsmPrinter {
         for (let k = 0; k < closed; k++) parts.push('[');
       }
     }
-    out.push(parts.join(''), '>');
+    this.text += parts.join('') + '>';
   }
 
   // ------------------------------------------------------------ locations
 
   private printLocationSpecifier(loc: Location, allowAlias: boolean): void {
-    this.out.push('loc(');
+    this.text += 'loc(';
     const alias = allowAlias ? this.aliasNames.get(loc) : undefined;
-    if (alias) this.out.push(alias);
+    if (alias) this.text += alias;
     else this.printLocationInternal(loc);
-    this.out.push(')');
+    this.text += ')';
   }
 
   private printNestedLocation(loc: Location): void {
     const alias = this.aliasNames.get(loc);
-    if (alias) this.out.push(alias);
+    if (alias) this.text += alias;
     else this.printLocationInternal(loc);
   }
 
   private printLocationInternal(loc: Location): void {
-    const out = this.out;
-    if (loc instanceof UnknownLoc) out.push('unknown');
+    if (loc instanceof UnknownLoc) this.text += 'unknown';
     else if (loc instanceof FileLineColLoc) {
-      out.push('"', escapeString(loc.filename), '":', String(loc.line), ':', String(loc.column));
+      this.text += '"' + escapeString(loc.filename) + '":' + String(loc.line) + ':' + String(loc.column);
       if (loc.isRange) {
-        if (loc.endLine === loc.line) out.push(' to :', String(loc.endColumn));
-        else out.push(' to ', String(loc.endLine), ':', String(loc.endColumn));
+        if (loc.endLine === loc.line) this.text += ' to :' + String(loc.endColumn);
+        else this.text += ' to ' + String(loc.endLine) + ':' + String(loc.endColumn);
       }
     } else if (loc instanceof NameLoc) {
-      out.push('"', escapeString(loc.name), '"');
+      this.text += '"' + escapeString(loc.name) + '"';
       if (!(loc.child instanceof UnknownLoc)) {
-        out.push('(');
+        this.text += '(';
         this.printNestedLocation(loc.child);
-        out.push(')');
+        this.text += ')';
       }
     } else if (loc instanceof CallSiteLoc) {
-      out.push('callsite(');
+      this.text += 'callsite(';
       this.printNestedLocation(loc.callee);
-      out.push(' at ');
+      this.text += ' at ';
       this.printNestedLocation(loc.caller);
-      out.push(')');
+      this.text += ')';
     } else if (loc instanceof FusedLoc) {
-      out.push('fused');
+      this.text += 'fused';
       if (loc.metadata) {
-        out.push('<');
+        this.text += '<';
         this.printAttribute(loc.metadata);
-        out.push('>');
+        this.text += '>';
       }
-      out.push('[');
+      this.text += '[';
       loc.locations.forEach((l, i) => {
-        if (i) out.push(', ');
+        if (i) this.text += ', ';
         this.printNestedLocation(l);
       });
-      out.push(']');
+      this.text += ']';
     } else if (loc instanceof OpaqueLoc) this.printNestedLocation(loc.fallback);
-    else out.push('unknown');
+    else this.text += 'unknown';
   }
 }
 
