@@ -163,6 +163,18 @@ describe('operators match onnxruntime', () => {
     expect(await differential(spec(-1), [1, 2, 3, 3])).toContain('spat.concat axis 3');
   });
 
+  it('Split along channels: one graph_compute with a static extract_slice per output', async () => {
+    const spec: ModelSpec = {
+      nodes: [node('Split', ['x', 's'], ['a', 'b'], { axis: 1 }, 'split'), node('Concat', ['b', 'a'], ['y'], { axis: 1 })],
+      inputs: [valueInfo('x', [1, 5, 2, 3])],
+      outputs: [valueInfo('y', undefined)],
+      initializers: [int64Tensor('s', [2, 3])],
+    };
+    const text = await differential(spec, [1, 5, 2, 3]);
+    expect(text).toContain('tensor.extract_slice %a0[0, 0, 0, 0] [1, 2, 2, 3]');
+    expect(text).toContain('[0, 2, 0, 0] [1, 3, 2, 3]');
+  });
+
   it('Flatten and flatten-like Reshape become spat.flatten_plan', async () => {
     expect(await differential(single(node('Flatten', ['x'], ['y'], { axis: 2 }), [1, 2, 3, 4]), [1, 2, 3, 4])).toContain('axis = 2 : i64');
     expect(await differential(single(node('Reshape', ['x', 't'], ['y']), [1, 2, 3, 4], [int64Tensor('t', [1, -1])]), [1, 2, 3, 4])).toContain('"spat.flatten_plan"');

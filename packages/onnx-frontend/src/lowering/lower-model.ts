@@ -20,7 +20,7 @@ export const DEFAULT_CROSSBAR_SIZE = 128;
 /** The ONNX operators {@link importOnnxModel} lowers, alphabetical. */
 export const LOWERED_OPERATORS: readonly string[] = [
   'Add', 'BatchNormalization', 'Concat', 'Constant', 'Conv', 'Dropout', 'Flatten', 'Gemm', 'GlobalAveragePool', 'Identity',
-  'MatMul', 'MaxPool', 'Mul', 'Relu', 'Reshape', 'Resize', 'Sigmoid', 'Softmax', 'Squeeze', 'Unsqueeze', 'Upsample',
+  'MatMul', 'MaxPool', 'Mul', 'Relu', 'Reshape', 'Resize', 'Sigmoid', 'Softmax', 'Split', 'Squeeze', 'Unsqueeze', 'Upsample',
 ];
 
 /** Options of {@link importOnnxModel}. */
@@ -234,6 +234,8 @@ class Lowering {
         return this.lowerMatmul(n, loc);
       case 'Softmax':
         return this.lowerSoftmax(n, loc);
+      case 'Split':
+        return this.lowerSplit(n, loc);
       default:
         this.error(n, LM.unsupportedOperator(n.opType, this.nodeName(n), this.opset, LOWERED_OPERATORS.join(', ')));
     }
@@ -556,6 +558,35 @@ class Lowering {
       `} ${loc}`,
     );
     this.define(n.outputs[0]!, { ssa, shape: outShape });
+  }
+
+  /** Split: one `spat.graph_compute` per output, extracting its static slice along the axis. */
+  private lowerSplit(n: OnnxNode, loc: string): void {
+    const x = this.input(n, 0, loc);
+    if (!x) return;
+    const rank = x.shape.length;
+    let axis = getAttribute(n, 'axis', 'int') ?? 0;
+    if (axis < 0) axis += rank;
+    const t = tensorType(x.shape);
+    let offset = 0;
+    for (const out of n.outputs) {
+      const shape = this.shapeOf(out);
+      if (out !== '') {
+        const a = this.fresh('a');
+        const r = this.fresh('r');
+        const ssa = this.fresh();
+        const offsets = x.shape.map((_, i) => (i === axis ? offset : 0));
+        const ot = tensorType(shape);
+        this.lines.push(
+          `${ssa} = spat.graph_compute [] = [] (${a}) = (${x.ssa}) crossbarWeights 0 : [] (${t}) -> ${ot} {`,
+          `  ${r} = tensor.extract_slice ${a}[${offsets.join(', ')}] [${shape.join(', ')}] [${shape.map(() => 1).join(', ')}] : ${t} to ${ot} ${loc}`,
+          `  spat.yield ${r} : ${ot} ${loc}`,
+          `} ${loc}`,
+        );
+        this.define(out, { ssa, shape });
+      }
+      offset += shape[axis] ?? 0;
+    }
   }
 
   private lowerReshape(n: OnnxNode, loc: string): void {
