@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import { formatDiagnostic, importOnnxModel, readOnnxModel, runImportedModule, type ImportOnnxOptions } from '@raptor-pim/onnx-frontend';
-import { FloatList, type ModelSpec, encodeModel, floatTensor, int64Tensor, node, valueInfo } from './build-model';
+import { type ModelSpec, encodeModel, floatTensor, int64Tensor, node, valueInfo } from './build-model';
 
 jest.setTimeout(120_000);
 
