@@ -3,3 +3,4 @@ export * from './dialect';
 export { AffineMessages } from './diagnostics';
 export { ApplyOp as AffineApplyOp } from './ops';
 export * from './builders';
+export { getAffineScope, isAffineInductionVar, isTopLevelValue, isValidDim, isValidSymbol } from './scope';

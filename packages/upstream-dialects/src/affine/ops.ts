@@ -23,6 +23,7 @@ import {
 } from '@raptor-pim/ir-core';
 import { addAttributes, parseAttrDictInto, printAttrDict, resolveIndices } from '../memref/asm';
 import { AffineMessages as M } from './diagnostics';
+import { getAffineScope, isValidDim, isValidSymbol } from './scope';
 
 /** `affine.apply`. */
 export const ApplyOp = defineOp({
@@ -41,6 +42,15 @@ export const ApplyOp = defineOp({
     if (map.results.length !== 1) {
       view.emitOpError(M.oneResult);
       return false;
+    }
+    // MLIR 22: a valid dimension that is not a valid symbol may not sit in a symbol position.
+    // Operands that are neither (like scf.forall lane variables) are accepted in both positions.
+    const scope = getAffineScope(view.op);
+    for (const operand of view.mapOperands.slice(map.numDims)) {
+      if (isValidDim(operand, scope) && !isValidSymbol(operand, scope)) {
+        view.op.emitError(M.dimensionalOperandAsSymbol);
+        return false;
+      }
     }
     return true;
   },
