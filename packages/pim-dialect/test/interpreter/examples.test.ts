@@ -225,4 +225,30 @@ describe('pim core streams (reference examples)', () => {
     expect(valuesOf(slot)).toEqual([1.5, 2.5]);
     expect(valuesOf(out)).toEqual([3, 5]);
   });
+
+  it('send/receive on tensors (the reference form): the received tensor keeps the other destination bytes', () => {
+    const text = `func.func @main(%in: memref<1x4xf32>, %out: memref<1x4xf32>) {
+  pim.core [] = [] coreId 0 : [] -> () {
+    %zero = arith.constant 0 : index
+    %target = arith.constant 1 : index
+    %e = tensor.empty() : tensor<1x4xf32>
+    %x = pim.memcp_hd[%zero, %zero](%e, %in) {size = 16 : i32} : tensor<1x4xf32>, memref<1x4xf32> -> tensor<1x4xf32>
+    pim.send(%x, %target) {size = 8 : i32} : tensor<1x4xf32> -> ()
+    pim.halt
+  }
+  pim.core [] = [] coreId 1 : [] -> () {
+    %zero = arith.constant 0 : index
+    %offset = arith.constant 8 : index
+    %source = arith.constant 0 : index
+    %cst = arith.constant dense<7.0> : tensor<1x4xf32>
+    %y = pim.receive[%offset](%cst, %source) {size = 8 : i32} : tensor<1x4xf32> -> tensor<1x4xf32>
+    %o = pim.memcp_dh[%zero, %zero](%out, %y) {size = 16 : i32} : memref<1x4xf32>, tensor<1x4xf32> -> memref<1x4xf32>
+    pim.halt
+  }
+  return
+}`;
+    const out = f32([1, 4], [0, 0, 0, 0], 'buffer');
+    ok(run(text, 'main', [f32([1, 4], [1, 2, 3, 4], 'buffer'), out]));
+    expect(valuesOf(out)).toEqual([7, 7, 1, 2]);
+  });
 });
