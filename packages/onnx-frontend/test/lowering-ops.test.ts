@@ -163,6 +163,22 @@ describe('operators match onnxruntime', () => {
     expect(await differential(spec(-1), [1, 2, 3, 3])).toContain('spat.concat axis 3');
   });
 
+  it('Clip (opset 13 inputs, opset 6 attributes), HardSigmoid and a runtime broadcast Mul [1,C,1,1] x [1,C,H,W]', async () => {
+    const clip13 = single(node('Clip', ['x', 'lo', 'hi'], ['y']), [1, 2, 3, 3], [floatTensor('lo', [], [-0.25]), floatTensor('hi', [], [0.5])]);
+    expect(await differential(clip13, [1, 2, 3, 3])).toContain('spat.vmax');
+    const clip6 = single(node('Clip', ['x'], ['y'], { min: -0.125, max: 0.5 }), [2, 5], [], 6);
+    expect(await differential(clip6, [2, 5])).toContain('spat.vsub');
+    expect(await differential(single(node('HardSigmoid', ['x'], ['y'], { alpha: 0.375, beta: 0.25 }), [1, 6]), [1, 6])).toContain('spat.vmul');
+    const se: ModelSpec = {
+      nodes: [node('GlobalAveragePool', ['x'], ['g']), node('Mul', ['x', 'g'], ['y'], {}, 'scale')],
+      inputs: [valueInfo('x', [1, 3, 2, 4])],
+      outputs: [valueInfo('y', undefined)],
+    };
+    const text = await differential(se, [1, 3, 2, 4]);
+    expect(text).toContain('spat.concat axis 2');
+    expect(text).toContain('spat.concat axis 3');
+  });
+
   it('Split along channels: one graph_compute with a static extract_slice per output', async () => {
     const spec: ModelSpec = {
       nodes: [node('Split', ['x', 's'], ['a', 'b'], { axis: 1 }, 'split'), node('Concat', ['b', 'a'], ['y'], { axis: 1 })],

@@ -19,7 +19,7 @@ export const DEFAULT_CROSSBAR_SIZE = 128;
 
 /** The ONNX operators {@link importOnnxModel} lowers, alphabetical. */
 export const LOWERED_OPERATORS: readonly string[] = [
-  'Add', 'BatchNormalization', 'Concat', 'Constant', 'Conv', 'Dropout', 'Flatten', 'Gemm', 'GlobalAveragePool', 'Identity',
+  'Add', 'BatchNormalization', 'Clip', 'Concat', 'Constant', 'Conv', 'Dropout', 'Flatten', 'Gemm', 'GlobalAveragePool', 'HardSigmoid', 'Identity',
   'MatMul', 'MaxPool', 'Mul', 'Relu', 'Reshape', 'Resize', 'Sigmoid', 'Softmax', 'Split', 'Squeeze', 'Unsqueeze', 'Upsample',
 ];
 
@@ -236,6 +236,10 @@ class Lowering {
         return this.lowerSoftmax(n, loc);
       case 'Split':
         return this.lowerSplit(n, loc);
+      case 'Clip':
+        return this.lowerClip(n, loc);
+      case 'HardSigmoid':
+        return this.lowerHardSigmoid(n, loc);
       default:
         this.error(n, LM.unsupportedOperator(n.opType, this.nodeName(n), this.opset, LOWERED_OPERATORS.join(', ')));
     }
@@ -501,16 +505,136 @@ class Lowering {
     const operand = (name: string, isConst: boolean): Val | undefined => {
       if (isConst) return this.broadcastConstant(name, outShape, loc);
       const v = this.vals.get(name);
-      return v && v.shape.join() === outShape.join() ? v : undefined;
+      return v && v.shape.length === outShape.length && v.shape.every((d, i) => d === outShape[i] || d === 1) ? v : undefined;
     };
     const x = operand(a, aConst);
     const y = operand(b, bConst);
-    if (!x || !y) return this.unsupported(n, `broadcasting a runtime operand (${this.shapeOf(a).join('x')} and ${this.shapeOf(b).join('x')} to ${outShape.join('x')}); spat element-wise ops need equal shapes`);
-    if (isAdd && outShape.length === 4) {
+    if (!x || !y) return this.unsupported(n, `broadcasting ${this.shapeOf(a).join('x')} and ${this.shapeOf(b).join('x')} to ${outShape.join('x')} (runtime operands must have the output rank; spat element-wise ops need equal shapes)`);
+    const same = x.shape.join() === outShape.join() && y.shape.join() === outShape.join();
+    if (isAdd && outShape.length === 4 && same) {
       this.emitPlan(n.outputs[0]!, 'spat.add_plan', [x, y], outShape, '', loc);
       return;
     }
-    this.elementwiseCompute(n.outputs[0]!, computeOp, [x, y], loc);
+    if (same) return this.elementwiseCompute(n.outputs[0]!, computeOp, [x, y], loc);
+    const t = tensorType(outShape);
+    this.compute(n.outputs[0]!, [x, y], outShape, loc, (args, push) => {
+      const [ex, ey] = [this.expand(args[0]!, x.shape, outShape, push, loc), this.expand(args[1]!, y.shape, outShape, push, loc)];
+      const r = this.fresh('r');
+      push(`${r} = ${computeOp} ${ex}, ${ey} : (${t}, ${t}) -> ${t} ${loc}`);
+      return r;
+    });
+  }
+
+  /**
+   * Broadcasts a body value of `shape` (same rank, 1 where it differs) to `outShape` by
+   * `spat.concat` of copies along each broadcast axis.
+   */
+  private expand(v: string, shape: readonly number[], outShape: readonly number[], push: (l: string) => void, loc: string): string {
+    let cur = v;
+    const s = [...shape];
+    for (let d = 0; d < outShape.length; d++) {
+      if (s[d] === outShape[d]) continue;
+      const from = tensorType(s);
+      s[d] = outShape[d]!;
+      const next = this.fresh('bc');
+      push(`${next} = spat.concat axis ${d} ${new Array<string>(outShape[d]!).fill(cur).join(', ')} : (${new Array<string>(outShape[d]!).fill(from).join(', ')}) -> ${tensorType(s)} ${loc}`);
+      cur = next;
+    }
+    return cur;
+  }
+
+  /** A `spat.graph_compute` over `inputs` whose body is produced by `body` (returns the yielded value). */
+  private compute(out: string, inputs: readonly Val[], outShape: readonly number[], loc: string, body: (args: readonly string[], push: (l: string) => void) => string): void {
+    const args = inputs.map(() => this.fresh('a'));
+    const lines: string[] = [];
+    const r = body(args, (l) => lines.push(`  ${l}`));
+    const t = tensorType(outShape);
+    const ssa = this.fresh();
+    this.lines.push(
+      `${ssa} = spat.graph_compute [] = [] (${args.join(', ')}) = (${inputs.map((i) => i.ssa).join(', ')}) crossbarWeights 0 : [] (${inputs.map((i) => tensorType(i.shape)).join(', ')}) -> ${t} {`,
+      ...lines,
+      `  spat.yield ${r} : ${t} ${loc}`,
+      `} ${loc}`,
+    );
+    this.define(out, { ssa, shape: outShape });
+  }
+
+  /** A splat f32 constant of `shape` (hex float literal: exact). */
+  private splat(value: number, shape: readonly number[], loc: string): Val {
+    const bits = new Uint32Array(Float32Array.of(value).buffer)[0]!;
+    const k = `splat:${bits}|${shape.join('x')}`;
+    let ssa = this.constSsa.get(k);
+    if (!ssa) {
+      ssa = this.fresh('cst');
+      this.lines.push(`${ssa} = arith.constant dense<0x${bits.toString(16).toUpperCase().padStart(8, '0')}> : ${tensorType(shape)} ${loc}`);
+      this.constSsa.set(k, ssa);
+    }
+    return { ssa, shape };
+  }
+
+  /** The scalar value of an optional constant input, or undefined when absent/not constant. */
+  private scalarInput(n: OnnxNode, i: number): number | undefined | 'runtime' {
+    const name = n.inputs[i] ?? '';
+    if (name === '') return undefined;
+    const c = this.floatsOf(name);
+    return c && c.length === 1 ? c[0]! : 'runtime';
+  }
+
+  /**
+   * Clip(x, lo, hi) = t - relu(t - hi) with t = vmax(x, lo): `spat.vmax`, `spat.vsub`,
+   * `spat.relu` on splat constants in a graph_compute.
+   */
+  private lowerClip(n: OnnxNode, loc: string): void {
+    const x = this.input(n, 0, loc);
+    if (!x) return;
+    let lo: number | undefined | 'runtime' = getAttribute(n, 'min', 'float');
+    let hi: number | undefined | 'runtime' = getAttribute(n, 'max', 'float');
+    if (this.opset >= 11) {
+      lo = this.scalarInput(n, 1);
+      hi = this.scalarInput(n, 2);
+    }
+    if (lo === 'runtime' || hi === 'runtime') return this.unsupported(n, 'min/max are not constant scalars');
+    this.clipCompute(n.outputs[0]!, x, 1, 0, lo, hi, loc);
+  }
+
+  /** HardSigmoid(x) = clip(alpha * x + beta, 0, 1). */
+  private lowerHardSigmoid(n: OnnxNode, loc: string): void {
+    const x = this.input(n, 0, loc);
+    if (!x) return;
+    this.clipCompute(n.outputs[0]!, x, getAttribute(n, 'alpha', 'float') ?? 0.2, getAttribute(n, 'beta', 'float') ?? 0.5, 0, 1, loc);
+  }
+
+  private clipCompute(out: string, x: Val, alpha: number, beta: number, lo: number | undefined, hi: number | undefined, loc: string): void {
+    const t = tensorType(x.shape);
+    const inputs: Val[] = [x];
+    const slot = (v: number): number => inputs.push(this.splat(v, x.shape, loc)) - 1;
+    const alphaAt = alpha !== 1 ? slot(alpha) : -1;
+    const betaAt = beta !== 0 ? slot(beta) : -1;
+    const loAt = lo !== undefined && lo !== 0 ? slot(lo) : -1;
+    const hiAt = hi !== undefined ? slot(hi) : -1;
+    this.compute(out, inputs, x.shape, loc, (args, push) => {
+      let cur = args[0]!;
+      const bin = (op: string, rhs: string): void => {
+        const r = this.fresh('r');
+        push(`${r} = ${op} ${cur}, ${rhs} : (${t}, ${t}) -> ${t} ${loc}`);
+        cur = r;
+      };
+      if (alphaAt >= 0) bin('spat.vmul', args[alphaAt]!);
+      if (betaAt >= 0) bin('spat.vadd', args[betaAt]!);
+      if (lo === 0) {
+        const r = this.fresh('r');
+        push(`${r} = spat.relu(${cur}) : ${t} -> ${t} ${loc}`);
+        cur = r;
+      } else if (loAt >= 0) bin('spat.vmax', args[loAt]!);
+      if (hiAt >= 0) {
+        const d = this.fresh('r');
+        push(`${d} = spat.vsub ${cur}, ${args[hiAt]} : (${t}, ${t}) -> ${t} ${loc}`);
+        const rl = this.fresh('r');
+        push(`${rl} = spat.relu(${d}) : ${t} -> ${t} ${loc}`);
+        bin('spat.vsub', rl);
+      }
+      return cur;
+    });
   }
 
   /** `spat.graph_compute` applying one element-wise spat op to bound inputs. */
