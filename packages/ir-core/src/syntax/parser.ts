@@ -79,9 +79,41 @@ interface ValueEntry {
   offset: number;
 }
 
+/**
+ * SSA names visible in one isolated-from-above scope. Result #0 of a name (the common case) is
+ * kept in flat maps (no allocation per value); only `%x#N` groups (N >= 1) use entry arrays.
+ */
 class IsolatedScope {
-  readonly values = new Map<string, ValueEntry[]>();
-  readonly definitions: Set<string>[] = [new Set()];
+  readonly values = new Map<string, Value>();
+  readonly offsets = new Map<string, number>();
+  readonly groups = new Map<string, (ValueEntry | undefined)[]>();
+  /** Per nested (non-isolated) region: the names defined there, removed when it closes. */
+  readonly definitions: string[][] = [[]];
+
+  get(name: string, number: number): Value | undefined {
+    return number === 0 ? this.values.get(name) : this.groups.get(name)?.[number]?.value;
+  }
+
+  offsetOf(name: string, number: number): number {
+    return (number === 0 ? this.offsets.get(name) : this.groups.get(name)?.[number]?.offset) ?? 0;
+  }
+
+  set(name: string, number: number, value: Value, offset: number): void {
+    if (number === 0) {
+      this.values.set(name, value);
+      this.offsets.set(name, offset);
+      return;
+    }
+    let entries = this.groups.get(name);
+    if (!entries) this.groups.set(name, (entries = []));
+    entries[number] = { value, offset };
+  }
+
+  delete(name: string): void {
+    this.values.delete(name);
+    this.offsets.delete(name);
+    this.groups.delete(name);
+  }
 }
 
 interface BlockEntry {
@@ -384,7 +416,7 @@ export class Parser implements OpAsmParser {
 
   private pushRegionScope(isolated: boolean): void {
     if (isolated) this.scopes.push(new IsolatedScope());
-    else this.scope.definitions.push(new Set());
+    else this.scope.definitions.push([]);
     this.blockScopes.push(new Map());
   }
 
@@ -397,21 +429,19 @@ export class Parser implements OpAsmParser {
       else scope.definitions.pop();
       return;
     }
-    for (const name of scope.definitions.pop()!) scope.values.delete(name);
+    for (const name of scope.definitions.pop()!) scope.delete(name);
   }
 
   private resolveValue(op: UnresolvedOperand, type: Type, offset: number): Value {
     const scope = this.scope;
-    let entries = scope.values.get(op.name);
-    if (!entries) scope.values.set(op.name, (entries = []));
-    const existing = entries[op.number];
+    const existing = scope.get(op.name, op.number);
     if (existing) {
-      if (existing.value.type !== type) {
-        const d = this.emitAt(offset, M.useTypeMismatch(fmtName(op), typeToString(type), typeToString(existing.value.type)));
-        d.attachNote(M.priorUseHere, this.locationOf(existing.offset));
+      if (existing.type !== type) {
+        const d = this.emitAt(offset, M.useTypeMismatch(fmtName(op), typeToString(type), typeToString(existing.type)));
+        d.attachNote(M.priorUseHere, this.locationOf(scope.offsetOf(op.name, op.number)));
         throw new ParseAbort();
       }
-      return existing.value;
+      return existing;
     }
     const placeholder = Operation.create({
       context: this.context,
@@ -420,33 +450,32 @@ export class Parser implements OpAsmParser {
       resultTypes: [type],
     });
     const value = placeholder.results[0];
-    entries[op.number] = { value, offset };
+    scope.set(op.name, op.number, value, offset);
     this.forwardRefs.set(value, offset);
     return value;
   }
 
   private defineValue(name: string, number: number, value: Value, offset: number): void {
     const scope = this.scope;
-    let entries = scope.values.get(name);
-    if (!entries) scope.values.set(name, (entries = []));
-    const existing = entries[number];
+    const existing = scope.get(name, number);
     if (existing) {
-      if (!this.forwardRefs.has(existing.value)) {
+      if (!this.forwardRefs.has(existing)) {
         const d = this.emitAt(offset, M.redefinedValue('%' + name));
-        d.attachNote(M.previouslyDefinedHere, this.locationOf(existing.offset));
+        d.attachNote(M.previouslyDefinedHere, this.locationOf(scope.offsetOf(name, number)));
         throw new ParseAbort();
       }
-      if (existing.value.type !== value.type) {
+      if (existing.type !== value.type) {
         const d = this.emitAt(offset, M.definitionTypeMismatch(`%${name}#${number}`, typeToString(value.type)));
-        d.attachNote(M.previouslyUsedWithType(typeToString(existing.value.type)), this.locationOf(existing.offset));
+        d.attachNote(M.previouslyUsedWithType(typeToString(existing.type)), this.locationOf(scope.offsetOf(name, number)));
         throw new ParseAbort();
       }
-      existing.value.replaceAllUsesWith(value);
-      this.forwardRefs.delete(existing.value);
-      existing.value.definingOp?.erase();
+      existing.replaceAllUsesWith(value);
+      this.forwardRefs.delete(existing);
+      existing.definingOp?.erase();
     }
-    entries[number] = { value, offset };
-    scope.definitions[scope.definitions.length - 1].add(name);
+    scope.set(name, number, value, offset);
+    // A name is recorded once: every definition (op results, block arguments) starts at #0.
+    if (number === 0) scope.definitions[scope.definitions.length - 1].push(name);
   }
 
   private getBlock(name: string, offset: number): Block {
