@@ -11,6 +11,11 @@ export class UnknownLoc extends Location {
   }
 }
 
+const COLUMN_LIMIT = 2 ** 21;
+const LINE_LIMIT = 2 ** 31;
+/** Per context: file name -> (line * COLUMN_LIMIT + column) -> the unique plain location. */
+const pointLocations = new WeakMap<MLIRContext, Map<string, Map<number, FileLineColLoc>>>();
+
 /**
  * `loc("file":line:col)` and MLIR 22's ranges `"file":line:col to :endCol` and
  * `"file":line:col to endLine:endCol`. A plain location has `endLine === line` and
@@ -40,6 +45,18 @@ export class FileLineColLoc extends Location {
     endLine: number,
     endColumn: number,
   ): FileLineColLoc {
+    // Plain locations (every parsed op has one) are uniqued through a numeric key per file
+    // instead of a string key that repeats the file name: no string building or hashing.
+    if (endLine === line && endColumn === column && column < COLUMN_LIMIT && line < LINE_LIMIT && line >= 0 && column >= 0) {
+      let files = pointLocations.get(context);
+      if (!files) pointLocations.set(context, (files = new Map()));
+      let byPos = files.get(filename);
+      if (!byPos) files.set(filename, (byPos = new Map()));
+      const key = line * COLUMN_LIMIT + column;
+      let loc = byPos.get(key);
+      if (!loc) byPos.set(key, (loc = new FileLineColLoc(context, filename, line, column, line, column)));
+      return loc;
+    }
     return context.unique(`l.flc:${line}:${column}:${endLine}:${endColumn}:${filename}`, () =>
       new FileLineColLoc(context, filename, line, column, endLine, endColumn),
     );
