@@ -74,6 +74,100 @@ import type { DeferredLocation, ParseOptions, ParsedSourceInfo } from './parser-
 /** Thrown internally to unwind after the first error (never escapes the parser). */
 class ParseAbort {}
 
+interface MemoizedType {
+  key: string;
+  type: Type;
+  /** Nesting depth the type's parse needed beyond the current one. */
+  depth: number;
+}
+
+const enum Ch {
+  Tab = 9,
+  LF = 10,
+  CR = 13,
+  Space = 32,
+  Quote = 34,
+  Dollar = 36,
+  LParen = 40,
+  RParen = 41,
+  Minus = 45,
+  Dot = 46,
+  Digit0 = 48,
+  Digit9 = 57,
+  Less = 60,
+  Greater = 62,
+  UpperA = 65,
+  UpperZ = 90,
+  LBracket = 91,
+  Backslash = 92,
+  RBracket = 93,
+  Underscore = 95,
+  LowerA = 97,
+  LowerZ = 122,
+  LBrace = 123,
+  RBrace = 125,
+}
+
+function isIdentChar(c: number): boolean {
+  return (
+    (c >= Ch.LowerA && c <= Ch.LowerZ) ||
+    (c >= Ch.UpperA && c <= Ch.UpperZ) ||
+    (c >= Ch.Digit0 && c <= Ch.Digit9) ||
+    c === Ch.Underscore ||
+    c === Ch.Dollar ||
+    c === Ch.Dot
+  );
+}
+
+function skipSpaces(text: string, pos: number): number {
+  for (;;) {
+    const c = text.charCodeAt(pos);
+    if (c === Ch.Space || c === Ch.LF || c === Ch.Tab || c === Ch.CR) pos++;
+    else return pos;
+  }
+}
+
+/**
+ * The offset just past the bracketed group opening at `pos` (`(`, `<`, `[` or `{`), skipping
+ * strings and `->`; -1 when unbalanced.
+ */
+function scanBalanced(text: string, pos: number): number {
+  let depth = 0;
+  const len = text.length;
+  for (; pos < len; pos++) {
+    const c = text.charCodeAt(pos);
+    if (c === Ch.LParen || c === Ch.Less || c === Ch.LBracket || c === Ch.LBrace) depth++;
+    else if (c === Ch.RParen || c === Ch.Greater || c === Ch.RBracket || c === Ch.RBrace) {
+      if (--depth === 0) return pos + 1;
+    } else if (c === Ch.Minus && text.charCodeAt(pos + 1) === Ch.Greater) pos++;
+    else if (c === Ch.Quote) {
+      for (pos++; pos < len && text.charCodeAt(pos) !== Ch.Quote; pos++) if (text.charCodeAt(pos) === Ch.Backslash) pos++;
+    } else if (c === Ch.LF) return -1;
+  }
+  return -1;
+}
+
+/**
+ * The offset just past the type starting at `pos` (a builtin type `name<...>` or a function type
+ * `(...) -> result`) by a character scan, or -1 when the text does not have that simple shape.
+ */
+function scanTypeEnd(text: string, pos: number): number {
+  const c = text.charCodeAt(pos);
+  if (c === Ch.LParen) {
+    const close = scanBalanced(text, pos);
+    if (close < 0) return -1;
+    const arrow = skipSpaces(text, close);
+    if (text.charCodeAt(arrow) !== Ch.Minus || text.charCodeAt(arrow + 1) !== Ch.Greater) return -1;
+    const result = skipSpaces(text, arrow + 2);
+    if (text.charCodeAt(result) === Ch.LParen) return scanBalanced(text, result);
+    return isIdentChar(text.charCodeAt(result)) ? scanTypeEnd(text, result) : -1;
+  }
+  let p = pos;
+  while (isIdentChar(text.charCodeAt(p))) p++;
+  if (p === pos) return -1;
+  return text.charCodeAt(p) === Ch.Less ? scanBalanced(text, p) : p;
+}
+
 interface ValueEntry {
   value: Value;
   offset: number;
@@ -135,6 +229,10 @@ export class Parser implements OpAsmParser {
   private readonly allowUnregistered: boolean;
   private readonly maxNesting: number;
   private depth = 0;
+  /** Deepest `depth` reached (for the nesting a memoized type needs). */
+  private peakDepth = 0;
+  private readonly typeMemo = new Map<string, MemoizedType>();
+  private lastType: MemoizedType | undefined;
   private failed = false;
   private readonly attrAliases = new Map<string, Attribute>();
   private readonly typeAliases = new Map<string, Type>();
@@ -283,6 +381,7 @@ export class Parser implements OpAsmParser {
 
   private enter(): void {
     if (++this.depth > this.maxNesting) this.fail(M.nestingTooDeep(this.maxNesting));
+    if (this.depth > this.peakDepth) this.peakDepth = this.depth;
   }
   private leave(): void {
     this.depth--;
@@ -1530,6 +1629,49 @@ export class Parser implements OpAsmParser {
   // ------------------------------------------------------------------ types
 
   private parseTypeOrFail(): Type {
+    const kind = this.tok();
+    if (kind === TokenKind.LParen || kind === TokenKind.BareIdentifier) return this.parseMemoizedType();
+    const t = this.parseOptionalTypeImpl();
+    if (t === null) this.fail(M.expectedType);
+    return t;
+  }
+
+  /**
+   * Builtin and function types are memoized by their source text (a file repeats the same few
+   * types on every op): the extent of the type is found with a character scan, and a text seen
+   * before gives its type without re-parsing. Only successful parses are recorded.
+   */
+  private parseMemoizedType(): Type {
+    const text = this.lex.text;
+    const start = this.lex.start;
+    const end = scanTypeEnd(text, start);
+    if (end > start) {
+      const len = end - start;
+      let key: string | undefined;
+      let hit: MemoizedType | undefined;
+      if (this.lastType && this.lastType.key.length === len && text.startsWith(this.lastType.key, start)) hit = this.lastType;
+      else hit = this.typeMemo.get((key = text.substring(start, end)));
+      if (hit && this.depth + hit.depth <= this.maxNesting) {
+        this.lastType = hit;
+        this.lex.resetTo(end);
+        this.consume();
+        return hit.type;
+      }
+      const savedPeak = this.peakDepth;
+      this.peakDepth = this.depth;
+      const depth = this.depth;
+      const t = this.parseOptionalTypeImpl();
+      const innerDepth = this.peakDepth - depth;
+      if (savedPeak > this.peakDepth) this.peakDepth = savedPeak;
+      if (t === null) this.fail(M.expectedType);
+      // Record only when the parse consumed exactly the scanned text.
+      if (!hit && this.lex.start === skipSpaces(text, end)) {
+        const entry: MemoizedType = { key: key ?? text.substring(start, end), type: t, depth: innerDepth };
+        this.typeMemo.set(entry.key, entry);
+        this.lastType = entry;
+      }
+      return t;
+    }
     const t = this.parseOptionalTypeImpl();
     if (t === null) this.fail(M.expectedType);
     return t;
