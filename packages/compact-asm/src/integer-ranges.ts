@@ -8,8 +8,9 @@ export interface IntegerRun {
 }
 
 /**
- * Groups runs of consecutive ascending integers (`v, v+1, ...`, at least two) into inclusive
- * ranges; the canonical compact form: `[0, 1, 2, 3, 8, 10, 11]` -> `0 to 3, 8, 10 to 11`.
+ * Groups runs of consecutive ascending integers (`v, v+1, ...`) into inclusive runs:
+ * `[0, 1, 2, 3, 8, 10, 11]` -> `{0..3}, {8..8}, {10..11}`. How a run prints is decided by
+ * {@link formatIntegerRangeList}.
  */
 export function compressIntegerRuns(values: readonly number[]): IntegerRun[] {
   const runs: IntegerRun[] = [];
@@ -31,11 +32,25 @@ export function expandIntegerRuns(runs: readonly IntegerRun[]): number[] {
   return out;
 }
 
-/** Formats a list in the compact form without brackets: `0 to 3, 8, 10 to 11`. */
+/**
+ * The shortest run printed as a range: a range is used only where it is shorter than the
+ * list it stands for (`0 to 2` vs `0, 1, 2`), so `[0, 1]` stays a list and `[0, 1, 2, 3]`
+ * prints `[0 to 3]`, as the reference prints `coreIds [0, 1]` and `coreIds [0 to 3]`.
+ */
+export const MIN_PRINTED_RANGE_LENGTH = 3;
+
+/**
+ * Formats a list in the canonical compact form without brackets: runs of at least
+ * {@link MIN_PRINTED_RANGE_LENGTH} consecutive ascending values print as inclusive ranges,
+ * shorter runs element by element: `[0, 1, 2, 3, 8, 10, 11]` -> `0 to 3, 8, 10, 11`.
+ */
 export function formatIntegerRangeList(values: readonly number[]): string {
-  return compressIntegerRuns(values)
-    .map((r) => (r.lo === r.hi ? String(r.lo) : `${r.lo} to ${r.hi}`))
-    .join(', ');
+  const parts: string[] = [];
+  for (const r of compressIntegerRuns(values)) {
+    if (r.hi - r.lo + 1 >= MIN_PRINTED_RANGE_LENGTH) parts.push(`${r.lo} to ${r.hi}`);
+    else for (let v = r.lo; v <= r.hi; v++) parts.push(String(v));
+  }
+  return parts.join(', ');
 }
 
 /**

@@ -122,11 +122,15 @@ describe('type repetition', () => {
 describe('integer range lists', () => {
   it('expands the reference core list and mixed lists, printing them compactly', () => {
     expect(roundTrip('cat.cores [0 to 3]')).toBe('cat.cores [0 to 3]');
-    expect(roundTrip('cat.cores [0, 1, 2, 3, 8, 10, 11]')).toBe('cat.cores [0 to 3, 8, 10 to 11]');
-    expect(roundTrip('cat.cores [0 to 3, 8, 10 to 11]')).toBe('cat.cores [0 to 3, 8, 10 to 11]');
+    expect(roundTrip('cat.cores [0, 1, 2, 3, 8, 10, 11]')).toBe('cat.cores [0 to 3, 8, 10, 11]');
+    // a range prints only where it is shorter than the list (runs of 3+), as the reference's `coreIds [0, 1]`
+    expect(roundTrip('cat.cores [0, 1]')).toBe('cat.cores [0, 1]');
+    expect(roundTrip('cat.cores [4 to 6]')).toBe('cat.cores [4 to 6]');
+    expect(roundTrip('cat.cores [0 to 3, 8, 10 to 11]')).toBe('cat.cores [0 to 3, 8, 10, 11]');
     expect(roundTrip('cat.cores [5 to 5, 7, 6]')).toBe('cat.cores [5, 7, 6]');
     expect(roundTrip('cat.cores []')).toBe('cat.cores []');
     expect(roundTrip('cat.cores [-2 to 1]')).toBe('cat.cores [-2 to 1]');
+    expect(roundTrip('cat.cores [-2 to -1]')).toBe('cat.cores [-2, -1]');
   });
 
   it('stores the expanded list', () => {

@@ -98,7 +98,9 @@ describe('custom assembly round trips (fast-check)', () => {
   it('graph batches with random lane counts and core lists', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 4 }), fc.integer({ min: 0, max: 20 }), fc.boolean(), (lanes, width, firstCore, withCores) => {
-        const cores = withCores ? ` coreIds [${lanes > 1 ? `${firstCore} to ${firstCore + lanes - 1}` : firstCore}]` : '';
+        // canonical core lists: a range only for runs of 3+ (the reference prints `coreIds [0, 1]`)
+        const coreList = Array.from({ length: lanes }, (_, k) => firstCore + k);
+        const cores = withCores ? ` coreIds [${lanes >= 3 ? `${firstCore} to ${firstCore + lanes - 1}` : coreList.join(', ')}]` : '';
         const text = `func.func @f(%x: ${ty([1, lanes * width])}) {
   %y = spat.graph_compute_batch %lane = 0 to ${lanes} [] = [] (%arg) = (%x) shared_outs(%out)${cores} crossbarWeights 0 : [] (${ty([1, lanes * width])}) -> ${ty([lanes, 1, width])} {
     %o = affine.apply affine_map<(d0) -> (${width > 1 ? `d0 * ${width}` : "d0"})>(%lane)

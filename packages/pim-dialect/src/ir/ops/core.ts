@@ -28,6 +28,7 @@ import {
   parseCompactResultTypes,
   parseCompactTypeList,
   parseIntegerRangeList,
+  formatIntegerRangeList,
   parseLaneRange,
   printBindingLists,
   printBindingTypes,
@@ -48,23 +49,6 @@ export function isConstantLike(op: Operation | null): boolean {
 /** True when operand `index` of `user` is an explicit host operand (memcp_hd source, memcp_dh destination). */
 export function isHostOperand(user: Operation, index: number): boolean {
   return (user.name === 'pim.memcp_hd' && index === 1) || (user.name === 'pim.memcp_dh' && index === 0);
-}
-
-/**
- * Formats a core-id list: runs of at least three consecutive ascending ids print as inclusive
- * ranges (`[0 to 3]`), shorter runs element by element (`[0, 1]`), as the reference prints them.
- */
-export function formatCoreIds(values: readonly number[]): string {
-  const parts: string[] = [];
-  let i = 0;
-  while (i < values.length) {
-    let j = i + 1;
-    while (j < values.length && values[j] === values[j - 1]! + 1) j++;
-    if (j - i >= 3) parts.push(`${values[i]} to ${values[j - 1]}`);
-    else for (let k = i; k < j; k++) parts.push(String(values[k]));
-    i = j;
-  }
-  return `[${parts.join(', ')}]`;
 }
 
 function intProp(op: Operation, name: string): number | undefined {
@@ -261,7 +245,7 @@ export const CoreBatchOp = defineOp({
     p.print(` = 0 to ${intProp(op, 'laneCount') ?? 0} `);
     printBindingLists(p, args.slice(1, 1 + nw), op.operands.slice(0, nw), args.slice(1 + nw), op.operands.slice(nw));
     const coreIds = denseProp(op, 'coreIds');
-    if (coreIds) p.print(` coreIds ${formatCoreIds(coreIds)}`);
+    if (coreIds) p.print(` coreIds [${formatIntegerRangeList(coreIds)}]`);
     p.printOptionalAttrDictWithKeyword(op.attributes);
     p.print(' : ');
     printBindingTypes(
