@@ -203,6 +203,11 @@ class IsolatedScope {
     entries[number] = { value, offset };
   }
 
+  clear(): void {
+    this.values.clear();
+    this.offsets.clear();
+  }
+
   delete(name: string): void {
     this.values.delete(name);
     this.offsets.delete(name);
@@ -528,7 +533,11 @@ export class Parser implements OpAsmParser {
       else scope.definitions.pop();
       return;
     }
-    for (const name of scope.definitions.pop()!) scope.delete(name);
+    const names = scope.definitions.pop()!;
+    // A region defining every name of the scope (a function body) clears the maps at once.
+    // Names are recorded once each, so equal sizes mean the same set.
+    if (scope.values.size === names.length && scope.groups.size === 0) scope.clear();
+    else for (const name of names) scope.delete(name);
   }
 
   private resolveValue(op: UnresolvedOperand, type: Type, offset: number): Value {

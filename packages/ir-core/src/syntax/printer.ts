@@ -162,7 +162,8 @@ class NameScope {
 
 /** MLIR's SSANameState: value numbering, suggested names with `_N` uniquing, block names. */
 class SSANameState {
-  private readonly valueIds = new Map<Value, number | string>();
+  /** Each numbered value's printed name (`%3`, `%arg0`, `%x`), built once. */
+  private readonly valueIds = new Map<Value, string>();
   private readonly resultGroups = new Map<Operation, number[]>();
   readonly blockNames = new Map<Block, { ordering: number; name: string }>();
   private nextValueId = 0;
@@ -210,14 +211,14 @@ class SSANameState {
       for (const arg of b.arguments) {
         if (this.valueIds.has(arg)) continue;
         if (entry) this.setName(arg, 'arg' + this.nextArgumentId++);
-        else this.valueIds.set(arg, this.nextValueId++);
+        else this.valueIds.set(arg, '%' + this.nextValueId++);
       }
       for (let op = b.firstOp; op; op = op.next) this.numberOp(op);
     }
   }
 
   private numberOp(op: Operation): void {
-    const groups = [0];
+    let groups: number[] | undefined;
     if (!this.generic) {
       const hook = op.definition?.getAsmResultNames;
       if (hook) {
@@ -225,14 +226,14 @@ class SSANameState {
           if (this.valueIds.has(value)) return;
           this.setName(value, name);
           const idx = value instanceof OpResult ? value.index : 0;
-          if (idx) groups.push(idx);
+          if (idx) (groups ??= [0]).push(idx);
         });
       }
     }
     if (op.results.length === 0) return;
     const first = op.results[0];
-    if (!this.valueIds.has(first)) this.valueIds.set(first, this.nextValueId++);
-    if (groups.length !== 1) {
+    if (!this.valueIds.has(first)) this.valueIds.set(first, '%' + this.nextValueId++);
+    if (groups) {
       groups.sort((a, b) => a - b);
       this.resultGroups.set(op, groups);
     }
@@ -240,7 +241,7 @@ class SSANameState {
 
   private setName(value: Value, name: string): void {
     if (!name) {
-      this.valueIds.set(value, this.nextValueId++);
+      this.valueIds.set(value, '%' + this.nextValueId++);
       return;
     }
     let n = sanitizeIdentifier(name, '$._-', true);
@@ -255,7 +256,7 @@ class SSANameState {
       }
     }
     this.scope.names.add(n);
-    this.valueIds.set(value, n);
+    this.valueIds.set(value, '%' + n);
   }
 
   getResultGroups(op: Operation): number[] | undefined {
@@ -286,7 +287,7 @@ class SSANameState {
     }
     const id = this.valueIds.get(lookup);
     if (id === undefined) return '<<UNKNOWN SSA VALUE>>';
-    return '%' + id + (resultNo !== undefined && printResultNo ? '#' + resultNo : '');
+    return resultNo !== undefined && printResultNo ? id + '#' + resultNo : id;
   }
 
   blockName(block: Block): string {
