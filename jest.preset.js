@@ -11,7 +11,7 @@ module.exports = {
   testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
   transform: {
-    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json', isolatedModules: true, diagnostics: false }],
+    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json', diagnostics: false }],
   },
   coverageReporters: ['text-summary'],
   reporters: ['default', require.resolve('./tools/ci/jest-summary-reporter.cjs')],
