@@ -9,7 +9,6 @@ import {
   MLIRContext,
   parseSourceString,
   printOperation,
-  registerBuiltinDialects,
   renderDiagnostics,
   splitInputFile,
   verify,
@@ -21,6 +20,8 @@ import {
   type Operation,
   type PassManager,
 } from '@raptor-pim/ir-core';
+import { registerSpatialDialect } from '@raptor-pim/spatial-dialect';
+import { registerPimDialect } from '@raptor-pim/pim-dialect';
 import type { CliCommand, CliIo } from '../command';
 import { CLI_MESSAGES } from '../diagnostics';
 
@@ -188,7 +189,9 @@ function processChunk(
   io: CliIo,
 ): ChunkResult {
   const ctx = new MLIRContext();
-  registerBuiltinDialects(ctx);
+  // every dialect Raptor defines: builtin, func, arith, affine, tensor, scf, memref, spat, pim
+  registerSpatialDialect(ctx);
+  registerPimDialect(ctx);
   ctx.allowUnregisteredDialects = args.allowUnregistered;
   ctx.printOpOnDiagnostic = !args.verifyDiagnostics;
   const print = (module: Operation): string =>

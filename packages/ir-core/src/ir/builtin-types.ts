@@ -1,5 +1,8 @@
 import type { MLIRContext } from './context';
 import { Attribute, Type } from './attribute';
+// Used only inside functions (never at module evaluation), so the import cycle with
+// builtin-attributes is harmless in ESM and CommonJS alike.
+import { AffineMapAttr, IntegerAttr } from './builtin-attributes';
 
 /**
  * The sentinel for a dynamic dimension (`?`) in shapes and for dynamic strides/offsets in
@@ -254,6 +257,11 @@ export class VectorType extends Type {
   }
 }
 
+/** MLIR's `skipDefaultMemorySpace`: an integer memory space 0 means the default (none). */
+function canonicalMemorySpace(memorySpace: Attribute | undefined): Attribute | undefined {
+  return memorySpace instanceof IntegerAttr && memorySpace.value === 0n ? undefined : memorySpace;
+}
+
 /**
  * `memref<4x?xf32, layout, memorySpace>`. `layout` undefined is the identity layout; otherwise a
  * `StridedLayoutAttr` or an `AffineMapAttr` (or another layout attribute).
@@ -275,6 +283,11 @@ export class MemRefType extends Type {
     layout?: Attribute,
     memorySpace?: Attribute,
   ): MemRefType {
+    // As MLIR's MemRefType::get: an identity affine-map layout is the default layout and an
+    // integer memory space 0 is the default memory space; both are dropped, so
+    // `memref<4xf32, affine_map<(d0) -> (d0)>, 0>` is the same type as `memref<4xf32>`.
+    if (layout instanceof AffineMapAttr && layout.value.isIdentity) layout = undefined;
+    memorySpace = canonicalMemorySpace(memorySpace);
     return context.unique(
       `t.memref:${shape.join('x')}:${elementType.id}:${layout ? layout.id : ''}:${memorySpace ? memorySpace.id : ''}`,
       () => new MemRefType(context, Object.freeze([...shape]), elementType, layout, memorySpace),
@@ -295,6 +308,7 @@ export class UnrankedMemRefType extends Type {
     super(context);
   }
   static get(context: MLIRContext, elementType: Type, memorySpace?: Attribute): UnrankedMemRefType {
+    memorySpace = canonicalMemorySpace(memorySpace);
     return context.unique(
       `t.umemref:${elementType.id}:${memorySpace ? memorySpace.id : ''}`,
       () => new UnrankedMemRefType(context, elementType, memorySpace),
