@@ -11,10 +11,11 @@ export class UnknownLoc extends Location {
   }
 }
 
-const COLUMN_LIMIT = 2 ** 21;
-const LINE_LIMIT = 2 ** 31;
-/** Per context: file name -> (line * COLUMN_LIMIT + column) -> the unique plain location. */
-const pointLocations = new WeakMap<MLIRContext, Map<string, Map<number, FileLineColLoc>>>();
+/**
+ * Per context: file name -> line -> the unique plain location on that line (the usual case: one
+ * op per line), or a column -> location map when several columns of the line have one.
+ */
+const pointLocations = new WeakMap<MLIRContext, Map<string, Map<number, FileLineColLoc | Map<number, FileLineColLoc>>>>();
 
 /**
  * `loc("file":line:col)` and MLIR 22's ranges `"file":line:col to :endCol` and
@@ -47,14 +48,30 @@ export class FileLineColLoc extends Location {
   ): FileLineColLoc {
     // Plain locations (every parsed op has one) are uniqued through a numeric key per file
     // instead of a string key that repeats the file name: no string building or hashing.
-    if (endLine === line && endColumn === column && column < COLUMN_LIMIT && line < LINE_LIMIT && line >= 0 && column >= 0) {
+    if (endLine === line && endColumn === column && (line | 0) === line && (column | 0) === column && line >= 0 && column >= 0) {
       let files = pointLocations.get(context);
       if (!files) pointLocations.set(context, (files = new Map()));
-      let byPos = files.get(filename);
-      if (!byPos) files.set(filename, (byPos = new Map()));
-      const key = line * COLUMN_LIMIT + column;
-      let loc = byPos.get(key);
-      if (!loc) byPos.set(key, (loc = new FileLineColLoc(context, filename, line, column, line, column)));
+      let byLine = files.get(filename);
+      if (!byLine) files.set(filename, (byLine = new Map()));
+      const entry = byLine.get(line);
+      if (entry instanceof FileLineColLoc) {
+        if (entry.column === column) return entry;
+        const loc = new FileLineColLoc(context, filename, line, column, line, column);
+        byLine.set(
+          line,
+          new Map([
+            [entry.column, entry],
+            [column, loc],
+          ]),
+        );
+        return loc;
+      }
+      let loc = entry?.get(column);
+      if (!loc) {
+        loc = new FileLineColLoc(context, filename, line, column, line, column);
+        if (entry) entry.set(column, loc);
+        else byLine.set(line, loc);
+      }
       return loc;
     }
     return context.unique(`l.flc:${line}:${column}:${endLine}:${endColumn}:${filename}`, () =>

@@ -601,14 +601,20 @@ export class Printer implements OpAsmPrinter {
 
   private opTask(op: Operation, withIndent: boolean, newline: boolean): void {
     if (withIndent) this.text += this.indentText();
-    this.tasks!.push(() => {
-      if (this.debugInfo && !this.collecting) {
-        this.text += ' ';
-        this.printLocationSpecifier(op.location, true);
-      }
-      if (newline) this.text += '\n';
-    });
+    const stack = this.tasks!;
+    const mark = stack.length;
     this.printOperationBody(op);
+    // The tail (location, newline) runs after the op's nested tasks: inline when it has none.
+    if (stack.length === mark) this.opTail(op, newline);
+    else stack.splice(mark, 0, () => this.opTail(op, newline));
+  }
+
+  private opTail(op: Operation, newline: boolean): void {
+    if (this.debugInfo && !this.collecting) {
+      this.text += ' ';
+      this.printLocationSpecifier(op.location, true);
+    }
+    if (newline) this.text += '\n';
   }
 
   /** Results, ` = `, and the op in custom or generic form (no location). */
@@ -785,10 +791,18 @@ export class Printer implements OpAsmPrinter {
     });
     const last = block.lastOp;
     const skipLast = !printTerminator && last !== null && last.hasTrait(terminatorTrait(last));
-    for (let o = skipLast ? last!.prev : last; o; o = o.prev) {
-      const op = o;
-      stack.push(() => this.opTask(op, true, true));
-    }
+    const stop = skipLast ? last : null;
+    // One task walks the block: it re-queues itself before printing each op, so the op's nested
+    // tasks (regions) run first.
+    let cur = block.firstOp;
+    if (cur === stop) return;
+    const step = (): void => {
+      const op = cur!;
+      cur = op.next;
+      if (cur !== stop) stack.push(step);
+      this.opTask(op, true, true);
+    };
+    stack.push(step);
   }
 
   // ------------------------------------------------------------ OpAsmPrinter
