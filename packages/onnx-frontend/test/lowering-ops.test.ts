@@ -205,6 +205,18 @@ describe('operators match onnxruntime', () => {
     expect(text).toContain('loc("fc")');
   });
 
+  it('Gemm + BatchNormalization: BN folded into the weight tiles and the bias', async () => {
+    const spec: ModelSpec = {
+      nodes: [node('Gemm', ['x', 'w', 'c'], ['g'], {}, 'fc'), node('BatchNormalization', ['g', 's', 'b', 'm', 'v'], ['y'], {}, 'bn')],
+      inputs: [valueInfo('x', [2, 6])],
+      outputs: [valueInfo('y', undefined)],
+      initializers: [weights('w', [6, 4], 3), weights('c', [4], 4), weights('s', [4], 5), weights('b', [4], 6), weights('m', [4], 7), floatTensor('v', [4], [0.5, 1, 2, 4])],
+    };
+    const text = await differential(spec, [2, 6]);
+    expect(text).not.toContain('conv2d_plan');
+    expect(occurrences(text, 'spat.graph_compute_batch')).toBe(1);
+  });
+
   it('MatMul + Add with 3 rows: graph_compute_batch with one lane per row and a blueprint', async () => {
     const spec: ModelSpec = {
       nodes: [node('MatMul', ['x', 'w'], ['m']), node('Add', ['m', 'b'], ['y'])],
