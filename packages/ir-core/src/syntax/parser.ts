@@ -234,6 +234,8 @@ export class Parser implements OpAsmParser {
   private readonly allowUnregistered: boolean;
   private readonly maxNesting: number;
   private depth = 0;
+  /** Op names that passed `checkRegistration` (dialects do not change while parsing). */
+  private readonly acceptedOpNames = new Set<string>();
   /** Deepest `depth` reached (for the nesting a memoized type needs). */
   private peakDepth = 0;
   private readonly typeMemo = new Map<string, MemoizedType>();
@@ -649,6 +651,12 @@ export class Parser implements OpAsmParser {
   }
 
   private checkRegistration(name: string, offset: number): void {
+    if (this.acceptedOpNames.has(name)) return;
+    this.checkRegistrationSlow(name, offset);
+    this.acceptedOpNames.add(name);
+  }
+
+  private checkRegistrationSlow(name: string, offset: number): void {
     const dot = name.indexOf('.');
     const ns = dot < 0 ? '' : name.substring(0, dot);
     const dialect = this.context.getDialect(ns);
@@ -716,7 +724,7 @@ export class Parser implements OpAsmParser {
       resultTypes: fnType.results,
       successors,
       regions,
-      attributes: toRecord(attributes),
+      attributes: attributes.length ? toRecord(attributes) : undefined,
       properties: properties ? toRecord(properties) : undefined,
     };
     this.moveInherentAttributes(state);
@@ -727,6 +735,7 @@ export class Parser implements OpAsmParser {
 
   /** For registered ops, inherent attributes written in the attribute dictionary become properties. */
   private moveInherentAttributes(state: OperationState): void {
+    if (!state.attributes) return;
     const dot = state.name.indexOf('.');
     const def = this.context.getDialect(dot < 0 ? '' : state.name.substring(0, dot))?.getOperationDefinition?.(state.name);
     const names = def?.inherentAttrNames;
