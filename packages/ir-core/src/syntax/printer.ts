@@ -429,13 +429,20 @@ export class Printer implements OpAsmPrinter {
       this.printOperationBody(op);
       return;
     }
+    // The op's own types and attributes are visited after its regions (inline without regions).
+    if (op.regions.length === 0) {
+      this.collectOpTypes(op);
+      return;
+    }
     const stack = this.tasks!;
-    stack.push(() => {
-      for (let i = 0; i < op.numOperands; i++) this.visit(op.getOperand(i).type, false);
-      for (const r of op.results) this.visit(r.type, false);
-      for (const v of [...op.attributes.values()]) this.visit(v, false);
-    });
+    stack.push(() => this.collectOpTypes(op));
     for (let i = op.regions.length - 1; i >= 0; i--) this.pushCollectRegion(op.regions[i], true, true);
+  }
+
+  private collectOpTypes(op: Operation): void {
+    for (let i = 0; i < op.numOperands; i++) this.visit(op.getOperand(i).type, false);
+    for (const r of op.results) this.visit(r.type, false);
+    if (op.attributes.size) for (const v of [...op.attributes.values()]) this.visit(v, false);
   }
 
   private pushCollectRegion(region: Region, printEntryBlockArgs: boolean, printBlockTerminators: boolean): void {
@@ -452,10 +459,17 @@ export class Printer implements OpAsmPrinter {
         }
         const last = block.lastOp;
         const skipLast = entry && !printBlockTerminators && last !== null && last.hasTrait(terminatorTrait(last));
-        for (let o = skipLast ? last!.prev : last; o; o = o.prev) {
-          const op = o;
-          stack.push(() => this.collectOpTask(op));
-        }
+        const stop = skipLast ? last : null;
+        // One task walks the block, re-queued before each op so nested tasks run first.
+        let cur = block.firstOp;
+        if (cur === stop) return;
+        const step = (): void => {
+          const op = cur!;
+          cur = op.next;
+          if (cur !== stop) stack.push(step);
+          this.collectOpTask(op);
+        };
+        stack.push(step);
       });
     }
   }
@@ -622,19 +636,23 @@ export class Printer implements OpAsmPrinter {
     const names = this.names!;
     const n = op.results.length;
     if (n && !this.collecting) {
-      const printGroup = (start: number, count: number): void => {
-        this.text += names.valueName(op.results[start], false);
-        if (count > 1) this.text += ':' + count;
-      };
-      const groups = names.getResultGroups(op);
-      if (groups) {
+      const groups = n === 1 ? undefined : names.getResultGroups(op);
+      if (!groups) {
+        this.text += names.valueName(op.results[0], false);
+        if (n > 1) this.text += ':' + n;
+        this.text += ' = ';
+      } else {
+        const printGroup = (start: number, count: number): void => {
+          this.text += names.valueName(op.results[start], false);
+          if (count > 1) this.text += ':' + count;
+        };
         for (let i = 0; i + 1 < groups.length; i++) {
           printGroup(groups[i], groups[i + 1] - groups[i]);
           this.text += ', ';
         }
         printGroup(groups[groups.length - 1], n - groups[groups.length - 1]);
-      } else printGroup(0, n);
-      this.text += ' = ';
+        this.text += ' = ';
+      }
     }
     if (!this.generic) {
       const def = op.definition;
