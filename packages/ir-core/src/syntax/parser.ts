@@ -178,24 +178,42 @@ interface ValueEntry {
  * kept in flat maps (no allocation per value); only `%x#N` groups (N >= 1) use entry arrays.
  */
 class IsolatedScope {
-  readonly values = new Map<string, Value>();
-  readonly offsets = new Map<string, number>();
+  /** Name -> slot in `vals`/`offs` (one hash insertion per value). */
+  private readonly index = new Map<string, number>();
+  private readonly vals: Value[] = [];
+  private readonly offs: number[] = [];
   readonly groups = new Map<string, (ValueEntry | undefined)[]>();
   /** Per nested (non-isolated) region: the names defined there, removed when it closes. */
   readonly definitions: string[][] = [[]];
 
+  /** Number of names with a result #0. */
+  get size(): number {
+    return this.index.size;
+  }
+
   get(name: string, number: number): Value | undefined {
-    return number === 0 ? this.values.get(name) : this.groups.get(name)?.[number]?.value;
+    if (number !== 0) return this.groups.get(name)?.[number]?.value;
+    const i = this.index.get(name);
+    return i === undefined ? undefined : this.vals[i];
   }
 
   offsetOf(name: string, number: number): number {
-    return (number === 0 ? this.offsets.get(name) : this.groups.get(name)?.[number]?.offset) ?? 0;
+    if (number !== 0) return this.groups.get(name)?.[number]?.offset ?? 0;
+    const i = this.index.get(name);
+    return i === undefined ? 0 : this.offs[i];
   }
 
   set(name: string, number: number, value: Value, offset: number): void {
     if (number === 0) {
-      this.values.set(name, value);
-      this.offsets.set(name, offset);
+      const i = this.index.get(name);
+      if (i !== undefined) {
+        this.vals[i] = value;
+        this.offs[i] = offset;
+      } else {
+        this.index.set(name, this.vals.length);
+        this.vals.push(value);
+        this.offs.push(offset);
+      }
       return;
     }
     let entries = this.groups.get(name);
@@ -204,13 +222,14 @@ class IsolatedScope {
   }
 
   clear(): void {
-    this.values.clear();
-    this.offsets.clear();
+    this.index.clear();
+    this.vals.length = 0;
+    this.offs.length = 0;
   }
 
+  /** Forgets `name` (its slot stays unused until the scope is cleared). */
   delete(name: string): void {
-    this.values.delete(name);
-    this.offsets.delete(name);
+    this.index.delete(name);
     this.groups.delete(name);
   }
 }
@@ -538,7 +557,7 @@ export class Parser implements OpAsmParser {
     const names = scope.definitions.pop()!;
     // A region defining every name of the scope (a function body) clears the maps at once.
     // Names are recorded once each, so equal sizes mean the same set.
-    if (scope.values.size === names.length && scope.groups.size === 0) scope.clear();
+    if (scope.size === names.length && scope.groups.size === 0) scope.clear();
     else for (const name of names) scope.delete(name);
   }
 
