@@ -241,6 +241,10 @@ interface BlockEntry {
 }
 
 const FORWARD_REF = '__raptor.forward_ref';
+// Shared empty lists for ops without successors, regions or attributes (never mutated).
+const NO_BLOCKS: Block[] = [];
+const NO_REGIONS: Region[] = [];
+const NO_ATTRIBUTES: NamedAttribute[] = [];
 
 /**
  * A recursive-descent parser for MLIR's textual format (generic form, builtin custom forms and
@@ -253,6 +257,8 @@ export class Parser implements OpAsmParser {
   private readonly allowUnregistered: boolean;
   private readonly maxNesting: number;
   private depth = 0;
+  /** The last generic op name read without escapes (reused by the next identical one). */
+  private lastOpName = '';
   /** Op names that passed `checkRegistration` (dialects do not change while parsing). */
   private readonly acceptedOpNames = new Set<string>();
   /** Deepest `depth` reached (for the nesting a memoized type needs). */
@@ -688,7 +694,16 @@ export class Parser implements OpAsmParser {
   private parseGenericOperation(): Operation {
     const nameOffset = this.lex.start;
     this.nameOffset = nameOffset;
-    const name = this.lex.stringValue();
+    // Consecutive ops usually share a name: reuse the previous string when the raw text (without
+    // escapes) is the same.
+    const last = this.lastOpName;
+    const rawLen = this.lex.end - nameOffset - 2;
+    let name: string;
+    if (rawLen === last.length && rawLen > 0 && this.lex.text.startsWith(last, nameOffset + 1)) name = last;
+    else {
+      name = this.lex.stringValue();
+      if (name.length === rawLen && name.indexOf('\\') < 0) this.lastOpName = name;
+    }
     if (name.length === 0) this.fail(M.emptyOpName);
     this.consume();
     this.checkRegistration(name, this.lex.start);
@@ -700,8 +715,9 @@ export class Parser implements OpAsmParser {
       while (this.consumeIf(TokenKind.Comma));
       this.expect(TokenKind.RParen, M.expectedEndOf(')', 'operand list'));
     }
-    const successors: Block[] = [];
+    let successors: Block[] = NO_BLOCKS;
     if (this.consumeIf(TokenKind.LSquare)) {
+      successors = [];
       do {
         if (this.tok() !== TokenKind.CaretIdentifier) this.fail(M.expected('block name'));
         successors.push(this.getBlock(this.lex.tokenText.substring(1), this.lex.start));
@@ -718,8 +734,9 @@ export class Parser implements OpAsmParser {
       properties = [...p.entries];
       this.expect(TokenKind.Greater, M.expectedToClose('>', 'properties'));
     }
-    const regions: Region[] = [];
+    let regions: Region[] = NO_REGIONS;
     if (this.consumeIf(TokenKind.LParen)) {
+      regions = [];
       do {
         const r = new Region();
         this.parseRegionInto(r, undefined, false);
@@ -727,7 +744,7 @@ export class Parser implements OpAsmParser {
       } while (this.consumeIf(TokenKind.Comma));
       this.expect(TokenKind.RParen, M.expectedEndOf(')', 'region list'));
     }
-    let attributes: NamedAttribute[] = [];
+    let attributes: NamedAttribute[] = NO_ATTRIBUTES;
     if (this.tok() === TokenKind.LBrace) attributes = this.parseAttrDictBody();
     this.expect(TokenKind.Colon, M.expectedColonOpType);
     const typeOffset = this.lex.start;
