@@ -726,15 +726,11 @@ export class Printer implements OpAsmPrinter {
       this.printAttributeImpl(DictionaryAttr.get(this.context, [...op.properties].map(([name, value]) => ({ name, value }))), false);
       this.text += '>';
     }
-    const tail = (): void => {
-      this.printOptionalAttrDict(op.attributes);
-      this.text += ' : ';
-      this.printFunctionalTypeOf(op);
-    };
     if (!op.regions.length) {
-      tail();
+      this.genericOpTail(op);
       return;
     }
+    const tail = (): void => this.genericOpTail(op);
     this.text += ' (';
     const stack = this.tasks!;
     stack.push(() => {
@@ -746,6 +742,12 @@ export class Printer implements OpAsmPrinter {
       stack.push(() => this.regionTask(r, true, true, true));
       if (i) stack.push(() => (this.text += ', '));
     }
+  }
+
+  private genericOpTail(op: Operation): void {
+    if (op.attributes.size) this.printOptionalAttrDict(op.attributes);
+    this.text += ' : ';
+    this.printFunctionalTypeOf(op);
   }
 
   printRegion(region: Region, printEntryBlockArgs = true, printBlockTerminators = true, printEmptyBlock = false): void {
@@ -844,9 +846,26 @@ export class Printer implements OpAsmPrinter {
     });
   }
   printFunctionalTypeOf(op: Operation): void {
-    const inputs: Type[] = [];
-    for (let i = 0; i < op.numOperands; i++) inputs.push(op.getOperand(i).type);
-    this.printFunctionalType(inputs, op.results.map((r) => r.type));
+    // As printFunctionalType over the operand and result types, without building the lists.
+    if (this.collecting) {
+      for (let i = 0; i < op.numOperands; i++) this.printType(op.getOperand(i).type);
+      for (const r of op.results) this.printType(r.type);
+      return;
+    }
+    this.text += '(';
+    for (let i = 0; i < op.numOperands; i++) {
+      if (i) this.text += ', ';
+      this.printType(op.getOperand(i).type);
+    }
+    this.text += ') -> ';
+    const results = op.results;
+    const wrap = results.length !== 1 || results[0].type instanceof FunctionType;
+    if (wrap) this.text += '(';
+    for (let i = 0; i < results.length; i++) {
+      if (i) this.text += ', ';
+      this.printType(results[i].type);
+    }
+    if (wrap) this.text += ')';
   }
   printFunctionalType(inputs: readonly Type[], results: readonly Type[]): void {
     this.print('(');
