@@ -1,30 +1,17 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCli, type CliIo } from '@raptor-pim/cli';
+import { runCli } from '@raptor-pim/cli';
 import { MLIRContext, parseSourceString, verify } from '@raptor-pim/ir-core';
 import { registerSpatialDialect } from '@raptor-pim/spatial-dialect';
 import { OnnxDataType, readNpy, writeNpy } from '@raptor-pim/onnx-frontend';
+import { captureIo } from './support/capture-io';
 
 jest.setTimeout(120_000);
 
 const MODELS = path.resolve(__dirname, '../../../../shared/models');
 
-function io(): CliIo & { out: string; err: string } {
-  const s = {
-    out: '',
-    err: '',
-    stdout(t: string) {
-      s.out += t;
-    },
-    stderr(t: string) {
-      s.err += t;
-    },
-    readStdin: async () => '',
-    isTty: false,
-  };
-  return s;
-}
+const io = captureIo;
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'raptor-import-'));
 

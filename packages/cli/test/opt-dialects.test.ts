@@ -2,25 +2,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '@raptor-pim/cli';
-import type { CliIo } from '@raptor-pim/cli';
+import { captureIo } from './support/capture-io';
 
 /** `raptor opt` knows every dialect Raptor defines, not only builtin/func/arith. */
 
-function io(): CliIo & { out: string; err: string } {
-  const s = {
-    out: '',
-    err: '',
-    stdout(t: string) {
-      s.out += t;
-    },
-    stderr(t: string) {
-      s.err += t;
-    },
-    readStdin: async () => '',
-    isTty: false,
-  };
-  return s;
-}
+const io = captureIo;
 
 /** Input mixing the dialects (memory space 0 written explicitly, an inline affine map). */
 const MIXED = `func.func @f(%lane: index, %x: tensor<1x8xf32>, %m: memref<4xf32, 0>) -> tensor<1x4xf32> {

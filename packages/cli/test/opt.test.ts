@@ -5,28 +5,14 @@ import { spawnSync } from 'node:child_process';
 import { runCli } from '@raptor-pim/cli';
 import { createPass } from '@raptor-pim/ir-core';
 import { createOptPassRegistry, parseOptArgs, runOpt } from '../src/commands/opt';
-import type { CliIo } from '@raptor-pim/cli';
+import { captureIo } from './support/capture-io';
 
 const EXAMPLES = path.resolve(__dirname, '../examples');
 const QUICKSTART = path.join(EXAMPLES, 'quickstart.mlir');
 const MLIR_OPT = process.env.MLIR_OPT ?? '/usr/lib/llvm-22/bin/mlir-opt';
 const INVALID = path.resolve(__dirname, '../../ir-core/test/fixtures/corpus/invalid');
 
-function io(stdin = ''): CliIo & { out: string; err: string } {
-  const s = {
-    out: '',
-    err: '',
-    stdout(t: string) {
-      s.out += t;
-    },
-    stderr(t: string) {
-      s.err += t;
-    },
-    readStdin: async () => stdin,
-    isTty: false,
-  };
-  return s;
-}
+const io = captureIo;
 
 function tmp(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'raptor-opt-'));

@@ -5,6 +5,7 @@ import { assemble, createBundle, emptyNetworkTable, pimsimDefaultConfig, writeBu
 import { readNpy, writeNpy } from '@raptor-pim/pim-sim';
 import type { CliIo } from '../src/command';
 import { simCommand } from '../src/commands/sim';
+import { captureIo } from './support/capture-io';
 
 /** Runs `raptor sim ...` in-process (argv without the program name, starting with 'sim'). */
 function runCli(argv: string[], io: CliIo): Promise<number> {
@@ -15,21 +16,7 @@ function runCli(argv: string[], io: CliIo): Promise<number> {
 const SHARED = process.env.RAPTOR_SHARED ?? path.resolve(__dirname, '../../../../shared');
 const EXAMPLE = path.join(SHARED, 'spec/pimsim-nn-example');
 
-function io(): CliIo & { out: string; err: string } {
-  const s = {
-    out: '',
-    err: '',
-    stdout(t: string) {
-      s.out += t;
-    },
-    stderr(t: string) {
-      s.err += t;
-    },
-    readStdin: async () => '',
-    isTty: false,
-  };
-  return s;
-}
+const io = captureIo;
 
 function tmp(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'raptor-sim-'));
