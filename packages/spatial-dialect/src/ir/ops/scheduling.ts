@@ -59,6 +59,7 @@ import {
 } from '@raptor-pim/compact-asm';
 import { SchedulingMessages as M } from '../../interpreter/scheduling-messages';
 import { ComputeOpInterface, type ComputeBindings } from '../interfaces';
+import { countUsedWeights } from './compute';
 
 // ------------------------------------------------------------------ shared helpers
 
@@ -101,14 +102,8 @@ function isConstantLike(op: Operation | null): boolean {
  * whose body argument has at least one use (the printer derives `crossbarWeights` from it).
  */
 export function countResidentWeights(op: Operation, firstWeightArg: number, numWeights: number, weights: readonly Value[]): number {
-  const used = new Set<Value>();
-  for (let b = op.regions[0]?.firstBlock ?? null; b; b = b.next) {
-    for (let k = 0; k < numWeights; k++) {
-      const arg = b.arguments[firstWeightArg + k];
-      if (arg && !arg.useEmpty) used.add(weights[k]!);
-    }
-  }
-  return used.size;
+  const body = op.regions[0];
+  return body ? countUsedWeights(body, firstWeightArg, weights.slice(0, numWeights)) : 0;
 }
 
 function parseCrossbarWeights(p: OpAsmParser): { value: number; at: ReturnType<OpAsmParser['getCurrentLocation']> } | undefined {
@@ -251,7 +246,7 @@ export const ScheduledComputeOp = defineOp({
     const region = new Region();
     state.regions = [region];
     if (!p.parseRegion(region, [...bindings.weightArgs, ...bindings.inputArgs])) return false;
-    const derived = countDerivedWeights(region, bindings.weightArgs.length, operands.slice(0, bindings.weights.length));
+    const derived = countUsedWeights(region, 0, operands.slice(0, bindings.weights.length));
     if (derived !== cw.value) {
       p.emitError(M.crossbarWeightsMismatch(cw.value, derived), cw.at);
       return false;
@@ -317,17 +312,6 @@ export const ScheduledComputeOp = defineOp({
   },
 });
 
-function countDerivedWeights(region: Region, numWeights: number, weights: readonly Value[], firstWeightArg = 0): number {
-  const used = new Set<Value>();
-  for (let b = region.firstBlock; b; b = b.next) {
-    for (let k = 0; k < numWeights; k++) {
-      const arg = b.arguments[firstWeightArg + k];
-      if (arg && !arg.useEmpty) used.add(weights[k]!);
-    }
-  }
-  return used.size;
-}
-
 // ------------------------------------------------------------------ spat.scheduled_compute_batch
 
 /**
@@ -391,7 +375,7 @@ export const ScheduledComputeBatchOp = defineOp({
     const region = new Region();
     state.regions = [region];
     if (!p.parseRegion(region, [lane.lane, ...bindings.weightArgs, ...bindings.inputArgs, ...outArgs])) return false;
-    const derived = countDerivedWeights(region, bindings.weightArgs.length, operands.slice(0, bindings.weights.length), 1);
+    const derived = countUsedWeights(region, 1, operands.slice(0, bindings.weights.length));
     if (derived !== cw.value) {
       p.emitError(M.crossbarWeightsMismatch(cw.value, derived), cw.at);
       return false;
