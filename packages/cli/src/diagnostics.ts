@@ -34,6 +34,7 @@ export const CLI_MESSAGES = {
   importBadCrossbar: (text: string) => `raptor import: --crossbar-size expects a positive integer, got '${text}'`,
   importBadInputBinding: (what: string, names: readonly string[]) =>
     `raptor import: --input '${what}' matches no graph input; the inputs are: ${names.join(', ')}`,
+  importBadConstInput: (text: string) => `raptor import: --const-input expects NAME=FILE.npy, got '${text}'`,
   importMissingInput: (name: string) => `raptor import: no --input given for graph input '${name}'`,
   importCannotRead: (file: string, why: string) => `raptor import: cannot read '${file}' (${why})`,
   importCannotWrite: (file: string, why: string) => `raptor import: cannot write '${file}' (${why})`,

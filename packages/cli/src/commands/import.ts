@@ -18,6 +18,7 @@ import {
   tensorToNumbers,
   writeNpy,
   type F32Array,
+  type OnnxTensor,
 } from '@raptor-pim/onnx-frontend';
 import type { CliCommand, CliIo } from '../command';
 import { CLI_MESSAGES as M } from '../diagnostics';
@@ -31,6 +32,8 @@ export interface ImportArgs {
   run: boolean;
   /** `--input FILE.npy` (positional, name undefined) or `--input NAME=FILE.npy`. */
   inputs: { name?: string; file: string }[];
+  /** `--const-input NAME=FILE.npy`: graph inputs bound to compile-time values. */
+  constInputs: { name: string; file: string }[];
   outputDir?: string;
   referenceDir?: string;
 }
@@ -44,6 +47,9 @@ options:
   -o FILE                        write the module to FILE instead of standard output
   --input-shape NAME=1x3x224x224 bind the shape of a graph input (repeatable)
   --crossbar-size N              weight tile size of spat.wvmm (default 128)
+  --const-input NAME=FILE.npy    bind graph input NAME to the value in FILE.npy at compile
+                                 time (weights or shape tensors fed as graph inputs; crossbar
+                                 weights must be constants); it is no longer a run input
   --run                          interpret the module on the given inputs
   --input FILE.npy               input in graph-input order (repeatable), or
   --input NAME=FILE.npy          input by graph-input name
@@ -53,7 +59,7 @@ options:
 
 /** Parses the arguments after `raptor import`; returns the options or an error message. */
 export function parseImportArgs(args: readonly string[]): ImportArgs | { error: string } | 'help' {
-  const out: ImportArgs = { model: '', inputShapes: {}, run: false, inputs: [] };
+  const out: ImportArgs = { model: '', inputShapes: {}, run: false, inputs: [], constInputs: [] };
   const positional: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
@@ -63,7 +69,7 @@ export function parseImportArgs(args: readonly string[]): ImportArgs | { error: 
       out.run = true;
       continue;
     }
-    if (a === '-o' || a === '--input-shape' || a === '--crossbar-size' || a === '--input' || a === '--output-dir' || a === '--reference-dir') {
+    if (a === '-o' || a === '--input-shape' || a === '--crossbar-size' || a === '--input' || a === '--const-input' || a === '--output-dir' || a === '--reference-dir') {
       const v = value();
       if (v === undefined) return { error: M.importMissingValue(a) };
       if (a === '-o') out.output = v;
@@ -77,6 +83,10 @@ export function parseImportArgs(args: readonly string[]): ImportArgs | { error: 
         const b = parseInputShapeFlag(v);
         if ('error' in b) return { error: `raptor import: ${b.error}` };
         out.inputShapes[b.name] = b.shape;
+      } else if (a === '--const-input') {
+        const eq = v.lastIndexOf('=');
+        if (eq <= 0) return { error: M.importBadConstInput(v) };
+        out.constInputs.push({ name: v.slice(0, eq), file: v.slice(eq + 1) });
       } else {
         const eq = v.lastIndexOf('=');
         out.inputs.push(eq > 0 ? { name: v.slice(0, eq), file: v.slice(eq + 1) } : { file: v });
@@ -109,7 +119,18 @@ export function runImport(a: ImportArgs, io: CliIo): number {
   const { model, diagnostics: readDiagnostics } = readOnnxFile(a.model);
   for (const d of readDiagnostics) io.stderr(formatDiagnostic(d) + '\n');
   if (!model || hasErrors(readDiagnostics)) return 1;
-  const imported = importOnnxModel(model, { inputShapes: a.inputShapes, crossbarSize: a.crossbarSize });
+  const graphInputs = model.graph.inputs.map((i) => i.name);
+  const constantInputs: Record<string, OnnxTensor> = {};
+  for (const c of a.constInputs) {
+    if (!graphInputs.includes(c.name)) {
+      io.stderr(M.importBadInputBinding(c.name, graphInputs) + '\n');
+      return 1;
+    }
+    const t = readNpyTensor(c.file, io);
+    if (!t) return 1;
+    constantInputs[c.name] = t;
+  }
+  const imported = importOnnxModel(model, { inputShapes: a.inputShapes, crossbarSize: a.crossbarSize, constantInputs });
   for (const d of imported.diagnostics) io.stderr(formatDiagnostic(d) + '\n');
   if (!imported.module || hasErrors(imported.diagnostics)) return 1;
   const text = printOperation(imported.module);
@@ -186,6 +207,11 @@ export function runImport(a: ImportArgs, io: CliIo): number {
 }
 
 function readNpyFile(file: string, io: CliIo): { dims: number[]; values: number[] } | undefined {
+  const tensor = readNpyTensor(file, io);
+  return tensor ? { dims: [...tensor.dims], values: tensorToNumbers(tensor) } : undefined;
+}
+
+function readNpyTensor(file: string, io: CliIo): OnnxTensor | undefined {
   let bytes: Uint8Array;
   try {
     bytes = fs.readFileSync(file);
@@ -195,8 +221,7 @@ function readNpyFile(file: string, io: CliIo): { dims: number[]; values: number[
   }
   const { tensor, diagnostics } = readNpy(bytes, file);
   for (const d of diagnostics) io.stderr(formatDiagnostic(d) + '\n');
-  if (!tensor) return undefined;
-  return { dims: [...tensor.dims], values: tensorToNumbers(tensor) };
+  return tensor;
 }
 
 /** The `raptor import` command. */
