@@ -1,37 +1,139 @@
 /**
- * Matrix products: `Gemm` and `MatMul` lower to `spat.graph_compute(_batch)` regions with
- * `spat.wvmm` on crossbar-sized weight tiles (a following BatchNormalization or bias Add folded).
+ * Matrix products. `Gemm` and `MatMul` with a constant right operand lower to
+ * `spat.graph_compute(_batch)` regions with `spat.wvmm` on crossbar-sized weight tiles (one
+ * lane per row; a following BatchNormalization or bias Add folded). MatMul broadcasts numpy-style:
+ * 1-D operands, [B.., M, K] x [K, N] as one GEMM over [prod(B) * M, K], batched constant
+ * operands as one GEMM per batch slice. Products of two runtime operands use `spat.vvdmul` dot
+ * products of a row of A and a column of B (no crossbar weights).
  */
 import { getAttribute } from '../../onnx/model';
 import type { OnnxNode } from '../../onnx/model';
-import { type LoweringContext, type NodeLowering, type Val } from '../lowering-context';
-import { tensorType } from '../mlir-text';
+import { BodyBuilder } from '../body-builder';
+import { F32, type LoweringContext, type NodeLowering, type Val, broadcastData } from '../lowering-context';
+import { elementCount, tensorType } from '../mlir-text';
 
-function lowerMatmul(cx: LoweringContext, n: OnnxNode, loc: string): void {
-  const x = cx.input(n, 0, loc);
-  if (!x) return;
-  if (x.shape.length !== 2) return cx.unsupported(n, `the first operand has rank ${x.shape.length} (only [M, K] matrices are lowered)`);
-  const w0 = cx.floatsOf(n.inputs[1]!);
-  const wShape = cx.shapeOf(n.inputs[1]!);
-  if (!w0 || wShape.length !== 2) return cx.unsupported(n, 'the second operand is not a constant [K, N] matrix (crossbar weights must be compile-time constants)');
-  const isGemm = n.opType === 'Gemm';
-  if (isGemm && (getAttribute(n, 'transA', 'int') ?? 0) !== 0) return cx.unsupported(n, 'transA = 1');
-  const transB = isGemm && (getAttribute(n, 'transB', 'int') ?? 0) !== 0;
-  const alpha = isGemm ? getAttribute(n, 'alpha', 'float') ?? 1 : 1;
-  const beta = isGemm ? getAttribute(n, 'beta', 'float') ?? 1 : 1;
+/** The bias added to every output row: constant per column, a runtime row, or a per-row matrix. */
+type Bias = { readonly kind: 'row'; readonly data: Float32Array } | { readonly kind: 'rowVal'; readonly val: Val } | { readonly kind: 'matrix'; readonly val: Val };
+
+/** Bindings and body prologue of a per-row region: runtime inputs, their body names, the bias. */
+interface RowRegion {
+  readonly b: BodyBuilder;
+  readonly lane: string;
+  readonly inArgs: string[];
+  readonly inOuter: string[];
+  readonly inTypes: string[];
+}
+
+function rowRegion(cx: LoweringContext, loc: string): RowRegion {
+  return { b: new BodyBuilder(cx, loc), lane: cx.fresh('lane'), inArgs: [], inOuter: [], inTypes: [] };
+}
+
+/** Binds `v` as a runtime input of the region; returns its body name. */
+function bindInput(cx: LoweringContext, r: RowRegion, v: Val): string {
+  const a = cx.fresh('a');
+  r.inArgs.push(a);
+  r.inOuter.push(v.ssa);
+  r.inTypes.push(tensorType(v.shape));
+  return a;
+}
+
+/** Row `lane` of the body value `v` ([m, cols]) as [1, cols] (`v` itself when m = 1). */
+function laneRow(r: RowRegion, v: string, m: number, cols: number, loc: string): string {
+  if (m === 1) return v;
+  const row = r.b.fresh('row');
+  r.b.push(`${row} = tensor.extract_slice ${v}[${r.lane}, 0] [1, ${cols}] [1, 1] : ${tensorType([m, cols])} to ${tensorType([1, cols])} ${loc}`);
+  return row;
+}
+
+/** Adds `bias` to the body row `y` ([1, nOut]). */
+function addBias(cx: LoweringContext, r: RowRegion, y: string, m: number, nOut: number, bias: Bias | undefined, key: string, loc: string): string {
+  if (!bias) return y;
+  const row = [1, nOut];
+  if (bias.kind === 'row') return r.b.binary('spat.vadd', y, bindInput(cx, r, cx.constantVal(`${key}:bias`, bias.data, row, loc)), row);
+  if (bias.kind === 'rowVal') return r.b.binary('spat.vadd', y, bindInput(cx, r, bias.val), row);
+  return r.b.binary('spat.vadd', y, laneRow(r, bindInput(cx, r, bias.val), m, nOut, loc), row);
+}
+
+/**
+ * The GEMM decomposition: weights cut into crossbar tiles (at most `crossbar` rows and
+ * columns); each output row is the sum over row tiles of wvmm(row slice, tile), column tiles
+ * joined with spat.concat, then the bias added with spat.vadd. One row: a graph_compute;
+ * M rows: a graph_compute_batch with one lane per row and a blueprint placing the rows.
+ */
+function emitGemm(cx: LoweringContext, out: string, key: string, x: Val, w: Float32Array, nOut: number, bias: Bias | undefined, loc: string): Val {
   const [m, k] = [x.shape[0]!, x.shape[1]!];
-  const nOut = transB ? wShape[0]! : wShape[1]!;
-  const w = new Float32Array(k * nOut);
-  for (let i = 0; i < k; i++) for (let j = 0; j < nOut; j++) w[i * nOut + j] = alpha * (transB ? w0[j * k + i]! : w0[i * nOut + j]!);
-  let bias: Float32Array | undefined;
-  if (isGemm && (n.inputs[2] ?? '') !== '') {
-    const c = cx.perChannel(n.inputs[2]!, nOut, 2, 1);
-    if (!c) return cx.unsupported(n, 'C is not a constant broadcastable to [N]');
-    bias = Float32Array.from(c, (v) => v * beta);
+  const t = cx.crossbar;
+  const kTiles = Math.ceil(k / t);
+  const nTiles = Math.ceil(nOut / t);
+  const tileOuter: string[] = [];
+  const tileArgs: string[] = [];
+  const tileTypes: string[] = [];
+  for (let i = 0; i < kTiles; i++) {
+    const kr = Math.min(t, k - i * t);
+    for (let j = 0; j < nTiles; j++) {
+      const nc = Math.min(t, nOut - j * t);
+      const tile = new Float32Array(kr * nc);
+      for (let r = 0; r < kr; r++) for (let c = 0; c < nc; c++) tile[r * nc + c] = w[(i * t + r) * nOut + j * t + c]!;
+      tileOuter.push(cx.constant(`${key}:tile:${i}:${j}`, tile, [kr, nc], loc));
+      tileArgs.push(cx.fresh('w'));
+      tileTypes.push(tensorType([kr, nc]));
+    }
   }
-  let out = n.outputs[0]!;
+  const r = rowRegion(cx, loc);
+  const row = laneRow(r, bindInput(cx, r, x), m, k, loc);
+  const slices = Array.from({ length: kTiles }, (_, i) => (kTiles === 1 ? row : r.b.extractSlice(row, [1, k], [0, i * t], [1, Math.min(t, k - i * t)])));
+  const cols: string[] = [];
+  const colShapes: number[][] = [];
+  for (let j = 0; j < nTiles; j++) {
+    const nc = Math.min(t, nOut - j * t);
+    const ct = tensorType([1, nc]);
+    let acc: string | undefined;
+    for (let i = 0; i < kTiles; i++) {
+      const kr = Math.min(t, k - i * t);
+      const p = cx.fresh('p');
+      r.b.push(`${p} = spat.wvmm[${tileArgs[i * nTiles + j]}](${slices[i]}) : (${tensorType([kr, nc])}, ${tensorType([1, kr])}) -> ${ct} ${loc}`);
+      acc = acc === undefined ? p : r.b.binary('spat.vadd', acc, p, [1, nc]);
+    }
+    cols.push(acc!);
+    colShapes.push([1, nc]);
+  }
+  const y = addBias(cx, r, r.b.concat(1, cols, colShapes, [1, nOut]), m, nOut, bias, key, loc);
+  const bindings = `[${tileArgs.join(', ')}] = [${tileOuter.join(', ')}] (${r.inArgs.join(', ')}) = (${r.inOuter.join(', ')}) crossbarWeights ${tileArgs.length} : [${tileTypes.join(', ')}] (${r.inTypes.join(', ')})`;
+  return cx.emitRows(out, m, nOut, r.lane, bindings, r.b.lines, y, loc);
+}
+
+/**
+ * Product of two runtime matrices a [M, K] and b [K, N] without crossbars: each output row is
+ * N `spat.vvdmul` dot products of the lane's row of `a` with a column of `b` (a [K, 1] slice
+ * reshaped to [1, K]), joined with spat.concat, scaled by `alpha` and offset by `bias`.
+ */
+function emitRuntimeProduct(cx: LoweringContext, out: string, key: string, a: Val, bm: Val, alpha: number, bias: Bias | undefined, loc: string): Val {
+  const [m, k] = [a.shape[0]!, a.shape[1]!];
+  const nOut = bm.shape[1]!;
+  const r = rowRegion(cx, loc);
+  const row = laneRow(r, bindInput(cx, r, a), m, k, loc);
+  const bArg = bindInput(cx, r, bm);
+  const dots: string[] = [];
+  for (let j = 0; j < nOut; j++) {
+    const col = r.b.extractSlice(bArg, [k, nOut], [0, j], [k, 1]);
+    const colRow = r.b.reshape(col, [k, 1], [1, k]);
+    const d = r.b.fresh('dot');
+    r.b.push(`${d} = spat.vvdmul ${row}, ${colRow} : (${tensorType([1, k])}, ${tensorType([1, k])}) -> ${tensorType([1, 1])} ${loc}`);
+    dots.push(d);
+  }
+  let y = r.b.concat(1, dots, dots.map(() => [1, 1]), [1, nOut]);
+  if (alpha !== 1) y = r.b.binary('spat.vmul', y, bindInput(cx, r, cx.splat(alpha, [1, nOut], loc)), [1, nOut]);
+  y = addBias(cx, r, y, m, nOut, bias, key, loc);
+  return cx.emitRows(out, m, nOut, r.lane, `[] = [] (${r.inArgs.join(', ')}) = (${r.inOuter.join(', ')}) crossbarWeights 0 : [] (${r.inTypes.join(', ')})`, r.b.lines, y, loc);
+}
+
+/** A temporary (not an ONNX value) name for a lowered intermediate. */
+const temp = (cx: LoweringContext): string => `\u0000${cx.fresh('t')}`;
+
+/** Folds a following BatchNormalization and a following per-column bias Add into `w`/`bias`; returns the ONNX name the GEMM defines. */
+function foldEpilogue(cx: LoweringContext, out: string, w: Float32Array, k: number, nOut: number, bias: Float32Array | undefined, outRank: number): { out: string; bias: Float32Array | undefined } {
   const bnNode = cx.soleConsumer(out);
-  if (bnNode?.opType === 'BatchNormalization' && bnNode.inputs[0] === out) {
+  if (outRank === 2 && bnNode?.opType === 'BatchNormalization' && bnNode.inputs[0] === out) {
     const bn = cx.batchNormParams(bnNode);
     if (bn && bn.scale.length === nOut) {
       for (let i = 0; i < k; i++) for (let j = 0; j < nOut; j++) w[i * nOut + j]! *= bn.scale[j]!;
@@ -43,109 +145,152 @@ function lowerMatmul(cx: LoweringContext, n: OnnxNode, loc: string): void {
   const add = cx.soleConsumer(out);
   if (add?.opType === 'Add') {
     const other = add.inputs[0] === out ? add.inputs[1]! : add.inputs[0]!;
-    const c = cx.perChannel(other, nOut, 2, 1);
-    if (c && cx.shapeOf(add.outputs[0]!).join() === [m, nOut].join()) {
+    const c = cx.perChannel(other, nOut, outRank, outRank - 1);
+    if (c && cx.shapeOf(add.outputs[0]!).join() === cx.shapeOf(out).join()) {
       bias = Float32Array.from({ length: nOut }, (_, j) => (bias ? bias[j]! : 0) + c[j]!);
       cx.fused.add(add);
       out = add.outputs[0]!;
     }
   }
-  emitGemm(cx, out, n, x, w, k, nOut, bias, loc);
+  return { out, bias };
 }
 
-/**
- * The GEMM decomposition: weights cut into crossbar tiles (at most `crossbar` rows and
- * columns); each output row is sum over row tiles of wvmm(row slice, tile), column tiles
- * joined with spat.concat, then the bias added with spat.vadd. One row: a graph_compute;
- * M rows: a graph_compute_batch with one lane per row and a blueprint placing the rows.
- */
-function emitGemm(cx: LoweringContext, out: string, n: OnnxNode, x: Val, w: Float32Array, k: number, nOut: number, bias: Float32Array | undefined, loc: string): void {
-  const m = x.shape[0]!;
-  const t = cx.crossbar;
-  const kTiles = Math.ceil(k / t);
-  const nTiles = Math.ceil(nOut / t);
-  const tileOuter: string[] = [];
-  const tileArgs: string[] = [];
-  const tileTypes: string[] = [];
-  const tileIndex = (i: number, j: number): number => i * nTiles + j;
-  for (let i = 0; i < kTiles; i++) {
-    const kr = Math.min(t, k - i * t);
-    for (let j = 0; j < nTiles; j++) {
-      const nc = Math.min(t, nOut - j * t);
-      const tile = new Float32Array(kr * nc);
-      for (let r = 0; r < kr; r++) for (let c = 0; c < nc; c++) tile[r * nc + c] = w[(i * t + r) * nOut + j * t + c]!;
-      tileOuter.push(cx.constant(`tile:${n.index}:${i}:${j}`, tile, [kr, nc], loc));
-      tileArgs.push(cx.fresh('w'));
-      tileTypes.push(tensorType([kr, nc]));
+/** `v` transposed ([r, c] -> [c, r]) by a graph_compute. */
+function transposed(cx: LoweringContext, v: Val, loc: string): Val {
+  const shape = [v.shape[1]!, v.shape[0]!];
+  return cx.compute(undefined, [v], shape, loc, (b, [a]) => b.transpose(a!, v.shape, [1, 0]));
+}
+
+function lowerGemm(cx: LoweringContext, n: OnnxNode, loc: string): void {
+  const transA = (getAttribute(n, 'transA', 'int') ?? 0) !== 0;
+  const transB = (getAttribute(n, 'transB', 'int') ?? 0) !== 0;
+  const alpha = getAttribute(n, 'alpha', 'float') ?? 1;
+  const beta = getAttribute(n, 'beta', 'float') ?? 1;
+  const a0 = cx.input(n, 0, loc);
+  if (!a0) return;
+  const a = transA ? transposed(cx, a0, loc) : a0;
+  const [m, k] = [a.shape[0]!, a.shape[1]!];
+  const bName = n.inputs[1]!;
+  const bShape = cx.shapeOf(bName);
+  const nOut = transB ? bShape[0]! : bShape[1]!;
+  const key = `gemm:${n.index}`;
+  // C: constant (scaled by beta at compile time) or runtime ([M, N], [1, N] or [N], beta = 1).
+  let rowBias: Float32Array | undefined;
+  let bias: Bias | undefined;
+  const cName = n.inputs[2] ?? '';
+  if (cName !== '') {
+    const cData = cx.dataTypeOf(cName) === F32 ? cx.floatsOf(cName) : undefined;
+    const cShape = cx.shapeOf(cName);
+    if (cData) {
+      const full = broadcastData(cData, cShape, [m, nOut]);
+      if (!full) return cx.unsupported(n, `C of shape [${cShape.join('x')}] does not broadcast to [${m}x${nOut}]`);
+      for (let i = 0; i < full.length; i++) full[i] = full[i]! * beta;
+      const padded = [...new Array<number>(2 - Math.min(2, cShape.length)).fill(1), ...cShape];
+      if (padded[0] === 1 || m === 1) rowBias = full.slice(0, nOut);
+      else bias = { kind: 'matrix', val: cx.constantVal(`${key}:c`, full, [m, nOut], loc) };
+    } else {
+      const c = cx.input(n, 2, loc);
+      if (!c) return;
+      if (beta !== 1) return cx.unsupported(n, `beta = ${beta} with a runtime C (only a constant C is scaled)`);
+      if (c.shape.join() === [m, nOut].join()) bias = { kind: 'matrix', val: c };
+      else if (elementCount(c.shape) === nOut && c.shape[c.shape.length - 1] === nOut) bias = { kind: 'rowVal', val: cx.reshape(undefined, c, [1, nOut], loc) };
+      else return cx.unsupported(n, `runtime C of shape [${c.shape.join('x')}] (a runtime C must be [M, N], [1, N] or [N])`);
     }
   }
-  const xArg = cx.fresh('a');
-  const inOuter = [x.ssa];
-  const inArgs = [xArg];
-  const inTypes = [tensorType(x.shape)];
-  let biasArg: string | undefined;
-  if (bias) {
-    biasArg = cx.fresh('a');
-    inOuter.push(cx.constant(`gbias:${n.index}`, bias, [1, nOut], loc));
-    inArgs.push(biasArg);
-    inTypes.push(tensorType([1, nOut]));
+  const b0 = cx.dataTypeOf(bName) === F32 ? cx.floatsOf(bName) : undefined;
+  if (!b0) {
+    // Runtime B: dot products, no crossbar.
+    const bv = cx.input(n, 1, loc);
+    if (!bv) return;
+    const bm = transB ? transposed(cx, bv, loc) : bv;
+    if (rowBias) bias = { kind: 'row', data: rowBias };
+    emitRuntimeProduct(cx, n.outputs[0]!, key, a, bm, alpha, bias, loc);
+    return;
   }
-  const body: string[] = [];
-  const rowT = tensorType([1, k]);
-  let row = xArg;
-  const lane = cx.fresh('lane');
-  if (m > 1) {
-    row = cx.fresh('row');
-    body.push(`${row} = tensor.extract_slice ${xArg}[${lane}, 0] [1, ${k}] [1, 1] : ${tensorType(x.shape)} to ${rowT} ${loc}`);
+  const w = new Float32Array(k * nOut);
+  for (let i = 0; i < k; i++) for (let j = 0; j < nOut; j++) w[i * nOut + j] = alpha * (transB ? b0[j * k + i]! : b0[i * nOut + j]!);
+  let out = n.outputs[0]!;
+  if (!bias) ({ out, bias: rowBias } = foldEpilogue(cx, out, w, k, nOut, rowBias, 2));
+  emitGemm(cx, out, key, a, w, nOut, bias ?? (rowBias ? { kind: 'row', data: rowBias } : undefined), loc);
+}
+
+/** Row-major strides of `shape`. */
+function stridesOf(shape: readonly number[]): number[] {
+  const s = new Array<number>(shape.length).fill(1);
+  for (let i = shape.length - 2; i >= 0; i--) s[i] = s[i + 1]! * shape[i + 1]!;
+  return s;
+}
+
+/** For each flat index of the broadcast batch `outBatch`, the flat index into `batch` (numpy rules). */
+function batchIndices(batch: readonly number[], outBatch: readonly number[]): number[] {
+  const padded = [...new Array<number>(outBatch.length - batch.length).fill(1), ...batch];
+  const src = stridesOf(padded);
+  const dst = stridesOf(outBatch);
+  return Array.from({ length: elementCount(outBatch) }, (_, o) => {
+    let s = 0;
+    for (let d = 0; d < outBatch.length; d++) if (padded[d] !== 1) s += (Math.floor(o / dst[d]!) % outBatch[d]!) * src[d]!;
+    return s;
+  });
+}
+
+/** Batch slice `i` of `v` viewed as [count, rows, cols], as [rows, cols]. */
+function batchSlice(cx: LoweringContext, v: Val, count: number, i: number, rows: number, cols: number, loc: string): Val {
+  if (count === 1) return cx.reshape(undefined, v, [rows, cols], loc);
+  return cx.compute(undefined, [v], [rows, cols], loc, (b, [a]) => {
+    const v3 = b.reshape(a!, v.shape, [count, rows, cols]);
+    return b.reshape(b.extractSlice(v3, [count, rows, cols], [i, 0, 0], [1, rows, cols]), [1, rows, cols], [rows, cols]);
+  });
+}
+
+function lowerMatMul(cx: LoweringContext, n: OnnxNode, loc: string): void {
+  const bName = n.inputs[1]!;
+  const a = cx.input(n, 0, loc);
+  if (!a) return;
+  const bShape = cx.shapeOf(bName);
+  const outShape = cx.shapeOf(n.outputs[0]!);
+  const aShape2 = a.shape.length === 1 ? [1, a.shape[0]!] : a.shape;
+  const bShape2 = bShape.length === 1 ? [bShape[0]!, 1] : bShape;
+  const [m, k] = aShape2.slice(-2) as [number, number];
+  const nOut = bShape2[bShape2.length - 1]!;
+  const batchA = aShape2.slice(0, -2);
+  const batchB = bShape2.slice(0, -2);
+  const outBatch = outShape.slice(0, Math.max(0, outShape.length - (a.shape.length === 1 ? 0 : 1) - (bShape.length === 1 ? 0 : 1)));
+  const key = `matmul:${n.index}`;
+  const b0 = cx.dataTypeOf(bName) === F32 ? cx.floatsOf(bName) : undefined;
+  if (b0 && batchB.length === 0) {
+    // [B.., M, K] x [K, N]: one GEMM over all rows.
+    const rows = elementCount(batchA) * m;
+    const w = Float32Array.from(b0);
+    const { out, bias } = outShape.length > 0 ? foldEpilogue(cx, n.outputs[0]!, w, k, nOut, undefined, outShape.length) : { out: n.outputs[0]!, bias: undefined };
+    const x2 = cx.reshape(undefined, a, [rows, k], loc);
+    const y = emitGemm(cx, rows * nOut === elementCount(outShape) && outShape.length === 2 ? out : temp(cx), key, x2, w, nOut, bias && { kind: 'row', data: bias }, loc);
+    if (y.shape.join() !== outShape.join() || outShape.length !== 2) cx.reshape(out, y, outShape, loc);
+    return;
   }
-  const slices: string[] = [];
-  for (let i = 0; i < kTiles; i++) {
-    const kr = Math.min(t, k - i * t);
-    if (kTiles === 1) {
-      slices.push(row);
-      continue;
-    }
-    const s = cx.fresh('s');
-    body.push(`${s} = tensor.extract_slice ${row}[0, ${i * t}] [1, ${kr}] [1, 1] : ${rowT} to ${tensorType([1, kr])} ${loc}`);
-    slices.push(s);
+  // Batched or runtime B: one product per output batch slice, stacked and reshaped.
+  const bv = b0 ? undefined : cx.input(n, 1, loc);
+  if (!b0 && !bv) return;
+  const b2 = bv && cx.reshape(undefined, bv, bShape2, loc);
+  const countA = elementCount(batchA);
+  const countB = elementCount(batchB);
+  const ia = batchIndices(batchA, outBatch);
+  const ib = batchIndices(batchB, outBatch);
+  const parts: Val[] = [];
+  for (let o = 0; o < ia.length; o++) {
+    const as = batchSlice(cx, a, countA, ia[o]!, m, k, loc);
+    const pk = `${key}:${o}`;
+    if (b0) parts.push(emitGemm(cx, temp(cx), pk, as, b0.subarray(ib[o]! * k * nOut, (ib[o]! + 1) * k * nOut), nOut, undefined, loc));
+    else parts.push(emitRuntimeProduct(cx, temp(cx), pk, as, batchSlice(cx, b2!, countB, ib[o]!, k, nOut, loc), 1, undefined, loc));
   }
-  const cols: string[] = [];
-  const colTypes: string[] = [];
-  for (let j = 0; j < nTiles; j++) {
-    const nc = Math.min(t, nOut - j * t);
-    const ct = tensorType([1, nc]);
-    let acc: string | undefined;
-    for (let i = 0; i < kTiles; i++) {
-      const kr = Math.min(t, k - i * t);
-      const p = cx.fresh('p');
-      body.push(`${p} = spat.wvmm[${tileArgs[tileIndex(i, j)]}](${slices[i]}) : (${tensorType([kr, nc])}, ${tensorType([1, kr])}) -> ${ct} ${loc}`);
-      if (acc === undefined) acc = p;
-      else {
-        const s = cx.fresh('sum');
-        body.push(`${s} = spat.vadd ${acc}, ${p} : (${ct}, ${ct}) -> ${ct} ${loc}`);
-        acc = s;
-      }
-    }
-    cols.push(acc!);
-    colTypes.push(ct);
+  if (parts.length === 1) {
+    cx.reshape(n.outputs[0]!, parts[0]!, outShape, loc);
+    return;
   }
-  const yt = tensorType([1, nOut]);
-  let y = cols[0]!;
-  if (nTiles > 1) {
-    y = cx.fresh('cat');
-    body.push(`${y} = spat.concat axis 1 ${cols.join(', ')} : (${colTypes.join(', ')}) -> ${yt} ${loc}`);
-  }
-  if (biasArg) {
-    const b = cx.fresh('bias');
-    body.push(`${b} = spat.vadd ${y}, ${biasArg} : (${yt}, ${yt}) -> ${yt} ${loc}`);
-    y = b;
-  }
-  const weightsText = `[${tileArgs.join(', ')}] = [${tileOuter.join(', ')}] (${inArgs.join(', ')}) = (${inOuter.join(', ')}) crossbarWeights ${tileArgs.length} : [${tileTypes.join(', ')}] (${inTypes.join(', ')})`;
-  cx.emitRows(out, m, nOut, lane, weightsText, body, y, loc);
+  cx.compute(n.outputs[0]!, parts, outShape, loc, (b, args) => b.reshape(b.concat(0, args, parts.map((p) => p.shape), [parts.length * m, nOut]), [parts.length * m, nOut], outShape));
 }
 
 /** Lowerings of this file, by ONNX operator. */
 export const MATMUL_LOWERINGS: Readonly<Record<string, NodeLowering>> = {
-  Gemm: lowerMatmul,
-  MatMul: lowerMatmul,
+  Gemm: lowerGemm,
+  MatMul: lowerMatMul,
 };

@@ -1,42 +1,136 @@
-/** Pooling lowerings: `MaxPool` and `GlobalAveragePool`. */
+/**
+ * Max and global pooling: `MaxPool` (1-D and 2-D on `spat.max_pool2d_plan`, 3-D as 2-D pools of
+ * every depth slice combined with `spat.vmax` over the kernel depth), `GlobalAveragePool` on
+ * `spat.global_average_pool_plan` (any rank and batch, by reshaping the planes into channels of
+ * one image) and `GlobalMaxPool` as a max pool with the whole plane as window.
+ */
 import { getAttribute } from '../../onnx/model';
 import type { OnnxNode } from '../../onnx/model';
-import { type LoweringContext, type NodeLowering } from '../lowering-context';
-import { i64Array } from '../mlir-text';
-import { resolvePads } from './conv';
+import type { LoweringContext, NodeLowering, Val } from '../lowering-context';
+import { elementCount, i64Array } from '../mlir-text';
+import { AVERAGE_POOL_LOWERINGS } from './average-pool';
+import { planTemp } from './conv-nd';
+import { floorEndPads, resolveWindow, tapRange, type Window } from './window';
+
+/** The most negative finite f32: onnxruntime's max over a window with no input tap. */
+const LOWEST_F32 = -3.4028234663852886e38;
+
+function maxPoolProps(kernel: readonly number[], pads: readonly number[], strides: readonly number[], dilations: readonly number[]): string {
+  return `dilations = ${i64Array(dilations)}, kernelShape = ${i64Array(kernel)}, pads = ${i64Array(pads)}, strides = ${i64Array(strides)}`;
+}
 
 function lowerMaxPool(cx: LoweringContext, n: OnnxNode, loc: string): void {
   const x = cx.input(n, 0, loc);
   if (!x) return;
-  if (x.shape.length !== 4) return cx.unsupported(n, `${x.shape.length - 2} spatial dimension(s) (only 2-D max pooling has a spat plan)`);
-  if ((n.outputs[1] ?? '') !== '' && cx.isUsed(n.outputs[1]!)) return cx.unsupported(n, 'the Indices output is used');
-  if ((getAttribute(n, 'storage_order', 'int') ?? 0) !== 0) return cx.unsupported(n, 'storage_order 1');
-  const kernel = getAttribute(n, 'kernel_shape', 'ints') ?? [1, 1];
-  const strides = getAttribute(n, 'strides', 'ints') ?? [1, 1];
-  const dilations = getAttribute(n, 'dilations', 'ints') ?? [1, 1];
+  const rank = x.shape.length;
+  if (rank < 3 || rank > 5) return cx.unsupported(n, `${rank - 2} spatial dimension(s) (1-D, 2-D and 3-D max pooling are lowered)`);
+  if ((n.outputs[1] ?? '') !== '' && cx.isUsed(n.outputs[1]!)) return cx.unsupported(n, 'the Indices output is used (spat max pooling produces values only)');
+  if ((getAttribute(n, 'storage_order', 'int') ?? 0) !== 0) return cx.unsupported(n, 'storage_order 1 (column-major Indices)');
   const outShape = cx.shapeOf(n.outputs[0]!);
-  const pads = resolvePads(cx, n, x.shape.slice(2), kernel, strides, dilations, outShape.slice(2));
-  if (!pads) return;
-  // ceil_mode: extend the end padding so that the floor formula gives the inferred size.
-  for (let i = 0; i < 2; i++) {
-    const needed = (outShape[2 + i]! - 1) * strides[i]! + dilations[i]! * (kernel[i]! - 1) + 1 - (x.shape[2 + i]! + pads[i]! + pads[2 + i]!);
-    if (needed > 0) pads[2 + i]! += needed;
+  const kernel = getAttribute(n, 'kernel_shape', 'ints') ?? [];
+  const win = resolveWindow(cx, n, x.shape.slice(2), kernel, outShape.slice(2));
+  if (!win) return;
+  // ceil_mode: the floor formula of the plan gives the inferred size with a larger end padding.
+  const ends = floorEndPads(win);
+  const planAxes = rank === 3 ? [0] : rank === 4 ? [0, 1] : [1, 2];
+  for (const i of planAxes) {
+    if (win.begin[i]! >= win.kernel[i]! || ends[i]! >= win.kernel[i]!) {
+      return cx.unsupported(n, `padding ${win.begin[i]}/${ends[i]} (with the ceil_mode overhang) on spatial axis ${i} is not smaller than the kernel ${win.kernel[i]} (spat.max_pool2d_plan requires it)`);
+    }
   }
-  const props = `dilations = ${i64Array(dilations)}, kernelShape = ${i64Array(kernel)}, pads = ${i64Array(pads)}, strides = ${i64Array(strides)}`;
-  cx.emitPlan(n.outputs[0]!, 'spat.max_pool2d_plan', [x], outShape, props, loc);
+  const [nb, c] = [x.shape[0]!, x.shape[1]!];
+  if (rank === 4) {
+    cx.emitPlan(n.outputs[0]!, 'spat.max_pool2d_plan', [x], outShape, maxPoolProps(kernel, [win.begin[0]!, win.begin[1]!, ends[0]!, ends[1]!], win.strides, win.dilations), loc);
+    return;
+  }
+  if (rank === 3) {
+    const x4 = cx.reshape(undefined, x, [nb, c, 1, x.shape[2]!], loc);
+    const y4 = planTemp(cx, 'spat.max_pool2d_plan', [x4], [nb, c, 1, outShape[2]!], maxPoolProps([1, kernel[0]!], [0, win.begin[0]!, 0, ends[0]!], [1, win.strides[0]!], [1, win.dilations[0]!]), loc);
+    cx.reshape(n.outputs[0]!, y4, outShape, loc);
+    return;
+  }
+  // 3-D: 2-D pools of every (channel, depth) plane, then vmax over the kernel-depth taps.
+  const [d, h, w] = x.shape.slice(2) as [number, number, number];
+  const [oh, ow] = win.output.slice(1) as [number, number];
+  const x4 = cx.reshape(undefined, x, [nb, c * d, h, w], loc);
+  const pooled = planTemp(cx, 'spat.max_pool2d_plan', [x4], [nb, c * d, oh, ow], maxPoolProps(kernel.slice(1), [win.begin[1]!, win.begin[2]!, ends[1]!, ends[2]!], win.strides.slice(1), win.dilations.slice(1)), loc);
+  reduceDepth(cx, n.outputs[0]!, pooled, [nb, c, d, oh, ow], win, loc);
 }
 
-function simplePlan(cx: LoweringContext, n: OnnxNode, op: string, loc: string): void {
+/**
+ * Max over the kernel-depth taps of `planes` ([N, C*D, OH, OW] viewed as [N, C, D, OH, OW]):
+ * each tap is one strided depth slice, combined with spat.vmax into the output depths it
+ * covers (taps reading only padding are skipped; a depth no tap covers keeps the lowest f32).
+ */
+function reduceDepth(cx: LoweringContext, out: string, planes: Val, shape5: readonly number[], win: Window, loc: string): Val {
+  const [nb, c, , oh, ow] = shape5 as [number, number, number, number, number];
+  const od = win.output[0]!;
+  const outShape = [nb, c, od, oh, ow];
+  const taps = Array.from({ length: win.kernel[0]! }, (_, t) => tapRange(win, 0, t)).filter((r) => r.lo < r.hi);
+  const full = taps.findIndex((r) => r.lo === 0 && r.hi === od);
+  const inputs = [planes];
+  if (full < 0) inputs.push(cx.splat(LOWEST_F32, outShape, loc));
+  return cx.compute(out, inputs, outShape, loc, (b, args) => {
+    const v = b.reshape(args[0]!, planes.shape, shape5);
+    const slice = (r: { lo: number; hi: number; first: number }) => {
+      const count = r.hi - r.lo;
+      return b.extractSlice(v, shape5, [0, 0, r.first, 0, 0], [nb, c, count, oh, ow], [1, 1, count > 1 ? win.strides[0]! : 1, 1, 1]);
+    };
+    let acc = full >= 0 ? slice(taps[full]!) : args[1]!;
+    taps.forEach((r, i) => {
+      if (i === full) return;
+      const count = r.hi - r.lo;
+      const s = slice(r);
+      if (count === od) acc = b.binary('spat.vmax', acc, s, outShape);
+      else {
+        const part = [nb, c, count, oh, ow];
+        const cur = b.extractSlice(acc, outShape, [0, 0, r.lo, 0, 0], part);
+        acc = b.insertSlice(b.binary('spat.vmax', cur, s, part), acc, outShape, [0, 0, r.lo, 0, 0], part);
+      }
+    });
+    return acc;
+  });
+}
+
+function lowerGlobalAveragePool(cx: LoweringContext, n: OnnxNode, loc: string): void {
   const x = cx.input(n, 0, loc);
   if (!x) return;
-  const shape = cx.shapeOf(n.outputs[0]!);
-  if (op !== 'spat.relu_plan' && x.shape.length !== 4) return cx.unsupported(n, `input rank ${x.shape.length} (expected an NCHW rank-4 tensor)`);
-  if (op === 'spat.global_average_pool_plan' && x.shape[0] !== 1) return cx.unsupported(n, 'batch size other than 1');
-  cx.emitPlan(n.outputs[0]!, op, [x], shape, '', loc);
+  const outShape = cx.shapeOf(n.outputs[0]!);
+  const [nb, c] = [x.shape[0]!, x.shape[1]!];
+  const spatial = x.shape.slice(2);
+  // The plan takes one image: [N, C, spatial...] -> [1, N*C, H, W] (planes as channels).
+  const plane = spatial.length === 2 ? spatial : [elementCount(spatial), 1];
+  const x4 = cx.reshape(undefined, x, [1, nb * c, ...plane], loc);
+  const shape4 = [1, nb * c, 1, 1];
+  if (x4 === x && outShape.join() === shape4.join()) {
+    cx.emitPlan(n.outputs[0]!, 'spat.global_average_pool_plan', [x], outShape, '', loc);
+    return;
+  }
+  const y = planTemp(cx, 'spat.global_average_pool_plan', [x4], shape4, '', loc);
+  cx.reshape(n.outputs[0]!, y, outShape, loc);
 }
 
-/** Lowerings of this file, by ONNX operator. */
+function lowerGlobalMaxPool(cx: LoweringContext, n: OnnxNode, loc: string): void {
+  const x = cx.input(n, 0, loc);
+  if (!x) return;
+  const outShape = cx.shapeOf(n.outputs[0]!);
+  const [nb, c] = [x.shape[0]!, x.shape[1]!];
+  const spatial = x.shape.slice(2);
+  const plane = spatial.length === 2 ? spatial : [elementCount(spatial), 1];
+  const x4 = cx.reshape(undefined, x, [nb, c, ...plane], loc);
+  const props = maxPoolProps(plane, [0, 0, 0, 0], [1, 1], [1, 1]);
+  if (x4 === x) {
+    cx.emitPlan(n.outputs[0]!, 'spat.max_pool2d_plan', [x], outShape, props, loc);
+    return;
+  }
+  const y = planTemp(cx, 'spat.max_pool2d_plan', [x4], [nb, c, 1, 1], props, loc);
+  cx.reshape(n.outputs[0]!, y, outShape, loc);
+}
+
+/** Lowerings of this file (and of average-pool.ts), by ONNX operator. */
 export const POOLING_LOWERINGS: Readonly<Record<string, NodeLowering>> = {
   MaxPool: lowerMaxPool,
-  GlobalAveragePool: (cx, n, loc) => simplePlan(cx, n, 'spat.global_average_pool_plan', loc),
+  GlobalAveragePool: lowerGlobalAveragePool,
+  GlobalMaxPool: lowerGlobalMaxPool,
+  ...AVERAGE_POOL_LOWERINGS,
 };
