@@ -1,21 +1,56 @@
-/** Data-movement lowerings: `Identity`/`Dropout` (aliases), `Concat`, `Split`, and `Flatten`/`Reshape`/`Squeeze`/`Unsqueeze`. */
-import { LoweringMessages as LM } from '../../diagnostics';
+/**
+ * Data-movement lowerings: `Identity`/`Dropout`/`Cast` (aliases), `Concat`, `Split`, `Gather`
+ * with constant indices, and `Flatten`/`Reshape`/`Squeeze`/`Unsqueeze` (`spat.flatten_plan`
+ * for rank-2 results, else a region reshape). The table also merges the other data-movement
+ * files Transpose/DepthToSpace, Slice and Pad (Resize/Upsample: resize.ts, merged by ops/index.ts).
+ */
+import { dataTypeName } from '../../onnx/dtypes';
 import { getAttribute } from '../../onnx/model';
 import type { OnnxNode } from '../../onnx/model';
-import { type LoweringContext, type NodeLowering, type Val } from '../lowering-context';
-import { elementCount, tensorType } from '../mlir-text';
+import { tensorToNumbers } from '../../shapes/constant-eval';
+import { F32, type LoweringContext, type NodeLowering, type Val } from '../lowering-context';
+import { elementCount } from '../mlir-text';
+import { DataMovementReasons as R } from './data-movement-messages';
+import { defineIfEmpty, gatherAxis, sameShape } from './index-map';
+import { PAD_LOWERINGS } from './pad';
+import { SLICE_LOWERINGS } from './slice';
+import { TRANSPOSE_LOWERINGS } from './transpose';
 
-function alias(cx: LoweringContext, n: OnnxNode, loc: string): void {
-  if (n.opType === 'Dropout' && (n.outputs[1] ?? '') !== '' && cx.isUsed(n.outputs[1]!)) {
-    cx.unsupported(n, 'the mask output is used (only inference-mode Dropout is supported)');
-    return;
-  }
+function lowerIdentity(cx: LoweringContext, n: OnnxNode, loc: string): void {
   const x = cx.input(n, 0, loc);
   if (x) cx.define(n.outputs[0]!, x);
 }
 
+/** Dropout in inference: the output is the input (training mode only with ratio 0; no used mask). */
+function lowerDropout(cx: LoweringContext, n: OnnxNode, loc: string): void {
+  if ((n.outputs[1] ?? '') !== '' && cx.isUsed(n.outputs[1]!)) return cx.unsupported(n, R.dropoutMask);
+  if (cx.opset >= 12 && (n.inputs[2] ?? '') !== '') {
+    const training = cx.numbersOf(n.inputs[2]!);
+    const ratio = (n.inputs[1] ?? '') !== '' ? cx.numbersOf(n.inputs[1]!) : [0.5];
+    if (!training || (training[0] !== 0 && ratio?.[0] !== 0)) return cx.unsupported(n, R.dropoutTraining);
+  }
+  lowerIdentity(cx, n, loc);
+}
+
+/** Cast: float32 -> float32 is the identity; a constant input of any numeric type becomes an f32 constant. */
+function lowerCast(cx: LoweringContext, n: OnnxNode, loc: string): void {
+  const name = n.inputs[0]!;
+  const to = getAttribute(n, 'to', 'int') ?? 0;
+  const from = cx.dataTypeOf(name);
+  const c = cx.constantOf(name);
+  if (to !== F32) return cx.unsupported(n, R.castTo(dataTypeName(to)));
+  if (c) {
+    const data = Float32Array.from(tensorToNumbers(c));
+    cx.define(n.outputs[0]!, cx.constantVal(`cast:${name}`, data, cx.shapeOf(name), loc));
+    return;
+  }
+  if (from !== F32) return cx.unsupported(n, R.castFrom(dataTypeName(from)));
+  lowerIdentity(cx, n, loc);
+}
+
 function lowerConcat(cx: LoweringContext, n: OnnxNode, loc: string): void {
-  const outShape = cx.shapeOf(n.outputs[0]!);
+  const out = n.outputs[0]!;
+  const outShape = cx.shapeOf(out);
   const rank = outShape.length;
   let axis = getAttribute(n, 'axis', 'int') ?? 1;
   if (axis < 0) axis += rank;
@@ -25,80 +60,94 @@ function lowerConcat(cx: LoweringContext, n: OnnxNode, loc: string): void {
     if (!v) return;
     if (elementCount(v.shape) > 0) ins.push(v);
   }
+  if (defineIfEmpty(cx, out, outShape, loc)) return;
+  if (ins.length === 1) return void cx.define(out, ins[0]!);
   if (rank === 4 && axis === 1) {
-    cx.emitPlan(n.outputs[0]!, 'spat.concat_plan', ins, outShape, 'axis = 1 : i64', loc);
+    cx.emitPlan(out, 'spat.concat_plan', ins, outShape, 'axis = 1 : i64', loc);
     return;
   }
-  const args = ins.map(() => cx.fresh('a'));
-  const types = ins.map((v) => tensorType(v.shape));
-  const r = cx.fresh('r');
-  const t = tensorType(outShape);
-  const ssa = cx.fresh();
-  cx.lines.push(
-    `${ssa} = spat.graph_compute [] = [] (${args.join(', ')}) = (${ins.map((i) => i.ssa).join(', ')}) crossbarWeights 0 : [] (${types.join(', ')}) -> ${t} {`,
-    `  ${r} = spat.concat axis ${axis} ${args.join(', ')} : (${types.join(', ')}) -> ${t} ${loc}`,
-    `  spat.yield ${r} : ${t} ${loc}`,
-    `} ${loc}`,
-  );
-  cx.define(n.outputs[0]!, { ssa, shape: outShape });
+  cx.compute(out, ins, outShape, loc, (b, args) => b.concat(axis, args, ins.map((v) => v.shape), outShape));
 }
 
-/** Split: one `spat.graph_compute` per output, extracting its static slice along the axis. */
+/** Split: one `spat.graph_compute` per non-empty output, extracting its static slice along the axis. */
 function lowerSplit(cx: LoweringContext, n: OnnxNode, loc: string): void {
   const x = cx.input(n, 0, loc);
   if (!x) return;
   const rank = x.shape.length;
   let axis = getAttribute(n, 'axis', 'int') ?? 0;
   if (axis < 0) axis += rank;
-  const t = tensorType(x.shape);
   let offset = 0;
   for (const out of n.outputs) {
     const shape = cx.shapeOf(out);
-    if (out !== '') {
-      const a = cx.fresh('a');
-      const r = cx.fresh('r');
-      const ssa = cx.fresh();
+    if (out !== '' && !defineIfEmpty(cx, out, shape, loc)) {
       const offsets = x.shape.map((_, i) => (i === axis ? offset : 0));
-      const ot = tensorType(shape);
-      cx.lines.push(
-        `${ssa} = spat.graph_compute [] = [] (${a}) = (${x.ssa}) crossbarWeights 0 : [] (${t}) -> ${ot} {`,
-        `  ${r} = tensor.extract_slice ${a}[${offsets.join(', ')}] [${shape.join(', ')}] [${shape.map(() => 1).join(', ')}] : ${t} to ${ot} ${loc}`,
-        `  spat.yield ${r} : ${ot} ${loc}`,
-        `} ${loc}`,
-      );
-      cx.define(out, { ssa, shape });
+      if (sameShape(shape, x.shape)) cx.define(out, x);
+      else cx.compute(out, [x], shape, loc, (b, [a]) => b.extractSlice(a!, x.shape, offsets, shape));
     }
     offset += shape[axis] ?? 0;
   }
 }
 
+/** Gather of a runtime (or constant f32) tensor at constant indices: static slices + concat, then a reshape to the index shape. */
+function lowerGather(cx: LoweringContext, n: OnnxNode, loc: string): void {
+  const idx = cx.numbersOf(n.inputs[1] ?? '');
+  if (!idx) return cx.unsupported(n, R.gatherIndices);
+  const x = cx.input(n, 0, loc);
+  if (!x) return;
+  const rank = x.shape.length;
+  let axis = getAttribute(n, 'axis', 'int') ?? 0;
+  if (axis < 0) axis += rank;
+  const size = x.shape[axis]!;
+  const map: number[] = [];
+  for (const i of idx) {
+    if (i < -size || i >= size) return cx.unsupported(n, R.gatherIndexRange(i, size));
+    map.push(i < 0 ? i + size : i);
+  }
+  const out = n.outputs[0]!;
+  const outShape = cx.shapeOf(out);
+  if (defineIfEmpty(cx, out, outShape, loc)) return;
+  cx.compute(out, [x], outShape, loc, (b, [a]) => {
+    const g = gatherAxis(b, a!, x.shape, axis, map);
+    return b.reshape(g.ssa, g.shape, outShape);
+  });
+}
+
+/**
+ * Reshape, Flatten, Squeeze, Unsqueeze: the identity when the shape does not change,
+ * `spat.flatten_plan` for a rank-2 [prod(dims before k), prod(rest)] result, else a region
+ * `tensor.collapse_shape` + `tensor.expand_shape`.
+ */
 function lowerReshape(cx: LoweringContext, n: OnnxNode, loc: string): void {
   const x = cx.input(n, 0, loc);
   if (!x) return;
-  const outShape = cx.shapeOf(n.outputs[0]!);
-  if (outShape.join() === x.shape.join()) {
-    cx.define(n.outputs[0]!, x);
-    return;
-  }
-  if (outShape.length === 2) {
+  const out = n.outputs[0]!;
+  const outShape = cx.shapeOf(out);
+  if (defineIfEmpty(cx, out, outShape, loc)) return;
+  if (sameShape(outShape, x.shape)) return void cx.define(out, x);
+  if (outShape.length === 2 && x.shape.length > 0) {
     for (let k = 0; k <= x.shape.length; k++) {
       if (elementCount(x.shape.slice(0, k)) === outShape[0] && elementCount(x.shape.slice(k)) === outShape[1]) {
-        cx.emitPlan(n.outputs[0]!, 'spat.flatten_plan', [x], outShape, `axis = ${k} : i64`, loc);
+        cx.emitPlan(out, 'spat.flatten_plan', [x], outShape, `axis = ${k} : i64`, loc);
         return;
       }
     }
   }
-  cx.error(n, LM.noSpatReshape(n.opType, cx.nodeName(n), x.shape, outShape));
+  cx.reshape(out, x, outShape, loc);
 }
 
-/** Lowerings of this file, by ONNX operator. */
+/** Lowerings of the data-movement family, by ONNX operator (this file and its sibling files). */
 export const DATA_MOVEMENT_LOWERINGS: Readonly<Record<string, NodeLowering>> = {
-  Identity: alias,
-  Dropout: alias,
+  Identity: lowerIdentity,
+  Dropout: lowerDropout,
+  Cast: lowerCast,
   Concat: lowerConcat,
   Split: lowerSplit,
+  Gather: lowerGather,
   Flatten: lowerReshape,
   Reshape: lowerReshape,
   Squeeze: lowerReshape,
   Unsqueeze: lowerReshape,
+  ...TRANSPOSE_LOWERINGS,
+  ...SLICE_LOWERINGS,
+  ...PAD_LOWERINGS,
 };

@@ -1,0 +1,64 @@
+/**
+ * `Pad` in constant mode (pads attribute before opset 11, inputs from 11, `axes` from 18,
+ * negative pads crop): a splat of the value, and the (cropped) input inserted into it with
+ * `tensor.insert_slice`. Other modes are refused naming the mode.
+ */
+import { getAttribute } from '../../onnx/model';
+import type { OnnxNode } from '../../onnx/model';
+import type { LoweringContext, NodeLowering } from '../lowering-context';
+import { DataMovementReasons as R } from './data-movement-messages';
+import { defineIfEmpty, sameShape } from './index-map';
+
+function lowerPad(cx: LoweringContext, n: OnnxNode, loc: string): void {
+  const mode = getAttribute(n, 'mode', 'string') ?? 'constant';
+  if (mode !== 'constant') return cx.unsupported(n, R.padMode(mode));
+  const x = cx.input(n, 0, loc);
+  if (!x) return;
+  const rank = x.shape.length;
+  let pads: readonly number[] | undefined;
+  let value = 0;
+  let axes = x.shape.map((_, i) => i);
+  if (cx.opset < 11) {
+    pads = getAttribute(n, 'pads', 'ints') ?? getAttribute(n, 'paddings', 'ints');
+    value = getAttribute(n, 'value', 'float') ?? 0;
+  } else {
+    pads = cx.numbersOf(n.inputs[1] ?? '');
+    if (!pads) return cx.unsupported(n, R.notConstant('pads'));
+    if ((n.inputs[2] ?? '') !== '') {
+      const v = cx.numbersOf(n.inputs[2]!);
+      if (!v) return cx.unsupported(n, R.notConstant('constant_value'));
+      value = v[0] ?? 0;
+    }
+    if (cx.opset >= 18 && (n.inputs[3] ?? '') !== '') {
+      const a = cx.numbersOf(n.inputs[3]!);
+      if (!a) return cx.unsupported(n, R.notConstant('axes'));
+      axes = a.map((v) => (v < 0 ? v + rank : v));
+    }
+  }
+  const before = new Array<number>(rank).fill(0);
+  const after = new Array<number>(rank).fill(0);
+  axes.forEach((a, i) => {
+    before[a] = pads![i] ?? 0;
+    after[a] = pads![i + axes.length] ?? 0;
+  });
+  const out = n.outputs[0]!;
+  const outShape = x.shape.map((d, i) => d + before[i]! + after[i]!);
+  if (defineIfEmpty(cx, out, outShape, loc)) return;
+  if (sameShape(outShape, x.shape) && before.every((p) => p === 0)) return void cx.define(out, x);
+  // The part of the input that stays (negative pads crop) and where it lands.
+  const srcOffsets = before.map((p) => Math.max(0, -p));
+  const counts = x.shape.map((d, i) => d - srcOffsets[i]! - Math.max(0, -after[i]!));
+  const dstOffsets = before.map((p) => Math.max(0, p));
+  if (counts.some((c) => c <= 0)) return void cx.define(out, cx.splat(value, outShape, loc));
+  if (sameShape(counts, outShape)) {
+    cx.compute(out, [x], outShape, loc, (b, [a]) => b.extractSlice(a!, x.shape, srcOffsets, counts));
+    return;
+  }
+  const fill = cx.splat(value, outShape, loc);
+  cx.compute(out, [x, fill], outShape, loc, (b, [a, f]) => b.insertSlice(b.extractSlice(a!, x.shape, srcOffsets, counts), f!, outShape, dstOffsets, counts));
+}
+
+/** Lowerings of this file, by ONNX operator. */
+export const PAD_LOWERINGS: Readonly<Record<string, NodeLowering>> = {
+  Pad: lowerPad,
+};
