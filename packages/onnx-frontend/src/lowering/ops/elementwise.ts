@@ -1,164 +1,126 @@
 /**
- * Element-wise lowerings: `Relu` (plan), `Sigmoid` (and `Mul(x, Sigmoid(x))` as `spat.silu_plan`),
- * `Add` (plans for NCHW, bias add for per-channel constants) and `Mul` with broadcasting, `Clip`
- * and `HardSigmoid` from `spat.vmax`/`spat.vsub`/`spat.relu`.
+ * Element-wise arithmetic: `Add`, `Sub`, `Mul` with ONNX multidirectional broadcasting (any
+ * ranks, runtime or constant operands on either side, and the opset < 7 `broadcast`/`axis`
+ * attributes). Rank-4 forms that a plan op expresses keep the plan (`spat.add_plan`,
+ * `spat.bias_add_plan`, a depthwise 1x1 `spat.conv2d_plan` for a per-channel scale); the rest
+ * is one `spat.graph_compute` whose body broadcasts the operands (see `broadcast.ts`) and applies
+ * `spat.vadd`/`spat.vsub`/`spat.vmul`. This file also holds the family's lowering table.
  */
-import { getAttribute } from '../../onnx/model';
+import { dataTypeName } from '../../onnx/dtypes';
 import type { OnnxNode } from '../../onnx/model';
-import { type LoweringContext, type NodeLowering, type Val } from '../lowering-context';
-import { nameLoc, tensorType } from '../mlir-text';
+import { F32, type LoweringContext, type NodeLowering, type Val } from '../lowering-context';
+import { i64Array } from '../mlir-text';
+import { ACTIVATION_LOWERINGS } from './activations';
+import { lowerBatchNormAnyRank } from './batch-norm';
+import { alignRight, broadcastInBody, broadcastsTo, legacyAlign } from './broadcast';
+import { ElementwiseReasons as R } from './elementwise-messages';
 
-function lowerSigmoid(cx: LoweringContext, n: OnnxNode, loc: string): void {
-  const x = cx.input(n, 0, loc);
-  if (!x) return;
-  const s = n.outputs[0]!;
-  const mul = cx.soleConsumer(s);
-  if (mul?.opType === 'Mul') {
-    const other = mul.inputs[0] === s ? mul.inputs[1] : mul.inputs[0];
-    if (other === n.inputs[0]) {
-      cx.fused.add(mul);
-      cx.emitPlan(mul.outputs[0]!, 'spat.silu_plan', [x], x.shape, '', nameLoc(cx.nodeName(mul)));
-      return;
-    }
-  }
-  cx.elementwise(s, 'spat.sigmoid', [x], loc);
+type BinaryKind = 'add' | 'sub' | 'mul';
+
+const SPAT_OP: Readonly<Record<BinaryKind, string>> = { add: 'spat.vadd', sub: 'spat.vsub', mul: 'spat.vmul' };
+
+/** One operand of a binary node: its ONNX name, own shape, shape at the output rank and constant data. */
+interface Operand {
+  readonly index: number;
+  readonly name: string;
+  readonly shape: readonly number[];
+  readonly aligned: readonly number[];
+  readonly data: Float32Array | undefined;
 }
 
-function binary(cx: LoweringContext, n: OnnxNode, loc: string, computeOp: string, isAdd: boolean): void {
+const sameShape = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((d, i) => d === b[i]);
+
+/** The single value of a constant whose elements are all equal (bitwise), or undefined. */
+function splatValue(data: Float32Array): number | undefined {
+  if (data.length === 0) return undefined;
+  const bits = new Uint32Array(data.buffer, data.byteOffset, data.length);
+  for (let i = 1; i < bits.length; i++) if (bits[i] !== bits[0]) return undefined;
+  return data[0]!;
+}
+
+/** The per-channel [C] values of a constant aligned to a rank-4 output (1 everywhere but the channel axis), or undefined. */
+function channelValues(o: Operand, channels: number): Float32Array | undefined {
+  if (!o.data || o.aligned.some((d, i) => i !== 1 && d !== 1)) return undefined;
+  if (o.aligned[1] === channels) return o.data;
+  return o.aligned[1] === 1 ? new Float32Array(channels).fill(o.data[0]!) : undefined;
+}
+
+/** Rank-4 forms with a plan op; true when emitted. */
+function lowerAsPlan(cx: LoweringContext, n: OnnxNode, kind: BinaryKind, ops: readonly Operand[], outShape: readonly number[], loc: string): boolean {
+  if (outShape.length !== 4) return false;
+  const out = n.outputs[0]!;
+  const [a, b] = [ops[0]!, ops[1]!];
+  const runtimeFull = (o: Operand): boolean => !o.data && sameShape(o.shape, outShape);
+  if (kind === 'add' && runtimeFull(a) && runtimeFull(b)) {
+    const [x, y] = [cx.input(n, 0, loc), cx.input(n, 1, loc)];
+    if (x && y) cx.emitPlan(out, 'spat.add_plan', [x, y], outShape, '', loc);
+    return true;
+  }
+  // Runtime x (first operand for Sub) with a per-channel constant.
+  const c = outShape[1]!;
+  const pairs: [Operand, Operand][] = kind === 'sub' ? [[a, b]] : [[a, b], [b, a]];
+  for (const [rt, cst] of pairs) {
+    const values = runtimeFull(rt) ? channelValues(cst, c) : undefined;
+    if (!values) continue;
+    const x = cx.input(n, rt.index, loc);
+    if (!x) return true;
+    if (kind === 'mul') {
+      const w = cx.constantVal(`chscale:${cst.name}`, values, [c, 1, 1, 1], loc);
+      cx.emitPlan(out, 'spat.conv2d_plan', [x, w], outShape, `dilations = ${i64Array([1, 1])}, group = ${c} : i64, pads = ${i64Array([0, 0, 0, 0])}, strides = ${i64Array([1, 1])}`, loc);
+    } else {
+      const bias = kind === 'sub' ? values.map((v) => -v) : values;
+      const bv = cx.constantVal(`${kind === 'sub' ? 'negbias' : 'bias'}:${cst.name}`, bias, [c], loc);
+      cx.emitPlan(out, 'spat.bias_add_plan', [x, bv], outShape, '', loc);
+    }
+    return true;
+  }
+  return false;
+}
+
+/**
+ * `Add`/`Sub`/`Mul`: a plan for the rank-4 forms that have one, else a graph_compute where each
+ * operand is broadcast to the output shape and one spat element-wise op combines them.
+ */
+function lowerBinary(cx: LoweringContext, n: OnnxNode, loc: string, kind: BinaryKind): void {
   const outShape = cx.shapeOf(n.outputs[0]!);
-  const [a, b] = [n.inputs[0]!, n.inputs[1]!];
-  const aConst = cx.constantOf(a) !== undefined;
-  const bConst = cx.constantOf(b) !== undefined;
-  if (isAdd && outShape.length === 4 && aConst !== bConst) {
-    const [rt, cst] = aConst ? [b, a] : [a, b];
-    const bias = cx.perChannel(cst, outShape[1]!, 4, 1);
-    const x = cx.defined(rt);
-    if (bias && x && x.shape.join() === outShape.join()) {
-      const bv = { ssa: cx.constant(`bias:${cst}`, bias, [outShape[1]!], loc), shape: [outShape[1]!] };
-      cx.emitPlan(n.outputs[0]!, 'spat.bias_add_plan', [x, bv], outShape, '', loc);
-      return;
+  const names = [n.inputs[0] ?? '', n.inputs[1] ?? ''];
+  for (const name of names) {
+    const t = cx.dataTypeOf(name);
+    if (t !== F32) return cx.unsupported(n, R.nonFloatOperand(name, dataTypeName(t)));
+  }
+  const shapes = names.map((name) => cx.shapeOf(name));
+  const aligned = cx.opset < 7 ? [shapes[0]!, legacyAlign(cx, n, shapes[0]!, shapes[1]!)] : shapes.map((s) => alignRight(s, outShape.length));
+  // Shape inference has checked the broadcast (numpy rules, or opset-6 `broadcast`/`axis`).
+  if (!aligned.every((s) => broadcastsTo(s, outShape))) throw new Error(`internal error: ${R.notBroadcastable(shapes[0]!, shapes[1]!, outShape)}`);
+  const ops: Operand[] = names.map((name, index) => ({ index, name, shape: shapes[index]!, aligned: aligned[index]!, data: cx.constantOf(name) ? cx.floatsOf(name) : undefined }));
+  if (lowerAsPlan(cx, n, kind, ops, outShape, loc)) return;
+  // Operands of the region: runtime values as they are, constants at the output rank (a splat at the output shape when uniform).
+  const inputs: Val[] = [];
+  const preBroadcast: boolean[] = [];
+  for (const o of ops) {
+    if (!o.data) {
+      const v = cx.input(n, o.index, loc);
+      if (!v) return;
+      inputs.push(v);
+      preBroadcast.push(false);
+      continue;
     }
+    const s = splatValue(o.data);
+    if (s !== undefined) inputs.push(cx.splat(s, outShape, loc));
+    else inputs.push(cx.constantVal(`al:${o.name}`, o.data, o.aligned, loc));
+    preBroadcast.push(s !== undefined);
   }
-  const operand = (name: string, isConst: boolean): Val | undefined => {
-    if (isConst) return cx.broadcastConstant(name, outShape, loc);
-    const v = cx.defined(name);
-    return v && v.shape.length === outShape.length && v.shape.every((d, i) => d === outShape[i] || d === 1) ? v : undefined;
-  };
-  const x = operand(a, aConst);
-  const y = operand(b, bConst);
-  if (!x || !y) return cx.unsupported(n, `broadcasting ${cx.shapeOf(a).join('x')} and ${cx.shapeOf(b).join('x')} to ${outShape.join('x')} (runtime operands must have the output rank; spat element-wise ops need equal shapes)`);
-  const same = x.shape.join() === outShape.join() && y.shape.join() === outShape.join();
-  if (isAdd && outShape.length === 4 && same) {
-    cx.emitPlan(n.outputs[0]!, 'spat.add_plan', [x, y], outShape, '', loc);
-    return;
-  }
-  if (same) {
-    cx.elementwise(n.outputs[0]!, computeOp, [x, y], loc);
-    return;
-  }
-  const t = tensorType(outShape);
-  cx.compute(n.outputs[0]!, [x, y], outShape, loc, (bb, args) => {
-    const push = (l: string): void => bb.push(l);
-    const [ex, ey] = [expand(cx, args[0]!, x.shape, outShape, push, loc), expand(cx, args[1]!, y.shape, outShape, push, loc)];
-    const r = cx.fresh('r');
-    push(`${r} = ${computeOp} ${ex}, ${ey} : (${t}, ${t}) -> ${t} ${loc}`);
-    return r;
+  cx.compute(n.outputs[0]!, inputs, outShape, loc, (b, args) => {
+    const xs = ops.map((o, i) => (preBroadcast[i] ? args[i]! : broadcastInBody(b, args[i]!, inputs[i]!.shape, o.aligned, outShape)));
+    return b.binary(SPAT_OP[kind], xs[0]!, xs[1]!, outShape);
   });
 }
 
-/**
- * Broadcasts a body value of `shape` (same rank, 1 where it differs) to `outShape` by
- * `spat.concat` of copies along each broadcast axis.
- */
-function expand(cx: LoweringContext, v: string, shape: readonly number[], outShape: readonly number[], push: (l: string) => void, loc: string): string {
-  let cur = v;
-  const s = [...shape];
-  for (let d = 0; d < outShape.length; d++) {
-    if (s[d] === outShape[d]) continue;
-    const from = tensorType(s);
-    s[d] = outShape[d]!;
-    const next = cx.fresh('bc');
-    push(`${next} = spat.concat axis ${d} ${new Array<string>(outShape[d]!).fill(cur).join(', ')} : (${new Array<string>(outShape[d]!).fill(from).join(', ')}) -> ${tensorType(s)} ${loc}`);
-    cur = next;
-  }
-  return cur;
-}
-
-/** The scalar value of an optional constant input, or undefined when absent/not constant. */
-function scalarInput(cx: LoweringContext, n: OnnxNode, i: number): number | undefined | 'runtime' {
-  const name = n.inputs[i] ?? '';
-  if (name === '') return undefined;
-  const c = cx.floatsOf(name);
-  return c && c.length === 1 ? c[0]! : 'runtime';
-}
-
-/**
- * Clip(x, lo, hi) = t - relu(t - hi) with t = vmax(x, lo): `spat.vmax`, `spat.vsub`,
- * `spat.relu` on splat constants in a graph_compute.
- */
-function lowerClip(cx: LoweringContext, n: OnnxNode, loc: string): void {
-  const x = cx.input(n, 0, loc);
-  if (!x) return;
-  let lo: number | undefined | 'runtime' = getAttribute(n, 'min', 'float');
-  let hi: number | undefined | 'runtime' = getAttribute(n, 'max', 'float');
-  if (cx.opset >= 11) {
-    lo = scalarInput(cx, n, 1);
-    hi = scalarInput(cx, n, 2);
-  }
-  if (lo === 'runtime' || hi === 'runtime') return cx.unsupported(n, 'min/max are not constant scalars');
-  clipCompute(cx, n.outputs[0]!, x, 1, 0, lo, hi, loc);
-}
-
-/** HardSigmoid(x) = clip(alpha * x + beta, 0, 1). */
-function lowerHardSigmoid(cx: LoweringContext, n: OnnxNode, loc: string): void {
-  const x = cx.input(n, 0, loc);
-  if (!x) return;
-  clipCompute(cx, n.outputs[0]!, x, getAttribute(n, 'alpha', 'float') ?? 0.2, getAttribute(n, 'beta', 'float') ?? 0.5, 0, 1, loc);
-}
-
-function clipCompute(cx: LoweringContext, out: string, x: Val, alpha: number, beta: number, lo: number | undefined, hi: number | undefined, loc: string): void {
-  const t = tensorType(x.shape);
-  const inputs: Val[] = [x];
-  const slot = (v: number): number => inputs.push(cx.splat(v, x.shape, loc)) - 1;
-  const alphaAt = alpha !== 1 ? slot(alpha) : -1;
-  const betaAt = beta !== 0 ? slot(beta) : -1;
-  const loAt = lo !== undefined && lo !== 0 ? slot(lo) : -1;
-  const hiAt = hi !== undefined ? slot(hi) : -1;
-  cx.compute(out, inputs, x.shape, loc, (bb, args) => {
-    const push = (l: string): void => bb.push(l);
-    let cur = args[0]!;
-    const bin = (op: string, rhs: string): void => {
-      const r = cx.fresh('r');
-      push(`${r} = ${op} ${cur}, ${rhs} : (${t}, ${t}) -> ${t} ${loc}`);
-      cur = r;
-    };
-    if (alphaAt >= 0) bin('spat.vmul', args[alphaAt]!);
-    if (betaAt >= 0) bin('spat.vadd', args[betaAt]!);
-    if (lo === 0) {
-      const r = cx.fresh('r');
-      push(`${r} = spat.relu(${cur}) : ${t} -> ${t} ${loc}`);
-      cur = r;
-    } else if (loAt >= 0) bin('spat.vmax', args[loAt]!);
-    if (hiAt >= 0) {
-      const d = cx.fresh('r');
-      push(`${d} = spat.vsub ${cur}, ${args[hiAt]} : (${t}, ${t}) -> ${t} ${loc}`);
-      const rl = cx.fresh('r');
-      push(`${rl} = spat.relu(${d}) : ${t} -> ${t} ${loc}`);
-      bin('spat.vsub', rl);
-    }
-    return cur;
-  });
-}
-
-/** Lowerings of this file, by ONNX operator. */
+/** Lowerings of this file (element-wise arithmetic, activations, standalone BatchNormalization), by ONNX operator. */
 export const ELEMENTWISE_LOWERINGS: Readonly<Record<string, NodeLowering>> = {
-  Relu: (cx, n, loc) => {
-    const x = cx.input(n, 0, loc);
-    if (x) cx.emitPlan(n.outputs[0]!, 'spat.relu_plan', [x], cx.shapeOf(n.outputs[0]!), '', loc);
-  },
-  Sigmoid: lowerSigmoid,
-  Add: (cx, n, loc) => binary(cx, n, loc, 'spat.vadd', true),
-  Mul: (cx, n, loc) => binary(cx, n, loc, 'spat.vmul', false),
-  Clip: lowerClip,
-  HardSigmoid: lowerHardSigmoid,
+  Add: (cx, n, loc) => lowerBinary(cx, n, loc, 'add'),
+  Sub: (cx, n, loc) => lowerBinary(cx, n, loc, 'sub'),
+  Mul: (cx, n, loc) => lowerBinary(cx, n, loc, 'mul'),
+  ...ACTIVATION_LOWERINGS,
+  BatchNormalization: lowerBatchNormAnyRank,
 };
