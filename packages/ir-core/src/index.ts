@@ -16,6 +16,7 @@ export * from './affine/affine-expr';
 export * from './affine/affine-map';
 // IR model (operations, blocks, regions, values, builder, traits, interfaces, symbols)
 export * from './ir/value';
+export { setRetainedName, getRetainedName } from './ir/value-names';
 export * from './ir/operation';
 export * from './ir/block';
 export * from './ir/region';

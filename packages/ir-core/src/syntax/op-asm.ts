@@ -223,6 +223,11 @@ export interface AsmPrinter {
 export interface OpAsmPrinter extends AsmPrinter {
   /** `%name` (or `%name#N`) of a value, as numbered by the printer's SSA name state. */
   printOperand(value: Value): void;
+  /**
+   * The name `value` prints with (`%arg0`, `%x#1`, `%lane`): lets a custom printer that leaves
+   * region arguments implicit check that the printed names are the ones its parser declares.
+   */
+  getValueName(value: Value): string;
   /** Comma-separated operands. */
   printOperands(values: readonly Value[]): void;
   /** Comma-separated types. */

@@ -25,6 +25,15 @@ export interface ParseOptions {
    * instead of exhausting the stack (default 1000).
    */
   maxNesting?: number;
+  /**
+   * Record the name every SSA value was defined with (`%lane`, `%rows` for a `%rows:2` group,
+   * region and function arguments, including those declared through an op's custom parser), as
+   * MLIR's retain-identifier-names mode does, so that printing with
+   * `PrintOptions.useRetainedNames` gives the source names back. Numeric names (`%0`) are not
+   * recorded: those values keep the printer's numbering. Names are stored beside the IR
+   * (see `getRetainedName`), nothing is stored when this is off (default false).
+   */
+  retainIdentifierNames?: boolean;
 }
 
 /** A location in the parser's buffer, before conversion to a `Location`. */

@@ -46,6 +46,7 @@ import { Operation, type OperationState } from '../ir/operation';
 import { Block } from '../ir/block';
 import { Region } from '../ir/region';
 import { BlockArgument, type Value } from '../ir/value';
+import { setRetainedName } from '../ir/value-names';
 import { bitsToBf16, bitsToF16, bitsToF32, bitsToF64, roundToFloatKind } from '../ir/builtin-float-semantics';
 import { AffineMap, IntegerSet } from '../affine/affine-map';
 import {
@@ -54,7 +55,7 @@ import {
   getAffineSymbolExpr,
   type AffineExpr,
 } from '../affine/affine-expr';
-import { Lexer } from './lexer';
+import { Lexer, isDigit } from './lexer';
 import { TokenKind, tokenSpelling } from './token';
 import { SourceFile } from './source';
 import { M } from './messages';
@@ -302,6 +303,8 @@ export class Parser implements OpAsmParser {
   private readonly source: SourceFile;
   private readonly allowUnregistered: boolean;
   private readonly maxNesting: number;
+  /** `ParseOptions.retainIdentifierNames`: record source names of SSA values. */
+  private readonly retainNames: boolean;
   private depth = 0;
   /** The last generic op name read without escapes (reused by the next identical one). */
   private lastOpName = '';
@@ -333,6 +336,7 @@ export class Parser implements OpAsmParser {
     this.lex = new Lexer(text);
     this.allowUnregistered = options.allowUnregisteredDialects ?? context.allowUnregisteredDialects;
     this.maxNesting = options.maxNesting ?? 1000;
+    this.retainNames = options.retainIdentifierNames ?? false;
     this.lex.next();
   }
 
@@ -656,7 +660,11 @@ export class Parser implements OpAsmParser {
     }
     scope.set(name, number, value, offset);
     // A name is recorded once: every definition (op results, block arguments) starts at #0.
-    if (number === 0) scope.definitions[scope.definitions.length - 1].push(name);
+    if (number === 0) {
+      scope.definitions[scope.definitions.length - 1].push(name);
+      // `%rows:2` names its group through result #0; a name starting with a digit is numeric.
+      if (this.retainNames && !isDigit(name.charCodeAt(0))) setRetainedName(value, name);
+    }
   }
 
   private getBlock(name: string, offset: number): Block {

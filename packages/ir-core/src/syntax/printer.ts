@@ -39,6 +39,7 @@ import type { Operation } from '../ir/operation';
 import type { Block } from '../ir/block';
 import type { Region } from '../ir/region';
 import { BlockArgument, OpResult, type Value } from '../ir/value';
+import { getRetainedName } from '../ir/value-names';
 import { printAffineMapTo, printIntegerSetTo } from './affine-printer';
 import { formatFloat } from './float-format';
 import { isDialectOwned, type DialectAsmHooks, type OpAsmPrinter } from './op-asm';
@@ -56,6 +57,23 @@ export interface PrintOptions {
   localScope?: boolean;
   /** Dense elements with more elements than this print as hex (default 100; -1 disables). */
   hexThreshold?: number;
+  /**
+   * Print values with the names they were parsed with (`ParseOptions.retainIdentifierNames`)
+   * or given through `setRetainedName`: `%lane`, `%rows:2`, `%w`. A retained name takes
+   * precedence over the names an op's `getAsmResultNames`/`getAsmBlockArgumentNames` hook
+   * suggests (the source spelling wins); an op whose results carry retained names prints them
+   * as the groups they name. A name already used in the same or an enclosing region is uniqued
+   * as MLIR uniques suggested names (`%x_0`, `%x_1`, ...), so the output always re-parses.
+   * Values without a retained name (numeric source names, values created by passes) are
+   * numbered as usual. Applies to the generic form too (default false).
+   */
+  useRetainedNames?: boolean;
+  /**
+   * `--mlir-use-nameloc-as-prefix`: a value whose location contains a `NameLoc` (an op's
+   * location for its results, an argument's own location) is printed with that name instead of
+   * the default (`%arg0`, `%3`) or hook-suggested name, uniqued as above (default false).
+   */
+  useNameLocAsPrefix?: boolean;
 }
 
 interface AliasInfo {
@@ -160,6 +178,27 @@ class NameScope {
   }
 }
 
+/** The name of the first `NameLoc` in `loc` (pre-order, as MLIR's `findInstanceOf<NameLoc>`). */
+function findNameLocName(loc: Location): string | undefined {
+  if (loc instanceof NameLoc) return loc.name;
+  if (loc instanceof CallSiteLoc) return findNameLocName(loc.callee) ?? findNameLocName(loc.caller);
+  if (loc instanceof FusedLoc) {
+    for (const l of loc.locations) {
+      const n = findNameLocName(l);
+      if (n !== undefined) return n;
+    }
+    return undefined;
+  }
+  if (loc instanceof OpaqueLoc) return findNameLocName(loc.fallback);
+  return undefined;
+}
+
+/** Naming options of {@link SSANameState} (see {@link PrintOptions}). */
+interface NamingFlags {
+  readonly useRetainedNames: boolean;
+  readonly useNameLocAsPrefix: boolean;
+}
+
 /** MLIR's SSANameState: value numbering, suggested names with `_N` uniquing, block names. */
 class SSANameState {
   /** Each numbered value's printed name (`%3`, `%arg0`, `%x`), built once. */
@@ -171,10 +210,16 @@ class SSANameState {
   private nextConflictId = 0;
   private scope: NameScope = new NameScope(undefined);
 
+  private readonly retained: boolean;
+  private readonly nameLoc: boolean;
+
   constructor(
     root: Operation,
     private readonly generic: boolean,
+    flags?: NamingFlags,
   ) {
+    this.retained = flags?.useRetainedNames ?? false;
+    this.nameLoc = flags?.useNameLocAsPrefix ?? false;
     type Ctx = [Region, number, number, number, NameScope];
     const stack: Ctx[] = [];
     const top = new NameScope(undefined);
@@ -198,33 +243,68 @@ class SSANameState {
   }
 
   private numberRegion(region: Region): void {
+    // Retained source names come first: they take precedence over the op's suggestions.
+    if (this.retained && region.firstBlock) this.setRetainedNames(region.firstBlock.arguments);
     if (!this.generic) {
       const parent = region.parentOp;
       const hook = parent?.definition?.getAsmBlockArgumentNames;
-      if (parent && hook) hook(parent, region, (value, name) => this.setName(value, name));
+      if (parent && hook) {
+        hook(parent, region, (value, name) => {
+          if (this.valueIds.has(value)) return;
+          this.setName(value, this.nameLoc ? (findNameLocName(value.location) ?? name) : name);
+        });
+      }
     }
     let nextBlockId = 0;
     for (let b = region.firstBlock; b; b = b.next) {
       const ordering = nextBlockId++;
       this.blockNames.set(b, { ordering, name: '^bb' + ordering });
       const entry = b === region.firstBlock;
+      if (this.retained && !entry) this.setRetainedNames(b.arguments);
       for (const arg of b.arguments) {
         if (this.valueIds.has(arg)) continue;
-        if (entry) this.setName(arg, 'arg' + this.nextArgumentId++);
+        if (this.nameLoc) {
+          const special = entry ? 'arg' + this.nextArgumentId++ : '';
+          this.setName(arg, findNameLocName(arg.location) ?? special);
+        } else if (entry) this.setName(arg, 'arg' + this.nextArgumentId++);
         else this.valueIds.set(arg, '%' + this.nextValueId++);
       }
       for (let op = b.firstOp; op; op = op.next) this.numberOp(op);
     }
   }
 
+  /** Names the values of `values` that have a retained name (and are not yet named). */
+  private setRetainedNames(values: readonly Value[]): boolean {
+    let any = false;
+    for (const v of values) {
+      const name = getRetainedName(v);
+      if (name === undefined || this.valueIds.has(v)) continue;
+      this.setName(v, name);
+      any = true;
+    }
+    return any;
+  }
+
   private numberOp(op: Operation): void {
     let groups: number[] | undefined;
-    if (!this.generic) {
+    // An op whose results carry retained names prints exactly those groups (no hook names).
+    let named = false;
+    if (this.retained && op.results.length) {
+      const results = op.results;
+      for (let i = 0; i < results.length; i++) {
+        const name = getRetainedName(results[i]);
+        if (name === undefined) continue;
+        this.setName(results[i], name);
+        named = true;
+        if (i) (groups ??= [0]).push(i);
+      }
+    }
+    if (!this.generic && !named) {
       const hook = op.definition?.getAsmResultNames;
       if (hook) {
         hook(op, (value, name) => {
           if (this.valueIds.has(value)) return;
-          this.setName(value, name);
+          this.setName(value, this.nameLoc ? (findNameLocName(value.location) ?? name) : name);
           const idx = value instanceof OpResult ? value.index : 0;
           if (idx) (groups ??= [0]).push(idx);
         });
@@ -232,6 +312,10 @@ class SSANameState {
     }
     if (op.results.length === 0) return;
     const first = op.results[0];
+    if (this.nameLoc && !this.valueIds.has(first)) {
+      const name = findNameLocName(first.location);
+      if (name !== undefined) this.setName(first, name);
+    }
     if (!this.valueIds.has(first)) this.valueIds.set(first, '%' + this.nextValueId++);
     if (groups) {
       groups.sort((a, b) => a - b);
@@ -245,6 +329,9 @@ class SSANameState {
       return;
     }
     let n = sanitizeIdentifier(name, '$._-', true);
+    // MLIR checks the leading digit before escaping, so `!` becomes the numeric `%21`, which
+    // can clash with a numbered value: keep every suggested name non-numeric.
+    if (isDigit(n.charCodeAt(0))) n = '_' + n;
     if (this.scope.has(n)) {
       const base = n + '_';
       for (;;) {
@@ -323,6 +410,10 @@ export class Printer implements OpAsmPrinter {
   readonly debugInfo: boolean;
   readonly localScope: boolean;
   readonly hexThreshold: number;
+  /** See {@link PrintOptions.useRetainedNames}. */
+  readonly useRetainedNames: boolean;
+  /** See {@link PrintOptions.useNameLocAsPrefix}. */
+  readonly useNameLocAsPrefix: boolean;
 
   constructor(
     readonly context: MLIRContext,
@@ -332,6 +423,8 @@ export class Printer implements OpAsmPrinter {
     this.debugInfo = options.debugInfo ?? false;
     this.localScope = options.localScope ?? false;
     this.hexThreshold = options.hexThreshold ?? 100;
+    this.useRetainedNames = options.useRetainedNames ?? false;
+    this.useNameLocAsPrefix = options.useNameLocAsPrefix ?? false;
   }
 
   /** `indent` spaces (cached per depth). */
@@ -355,7 +448,7 @@ export class Printer implements OpAsmPrinter {
    * a newline, then deferred (location) aliases.
    */
   printTopLevel(op: Operation): string {
-    this.names = new SSANameState(op, this.generic);
+    this.names = new SSANameState(op, this.generic, this);
     if (!this.localScope) this.initializeAliases(op);
     const sorted = [...this.aliases.values()].filter((a) => a.name !== undefined);
     for (const a of sorted) if (!a.deferrable) this.printAliasDefinition(a);
@@ -376,7 +469,7 @@ export class Printer implements OpAsmPrinter {
       root = p;
       if (p.definition?.traits.some((t) => t.kind === 'IsIsolatedFromAbove')) break;
     }
-    this.names = new SSANameState(root, this.generic);
+    this.names = new SSANameState(root, this.generic, this);
     this.printOperationLine(op, false);
     return this.takeText();
   }
@@ -832,6 +925,9 @@ export class Printer implements OpAsmPrinter {
   }
   printOperand(value: Value): void {
     if (!this.collecting) this.text += this.names ? this.names.valueName(value) : '%<<value>>';
+  }
+  getValueName(value: Value): string {
+    return this.names ? this.names.valueName(value) : '%<<value>>';
   }
   printOperands(values: readonly Value[]): void {
     values.forEach((v, i) => {
