@@ -9,9 +9,6 @@ import {
   DenseI32ArrayAttr,
   DenseI64ArrayAttr,
   I32Attr,
-  IndexType,
-  IntegerAttr,
-  IntegerType,
   ParallelCombiningOpInterface,
   RankedTensorType,
   Region,
@@ -27,7 +24,6 @@ import {
   variadic,
   type AnyOpDefinition,
   type Attribute,
-  type OpAsmArgument,
   type OpAsmParser,
   type OpAsmPrinter,
   type Operation,
@@ -36,22 +32,10 @@ import {
   type Value,
 } from '@raptor-pim/ir-core';
 import {
-  parseBindingLists,
-  parseBindingTypes,
   parseCompactFunctionType,
   parseCompactTypeList,
-  parseIntegerRangeList,
-  parseLaneRange,
-  parseOptionalSharedOuts,
-  printBindingLists,
-  printBindingTypes,
   printCompactFunctionType,
   printCompactTypeList,
-  printIntegerRangeList,
-  printLaneRange,
-  printSharedOuts,
-  resolveBindings,
-  setComputeBlockArgumentNames,
 } from '@raptor-pim/compact-asm';
 import { SpatMessages as M } from '../../diagnostics';
 import {
@@ -64,96 +48,27 @@ import {
   parseEnumCase,
   type SpatEnumAttr,
 } from '../attributes';
-import { ComputeOpInterface, type ComputeBindings } from '../interfaces';
+import { ComputeOpInterface } from '../interfaces';
 import { AnyShapedType, denseValues, elementTypeOf, intValue, requireSameElementType, requireTensor, shapeOf } from '../type-checks';
 import { addParsedAttributes, setParsedProperty } from './elementwise';
+import {
+  computeBindingsOf,
+  isConstantLike,
+  parseCompute,
+  parseComputeBatch,
+  printCompute,
+  printComputeBatch,
+  setComputeArgumentNames,
+  setComputeBatchArgumentNames,
+  verifyCaptures,
+  verifyComputeArguments,
+  verifyComputeBatch,
+  verifyWeightsConstant,
+} from './compute-structure';
 
 const SEGMENTS = 'operandSegmentSizes';
 
-/** True when `op` is constant-like (`ConstantLike` trait or a `*.constant` op). */
-export function isConstantLike(op: Operation | null): boolean {
-  return op !== null && (op.hasTrait(Traits.ConstantLike) || op.name.endsWith('.constant'));
-}
-
-/** The `[weights, inputs]` operand segment sizes of a compute op. */
-function segments(op: Operation): [number, number] {
-  const s = denseValues(op.getAttr(SEGMENTS));
-  return s && s.length === 2 ? [s[0]!, s[1]!] : [0, op.numOperands];
-}
-
-/** Distinct outer weights whose body argument (from `firstWeightArg`) is used in some block. */
-export function countUsedWeights(region: Region, firstWeightArg: number, weights: readonly Value[]): number {
-  const used = new Set<Value>();
-  for (let b = region.firstBlock; b; b = b.next) {
-    for (let k = 0; k < weights.length; k++) {
-      const arg = b.arguments[firstWeightArg + k];
-      if (arg && !arg.useEmpty) used.add(weights[k]!);
-    }
-  }
-  return used.size;
-}
-
-function parseCrossbarWeights(p: OpAsmParser): { value: number; at: ReturnType<OpAsmParser['getCurrentLocation']> } | undefined {
-  if (!p.parseKeyword('crossbarWeights')) return undefined;
-  const at = p.getCurrentLocation();
-  const value = p.parseInteger();
-  return value === undefined ? undefined : { value, at };
-}
-
-function computeBindings(op: Operation, hasLane: boolean): ComputeBindings {
-  const [nw, ni] = segments(op);
-  const args = op.regions[0]?.firstBlock?.arguments ?? [];
-  const base = hasLane ? 1 : 0;
-  return {
-    lane: hasLane ? args[0] : undefined,
-    weights: op.operands.slice(0, nw),
-    inputs: op.operands.slice(nw, nw + ni),
-    weightArguments: args.slice(base, base + nw),
-    inputArguments: args.slice(base + nw, base + nw + ni),
-    outputArguments: args.slice(base + nw + ni),
-  };
-}
-
-function verifyArgTypes(op: Operation, role: string, args: readonly Value[], outer: readonly Type[]): boolean {
-  for (let k = 0; k < outer.length; k++) {
-    if (args[k]!.type !== outer[k]) {
-      op.emitOpError(M.argTypeMismatch(role, k, formatType(args[k]!.type), formatType(outer[k]!)));
-      return false;
-    }
-  }
-  return true;
-}
-
-function verifyWeightsConstant(op: Operation, weights: readonly Value[]): boolean {
-  for (let k = 0; k < weights.length; k++) {
-    if (!isConstantLike(weights[k]!.definingOp)) {
-      op.emitOpError(M.weightNotConstant(k));
-      return false;
-    }
-  }
-  return true;
-}
-
-/** Values used in the body and defined outside must be constants (or deferred sources). */
-function verifyCaptures(op: Operation): boolean {
-  let ok = true;
-  op.walk((inner) => {
-    if (!ok || inner === op) return;
-    for (let i = 0; i < inner.numOperands; i++) {
-      const v = inner.getOperand(i);
-      const region = v.parentRegion;
-      const inside = region !== null && region.parentOp !== null && op.isAncestor(region.parentOp);
-      if (inside) continue;
-      const def = v.definingOp;
-      if (isConstantLike(def) || inner.name === 'spat.deferred_communication') continue;
-      if (def && /^spat\.(graph|scheduled)_compute(_batch)?$/.test(def.name)) op.emitOpError(M.captureOfComputeResult(inner.name, def.name));
-      else op.emitOpError(M.nonConstantCapture(inner.name));
-      ok = false;
-      return;
-    }
-  });
-  return ok;
-}
+export { countUsedWeights, isConstantLike } from './compute-structure';
 
 // ------------------------------------------------------------------ spat.graph_compute
 
@@ -170,78 +85,17 @@ export const GraphComputeOp = defineOp({
   attributes: { coreId: optProp(I32Attr) },
   regions: { body: { description: 'any region' } },
   interfaces: [
-    implement(ComputeOpInterface, { getBindings: (op) => computeBindings(op, false), getBody: (op) => op.regions[0]!, getLaneCount: () => 1 }),
+    implement(ComputeOpInterface, { getBindings: (op) => computeBindingsOf(op, false), getBody: (op) => op.regions[0]!, getLaneCount: () => 1 }),
   ],
-  parse(p, state) {
-    const bindings = parseBindingLists(p);
-    if (!bindings) return false;
-    let coreId: number | undefined;
-    if (p.parseOptionalKeyword('coreId') !== null) {
-      const v = p.parseInteger();
-      if (v === undefined) return false;
-      coreId = v;
-    }
-    const cw = parseCrossbarWeights(p);
-    if (!cw) return false;
-    const attrs = p.parseOptionalAttrDictWithKeyword();
-    if (!attrs || !p.parseColon()) return false;
-    const types = parseBindingTypes(p);
-    if (!types) return false;
-    const operands: Value[] = [];
-    if (!resolveBindings(p, bindings, types, operands)) return false;
-    state.operands = operands;
-    state.resultTypes = types.resultTypes;
-    setParsedProperty(state, SEGMENTS, DenseArrayAttr.i32(p.context, [bindings.weights.length, bindings.inputs.length]));
-    if (coreId !== undefined) setParsedProperty(state, 'coreId', IntegerAttr.get(IntegerType.get(p.context, 32), coreId));
-    addParsedAttributes(state, attrs);
-    const region = new Region();
-    state.regions = [region];
-    if (!p.parseRegion(region, [...bindings.weightArgs, ...bindings.inputArgs])) return false;
-    const derived = countUsedWeights(region, 0, operands.slice(0, bindings.weights.length));
-    if (derived !== cw.value) {
-      p.emitError(M.crossbarWeightsMismatch(cw.value, derived), cw.at);
-      return false;
-    }
-    return true;
-  },
-  print(op, p) {
-    const [nw] = segments(op);
-    const args = op.regions[0]?.firstBlock?.arguments ?? [];
-    p.print(' ');
-    printBindingLists(p, args.slice(0, nw), op.operands.slice(0, nw), args.slice(nw), op.operands.slice(nw));
-    const coreId = intValue(op.getAttr('coreId'));
-    if (coreId !== undefined) p.print(` coreId ${coreId}`);
-    p.print(` crossbarWeights ${countUsedWeights(op.regions[0]!, 0, op.operands.slice(0, nw))}`);
-    p.printOptionalAttrDictWithKeyword(op.attributes);
-    p.print(' : ');
-    printBindingTypes(p, op.operands.slice(0, nw).map((v) => v.type), op.operands.slice(nw).map((v) => v.type), op.resultTypes);
-    p.print(' ');
-    p.printRegion(op.regions[0]!, false, true);
-  },
-  getAsmBlockArgumentNames(op, region, setName) {
-    const [nw] = segments(op);
-    const args = region.firstBlock?.arguments ?? [];
-    setComputeBlockArgumentNames(setName, { weights: args.slice(0, nw), inputs: args.slice(nw), outputs: [] });
-  },
+  parse: (p, state) => parseCompute(p, state, M),
+  print: printCompute,
+  getAsmBlockArgumentNames: setComputeArgumentNames,
   verify(view) {
     const op = view.op;
+    if (!verifyComputeArguments(op, M)) return false;
     const region = op.regions[0]!;
-    if (region.empty) {
-      view.emitOpError(M.emptyBody);
-      return false;
-    }
     const weights = view.weights;
     const inputs = view.inputs;
-    let index = 0;
-    for (let b = region.firstBlock; b; b = b.next, index++) {
-      const args = b.arguments;
-      if (args.length !== weights.length + inputs.length) {
-        view.emitOpError(M.blockArgCount(index, weights.length + inputs.length, args.length, 'weights then inputs'));
-        return false;
-      }
-      if (!verifyArgTypes(op, 'weight', args.slice(0, weights.length), weights.map((v) => v.type))) return false;
-      if (!verifyArgTypes(op, 'input', args.slice(weights.length), inputs.map((v) => v.type))) return false;
-    }
     for (let b = region.firstBlock; b; b = b.next) {
       const last = b.lastOp;
       if (last?.name !== 'spat.yield') {
@@ -271,7 +125,7 @@ export const GraphComputeOp = defineOp({
         }
       }
     }
-    return verifyWeightsConstant(op, weights) && verifyCaptures(op);
+    return verifyWeightsConstant(op, weights, M) && verifyCaptures(op, M);
   },
 });
 
@@ -311,159 +165,15 @@ export const GraphComputeBatchOp = defineOp({
   regions: { body: { description: 'any region' } },
   interfaces: [
     implement(ComputeOpInterface, {
-      getBindings: (op) => computeBindings(op, true),
+      getBindings: (op) => computeBindingsOf(op, true),
       getBody: (op) => op.regions[0]!,
       getLaneCount: (op) => intValue(op.getAttr('laneCount')) ?? 0,
     }),
   ],
-  parse(p, state) {
-    const at = p.getCurrentLocation();
-    const lane = parseLaneRange(p);
-    if (!lane) return false;
-    if (lane.lower !== 0) {
-      p.emitError(M.laneRangeMustStartAtZero(lane.lower), at);
-      return false;
-    }
-    const bindings = parseBindingLists(p);
-    if (!bindings) return false;
-    const outsAt = p.getCurrentLocation();
-    const outs = parseOptionalSharedOuts(p);
-    if (outs === undefined) return false;
-    let coreIds: number[] | undefined;
-    if (p.parseOptionalKeyword('coreIds') !== null) {
-      coreIds = parseIntegerRangeList(p);
-      if (!coreIds) return false;
-    }
-    const cw = parseCrossbarWeights(p);
-    if (!cw) return false;
-    const attrs = p.parseOptionalAttrDictWithKeyword();
-    if (!attrs || !p.parseColon()) return false;
-    const types = parseBindingTypes(p);
-    if (!types) return false;
-    const outArgs: OpAsmArgument[] = outs ?? [];
-    if (outArgs.length !== types.resultTypes.length) {
-      p.emitError(M.sharedOutsCount(outArgs.length, types.resultTypes.length), outsAt);
-      return false;
-    }
-    outArgs.forEach((o, k) => (o.type = types.resultTypes[k]));
-    const operands: Value[] = [];
-    if (!resolveBindings(p, bindings, types, operands)) return false;
-    state.operands = operands;
-    state.resultTypes = types.resultTypes;
-    setParsedProperty(state, 'laneCount', IntegerAttr.get(IntegerType.get(p.context, 32), lane.upper));
-    if (coreIds) setParsedProperty(state, 'coreIds', DenseArrayAttr.i32(p.context, coreIds));
-    setParsedProperty(state, SEGMENTS, DenseArrayAttr.i32(p.context, [bindings.weights.length, bindings.inputs.length]));
-    addParsedAttributes(state, attrs);
-    const region = new Region();
-    state.regions = [region];
-    if (!p.parseRegion(region, [lane.lane, ...bindings.weightArgs, ...bindings.inputArgs, ...outArgs])) return false;
-    const derived = countUsedWeights(region, 1, operands.slice(0, bindings.weights.length));
-    if (derived !== cw.value) {
-      p.emitError(M.crossbarWeightsMismatch(cw.value, derived), cw.at);
-      return false;
-    }
-    return true;
-  },
-  print(op, p) {
-    const [nw, ni] = segments(op);
-    const args = op.regions[0]?.firstBlock?.arguments ?? [];
-    p.print(' ');
-    printLaneRange(p, args[0]!, 0, intValue(op.getAttr('laneCount')) ?? 0);
-    p.print(' ');
-    printBindingLists(p, args.slice(1, 1 + nw), op.operands.slice(0, nw), args.slice(1 + nw, 1 + nw + ni), op.operands.slice(nw));
-    const outs = args.slice(1 + nw + ni);
-    if (outs.length) {
-      p.print(' ');
-      printSharedOuts(p, outs);
-    }
-    const coreIds = denseValues(op.getAttr('coreIds'));
-    if (coreIds) {
-      p.print(' coreIds ');
-      printIntegerRangeList(p, coreIds);
-    }
-    p.print(` crossbarWeights ${countUsedWeights(op.regions[0]!, 1, op.operands.slice(0, nw))}`);
-    p.printOptionalAttrDictWithKeyword(op.attributes);
-    p.print(' : ');
-    printBindingTypes(p, op.operands.slice(0, nw).map((v) => v.type), op.operands.slice(nw).map((v) => v.type), op.resultTypes);
-    p.print(' ');
-    p.printRegion(op.regions[0]!, false, true);
-  },
-  getAsmBlockArgumentNames(op, region, setName) {
-    const [nw, ni] = segments(op);
-    const args = region.firstBlock?.arguments ?? [];
-    setComputeBlockArgumentNames(setName, { lane: args[0], weights: args.slice(1, 1 + nw), inputs: args.slice(1 + nw, 1 + nw + ni), outputs: args.slice(1 + nw + ni) });
-  },
-  verify(view) {
-    const op = view.op;
-    const laneCount = Number(view.laneCount.value);
-    if (laneCount <= 0) {
-      view.emitOpError(M.laneCountNotPositive(laneCount));
-      return false;
-    }
-    const region = op.regions[0]!;
-    if (region.empty) {
-      view.emitOpError(M.emptyBody);
-      return false;
-    }
-    const weights = view.weights;
-    const inputs = view.inputs;
-    const results = op.resultTypes;
-    const expected = 1 + weights.length + inputs.length + results.length;
-    let index = 0;
-    for (let b = region.firstBlock; b; b = b.next, index++) {
-      const args = b.arguments;
-      if (args.length !== expected) {
-        view.emitOpError(M.blockArgCount(index, expected, args.length, 'lane, weights, inputs, outputs'));
-        return false;
-      }
-      if (!(args[0]!.type instanceof IndexType)) {
-        view.emitOpError(M.laneArgNotIndex(formatType(args[0]!.type)));
-        return false;
-      }
-      if (!verifyArgTypes(op, 'weight', args.slice(1, 1 + weights.length), weights.map((v) => v.type))) return false;
-      if (!verifyArgTypes(op, 'input', args.slice(1 + weights.length), inputs.map((v) => v.type))) return false;
-      if (!verifyArgTypes(op, 'output', args.slice(1 + weights.length + inputs.length), results)) return false;
-    }
-    if (!verifyWeightsConstant(op, weights) || !verifyCaptures(op)) return false;
-    const coreIds = view.coreIds ? denseValues(view.coreIds)! : undefined;
-    if (coreIds) {
-      if (coreIds.length !== laneCount) {
-        view.emitOpError(M.coreIdsLength(coreIds.length, laneCount));
-        return false;
-      }
-      const seen = new Map<number, number>();
-      for (let k = 0; k < coreIds.length; k++) {
-        const id = coreIds[k]!;
-        if (id < 0) {
-          view.emitOpError(M.coreIdNegative(k, id));
-          return false;
-        }
-        const first = seen.get(id);
-        if (first !== undefined) {
-          view.emitOpError(M.coreIdDuplicate(id, first, k));
-          return false;
-        }
-        seen.set(id, k);
-      }
-    }
-    for (let b = region.firstBlock; b; b = b.next) {
-      const last = b.lastOp;
-      const name = last?.name ?? '<none>';
-      if (results.length) {
-        if (name !== 'spat.in_parallel') {
-          view.emitOpError(M.batchResultfulTerminator(name));
-          return false;
-        }
-      } else if (name !== 'spat.yield') {
-        view.emitOpError(M.batchResultlessTerminator(name));
-        return false;
-      } else if (last!.numOperands) {
-        view.emitOpError(M.batchYieldValues(last!.numOperands));
-        return false;
-      }
-    }
-    return verifyFragmentContract(op, laneCount);
-  },
+  parse: (p, state) => parseComputeBatch(p, state, M),
+  print: printComputeBatch,
+  getAsmBlockArgumentNames: setComputeBatchArgumentNames,
+  verify: (view) => verifyComputeBatch(view.op, M) && verifyFragmentContract(view.op, Number(view.laneCount.value)),
 });
 
 /** The graph fragment contract: one publication per lane per result into `[slot, 0, ...]`. */

@@ -7,14 +7,11 @@
  */
 import {
   AnyType,
-  DenseArrayAttr,
   DenseI32ArrayAttr,
   I32Attr,
   I64Attr,
   Index,
   IndexType,
-  IntegerAttr,
-  IntegerType,
   MemRefType,
   RankedTensorType,
   Region,
@@ -31,8 +28,6 @@ import {
   typeConstraint,
   variadic,
   type AnyOpDefinition,
-  type Attribute,
-  type NamedAttribute,
   type OpAsmArgument,
   type OpAsmParser,
   type OpAsmPrinter,
@@ -41,25 +36,25 @@ import {
   type Type,
   type Value,
 } from '@raptor-pim/ir-core';
-import {
-  parseBindingLists,
-  parseBindingTypes,
-  parseCompactFunctionType,
-  parseIntegerRangeList,
-  parseLaneRange,
-  parseOptionalSharedOuts,
-  printBindingLists,
-  printBindingTypes,
-  printCompactFunctionType,
-  printIntegerRangeList,
-  printLaneRange,
-  printSharedOuts,
-  resolveBindings,
-  setComputeBlockArgumentNames,
-} from '@raptor-pim/compact-asm';
+import { parseCompactFunctionType, printCompactFunctionType } from '@raptor-pim/compact-asm';
 import { SchedulingMessages as M } from '../../interpreter/scheduling-messages';
-import { ComputeOpInterface, type ComputeBindings } from '../interfaces';
-import { countUsedWeights } from './compute';
+import { ComputeOpInterface } from '../interfaces';
+import { intValue } from '../type-checks';
+import { addParsedAttributes } from './elementwise';
+import {
+  computeBindingsOf,
+  countUsedWeights,
+  parseCompute,
+  parseComputeBatch,
+  printCompute,
+  printComputeBatch,
+  setComputeArgumentNames,
+  setComputeBatchArgumentNames,
+  verifyCaptures,
+  verifyComputeArguments,
+  verifyComputeBatch,
+  verifyWeightsConstant,
+} from './compute-structure';
 
 // ------------------------------------------------------------------ shared helpers
 
@@ -69,34 +64,6 @@ export const AnyShaped = typeConstraint(
   (t) => t instanceof RankedTensorType || t instanceof UnrankedTensorType || t instanceof MemRefType || t instanceof VectorType,
 );
 
-const SEGMENTS = 'operandSegmentSizes';
-
-function setProperty(state: OperationState, name: string, value: Attribute): void {
-  const props = state.properties instanceof Map ? new Map(state.properties) : new Map(Object.entries(state.properties ?? {}));
-  props.set(name, value);
-  state.properties = props;
-}
-
-function addAttributes(state: OperationState, list: readonly NamedAttribute[]): void {
-  if (!list.length) return;
-  const attrs = state.attributes instanceof Map ? new Map(state.attributes) : new Map(Object.entries(state.attributes ?? {}));
-  for (const { name, value } of list) attrs.set(name, value);
-  state.attributes = attrs;
-}
-
-function intValue(a: Attribute | undefined): number | undefined {
-  return a instanceof IntegerAttr ? Number(a.value) : undefined;
-}
-
-function denseValues(a: Attribute | undefined): number[] | undefined {
-  return a instanceof DenseArrayAttr ? (a.values as readonly (number | bigint)[]).map((v) => Number(v)) : undefined;
-}
-
-/** True when `op` is constant-like (`ConstantLike` trait or `*.constant`). */
-function isConstantLike(op: Operation | null): boolean {
-  return op !== null && (op.hasTrait(Traits.ConstantLike) || op.name.endsWith('.constant'));
-}
-
 /**
  * Number of distinct resident weights used by a compute body: distinct outer weight values
  * whose body argument has at least one use (the printer derives `crossbarWeights` from it).
@@ -104,72 +71,6 @@ function isConstantLike(op: Operation | null): boolean {
 export function countResidentWeights(op: Operation, firstWeightArg: number, numWeights: number, weights: readonly Value[]): number {
   const body = op.regions[0];
   return body ? countUsedWeights(body, firstWeightArg, weights.slice(0, numWeights)) : 0;
-}
-
-function parseCrossbarWeights(p: OpAsmParser): { value: number; at: ReturnType<OpAsmParser['getCurrentLocation']> } | undefined {
-  if (!p.parseKeyword('crossbarWeights')) return undefined;
-  const at = p.getCurrentLocation();
-  const value = p.parseInteger();
-  return value === undefined ? undefined : { value, at };
-}
-
-function printCustomAttributes(op: Operation, p: OpAsmPrinter): void {
-  p.printOptionalAttrDictWithKeyword(op.attributes);
-}
-
-/** The operand segment sizes `[weights, inputs]`. */
-function segments(op: Operation): [number, number] {
-  const s = denseValues(op.getAttr(SEGMENTS));
-  return s && s.length === 2 ? [s[0]!, s[1]!] : [0, op.numOperands];
-}
-
-/**
- * Checks that values used inside `op`'s body and defined outside it are constants (or are
- * sources of a recorded `spat.deferred_communication`); direct captures of another compute's
- * result get a dedicated message.
- */
-function verifyCaptures(op: Operation): boolean {
-  let ok = true;
-  op.walk((inner) => {
-    if (!ok || inner === op) return;
-    for (let i = 0; i < inner.numOperands; i++) {
-      const v = inner.getOperand(i);
-      const def = v.definingOp;
-      const region = v.parentRegion;
-      const inside = region !== null && region.parentOp !== null && op.isAncestor(region.parentOp);
-      if (inside) continue;
-      if (isConstantLike(def)) continue;
-      if (inner.name === 'spat.deferred_communication') continue;
-      if (def && /^spat\.(graph|scheduled)_compute(_batch)?$/.test(def.name)) {
-        op.emitOpError(M.captureOfComputeResult(inner.name, def.name));
-      } else {
-        op.emitOpError(M.nonConstantCapture(inner.name));
-      }
-      ok = false;
-      return;
-    }
-  });
-  return ok;
-}
-
-function verifyWeightsConstant(op: Operation, weights: readonly Value[]): boolean {
-  for (let k = 0; k < weights.length; k++) {
-    if (!isConstantLike(weights[k]!.definingOp)) {
-      op.emitOpError(M.weightNotConstant(k));
-      return false;
-    }
-  }
-  return true;
-}
-
-function verifyArgTypes(op: Operation, role: string, args: readonly Value[], outer: readonly Type[]): boolean {
-  for (let k = 0; k < outer.length; k++) {
-    if (args[k]!.type !== outer[k]) {
-      op.emitOpError(M.argTypeMismatch(role, k, formatType(args[k]!.type), formatType(outer[k]!)));
-      return false;
-    }
-  }
-  return true;
 }
 
 function verifyYieldTypes(op: Operation, yielded: readonly Value[], results: readonly Type[]): boolean {
@@ -184,20 +85,6 @@ function verifyYieldTypes(op: Operation, yielded: readonly Value[], results: rea
     }
   }
   return true;
-}
-
-/** The bindings of a scheduled op: `firstArg` is 1 for batches (lane argument first). */
-function scheduledBindings(op: Operation, firstArg: number): ComputeBindings {
-  const [nw, ni] = segments(op);
-  const args = op.regions[0]?.firstBlock?.arguments ?? [];
-  return {
-    lane: firstArg ? args[0] : undefined,
-    weights: op.operands.slice(0, nw),
-    inputs: op.operands.slice(nw, nw + ni),
-    weightArguments: args.slice(firstArg, firstArg + nw),
-    inputArguments: args.slice(firstArg + nw, firstArg + nw + ni),
-    outputArguments: args.slice(firstArg + nw + ni),
-  };
 }
 
 // ------------------------------------------------------------------ spat.scheduled_compute
@@ -216,82 +103,20 @@ export const ScheduledComputeOp = defineOp({
   regions: { body: { description: 'any region' } },
   interfaces: [
     implement(ComputeOpInterface, {
-      getBindings: (op) => scheduledBindings(op, 0),
+      getBindings: (op) => computeBindingsOf(op, false),
       getBody: (op) => op.regions[0]!,
       getLaneCount: () => 1,
     }),
   ],
-  parse(p, state) {
-    const bindings = parseBindingLists(p);
-    if (!bindings) return false;
-    let coreId: number | undefined;
-    if (p.parseOptionalKeyword('coreId') !== null) {
-      const v = p.parseInteger();
-      if (v === undefined) return false;
-      coreId = v;
-    }
-    const cw = parseCrossbarWeights(p);
-    if (!cw) return false;
-    const attrs = p.parseOptionalAttrDictWithKeyword();
-    if (!attrs || !p.parseColon()) return false;
-    const types = parseBindingTypes(p);
-    if (!types) return false;
-    const operands: Value[] = [];
-    if (!resolveBindings(p, bindings, types, operands)) return false;
-    state.operands = operands;
-    state.resultTypes = types.resultTypes;
-    setProperty(state, SEGMENTS, DenseArrayAttr.i32(p.context, [bindings.weights.length, bindings.inputs.length]));
-    if (coreId !== undefined) setProperty(state, 'coreId', IntegerAttr.get(IntegerType.get(p.context, 32), coreId));
-    addAttributes(state, attrs);
-    const region = new Region();
-    state.regions = [region];
-    if (!p.parseRegion(region, [...bindings.weightArgs, ...bindings.inputArgs])) return false;
-    const derived = countUsedWeights(region, 0, operands.slice(0, bindings.weights.length));
-    if (derived !== cw.value) {
-      p.emitError(M.crossbarWeightsMismatch(cw.value, derived), cw.at);
-      return false;
-    }
-    return true;
-  },
-  print(op, p) {
-    const [nw] = segments(op);
-    const entry = op.regions[0]?.firstBlock;
-    const args = entry ? entry.arguments : [];
-    p.print(' ');
-    printBindingLists(p, args.slice(0, nw), op.operands.slice(0, nw), args.slice(nw), op.operands.slice(nw));
-    const coreId = intValue(op.getAttr('coreId'));
-    if (coreId !== undefined) p.print(` coreId ${coreId}`);
-    p.print(` crossbarWeights ${countResidentWeights(op, 0, nw, op.operands.slice(0, nw))}`);
-    printCustomAttributes(op, p);
-    p.print(' : ');
-    printBindingTypes(p, op.operands.slice(0, nw).map((v) => v.type), op.operands.slice(nw).map((v) => v.type), op.resultTypes);
-    p.print(' ');
-    p.printRegion(op.regions[0]!, false, true);
-  },
-  getAsmBlockArgumentNames(op, region, setName) {
-    const [nw] = segments(op);
-    const args = region.firstBlock?.arguments ?? [];
-    setComputeBlockArgumentNames(setName, { weights: args.slice(0, nw), inputs: args.slice(nw), outputs: [] });
-  },
+  parse: (p, state) => parseCompute(p, state, M),
+  print: printCompute,
+  getAsmBlockArgumentNames: setComputeArgumentNames,
   verifyRegions(view) {
     const op = view.op;
+    if (!verifyComputeArguments(op, M)) return false;
     const region = op.regions[0]!;
-    if (region.empty) {
-      view.emitOpError(M.emptyBody);
-      return false;
-    }
     const weights = view.weights;
     const inputs = view.inputs;
-    let index = 0;
-    for (let b = region.firstBlock; b; b = b.next, index++) {
-      const args = b.arguments;
-      if (args.length !== weights.length + inputs.length) {
-        view.emitOpError(M.blockArgCount(index, weights.length + inputs.length, args.length, 'weights then inputs'));
-        return false;
-      }
-      if (!verifyArgTypes(op, 'weight', args.slice(0, weights.length), weights.map((v) => v.type))) return false;
-      if (!verifyArgTypes(op, 'input', args.slice(weights.length), inputs.map((v) => v.type))) return false;
-    }
     const entry = region.firstBlock!;
     const last = entry.lastOp;
     if (region.firstBlock !== region.lastBlock || !last || last.name !== 'spat.yield') {
@@ -307,8 +132,8 @@ export const ScheduledComputeOp = defineOp({
         return false;
       }
     }
-    if (!verifyWeightsConstant(op, weights)) return false;
-    return verifyCaptures(op);
+    if (!verifyWeightsConstant(op, weights, M)) return false;
+    return verifyCaptures(op, M);
   },
 });
 
@@ -328,169 +153,15 @@ export const ScheduledComputeBatchOp = defineOp({
   regions: { body: { description: 'any region' } },
   interfaces: [
     implement(ComputeOpInterface, {
-      getBindings: (op) => scheduledBindings(op, 1),
+      getBindings: (op) => computeBindingsOf(op, true),
       getBody: (op) => op.regions[0]!,
       getLaneCount: (op) => intValue(op.getAttr('laneCount')) ?? 0,
     }),
   ],
-  parse(p, state) {
-    const at = p.getCurrentLocation();
-    const lane = parseLaneRange(p);
-    if (!lane) return false;
-    if (lane.lower !== 0) {
-      p.emitError(M.laneRangeMustStartAtZero(lane.lower), at);
-      return false;
-    }
-    const bindings = parseBindingLists(p);
-    if (!bindings) return false;
-    const outsAt = p.getCurrentLocation();
-    const outs = parseOptionalSharedOuts(p);
-    if (outs === undefined) return false;
-    let coreIds: number[] | undefined;
-    if (p.parseOptionalKeyword('coreIds') !== null) {
-      coreIds = parseIntegerRangeList(p);
-      if (!coreIds) return false;
-    }
-    const cw = parseCrossbarWeights(p);
-    if (!cw) return false;
-    const attrs = p.parseOptionalAttrDictWithKeyword();
-    if (!attrs || !p.parseColon()) return false;
-    const types = parseBindingTypes(p);
-    if (!types) return false;
-    const outArgs: OpAsmArgument[] = outs ?? [];
-    if (outArgs.length !== types.resultTypes.length) {
-      p.emitError(M.sharedOutsCount(outArgs.length, types.resultTypes.length), outsAt);
-      return false;
-    }
-    outArgs.forEach((o, k) => (o.type = types.resultTypes[k]));
-    const operands: Value[] = [];
-    if (!resolveBindings(p, bindings, types, operands)) return false;
-    state.operands = operands;
-    state.resultTypes = types.resultTypes;
-    const i32 = IntegerType.get(p.context, 32);
-    setProperty(state, 'laneCount', IntegerAttr.get(i32, lane.upper));
-    if (coreIds) setProperty(state, 'coreIds', DenseArrayAttr.i32(p.context, coreIds));
-    setProperty(state, SEGMENTS, DenseArrayAttr.i32(p.context, [bindings.weights.length, bindings.inputs.length]));
-    addAttributes(state, attrs);
-    const region = new Region();
-    state.regions = [region];
-    if (!p.parseRegion(region, [lane.lane, ...bindings.weightArgs, ...bindings.inputArgs, ...outArgs])) return false;
-    const derived = countUsedWeights(region, 1, operands.slice(0, bindings.weights.length));
-    if (derived !== cw.value) {
-      p.emitError(M.crossbarWeightsMismatch(cw.value, derived), cw.at);
-      return false;
-    }
-    return true;
-  },
-  print(op, p) {
-    const [nw, ni] = segments(op);
-    const args = op.regions[0]?.firstBlock?.arguments ?? [];
-    p.print(' ');
-    printLaneRange(p, args[0]!, 0, intValue(op.getAttr('laneCount')) ?? 0);
-    p.print(' ');
-    printBindingLists(p, args.slice(1, 1 + nw), op.operands.slice(0, nw), args.slice(1 + nw, 1 + nw + ni), op.operands.slice(nw));
-    const outs = args.slice(1 + nw + ni);
-    if (outs.length) {
-      p.print(' ');
-      printSharedOuts(p, outs);
-    }
-    const coreIds = denseValues(op.getAttr('coreIds'));
-    if (coreIds) {
-      p.print(' coreIds ');
-      printIntegerRangeList(p, coreIds);
-    }
-    p.print(` crossbarWeights ${countResidentWeights(op, 1, nw, op.operands.slice(0, nw))}`);
-    printCustomAttributes(op, p);
-    p.print(' : ');
-    printBindingTypes(p, op.operands.slice(0, nw).map((v) => v.type), op.operands.slice(nw).map((v) => v.type), op.resultTypes);
-    p.print(' ');
-    p.printRegion(op.regions[0]!, false, true);
-  },
-  getAsmBlockArgumentNames(op, region, setName) {
-    const [nw, ni] = segments(op);
-    const args = region.firstBlock?.arguments ?? [];
-    setComputeBlockArgumentNames(setName, {
-      lane: args[0],
-      weights: args.slice(1, 1 + nw),
-      inputs: args.slice(1 + nw, 1 + nw + ni),
-      outputs: args.slice(1 + nw + ni),
-    });
-  },
-  verify(view) {
-    const op = view.op;
-    const laneCount = Number(view.laneCount.value);
-    if (laneCount <= 0) {
-      view.emitOpError(M.laneCountNotPositive(laneCount));
-      return false;
-    }
-    const region = op.regions[0]!;
-    if (region.empty) {
-      view.emitOpError(M.emptyBody);
-      return false;
-    }
-    const weights = view.weights;
-    const inputs = view.inputs;
-    const results = op.resultTypes;
-    const expected = 1 + weights.length + inputs.length + results.length;
-    let index = 0;
-    for (let b = region.firstBlock; b; b = b.next, index++) {
-      const args = b.arguments;
-      if (args.length !== expected) {
-        view.emitOpError(M.blockArgCount(index, expected, args.length, 'lane, weights, inputs, outputs'));
-        return false;
-      }
-      if (!(args[0]!.type instanceof IndexType)) {
-        view.emitOpError(M.laneArgNotIndex(formatType(args[0]!.type)));
-        return false;
-      }
-      if (!verifyArgTypes(op, 'weight', args.slice(1, 1 + weights.length), weights.map((v) => v.type))) return false;
-      if (!verifyArgTypes(op, 'input', args.slice(1 + weights.length), inputs.map((v) => v.type))) return false;
-      if (!verifyArgTypes(op, 'output', args.slice(1 + weights.length + inputs.length), results)) return false;
-    }
-    if (!verifyWeightsConstant(op, weights)) return false;
-    if (!verifyCaptures(op)) return false;
-    const coreIds = view.coreIds ? denseValues(view.coreIds)! : undefined;
-    if (coreIds) {
-      if (coreIds.length !== laneCount) {
-        view.emitOpError(M.coreIdsLength(coreIds.length, laneCount));
-        return false;
-      }
-      const seen = new Map<number, number>();
-      for (let k = 0; k < coreIds.length; k++) {
-        const id = coreIds[k]!;
-        if (id < 0) {
-          view.emitOpError(M.coreIdNegative(k, id));
-          return false;
-        }
-        const first = seen.get(id);
-        if (first !== undefined) {
-          view.emitOpError(M.coreIdDuplicate(id, first, k));
-          return false;
-        }
-        seen.set(id, k);
-      }
-    }
-    for (let b = region.firstBlock; b; b = b.next) {
-      const last = b.lastOp;
-      const name = last?.name ?? '<none>';
-      if (results.length) {
-        if (name !== 'spat.in_parallel') {
-          view.emitOpError(M.batchResultfulTerminator(name));
-          return false;
-        }
-      } else {
-        if (name !== 'spat.yield') {
-          view.emitOpError(M.batchResultlessTerminator(name));
-          return false;
-        }
-        if (last!.numOperands) {
-          view.emitOpError(M.batchYieldValues(last!.numOperands));
-          return false;
-        }
-      }
-    }
-    return true;
-  },
+  parse: (p, state) => parseComputeBatch(p, state, M),
+  print: printComputeBatch,
+  getAsmBlockArgumentNames: setComputeBatchArgumentNames,
+  verify: (view) => verifyComputeBatch(view.op, M),
 });
 
 // ------------------------------------------------------------------ spat.block_yield
@@ -603,7 +274,7 @@ function parsePayloadThenIndices(p: OpAsmParser, state: OperationState, keywords
   if (!p.resolveOperand(payload, t, values)) return false;
   if (!resolveIndexOperands(p, ids as NonNullable<(typeof ids)[number]>[], values)) return false;
   state.operands = values;
-  addAttributes(state, attrs);
+  addParsedAttributes(state, attrs);
   return true;
 }
 
@@ -619,8 +290,26 @@ function parseIndicesThenResult(p: OpAsmParser, state: OperationState, keywords:
   if (!resolveIndexOperands(p, ids as NonNullable<(typeof ids)[number]>[], values)) return false;
   state.operands = values;
   state.resultTypes = [t];
-  addAttributes(state, attrs);
+  addParsedAttributes(state, attrs);
   return true;
+}
+
+/** Prints what {@link parsePayloadThenIndices} reads. */
+function printPayloadThenIndices(op: Operation, p: OpAsmPrinter, keywords: readonly string[]): void {
+  p.print(' ');
+  p.printOperand(op.getOperand(0));
+  printKeywordOperands(p, op, 1, keywords);
+  p.printOptionalAttrDict(op.attributes);
+  p.print(' : ');
+  p.printType(op.getOperand(0).type);
+}
+
+/** Prints what {@link parseIndicesThenResult} reads. */
+function printIndicesThenResult(op: Operation, p: OpAsmPrinter, keywords: readonly string[]): void {
+  printKeywordOperands(p, op, 0, keywords);
+  p.printOptionalAttrDict(op.attributes);
+  p.print(' : ');
+  p.printType(op.resultTypes[0]!);
 }
 
 const SEND_KEYWORDS = ['channel', 'from', 'to'] as const;
@@ -634,12 +323,7 @@ export const ChannelReceiveOp = defineOp({
   operands: { channelId: single(Index), sourceCoreId: single(Index), targetCoreId: single(Index) },
   results: { output: single(AnyShaped) },
   parse: (p, state) => parseIndicesThenResult(p, state, SEND_KEYWORDS),
-  print(op, p) {
-    printKeywordOperands(p, op, 0, SEND_KEYWORDS);
-    p.printOptionalAttrDict(op.attributes);
-    p.print(' : ');
-    p.printType(op.resultTypes[0]!);
-  },
+  print: (op, p) => printIndicesThenResult(op, p, SEND_KEYWORDS),
 });
 
 /** `spat.channel_send %x channel %c from %s to %t : T`: sends one complete payload. */
@@ -648,19 +332,18 @@ export const ChannelSendOp = defineOp({
   summary: 'Send a logical payload',
   operands: { input: single(AnyShaped), channelId: single(Index), sourceCoreId: single(Index), targetCoreId: single(Index) },
   parse: (p, state) => parsePayloadThenIndices(p, state, SEND_KEYWORDS),
-  print(op, p) {
-    p.print(' ');
-    p.printOperand(op.getOperand(0));
-    printKeywordOperands(p, op, 1, SEND_KEYWORDS);
-    p.printOptionalAttrDict(op.attributes);
-    p.print(' : ');
-    p.printType(op.getOperand(0).type);
-  },
+  print: (op, p) => printPayloadThenIndices(op, p, SEND_KEYWORDS),
 });
 
 // ------------------------------------------------------------------ deferred communication
 
 /** True when a region enclosing `op` has an entry block with arguments. */
+/** True when `args` print as `%arg0, %arg1, ...`: the names the custom parser declares. */
+function hasImplicitArgumentNames(p: OpAsmPrinter, args: readonly Value[]): boolean {
+  for (let k = 0; k < args.length; k++) if (p.getValueName(args[k]!) !== `%arg${k}`) return false;
+  return true;
+}
+
 function hasAncestorEntryArguments(op: Operation): boolean {
   for (let r = op.parentRegion; r; r = r.parentOp?.parentRegion ?? null) {
     const entry = r.firstBlock;
@@ -703,7 +386,7 @@ export const DeferredCommunicationOp = defineOp({
     if (!p.resolveOperands(ops, fn.inputs, values, at)) return false;
     state.operands = values;
     state.resultTypes = fn.results;
-    addAttributes(state, attrs);
+    addParsedAttributes(state, attrs);
     const count = intValue(attrs.find((a) => a.name === 'specialization_count')?.value) ?? 1;
     const loc = p.getCurrentLocation();
     const types = count > 1 ? [...fn.inputs, IndexType.get(p.context)] : fn.inputs;
@@ -729,9 +412,10 @@ export const DeferredCommunicationOp = defineOp({
     p.print(' : ');
     printCompactFunctionType(p, op.operands.map((v) => v.type), op.resultTypes);
     const entry = op.regions[0]?.firstBlock;
-    if (entry && entry.arguments.length && hasAncestorEntryArguments(op)) {
+    if (entry && entry.arguments.length && (hasAncestorEntryArguments(op) || !hasImplicitArgumentNames(p, entry.arguments))) {
       // Nested under arguments of another region, the printer numbers the body arguments on
-      // from those (`%arg3`): name them explicitly so the form parses back.
+      // from those (`%arg3`), and retained source names (`%a0`) differ from the implicit
+      // `%arg0...`: name them explicitly so the form parses back.
       p.print(' (');
       p.printOperands(entry.arguments);
       p.print(')');
@@ -836,7 +520,7 @@ export const DeferredSourceSelectOp = defineOp({
     if (!p.resolveOperands(srcs, t, values, p.getNameLocation())) return false;
     state.operands = values;
     state.resultTypes = [t];
-    addAttributes(state, attrs);
+    addParsedAttributes(state, attrs);
     return true;
   },
   print(op, p) {
@@ -879,14 +563,7 @@ export const HostStoreSyncOp = defineOp({
     eventRegister: single(Index),
   },
   parse: (p, state) => parsePayloadThenIndices(p, state, STORE_KEYWORDS),
-  print(op, p) {
-    p.print(' ');
-    p.printOperand(op.getOperand(0));
-    printKeywordOperands(p, op, 1, STORE_KEYWORDS);
-    p.printOptionalAttrDict(op.attributes);
-    p.print(' : ');
-    p.printType(op.getOperand(0).type);
-  },
+  print: (op, p) => printPayloadThenIndices(op, p, STORE_KEYWORDS),
 });
 
 /** `%y = spat.host_wait_load from %s to %t host_offset %o event %e count %n : T`. */
@@ -902,12 +579,7 @@ export const HostWaitLoadOp = defineOp({
   },
   results: { output: single(AnyShaped) },
   parse: (p, state) => parseIndicesThenResult(p, state, LOAD_KEYWORDS),
-  print(op, p) {
-    printKeywordOperands(p, op, 0, LOAD_KEYWORDS);
-    p.printOptionalAttrDict(op.attributes);
-    p.print(' : ');
-    p.printType(op.resultTypes[0]!);
-  },
+  print: (op, p) => printIndicesThenResult(op, p, LOAD_KEYWORDS),
 });
 
 function parseTwoIndices(p: OpAsmParser, state: OperationState, keyword: string): boolean {
@@ -918,7 +590,7 @@ function parseTwoIndices(p: OpAsmParser, state: OperationState, keyword: string)
   const values: Value[] = [];
   if (!resolveIndexOperands(p, ids as NonNullable<(typeof ids)[number]>[], values)) return false;
   state.operands = values;
-  addAttributes(state, attrs);
+  addParsedAttributes(state, attrs);
   return true;
 }
 
