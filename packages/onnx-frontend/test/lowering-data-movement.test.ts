@@ -74,6 +74,34 @@ describe('reshapes', () => {
     expect(text).toContain('loc("rs")');
   });
 
+  it('random Reshape targets (with 0 and -1) and Squeeze/Unsqueeze of random axes match onnxruntime', async () => {
+    const reshapeCase = dims(1, 4, fc.integer({ min: 1, max: 4 })).chain((shape) =>
+      fc.record({ shape: fc.constant(shape), cuts: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 0, maxLength: 3 }), copy: fc.boolean(), infer: fc.integer({ min: -1, max: 3 }) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(reshapeCase, async ({ shape, cuts, copy, infer }) => {
+        // A target: the dims regrouped at random cut points, some copied (0) or inferred (-1).
+        const flat = shape.flatMap((d) => (d === 4 ? [2, 2] : [d]));
+        const target: number[] = [];
+        let acc = 1;
+        flat.forEach((d, i) => {
+          acc *= d;
+          if (i === flat.length - 1 || cuts.includes(i)) {
+            target.push(acc);
+            acc = 1;
+          }
+        });
+        if (copy && target[0] === shape[0]) target[0] = 0;
+        if (infer >= 0 && infer < target.length) target[infer] = -1;
+        await differential(single(node('Reshape', ['x', 't'], ['y']), shape, [int64Tensor('t', target)]), shape);
+        const withUnit = [...shape.slice(0, 1), 1, ...shape.slice(1)];
+        await differential(single(node('Squeeze', ['x', 'a'], ['y']), withUnit, [int64Tensor('a', [1])]), withUnit);
+        await differential(single(node('Unsqueeze', ['x', 'a'], ['y']), shape, [int64Tensor('a', infer < 0 ? [0, -1] : [shape.length + 1, 1])]), shape);
+      }),
+      runs,
+    );
+  });
+
   it('Reshape with allowzero (opset 14) and zero-size tensors imports', async () => {
     const spec = single(node('Reshape', ['x', 't'], ['y'], { allowzero: 1 }), [0, 3, 4], [int64Tensor('t', [3, 4, 0])], 14);
     const imported = importSpec(spec);
@@ -201,6 +229,28 @@ describe('Split, Concat, Gather, Cast, Dropout', () => {
     await differential(single(node('Split', ['x'], ['a', 'b', 'c'], { axis: -1, num_outputs: 3 }), [2, 7], [], 18, ['a', 'b', 'c']), [2, 7]);
   });
 
+  it('random Split sizes and Concat of the parts in another order match onnxruntime', async () => {
+    const splitCase = dims(1, 3, fc.integer({ min: 1, max: 6 })).chain((shape) =>
+      fc.record({ shape: fc.constant(shape), axis: fc.integer({ min: -shape.length, max: shape.length - 1 }), cuts: fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 3 }), catAxis: fc.integer({ min: 0, max: shape.length - 1 }) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(splitCase, async ({ shape, axis, cuts, catAxis }) => {
+        const size = shape[axis < 0 ? axis + shape.length : axis]!;
+        const points = [0, ...cuts.map((c) => Math.min(c, size)).sort((a, b) => a - b), size];
+        const sizes = points.slice(1).map((p, i) => p - points[i]!);
+        const parts = sizes.map((_, i) => `p${i}`);
+        const spec: ModelSpec = {
+          nodes: [node('Split', ['x', 's'], parts, { axis }), node('Concat', [...parts].reverse(), ['y'], { axis: catAxis === (axis < 0 ? axis + shape.length : axis) ? catAxis : axis })],
+          inputs: [valueInfo('x', shape)],
+          outputs: [valueInfo('y', undefined), valueInfo('p0', undefined)],
+          initializers: [int64Tensor('s', sizes)],
+        };
+        await differential(spec, shape);
+      }),
+      runs,
+    );
+  });
+
   it('Concat along any axis, with a zero-size input', async () => {
     const spec = (axis: number, shape: number[], zero: number[]): ModelSpec => ({
       nodes: [node('Relu', ['x'], ['r']), node('Concat', ['x', 'z', 'r'], ['y'], { axis })],
@@ -277,6 +327,14 @@ describe('Resize and Upsample (nearest)', () => {
     await differential(single(node('Upsample', ['x'], ['y'], { mode: 'nearest', scales: new FloatList([1, 1, 2, 3]) }), [1, 1, 2, 3], [], 7), [1, 1, 2, 3]);
     await differential(single(node('Upsample', ['x', 's'], ['y'], { mode: 'nearest' }), [1, 2, 3, 2], [floatTensor('s', [4], [1, 1, 1.5, 2.5])], 9), [1, 2, 3, 2]);
     await differential(single(node('Resize', ['x', 's'], ['y'], { mode: 'nearest' }), [1, 1, 5, 7], [floatTensor('s', [4], [1, 1, 0.6, 0.5])], 10), [1, 1, 5, 7]);
+  });
+
+  it('Resize opset 18: axes and keep_aspect_ratio_policy', async () => {
+    for (const policy of ['stretch', 'not_larger', 'not_smaller']) {
+      const spec = single(node('Resize', ['x', '', '', 's'], ['y'], { mode: 'nearest', axes: [3, 2], keep_aspect_ratio_policy: policy }), [1, 2, 4, 5], [int64Tensor('s', [7, 3])], 18);
+      await differential(spec, [1, 2, 4, 5]);
+    }
+    await differential(single(node('Resize', ['x', '', 's'], ['y'], { mode: 'nearest', axes: [-1] }), [2, 3, 4], [floatTensor('s', [1], [1.5])], 18), [2, 3, 4]);
   });
 
   it('Resize of a rank-3 tensor resizing the channel axis (no plan)', async () => {
