@@ -11,6 +11,7 @@ const EXAMPLES = path.resolve(__dirname, '../examples');
 const QUICKSTART = path.join(EXAMPLES, 'quickstart.mlir');
 const MLIR_OPT = process.env.MLIR_OPT ?? '/usr/lib/llvm-22/bin/mlir-opt';
 const INVALID = path.resolve(__dirname, '../../ir-core/test/fixtures/corpus/invalid');
+const NAMES = path.resolve(__dirname, '../../ir-core/test/fixtures/names');
 
 const io = captureIo;
 
@@ -236,5 +237,89 @@ describe('raptor opt', () => {
     const s = io();
     expect(await runCli(['opt', '--help'], s)).toBe(0);
     expect(s.out).toContain('usage: raptor opt');
+  });
+});
+
+describe('raptor opt SSA names', () => {
+  /** The quickstart example with its own names (as mlir-opt would print it if it kept them). */
+  const QUICKSTART_NAMED = QUICKSTART_OUT.replace('%arg0: tensor<1x4xf32>, %arg1', '%x: tensor<1x4xf32>, %y')
+    .replace('%cst = arith.constant dense<0.000000e+00>', '%zero = arith.constant dense<0.000000e+00>')
+    .replace('%0 = arith.addf %arg0, %arg1', '%sum = arith.addf %x, %y')
+    .replace('%1 = arith.maximumf %0, %cst', '%relu = arith.maximumf %sum, %zero')
+    .replace('return %1 : tensor', 'return %relu : tensor')
+    .replace('@clamp(%arg0: i32)', '@clamp(%i: i32)')
+    .replace(/%c(4|1|42)_i32/g, '%c$1')
+    .replace('%0 = arith.muli %arg0, %c4', '%scaled = arith.muli %i, %c4')
+    .replace('%1 = arith.addi %0, %c1', '%next = arith.addi %scaled, %c1')
+    .replace('%2 = arith.cmpi sgt, %1, %c42', '%big = arith.cmpi sgt, %next, %c42')
+    .replace('%3 = arith.select %2, %c42, %1', '%r = arith.select %big, %c42, %next')
+    .replace('return %3 : i32', 'return %r : i32');
+
+  it('--retain-identifier-names prints the names of the input', async () => {
+    const s = io();
+    expect(await runCli(['opt', QUICKSTART, '--retain-identifier-names'], s)).toBe(0);
+    expect(s.err).toBe('');
+    expect(s.out).toBe(QUICKSTART_NAMED);
+    expect(s.out).not.toContain('%arg0');
+    // its output is a fixed point, and survives the generic form
+    const again = io(s.out);
+    expect(await runCli(['opt', '--retain-identifier-names'], again)).toBe(0);
+    expect(again.out).toBe(s.out);
+    const generic = io();
+    expect(await runCli(['opt', QUICKSTART, '--retain-identifier-names', '--print-generic'], generic)).toBe(0);
+    expect(generic.out).toContain('^bb0(%x: tensor<1x4xf32>, %y: tensor<1x4xf32>):');
+    const back = io(generic.out);
+    expect(await runCli(['opt', '-', '--retain-identifier-names'], back)).toBe(0);
+    expect(back.out).toBe(QUICKSTART_NAMED);
+    // without the flag, mlir-opt's numbering
+    const plain = io(s.out);
+    expect(await runCli(['opt'], plain)).toBe(0);
+    expect(plain.out).toBe(QUICKSTART_OUT);
+  });
+
+  it('--retain-identifier-names keeps the names of a spat compute batch (region arguments of a custom parser)', async () => {
+    const text = [
+      'module {',
+      '  func.func @batch(%x: tensor<1x8xf32>) -> tensor<2x1x4xf32> {',
+      '    %fragments = spat.graph_compute_batch %lane = 0 to 2 [] = [] (%in) = (%x) shared_outs(%slots) crossbarWeights 0 : [] (tensor<1x8xf32>) -> tensor<2x1x4xf32> {',
+      '      %offset = affine.apply affine_map<(d0) -> (d0 * 4)>(%lane)',
+      '      %fragment = tensor.extract_slice %in[0, %offset] [1, 4] [1, 1] : tensor<1x8xf32> to tensor<1x4xf32>',
+      '      %v = spat.relu(%fragment) : tensor<1x4xf32> -> tensor<1x4xf32>',
+      '      spat.in_parallel {',
+      '        tensor.parallel_insert_slice %v into %slots[%lane, 0, 0] [1, 1, 4] [1, 1, 1] : tensor<1x4xf32> into tensor<2x1x4xf32>',
+      '      }',
+      '    }',
+      '    return %fragments : tensor<2x1x4xf32>',
+      '  }',
+      '}',
+      '',
+      '',
+    ].join('\n');
+    const s = io(text);
+    expect(await runCli(['opt', '--retain-identifier-names'], s)).toBe(0);
+    expect(s.err).toBe('');
+    expect(s.out).toBe(text.replace('affine_map<(d0) -> (d0 * 4)>', '#map').replace('module {', '#map = affine_map<(d0) -> (d0 * 4)>\nmodule {'));
+    const plain = io(text);
+    expect(await runCli(['opt'], plain)).toBe(0);
+    expect(plain.out).toContain('spat.graph_compute_batch %lane = 0 to 2 [] = [] (%arg) = (%arg0) shared_outs(%out)');
+  });
+
+  it('--mlir-use-nameloc-as-prefix names values after their NameLocs exactly as mlir-opt 22', async () => {
+    const input = path.join(NAMES, 'nameloc.mlir');
+    const s = io();
+    expect(await runCli(['opt', input, '--allow-unregistered-dialect', '--split-input-file', '--mlir-use-nameloc-as-prefix'], s)).toBe(0);
+    expect(s.out).toBe(fs.readFileSync(path.join(NAMES, 'nameloc.expected'), 'utf8'));
+    if (fs.existsSync(MLIR_OPT)) {
+      const theirs = spawnSync(MLIR_OPT, ['--allow-unregistered-dialect', '--split-input-file', '--mlir-use-nameloc-as-prefix', input], { encoding: 'utf8' });
+      expect(s.out).toBe(theirs.stdout);
+    }
+  });
+
+  it('the usage lists both options', async () => {
+    const s = io();
+    expect(await runCli(['opt', '--help'], s)).toBe(0);
+    expect(s.out).toContain('--retain-identifier-names');
+    expect(s.out).toContain('--mlir-use-nameloc-as-prefix');
+    expect(parseOptArgs(['--retain-identifier-names', '--mlir-use-nameloc-as-prefix'], io())).toMatchObject({ retainIdentifierNames: true, useNameLocAsPrefix: true });
   });
 });

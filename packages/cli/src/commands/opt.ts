@@ -19,6 +19,7 @@ import {
   type Diagnostic,
   type Operation,
   type PassManager,
+  type PrintOptions,
 } from '@raptor-pim/ir-core';
 import { registerSpatialDialect } from '@raptor-pim/spatial-dialect';
 import { registerPimDialect } from '@raptor-pim/pim-dialect';
@@ -51,6 +52,10 @@ export interface OptArgs {
   printIrAfterAll: boolean;
   allowUnregistered: boolean;
   timing: boolean;
+  /** Parse keeping the source SSA names and print with them (`%lane`, not `%arg0`). */
+  retainIdentifierNames: boolean;
+  /** Name values after the `NameLoc`s of their locations (mlir-opt's flag). */
+  useNameLocAsPrefix: boolean;
 }
 
 const USAGE = `usage: raptor opt [FILE|-] [options]
@@ -68,6 +73,9 @@ options:
   --print-ir-after-all          print the IR to stderr after every pass
   --allow-unregistered-dialect  accept ops of unknown dialects (kept in generic form)
   --timing                      print a time report to stderr
+  --retain-identifier-names     print values with the SSA names of the input (%lane, %w) instead
+                                of renumbering them; clashes are uniqued (%x_0), output re-parses
+  --mlir-use-nameloc-as-prefix  print values named after their NameLoc locations (as mlir-opt)
 `;
 
 const FLAGS: Readonly<Record<string, keyof OptArgs>> = {
@@ -82,6 +90,8 @@ const FLAGS: Readonly<Record<string, keyof OptArgs>> = {
   '--allow-unregistered-dialect': 'allowUnregistered',
   '--timing': 'timing',
   '--mlir-timing': 'timing',
+  '--retain-identifier-names': 'retainIdentifierNames',
+  '--mlir-use-nameloc-as-prefix': 'useNameLocAsPrefix',
 };
 
 /** Parses the command line; returns the options or an exit code (after printing why). */
@@ -95,6 +105,8 @@ export function parseOptArgs(args: readonly string[], io: CliIo): OptArgs | numb
     printIrAfterAll: false,
     allowUnregistered: false,
     timing: false,
+    retainIdentifierNames: false,
+    useNameLocAsPrefix: false,
   };
   const positional: string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -194,8 +206,13 @@ function processChunk(
   registerPimDialect(ctx);
   ctx.allowUnregisteredDialects = args.allowUnregistered;
   ctx.printOpOnDiagnostic = !args.verifyDiagnostics;
-  const print = (module: Operation): string =>
-    timing.measure('Output', () => printOperation(module, { generic: args.generic, debugInfo: args.debugInfo }) + '\n');
+  const printOptions: PrintOptions = {
+    generic: args.generic,
+    debugInfo: args.debugInfo,
+    useRetainedNames: args.retainIdentifierNames,
+    useNameLocAsPrefix: args.useNameLocAsPrefix,
+  };
+  const print = (module: Operation): string => timing.measure('Output', () => printOperation(module, printOptions) + '\n');
   let pm: PassManager | undefined;
   const body = (): string | undefined => {
     if (args.pipeline !== undefined) {
@@ -205,13 +222,13 @@ function processChunk(
         pm.enableIRPrinting({
           printAfter: () => true,
           printModuleScope: true,
-          print: (op) => printOperation(op, { generic: args.generic, debugInfo: args.debugInfo }),
+          print: (op) => printOperation(op, printOptions),
           output: (t) => io.stderr(t),
         });
       }
       if (args.timing) pm.enableTiming();
     }
-    const module = timing.measure('Parser', () => parseSourceString(ctx, text, { filename, lineOffset }));
+    const module = timing.measure('Parser', () => parseSourceString(ctx, text, { filename, lineOffset, retainIdentifierNames: args.retainIdentifierNames }));
     if (!module) return undefined;
     if (!timing.measure('Verifier', () => verify(module))) return undefined;
     if (pm && !timing.measure('Pipeline', () => pm!.run(module).success)) return undefined;
