@@ -7,7 +7,7 @@
 import { I32Attr, Index, defineOp, prop, single, type AnyOpDefinition, type Value } from '@raptor-pim/ir-core';
 import { TensorOrMemRef, parseAttrDictWithProperties, printAttrDictWithProperties, resolveAll, verifyDestinationResult } from '../asm';
 import { destinationAt } from '../interfaces';
-import { indexType, parseBufferTypes, printOffsetsBuffers } from './vector';
+import { indexType, parseBufferTypes, parseOffsetsBuffers, printOffsetsBuffers } from './vector';
 
 function copyOp(name: string, summary: string) {
   return defineOp({
@@ -22,20 +22,7 @@ function copyOp(name: string, summary: string) {
     results: { output: single(TensorOrMemRef) },
     attributes: { size: prop(I32Attr) },
     interfaces: [destinationAt(0)],
-    parse(p, state) {
-      const offs = p.parseOperandList('square', 2);
-      const bufs = offs && p.parseOperandList('paren', 2);
-      if (!offs || !bufs) return false;
-      if (!parseAttrDictWithProperties(p, state, ['size']) || !p.parseColon()) return false;
-      const types = parseBufferTypes(p, 2);
-      if (!types) return false;
-      const it = indexType(p);
-      const operands: Value[] = [];
-      if (!resolveAll(p, [...bufs, ...offs], [...types.inputs, it, it], operands)) return false;
-      state.operands = operands;
-      state.resultTypes = types.results;
-      return true;
-    },
+    parse: (p, state) => parseOffsetsBuffers(p, state, 2, 2, 'size'),
     print: (op, p) => printOffsetsBuffers(op, p, 2, 2),
   });
 }

@@ -208,23 +208,8 @@ export const VMVOp = defineOp({
   results: { output: single(TensorOrMemRef) },
   attributes: { length: prop(I32Attr) },
   interfaces: [destinationAt(0)],
-  parse(p, state) {
-    const offs = p.parseOperandList('square', 3);
-    const bufs = offs && p.parseOperandList('paren', 2);
-    if (!offs || !bufs) return false;
-    if (!parseAttrDictWithProperties(p, state, ['length']) || !p.parseColon()) return false;
-    const types = parseBufferTypes(p, 2);
-    if (!types) return false;
-    const operands: Value[] = [];
-    const it = indexType(p);
-    if (!resolveAll(p, [...bufs, ...offs], [...types.inputs, it, it, it], operands)) return false;
-    state.operands = operands;
-    state.resultTypes = types.results;
-    return true;
-  },
-  print(op, p) {
-    printOffsetsBuffers(op, p, 2, 3);
-  },
+  parse: (p, state) => parseOffsetsBuffers(p, state, 2, 3, 'length'),
+  print: (op, p) => printOffsetsBuffers(op, p, 2, 3),
   verify(v) {
     const op = v.op;
     const len = Number((op.getProperty('length') as IntegerAttr).value);
@@ -267,6 +252,26 @@ export function parseBufferTypes(p: OpAsmParser, n: number): { inputs: Type[]; r
 }
 
 /** Prints `[offsets...](buffers...) {dict} : T1, T2 -> R`; buffers come first in the operand list. */
+/**
+ * Parses `[%off, ...](%buf, ...) {attrs} : T, ... -> R` into operands `buffers..., offsets...`
+ * (`offsets` index values; `property` is the inherent attribute the dictionary may hold).
+ */
+export function parseOffsetsBuffers(p: OpAsmParser, state: OperationState, buffers: number, offsets: number, property: string): boolean {
+  const offs = p.parseOperandList('square', offsets);
+  const bufs = offs && p.parseOperandList('paren', buffers);
+  if (!offs || !bufs) return false;
+  if (!parseAttrDictWithProperties(p, state, [property]) || !p.parseColon()) return false;
+  const types = parseBufferTypes(p, buffers);
+  if (!types) return false;
+  const it = indexType(p);
+  const operands: Value[] = [];
+  if (!resolveAll(p, [...bufs, ...offs], [...types.inputs, ...offs.map(() => it)], operands)) return false;
+  state.operands = operands;
+  state.resultTypes = types.results;
+  return true;
+}
+
+/** Prints what {@link parseOffsetsBuffers} reads. */
 export function printOffsetsBuffers(op: Operation, p: OpAsmPrinter, buffers: number, offsets: number): void {
   p.print('[');
   p.printOperands(op.operands.slice(buffers, buffers + offsets));
