@@ -6,6 +6,7 @@
 import type { Attribute, Location, Type } from '../ir/attribute';
 import {
   DenseElementsAttr,
+  DenseResourceElementsAttr,
   FloatAttr,
   IntegerAttr,
   createDenseStorage,
@@ -90,7 +91,7 @@ const RoundingModeC = attrConstraint(
 );
 const TypedConstantC = attrConstraint(
   'TypedAttr instance',
-  (a): a is Attribute => a instanceof IntegerAttr || a instanceof FloatAttr || a instanceof DenseElementsAttr,
+  (a): a is Attribute => a instanceof IntegerAttr || a instanceof FloatAttr || a instanceof DenseElementsAttr || a instanceof DenseResourceElementsAttr,
 );
 
 // ------------------------------------------------------------------ folding helpers
@@ -429,7 +430,7 @@ export const ConstantOp = defineOp({
     const loc = p.getCurrentLocation();
     const value = p.parseAttribute();
     if (!value) return false;
-    const type = value instanceof IntegerAttr || value instanceof FloatAttr || value instanceof DenseElementsAttr ? value.type : undefined;
+    const type = value instanceof IntegerAttr || value instanceof FloatAttr || value instanceof DenseElementsAttr || value instanceof DenseResourceElementsAttr ? value.type : undefined;
     if (!type) {
       p.emitError(DM.expectedConstantValue, loc);
       return false;
@@ -447,7 +448,7 @@ export const ConstantOp = defineOp({
   verify(view) {
     const value = view.value;
     const type = view.result.type;
-    const vt = value instanceof IntegerAttr || value instanceof FloatAttr || value instanceof DenseElementsAttr ? value.type : undefined;
+    const vt = value instanceof IntegerAttr || value instanceof FloatAttr || value instanceof DenseElementsAttr || value instanceof DenseResourceElementsAttr ? value.type : undefined;
     if (!vt) {
       view.emitOpError(DM.constantValueKind);
       return false;

@@ -7,7 +7,7 @@
  * range float-to-int) fails with a diagnostic at the op instead of inventing a value.
  */
 import type { Attribute } from '../ir/attribute';
-import { DenseElementsAttr, FloatAttr, IntegerAttr, SymbolRefAttr, wrapIntegerValue } from '../ir/builtin-attributes';
+import { DenseElementsAttr, DenseResourceElementsAttr, FloatAttr, IntegerAttr, SymbolRefAttr, wrapIntegerValue } from '../ir/builtin-attributes';
 import { FloatType, IndexType, IntegerType } from '../ir/builtin-types';
 import type { Operation } from '../ir/operation';
 import { getElementTypeOrSelf } from '../ir/traits';
@@ -131,6 +131,7 @@ export function constantToRuntimeValue(attr: Attribute): RuntimeValue | undefine
 
 const constantRule: InterpreterRule = (ctx, op) => {
   const v = op.getAttr('value');
+  if (v instanceof DenseResourceElementsAttr) return ctx.fail(op, DM.resourceConstantWithoutData(v.handle));
   const r = v ? constantToRuntimeValue(v) : undefined;
   return r === undefined ? ctx.fail(op, DM.unsupportedRuntimeValue(op.name)) : [r];
 };

@@ -54,5 +54,7 @@ export const DM = {
 
   // ------------------------------------------------------------------ interpreter
   undefinedBehavior: (op: string, what: string) => `'${op}' op has undefined behavior: ${what}`,
+  resourceConstantWithoutData: (handle: string) =>
+    `'arith.constant' op value dense_resource<${handle}> has no element data to interpret (resource blobs are kept as handles only)`,
   unsupportedRuntimeValue: (op: string) => `'${op}' op is not supported by the interpreter on these operand types`,
 } as const;
