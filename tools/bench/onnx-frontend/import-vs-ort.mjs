@@ -1,6 +1,10 @@
 #!/usr/bin/env node
-// Read + validate + infer shapes of an ONNX model with @raptor-pim/onnx-frontend, against
-// onnxruntime-node session creation for the same file. Interleaved rounds, medians, ratio.
+// Import time of an ONNX model with @raptor-pim/onnx-frontend against onnxruntime-node session
+// creation for the same file, in the same run. Two measures of ours:
+//   - full import: read + validate + infer shapes + lower to Spatial + parse + verify the
+//     module (importOnnxModel after readOnnxFile): the figure issue #5 targets (<= 1x);
+//   - read + validate + infer shapes only (loadOnnxFile).
+// Interleaved rounds (order rotated each round), medians, ratios.
 //
 // Usage (after `npx nx build onnx-frontend`):
 //   node tools/bench/onnx-frontend/import-vs-ort.mjs [model.onnx] [--rounds N]
@@ -18,7 +22,7 @@ if (!existsSync(dist)) {
   console.error(`missing ${dist}: run \`npx nx build onnx-frontend\` first`);
   process.exit(1);
 }
-const { loadOnnxFile, hasErrors, formatDiagnostic } = await import(dist);
+const { loadOnnxFile, readOnnxFile, importOnnxModel, hasErrors, formatDiagnostic } = await import(dist);
 const { InferenceSession } = await import('onnxruntime-node');
 
 const args = process.argv.slice(2);
@@ -27,6 +31,7 @@ const rounds = roundsAt >= 0 ? Number(args[roundsAt + 1]) : 30;
 const positional = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--rounds');
 const shared = process.env.RAPTOR_SHARED_DIR ?? resolve(repo, '../shared');
 const model = positional[0] ?? join(shared, 'models/ultraface-slim-320/model.onnx');
+const model_ = model;
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -41,6 +46,16 @@ function ours() {
   return ms;
 }
 
+function oursFull() {
+  const t = performance.now();
+  const { model, diagnostics } = readOnnxFile(model_);
+  if (!model) throw new Error(diagnostics.map(formatDiagnostic).join('\n'));
+  const r = importOnnxModel(model);
+  const ms = performance.now() - t;
+  if (!r.module) throw new Error(r.diagnostics.map(formatDiagnostic).join('\n'));
+  return ms;
+}
+
 async function ort(level) {
   const t = performance.now();
   const s = await InferenceSession.create(model, { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: level, logSeverityLevel: 3 });
@@ -52,13 +67,14 @@ async function ort(level) {
 // Warm up both (JIT, file cache, ORT kernel registry).
 for (let i = 0; i < 5; i++) {
   ours();
+  oursFull();
   await ort('all');
   await ort('disabled');
 }
-const times = { ours: [], ortAll: [], ortDisabled: [] };
+const times = { full: [], ours: [], ortAll: [], ortDisabled: [] };
 for (let i = 0; i < rounds; i++) {
   // Rotate the order each round so no side always runs first.
-  const order = [['ours', () => ours()], ['ortAll', () => ort('all')], ['ortDisabled', () => ort('disabled')]];
+  const order = [['full', () => oursFull()], ['ours', () => ours()], ['ortAll', () => ort('all')], ['ortDisabled', () => ort('disabled')]];
   for (let k = 0; k < order.length; k++) {
     const [name, run] = order[(k + i) % order.length];
     times[name].push(await run());
@@ -68,8 +84,11 @@ const m = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)
 const lo = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, Math.min(...v)]));
 console.log(`model: ${model}`);
 console.log(`rounds: ${rounds} (interleaved, medians, 1 intra-op thread for onnxruntime)`);
+console.log(`onnx-frontend full import (to verified IR): median ${m.full.toFixed(2)} ms (min ${lo.full.toFixed(2)})`);
 console.log(`onnx-frontend read+validate+infer:          median ${m.ours.toFixed(2)} ms (min ${lo.ours.toFixed(2)})`);
 console.log(`onnxruntime session create (opt=all):       median ${m.ortAll.toFixed(2)} ms (min ${lo.ortAll.toFixed(2)})`);
 console.log(`onnxruntime session create (opt=disabled):  median ${m.ortDisabled.toFixed(2)} ms (min ${lo.ortDisabled.toFixed(2)})`);
-console.log(`ratio vs opt=all:      ${(m.ours / m.ortAll).toFixed(3)}x`);
-console.log(`ratio vs opt=disabled: ${(m.ours / m.ortDisabled).toFixed(3)}x`);
+console.log(`full import   / session create (opt=all):      ${(m.full / m.ortAll).toFixed(3)}x  (target <= 1x: ${m.full <= m.ortAll ? 'met' : 'NOT met'})`);
+console.log(`full import   / session create (opt=disabled): ${(m.full / m.ortDisabled).toFixed(3)}x`);
+console.log(`read+infer    / session create (opt=all):      ${(m.ours / m.ortAll).toFixed(3)}x`);
+console.log(`read+infer    / session create (opt=disabled): ${(m.ours / m.ortDisabled).toFixed(3)}x`);

@@ -5,13 +5,13 @@
  * onto crossbar-sized `spat.wvmm`) and softmax, and `arith.constant` weights. Every op carries
  * the ONNX node name as a name location. The module is built as MLIR text, parsed and verified.
  */
-import { MLIRContext, parseSourceString, verify, type Operation } from '@raptor-pim/ir-core';
+import { DenseElementsAttr, DenseResourceElementsAttr, MLIRContext, RankedTensorType, parseSourceString, printOperation, verify, type Operation } from '@raptor-pim/ir-core';
 import { registerSpatialDialect } from '@raptor-pim/spatial-dialect';
 import { LoweringMessages as LM, Messages, hasErrors, type OnnxDiagnostic } from '../diagnostics';
 import { dataTypeName } from '../onnx/dtypes';
 import type { OnnxModel, OnnxTensor } from '../onnx/model';
 import { inferShapes } from '../shapes/infer-shapes';
-import { F32, LoweringContext } from './lowering-context';
+import { F32, LoweringContext, PAYLOAD_PREFIX } from './lowering-context';
 import { nameLoc, tensorType } from './mlir-text';
 import { NODE_LOWERINGS } from './ops';
 
@@ -47,7 +47,11 @@ export interface ImportedValue {
 export interface ImportedModule {
   /** The verified module, or undefined when an error was reported. */
   readonly module: Operation | undefined;
-  /** The MLIR text the module was parsed from (empty when lowering failed). */
+  /**
+   * The module as MLIR text with locations (printed on first access). When the generated IR
+   * does not verify (an internal error), the generated text, whose constants are
+   * `dense_resource<raptor_payload_K>` placeholders; empty when lowering failed earlier.
+   */
   readonly text: string;
   /** The context owning the module. */
   readonly context: MLIRContext;
@@ -130,12 +134,45 @@ export function importOnnxModel(model: OnnxModel, options: ImportOnnxOptions = {
   if (text === undefined) return fail();
   const { result, diagnostics: irDiagnostics } = context.diagnostics.capture(() => {
     const m = parseSourceString(context, text, { filename: model.file });
-    return m && verify(m) ? m : undefined;
+    return m && attachPayloads(m, cx.payloads) && verify(m) ? m : undefined;
   });
   if (!result) {
     diagnostics.push({ severity: 'error', location: { file: model.file }, message: LM.generatedIrInvalid(irDiagnostics.map((d) => d.message).join('; ')) });
     return { ...fail(), text };
   }
   const io = (name: string): ImportedValue => ({ name, shape: values.get(name)?.shape ?? [] });
-  return { module: result, text, context, functionName, inputs: model.graph.inputs.filter((i) => values.get(i.name)?.constant === undefined).map((i) => io(i.name)), outputs: model.graph.outputs.map((o) => io(o.name)), diagnostics };
+  let printed: string | undefined;
+  return {
+    module: result,
+    get text(): string {
+      printed ??= printOperation(result, { debugInfo: true }) + '\n';
+      return printed;
+    },
+    context,
+    functionName,
+    inputs: model.graph.inputs.filter((i) => values.get(i.name)?.constant === undefined).map((i) => io(i.name)),
+    outputs: model.graph.outputs.map((o) => io(o.name)),
+    diagnostics,
+  };
+}
+
+/**
+ * Replaces every `dense_resource<raptor_payload_K>` constant value of `module` by a dense
+ * attribute holding `payloads[K]`. Returns false (with a diagnostic) if a handle is unknown.
+ */
+function attachPayloads(module: Operation, payloads: readonly Float32Array[]): boolean {
+  let ok = true;
+  module.walk((op) => {
+    if (op.name !== 'arith.constant') return;
+    const v = op.getAttr('value');
+    if (!(v instanceof DenseResourceElementsAttr) || !v.handle.startsWith(PAYLOAD_PREFIX)) return;
+    const data = payloads[Number(v.handle.slice(PAYLOAD_PREFIX.length))];
+    if (!data || !(v.type instanceof RankedTensorType)) {
+      op.emitError(`internal error: no payload for constant ${v.handle}`);
+      ok = false;
+      return;
+    }
+    op.setAttr('value', DenseElementsAttr.get(v.type, data));
+  });
+  return ok;
 }

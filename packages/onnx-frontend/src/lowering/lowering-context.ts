@@ -8,9 +8,9 @@ import { LoweringMessages as LM, type OnnxDiagnostic } from '../diagnostics';
 import { OnnxDataType, dataTypeName } from '../onnx/dtypes';
 import { getAttribute, type OnnxModel, type OnnxNode, type OnnxTensor } from '../onnx/model';
 import type { InferredValue } from '../shapes/infer-shapes';
-import { tensorToNumbers } from '../shapes/constant-eval';
+import { tensorToFloat32, tensorToNumbers } from '../shapes/constant-eval';
 import { BodyBuilder } from './body-builder';
-import { denseF32, elementCount, nameLoc, tensorType } from './mlir-text';
+import { elementCount, nameLoc, tensorType } from './mlir-text';
 
 /** A runtime value of the function under construction: its SSA name and static shape. */
 export interface Val {
@@ -20,6 +20,9 @@ export interface Val {
 
 /** Lowers one ONNX node; reports problems through `cx.error`/`cx.unsupported`. */
 export type NodeLowering = (cx: LoweringContext, n: OnnxNode, loc: string) => void;
+
+/** Handle prefix of the constants whose data {@link LoweringContext.payloads} holds. */
+export const PAYLOAD_PREFIX = 'raptor_payload_';
 
 /** ONNX float32. */
 export const F32 = OnnxDataType.FLOAT;
@@ -31,6 +34,8 @@ export class LoweringContext {
   /** Nodes already lowered as part of another node (fused patterns): skipped by the driver. */
   readonly fused = new Set<OnnxNode>();
   readonly diagnostics: OnnxDiagnostic[] = [];
+  /** Data of the `dense_resource<raptor_payload_K>` constants, indexed by K. */
+  readonly payloads: Float32Array[] = [];
   private readonly vals = new Map<string, Val>();
   private readonly constSsa = new Map<string, string>();
   private readonly uses = new Map<string, OnnxNode[]>();
@@ -102,7 +107,7 @@ export class LoweringContext {
   /** The compile-time value of `name` as f32 values. */
   floatsOf(name: string): Float32Array | undefined {
     const c = this.constantOf(name);
-    return c ? Float32Array.from(tensorToNumbers(c)) : undefined;
+    return c ? tensorToFloat32(c) : undefined;
   }
 
   /** The compile-time value of `name` as numbers (any numeric type). */
@@ -124,13 +129,19 @@ export class LoweringContext {
   /** Reads an attribute of `n` (see {@link getAttribute}). */
   readonly attr = getAttribute;
 
-  /** Emits (once per `key` and shape) an `arith.constant` holding `data`; returns its SSA name. */
+  /**
+   * Emits (once per `key` and shape) an `arith.constant` holding `data`; returns its SSA name.
+   * The text carries a `dense_resource<raptor_payload_K>` placeholder: the data is attached to
+   * the parsed op as a dense attribute directly (see {@link payloads}), without a hex round trip.
+   */
   constant(key: string, data: Float32Array, shape: readonly number[], loc: string): string {
     const k = `${key}|${shape.join('x')}`;
     const known = this.constSsa.get(k);
     if (known) return known;
     const ssa = this.fresh('cst');
-    this.lines.push(`${ssa} = arith.constant ${denseF32(data)} : ${tensorType(shape)} ${loc}`);
+    const handle = `${PAYLOAD_PREFIX}${this.payloads.length}`;
+    this.payloads.push(data);
+    this.lines.push(`${ssa} = arith.constant dense_resource<${handle}> : ${tensorType(shape)} ${loc}`);
     this.constSsa.set(k, ssa);
     return ssa;
   }
@@ -160,7 +171,7 @@ export class LoweringContext {
     const info = this.values.get(name);
     if (info?.constant) {
       if (info.dataType !== F32) return undefined;
-      const val = { ssa: this.constant(`n:${name}`, Float32Array.from(tensorToNumbers(info.constant)), info.shape, loc), shape: info.shape };
+      const val = { ssa: this.constant(`n:${name}`, tensorToFloat32(info.constant), info.shape, loc), shape: info.shape };
       this.vals.set(name, val);
       return val;
     }

@@ -27,6 +27,14 @@ export function tensorToNumbers(t: OnnxTensor): number[] {
   return out;
 }
 
+/** The values of a numeric tensor as a new Float32Array (f32 data is copied natively). */
+export function tensorToFloat32(t: OnnxTensor): Float32Array {
+  const d = t.data;
+  if (d instanceof Float32Array) return new Float32Array(d);
+  if (d instanceof BigInt64Array || d instanceof BigUint64Array || t.dataType === OnnxDataType.FLOAT16 || t.dataType === OnnxDataType.BFLOAT16) return Float32Array.from(tensorToNumbers(t));
+  return Float32Array.from(d as ArrayLike<number>);
+}
+
 /** Builds a tensor of `dtype` from numbers (integers truncate toward zero, as ONNX Cast does). */
 export function numbersToTensor(name: string, dtype: number, dims: readonly number[], values: readonly number[]): OnnxTensor {
   const data = allocateData(dtype, values.length);
