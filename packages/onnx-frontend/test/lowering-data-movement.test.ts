@@ -360,6 +360,16 @@ describe('refusals name the node and the reason', () => {
     expect(text).toContain("cannot lower Resize (node 'rz'): coordinate_transformation_mode 'tf_crop_and_resize' is not supported");
   });
 
+  it('Resize from an empty axis to a non-empty one', () => {
+    const text = messages(single(node('Resize', ['x', '', '', 's'], ['y'], { mode: 'nearest' }, 'rz'), [1, 0, 2], [int64Tensor('s', [1, 3, 4])]));
+    expect(text).toContain("cannot lower Resize (node 'rz'): axis 1 of the input is empty but the output size is 3");
+  });
+
+  it('Resize with an unknown nearest_mode', () => {
+    const text = messages(single(node('Resize', ['x', '', 's'], ['y'], { mode: 'nearest', nearest_mode: 'nearest_up' }, 'rz'), [1, 1, 2, 2], [floatTensor('s', [4], [1, 1, 2, 2])]));
+    expect(text).toContain("cannot lower Resize (node 'rz'): nearest_mode 'nearest_up' is not supported");
+  });
+
   it('Gather with runtime indices', () => {
     const spec: ModelSpec = { nodes: [node('Gather', ['x', 'i'], ['y'], {}, 'g')], inputs: [valueInfo('x', [3, 2]), valueInfo('i', [2], 7)], outputs: [valueInfo('y', undefined)] };
     expect(messages(spec)).toContain("cannot lower Gather (node 'g'): the indices are not a compile-time constant");
@@ -368,6 +378,16 @@ describe('refusals name the node and the reason', () => {
   it('Cast of a runtime float32 to int64', () => {
     const spec: ModelSpec = { nodes: [node('Cast', ['x'], ['c'], { to: 7 }, 'cast'), node('Cast', ['c'], ['y'], { to: 1 }, 'back')], inputs: [valueInfo('x', [3])], outputs: [valueInfo('y', undefined)] };
     expect(messages(spec)).toContain("cannot lower Cast (node 'cast'): Cast of a runtime float32 value to int64");
+  });
+
+  it('Cast of a runtime int64 value', () => {
+    const spec: ModelSpec = { nodes: [node('Cast', ['i'], ['y'], { to: 1 }, 'cast')], inputs: [valueInfo('i', [3], 7)], outputs: [valueInfo('y', undefined)] };
+    expect(messages(spec)).toContain("cannot lower Cast (node 'cast'): Cast of a runtime int64 value");
+  });
+
+  it('Dropout with a runtime training_mode (refused before lowering: shapes need it constant)', () => {
+    const spec: ModelSpec = { nodes: [node('Dropout', ['x', '', 't'], ['y'], {}, 'drop')], inputs: [valueInfo('x', [3]), valueInfo('t', [], 9)], outputs: [valueInfo('y', undefined)] };
+    expect(messages(spec)).toContain("node 'drop' (#0): error: Dropout: input #2 't' must be a constant");
   });
 
   it('Dropout with a used mask, and in training mode', () => {

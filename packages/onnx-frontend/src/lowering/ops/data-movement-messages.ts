@@ -19,5 +19,5 @@ export const DataMovementReasons = {
   resizeCoordinateMode: (mode: string) => `coordinate_transformation_mode ${q(mode)} is not supported with nearest mode (supported: half_pixel, asymmetric, pytorch_half_pixel, align_corners, tf_half_pixel_for_nn)`,
   resizeNearestMode: (mode: string) => `nearest_mode ${q(mode)} is not supported (supported: round_prefer_floor, round_prefer_ceil, floor, ceil)`,
   resizeScales: 'the scales or sizes input is not a compile-time constant',
-  resizeAntialias: 'antialias = 1 is not supported',
+  resizeEmptyAxis: (axis: number, size: number) => `axis ${axis} of the input is empty but the output size is ${size} (nothing to sample from)`,
 } as const;

@@ -114,6 +114,8 @@ function lowerResize(cx: LoweringContext, n: OnnxNode, loc: string): void {
   if (defineIfEmpty(cx, out, outShape, loc)) return;
   // onnxruntime copies the input when no axis changes size, whatever the scales.
   if (sameShape(outShape, x.shape)) return void cx.define(out, x);
+  const empty = x.shape.findIndex((d, a) => d === 0 && outShape[a]! > 0);
+  if (empty >= 0) return cx.unsupported(n, R.resizeEmptyAxis(empty, outShape[empty]!));
   const scales = axisScales(cx, n, x.shape, outShape);
   if (!scales || scales.length !== x.shape.length) return cx.unsupported(n, R.resizeScales);
   const maps = x.shape.map((d, a) => nearestIndexMap(d, outShape[a]!, scales[a]!, ctm as CoordinateMode, nm as NearestMode));
