@@ -22,7 +22,6 @@ function lowerAveragePool(cx: LoweringContext, n: OnnxNode, loc: string): void {
   if (!win) return;
   const includePad = (getAttribute(n, 'count_include_pad', 'int') ?? 0) !== 0;
   const counts = win.output.map((_, i) => tapCounts(win, i, includePad));
-  if (counts.some((axis) => axis.some((k) => k === 0))) return cx.unsupported(n, 'a window has no tap to average (every tap falls in the padding)');
   const taps = elementCount(kernel);
   const uniform = counts.every((axis, i) => axis.every((k) => k === kernel[i]));
   const c = x.shape[1]!;
@@ -38,7 +37,7 @@ function lowerAveragePool(cx: LoweringContext, n: OnnxNode, loc: string): void {
   for (let p = 0; p < planeSize; p++) {
     let divisor = 1;
     for (let i = 0; i < spatial.length; i++) divisor *= counts[i]![idx[i]!]!;
-    plane[p] = 1 / divisor;
+    plane[p] = divisor === 0 ? 0 : 1 / divisor; // a window without any input tap averages to 0, as in onnxruntime
     for (let i = spatial.length - 1; i >= 0; i--) {
       if (++idx[i]! < spatial[i]!) break;
       idx[i] = 0;

@@ -31,30 +31,40 @@ function lowerMaxPool(cx: LoweringContext, n: OnnxNode, loc: string): void {
   const win = resolveWindow(cx, n, x.shape.slice(2), kernel, outShape.slice(2));
   if (!win) return;
   // ceil_mode: the floor formula of the plan gives the inferred size with a larger end padding.
+  const begin = [...win.begin];
   const ends = floorEndPads(win);
   const planAxes = rank === 3 ? [0] : rank === 4 ? [0, 1] : [1, 2];
-  for (const i of planAxes) {
-    if (win.begin[i]! >= win.kernel[i]! || ends[i]! >= win.kernel[i]!) {
-      return cx.unsupported(n, `padding ${win.begin[i]}/${ends[i]} (with the ceil_mode overhang) on spatial axis ${i} is not smaller than the kernel ${win.kernel[i]} (spat.max_pool2d_plan requires it)`);
-    }
+  let xs = x;
+  if (planAxes.some((i) => begin[i]! >= kernel[i]! || ends[i]! >= kernel[i]!)) {
+    // The plan needs padding smaller than the kernel (only a dilated ceil_mode overhang breaks
+    // it): pad those axes explicitly with the lowest f32, which never wins a max.
+    xs = padWithLowest(cx, x, planAxes, begin, ends, loc);
+    for (const i of planAxes) begin[i] = ends[i] = 0;
   }
   const [nb, c] = [x.shape[0]!, x.shape[1]!];
   if (rank === 4) {
-    cx.emitPlan(n.outputs[0]!, 'spat.max_pool2d_plan', [x], outShape, maxPoolProps(kernel, [win.begin[0]!, win.begin[1]!, ends[0]!, ends[1]!], win.strides, win.dilations), loc);
+    cx.emitPlan(n.outputs[0]!, 'spat.max_pool2d_plan', [xs], outShape, maxPoolProps(kernel, [begin[0]!, begin[1]!, ends[0]!, ends[1]!], win.strides, win.dilations), loc);
     return;
   }
   if (rank === 3) {
-    const x4 = cx.reshape(undefined, x, [nb, c, 1, x.shape[2]!], loc);
-    const y4 = planTemp(cx, 'spat.max_pool2d_plan', [x4], [nb, c, 1, outShape[2]!], maxPoolProps([1, kernel[0]!], [0, win.begin[0]!, 0, ends[0]!], [1, win.strides[0]!], [1, win.dilations[0]!]), loc);
+    const x4 = cx.reshape(undefined, xs, [nb, c, 1, xs.shape[2]!], loc);
+    const y4 = planTemp(cx, 'spat.max_pool2d_plan', [x4], [nb, c, 1, outShape[2]!], maxPoolProps([1, kernel[0]!], [0, begin[0]!, 0, ends[0]!], [1, win.strides[0]!], [1, win.dilations[0]!]), loc);
     cx.reshape(n.outputs[0]!, y4, outShape, loc);
     return;
   }
   // 3-D: 2-D pools of every (channel, depth) plane, then vmax over the kernel-depth taps.
-  const [d, h, w] = x.shape.slice(2) as [number, number, number];
+  const [d, h, w] = xs.shape.slice(2) as [number, number, number];
   const [oh, ow] = win.output.slice(1) as [number, number];
-  const x4 = cx.reshape(undefined, x, [nb, c * d, h, w], loc);
-  const pooled = planTemp(cx, 'spat.max_pool2d_plan', [x4], [nb, c * d, oh, ow], maxPoolProps(kernel.slice(1), [win.begin[1]!, win.begin[2]!, ends[1]!, ends[2]!], win.strides.slice(1), win.dilations.slice(1)), loc);
+  const x4 = cx.reshape(undefined, xs, [nb, c * d, h, w], loc);
+  const pooled = planTemp(cx, 'spat.max_pool2d_plan', [x4], [nb, c * d, oh, ow], maxPoolProps(kernel.slice(1), [begin[1]!, begin[2]!, ends[1]!, ends[2]!], win.strides.slice(1), win.dilations.slice(1)), loc);
   reduceDepth(cx, n.outputs[0]!, pooled, [nb, c, d, oh, ow], win, loc);
+}
+
+/** `x` padded on the spatial axes `axes` (window indices) by `begin`/`end` with the lowest f32, in a graph_compute. */
+function padWithLowest(cx: LoweringContext, x: Val, axes: readonly number[], begin: readonly number[], end: readonly number[], loc: string): Val {
+  const shape = x.shape.map((s, a) => (a >= 2 && axes.includes(a - 2) ? s + begin[a - 2]! + end[a - 2]! : s));
+  const offsets = x.shape.map((_, a) => (a >= 2 && axes.includes(a - 2) ? begin[a - 2]! : 0));
+  return cx.compute(undefined, [x, cx.splat(LOWEST_F32, shape, loc)], shape, loc, (b, [a, fill]) => b.insertSlice(a!, fill!, shape, offsets, x.shape));
 }
 
 /**
