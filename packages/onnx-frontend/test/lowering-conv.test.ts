@@ -271,6 +271,9 @@ const oneNode = (n: ReturnType<typeof node>, xDims: number[], inits: ModelSpec['
 function lowered(spec: ModelSpec, options: ImportOnnxOptions = {}): string {
   const imported = importCase({ spec, options });
   expect(imported.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic)).toEqual([]);
+  // Every op (and region end) carries a location; the node's ops carry its name.
+  const ops = imported.text.split('\n').map((l) => l.trim()).filter((l) => l !== '' && l !== '{' && !l.endsWith('{') && l !== 'module {');
+  expect(ops.filter((l) => !/ loc\([^()]*\)$/.test(l))).toEqual([]);
   return imported.text;
 }
 
