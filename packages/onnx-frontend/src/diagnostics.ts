@@ -60,6 +60,8 @@ const shapeText = (dims: readonly (number | string | null)[]): string =>
 
 /** The message catalog. Each entry builds one message text. */
 export const Messages = {
+  boundValueType: (input: string, given: string, declared: string) =>
+    `the value bound to input ${q(input)} has element type ${given}; the input is declared ${declared}`,
   // --- protobuf decoding -------------------------------------------------------------------
   emptyFile: () => 'file is empty; expected an ONNX ModelProto',
   truncated: (what: string) => `truncated protobuf: ${what} runs past the end of the buffer`,

@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { type OnnxDiagnostic, formatDiagnostic, hasErrors, inferShapes, loadOnnxModel, readOnnxFile, readOnnxModel } from '@raptor-pim/onnx-frontend';
+import { OnnxDataType, type OnnxDiagnostic, formatDiagnostic, hasErrors, importOnnxModel, inferShapes, loadOnnxModel, readOnnxFile, readOnnxModel, runImportedModule } from '@raptor-pim/onnx-frontend';
 import { convReluSpec, encode, encodeModel, floatTensor, int64Tensor, modelObject, node, valueInfo } from './build-model';
 import { MODELS_DIR } from './helpers';
 
@@ -268,6 +268,18 @@ describe('symbolic dimensions', () => {
   it('a binding for a name that is not an input', () => {
     const r = loadOnnxModel(bytes, { file: 'm.onnx', inputShapes: { x: [1, 3, 8, 8], z: [1] } });
     expect(errors(r.diagnostics)).toEqual(["m.onnx: error: --input-shape names 'z', which is not a graph input; inputs: x"]);
+  });
+
+  it('a bound value of another element type than the input is refused; raw uint16 bits bind to a float16 input', () => {
+    const t = { name: 'x', dataType: OnnxDataType.INT64, dims: [1, 3, 8, 8], data: new BigInt64Array(192) };
+    const r = loadOnnxModel(bytes, { file: 'm.onnx', inputValues: { x: t } });
+    expect(errors(r.diagnostics)).toEqual(["m.onnx: value 'x': error: the value bound to input 'x' has element type int64; the input is declared float"]);
+    const half = encodeModel({ nodes: [node('Cast', ['h'], ['y'], { to: 1 })], inputs: [valueInfo('h', [2], OnnxDataType.FLOAT16)], outputs: [valueInfo('y', [2])] });
+    const bits = { name: 'h', dataType: OnnxDataType.UINT16, dims: [2], data: Uint16Array.of(0x3c00, 0xc000) };
+    const imported = importOnnxModel(readOnnxModel(half, { file: 'h.onnx' }).model!, { constantInputs: { h: bits } });
+    expect(errors(imported.diagnostics)).toEqual([]);
+    const run = runImportedModule(imported, []);
+    expect(run.ok && Array.from(run.outputs[0]!.data)).toEqual([1, -2]);
   });
 
   it('binds the batch dimension', () => {

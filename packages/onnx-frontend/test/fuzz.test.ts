@@ -75,7 +75,7 @@ describe('fuzzing real models', () => {
   const IMPORT_RUNS = Number(process.env['FUZZ_IMPORT_RUNS'] ?? 300);
   it(`${IMPORT_RUNS} flipped/truncated models through importOnnxModel: a module or errors, never a throw`, () => {
     // ultraface is left out here only for time (about 0.1 s per import); it is fuzzed above.
-    const small = NAMES.map((n, i) => i).filter((i) => NAMES[i] !== 'ultraface-slim-320');
+    const small = NAMES.map((_name, i) => i).filter((i) => NAMES[i] !== 'ultraface-slim-320');
     let imported = 0;
     fc.assert(
       // Byte flips only (no truncation), so that many mutants still read and reach the lowering.

@@ -4,7 +4,7 @@
  * constant shape computations.
  */
 import { Messages, hasErrors, type OnnxDiagnostic } from '../diagnostics';
-import { dataTypeName } from '../onnx/dtypes';
+import { OnnxDataType, dataTypeName } from '../onnx/dtypes';
 import type { OnnxDim, OnnxModel, OnnxTensor, OnnxValueInfo } from '../onnx/model';
 import { DEFAULT_MAX_TENSOR_ELEMENTS } from '../onnx/read-model';
 import { operatorSupport, opsetRangeText, supportedOperatorList } from '../support/operators';
@@ -68,7 +68,18 @@ function bindInputs(model: OnnxModel, options: InferShapesOptions, values: Map<s
       continue;
     }
     const elemType = input.elemType !== 0 ? input.elemType : (constant?.dataType ?? 0);
-    values.set(input.name, constant ? { dataType: elemType, shape, constant } : { dataType: elemType, shape });
+    if (!constant) {
+      values.set(input.name, { dataType: elemType, shape });
+      continue;
+    }
+    // A bound value must have the input's element type; float16/bfloat16 may come as their raw
+    // uint16 bits (as the ONNX test data stores them).
+    const rawHalf = constant.dataType === OnnxDataType.UINT16 && (elemType === OnnxDataType.FLOAT16 || elemType === OnnxDataType.BFLOAT16);
+    if (constant.dataType !== elemType && !rawHalf) {
+      diagnostics.push({ severity: 'error', location: loc, message: Messages.boundValueType(input.name, dataTypeName(constant.dataType), dataTypeName(elemType)) });
+      continue;
+    }
+    values.set(input.name, { dataType: elemType, shape, constant: rawHalf ? { ...constant, dataType: elemType } : constant });
   }
 }
 
