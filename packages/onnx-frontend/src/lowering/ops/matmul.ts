@@ -13,7 +13,12 @@ import { F32, type LoweringContext, type NodeLowering, type Val, broadcastData }
 import { elementCount, tensorType } from '../mlir-text';
 
 /** The bias added to every output row: constant per column, a runtime row, or a per-row matrix. */
-type Bias = { readonly kind: 'row'; readonly data: Float32Array } | { readonly kind: 'rowVal'; readonly val: Val } | { readonly kind: 'matrix'; readonly val: Val };
+/**
+ * The bias added to every output row: a constant per-column row, or a value `val` of shape
+ * [rows, cols] (rows 1 or M, cols 1 or N: a per-row value selects the lane's row, a single
+ * column is repeated N times) multiplied by `scale`.
+ */
+type Bias = { readonly kind: 'row'; readonly data: Float32Array } | { readonly kind: 'val'; readonly val: Val; readonly scale: number };
 
 /** Bindings and body prologue of a per-row region: runtime inputs, their body names, the bias. */
 interface RowRegion {
@@ -50,8 +55,12 @@ function addBias(cx: LoweringContext, r: RowRegion, y: string, m: number, nOut: 
   if (!bias) return y;
   const row = [1, nOut];
   if (bias.kind === 'row') return r.b.binary('spat.vadd', y, bindInput(cx, r, cx.constantVal(`${key}:bias`, bias.data, row, loc)), row);
-  if (bias.kind === 'rowVal') return r.b.binary('spat.vadd', y, bindInput(cx, r, bias.val), row);
-  return r.b.binary('spat.vadd', y, laneRow(r, bindInput(cx, r, bias.val), m, nOut, loc), row);
+  const [rows, cols] = bias.val.shape as [number, number];
+  let v = bindInput(cx, r, bias.val);
+  if (rows > 1) v = laneRow(r, v, m, cols, loc);
+  if (cols !== nOut) v = r.b.concat(1, new Array<string>(nOut).fill(v), new Array<number[]>(nOut).fill([1, 1]), row);
+  if (bias.scale !== 1) v = r.b.binary('spat.vmul', v, bindInput(cx, r, cx.splat(bias.scale, row, loc)), row);
+  return r.b.binary('spat.vadd', y, v, row);
 }
 
 /**
@@ -174,7 +183,7 @@ function lowerGemm(cx: LoweringContext, n: OnnxNode, loc: string): void {
   const bShape = cx.shapeOf(bName);
   const nOut = transB ? bShape[0]! : bShape[1]!;
   const key = `gemm:${n.index}`;
-  // C: constant (scaled by beta at compile time) or runtime ([M, N], [1, N] or [N], beta = 1).
+  // C: constant (scaled by beta at compile time) or runtime (broadcast and scaled in the region).
   let rowBias: Float32Array | undefined;
   let bias: Bias | undefined;
   const cName = n.inputs[2] ?? '';
@@ -187,14 +196,14 @@ function lowerGemm(cx: LoweringContext, n: OnnxNode, loc: string): void {
       for (let i = 0; i < full.length; i++) full[i] = full[i]! * beta;
       const padded = [...new Array<number>(2 - Math.min(2, cShape.length)).fill(1), ...cShape];
       if (padded[0] === 1 || m === 1) rowBias = full.slice(0, nOut);
-      else bias = { kind: 'matrix', val: cx.constantVal(`${key}:c`, full, [m, nOut], loc) };
+      else bias = { kind: 'val', val: cx.constantVal(`${key}:c`, full, [m, nOut], loc), scale: 1 };
     } else {
       const c = cx.input(n, 2, loc);
       if (!c) return;
-      if (beta !== 1) return cx.unsupported(n, `beta = ${beta} with a runtime C (only a constant C is scaled)`);
-      if (c.shape.join() === [m, nOut].join()) bias = { kind: 'matrix', val: c };
-      else if (elementCount(c.shape) === nOut && c.shape[c.shape.length - 1] === nOut) bias = { kind: 'rowVal', val: cx.reshape(undefined, c, [1, nOut], loc) };
-      else return cx.unsupported(n, `runtime C of shape [${c.shape.join('x')}] (a runtime C must be [M, N], [1, N] or [N])`);
+      // Numpy broadcasting to [M, N]: rank <= 2, each dimension 1 or the output's.
+      const padded = [...new Array<number>(Math.max(0, 2 - c.shape.length)).fill(1), ...c.shape];
+      if (padded.length > 2 || (padded[0] !== 1 && padded[0] !== m) || (padded[1] !== 1 && padded[1] !== nOut)) return cx.unsupported(n, `runtime C of shape [${c.shape.join('x')}] does not broadcast to [${m}x${nOut}]`);
+      bias = { kind: 'val', val: cx.reshape(undefined, c, padded, loc), scale: beta };
     }
   }
   const b0 = cx.dataTypeOf(bName) === F32 ? cx.floatsOf(bName) : undefined;
