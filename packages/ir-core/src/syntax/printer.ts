@@ -274,15 +274,11 @@ class SSANameState {
   }
 
   /** Names the values of `values` that have a retained name (and are not yet named). */
-  private setRetainedNames(values: readonly Value[]): boolean {
-    let any = false;
+  private setRetainedNames(values: readonly Value[]): void {
     for (const v of values) {
       const name = getRetainedName(v);
-      if (name === undefined || this.valueIds.has(v)) continue;
-      this.setName(v, name);
-      any = true;
+      if (name !== undefined && !this.valueIds.has(v)) this.setName(v, name);
     }
-    return any;
   }
 
   private numberOp(op: Operation): void {
