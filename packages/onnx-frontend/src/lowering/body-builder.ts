@@ -105,9 +105,10 @@ export class BodyBuilder {
 
   /**
    * `v` (shape `shape`) with its dimensions permuted: output dim k is input dim `perm[k]`.
-   * Copies with strided slices: the largest set of dimensions that keeps its relative order
-   * under the permutation moves as one slice; the loop runs over the others (one
-   * extract/reshape/insert per index of those), so an NCHW -> NHWC transpose costs C slices.
+   * Copies with slices: the largest set of dimensions that keeps its relative order under the
+   * permutation moves as one block (a rank-reducing `tensor.extract_slice` to the block's
+   * sizes, then a rank-reducing `tensor.insert_slice`); the loop runs over the other
+   * dimensions, so an NCHW -> NHWC transpose costs C extract/insert pairs.
    */
   transpose(v: string, shape: readonly number[], perm: readonly number[]): string {
     const rank = shape.length;
@@ -120,6 +121,7 @@ export class BodyBuilder {
     const loopDims = outShape.map((_, k) => k).filter((k) => !kept.has(k));
     const sliceOut = outShape.map((d, k) => (kept.has(k) ? d : 1));
     const sliceIn = shape.map((d, i) => (kept.has(perm.indexOf(i)) ? d : 1));
+    const block = outShape.filter((_, k) => kept.has(k));
     let acc = this.empty(outShape);
     const idx = new Array<number>(loopDims.length).fill(0);
     const total = loopDims.reduce((p, k) => p * outShape[k]!, 1);
@@ -127,9 +129,12 @@ export class BodyBuilder {
       const outOffsets = new Array<number>(rank).fill(0);
       loopDims.forEach((k, j) => (outOffsets[k] = idx[j]!));
       const inOffsets = shape.map((_, i) => outOffsets[perm.indexOf(i)]!);
-      const s = this.extractSlice(v, shape, inOffsets, sliceIn);
-      const r = this.reshape(s, sliceIn, sliceOut);
-      acc = this.insertSlice(r, acc, outShape, outOffsets, sliceOut);
+      // Rank-reducing slices: the block travels as a tensor of the kept sizes only.
+      const s = this.fresh('s');
+      this.lines.push(`${s} = tensor.extract_slice ${v}[${inOffsets.join(', ')}] [${sliceIn.join(', ')}] [${sliceIn.map(() => 1).join(', ')}] : ${tensorType(shape)} to ${tensorType(block)} ${this.loc}`);
+      const next = this.fresh('ins');
+      this.lines.push(`${next} = tensor.insert_slice ${s} into ${acc}[${outOffsets.join(', ')}] [${sliceOut.join(', ')}] [${sliceOut.map(() => 1).join(', ')}] : ${tensorType(block)} into ${tensorType(outShape)} ${this.loc}`);
+      acc = next;
       for (let j = loopDims.length - 1; j >= 0; j--) {
         if (++idx[j]! < outShape[loopDims[j]!]!) break;
         idx[j] = 0;

@@ -19,7 +19,7 @@ function lowerConv(cx: LoweringContext, n: OnnxNode, loc: string): void {
   const wShape = cx.shapeOf(n.inputs[1]!);
   const cout = wShape[0]!;
   const perOut = elementCount(wShape) / cout;
-  const weight = Float32Array.from(w0);
+  const weight = w0; // floatsOf returns a fresh copy: folding may write into it
   const hasBias = (n.inputs[2] ?? '') !== '';
   let bias: Float32Array | undefined = hasBias ? cx.floatsOf(n.inputs[2]!) : undefined;
   if (hasBias && !bias) return cx.unsupported(n, 'the bias is not a constant');
