@@ -172,7 +172,7 @@ function attachPayloads(module: Operation, payloads: readonly Float32Array[]): b
       ok = false;
       return;
     }
-    op.setAttr('value', DenseElementsAttr.get(v.type, data));
+    op.setAttr('value', DenseElementsAttr.adopt(v.type, data));
   });
   return ok;
 }

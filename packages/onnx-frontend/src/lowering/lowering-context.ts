@@ -132,7 +132,8 @@ export class LoweringContext {
   /**
    * Emits (once per `key` and shape) an `arith.constant` holding `data`; returns its SSA name.
    * The text carries a `dense_resource<raptor_payload_K>` placeholder: the data is attached to
-   * the parsed op as a dense attribute directly (see {@link payloads}), without a hex round trip.
+   * the parsed op as a dense attribute directly (see {@link payloads}), without a hex round trip
+   * or a copy: `data` belongs to the module from this call on and must not be modified.
    */
   constant(key: string, data: Float32Array, shape: readonly number[], loc: string): string {
     const k = `${key}|${shape.join('x')}`;
