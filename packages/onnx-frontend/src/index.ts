@@ -55,7 +55,7 @@ export { readOnnxFile, readTensorProtoFile, nodeExternalDataReader } from './io/
 export { loadOnnxModel, loadOnnxFile } from './import-model';
 export type { LoadOnnxOptions, LoadedOnnxModel } from './import-model';
 export { importOnnxModel, DEFAULT_CROSSBAR_SIZE, LOWERED_OPERATORS } from './lowering/lower-model';
-export type { ImportOnnxOptions, ImportedModule, ImportedValue } from './lowering/lower-model';
+export type { ImportOnnxOptions, ImportTimings, ImportedModule, ImportedValue } from './lowering/lower-model';
 export { runImportedModule } from './lowering/run-module';
 export type { F32Array, RunImportedResult } from './lowering/run-module';
 export { LoweringMessages } from './diagnostics';

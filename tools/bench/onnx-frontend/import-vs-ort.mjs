@@ -46,13 +46,17 @@ function ours() {
   return ms;
 }
 
+const phases = { read: [], inferShapes: [], lower: [], parse: [], attach: [], verify: [] };
 function oursFull() {
   const t = performance.now();
   const { model, diagnostics } = readOnnxFile(model_);
   if (!model) throw new Error(diagnostics.map(formatDiagnostic).join('\n'));
+  const read = performance.now() - t;
   const r = importOnnxModel(model);
   const ms = performance.now() - t;
   if (!r.module) throw new Error(r.diagnostics.map(formatDiagnostic).join('\n'));
+  phases.read.push(read);
+  for (const [k, v] of Object.entries(r.timings)) phases[k].push(v);
   return ms;
 }
 
@@ -68,6 +72,7 @@ async function ort(level) {
 for (let i = 0; i < 5; i++) {
   ours();
   oursFull();
+  for (const v of Object.values(phases)) v.length = 0;
   await ort('all');
   await ort('disabled');
 }
@@ -85,6 +90,7 @@ const lo = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, Math.min
 console.log(`model: ${model}`);
 console.log(`rounds: ${rounds} (interleaved, medians, 1 intra-op thread for onnxruntime)`);
 console.log(`onnx-frontend full import (to verified IR): median ${m.full.toFixed(2)} ms (min ${lo.full.toFixed(2)})`);
+console.log(`  phases (medians): ${Object.entries(phases).map(([k, v]) => `${k} ${median(v).toFixed(2)}`).join(', ')} ms`);
 console.log(`onnx-frontend read+validate+infer:          median ${m.ours.toFixed(2)} ms (min ${lo.ours.toFixed(2)})`);
 console.log(`onnxruntime session create (opt=all):       median ${m.ortAll.toFixed(2)} ms (min ${lo.ortAll.toFixed(2)})`);
 console.log(`onnxruntime session create (opt=disabled):  median ${m.ortDisabled.toFixed(2)} ms (min ${lo.ortDisabled.toFixed(2)})`);

@@ -59,6 +59,22 @@ export interface ImportedModule {
   readonly inputs: readonly ImportedValue[];
   readonly outputs: readonly ImportedValue[];
   readonly diagnostics: OnnxDiagnostic[];
+  /** Wall-clock milliseconds of each import phase (phases not reached are absent). */
+  readonly timings: ImportTimings;
+}
+
+/** Milliseconds spent in each phase of {@link importOnnxModel}. */
+export interface ImportTimings {
+  /** Shape inference and constant folding. */
+  inferShapes?: number;
+  /** Generating the Spatial ops (MLIR text with constant placeholders). */
+  lower?: number;
+  /** Parsing the generated text. */
+  parse?: number;
+  /** Attaching the constant data to the parsed constants. */
+  attach?: number;
+  /** Verifying the module. */
+  verify?: number;
 }
 
 /** Builds the function text of one graph from the lowering table; undefined on error. */
@@ -120,21 +136,35 @@ function lowerGraph(cx: LoweringContext, functionName: string): string | undefin
  * const { module, text, diagnostics } = importOnnxModel(model!, { crossbarSize: 128 });
  */
 export function importOnnxModel(model: OnnxModel, options: ImportOnnxOptions = {}): ImportedModule {
+  const timings: ImportTimings = {};
+  let clock = performance.now();
+  const lap = (phase: keyof ImportTimings): void => {
+    const now = performance.now();
+    timings[phase] = now - clock;
+    clock = now;
+  };
   const context = new MLIRContext();
   registerSpatialDialect(context);
   const functionName = options.functionName ?? 'main';
   const inferred = inferShapes(model, { inputShapes: options.inputShapes, inputValues: options.constantInputs, maxFoldElements: 1 << 24 });
+  lap('inferShapes');
   const diagnostics: OnnxDiagnostic[] = [...inferred.diagnostics];
-  const fail = (): ImportedModule => ({ module: undefined, text: '', context, functionName, inputs: [], outputs: [], diagnostics });
+  const fail = (): ImportedModule => ({ module: undefined, text: '', context, functionName, inputs: [], outputs: [], diagnostics, timings });
   if (!inferred.values || hasErrors(diagnostics)) return fail();
   const values = inferred.values;
   const cx = new LoweringContext(model, values, options.crossbarSize ?? DEFAULT_CROSSBAR_SIZE);
   const text = lowerGraph(cx, functionName);
+  lap('lower');
   diagnostics.push(...cx.diagnostics);
   if (text === undefined) return fail();
   const { result, diagnostics: irDiagnostics } = context.diagnostics.capture(() => {
     const m = parseSourceString(context, text, { filename: model.file });
-    return m && attachPayloads(m, cx.payloads) && verify(m) ? m : undefined;
+    lap('parse');
+    if (!m || !attachPayloads(m, cx.payloads)) return undefined;
+    lap('attach');
+    const ok = verify(m);
+    lap('verify');
+    return ok ? m : undefined;
   });
   if (!result) {
     diagnostics.push({ severity: 'error', location: { file: model.file }, message: LM.generatedIrInvalid(irDiagnostics.map((d) => d.message).join('; ')) });
@@ -153,6 +183,7 @@ export function importOnnxModel(model: OnnxModel, options: ImportOnnxOptions = {
     inputs: model.graph.inputs.filter((i) => values.get(i.name)?.constant === undefined).map((i) => io(i.name)),
     outputs: model.graph.outputs.map((o) => io(o.name)),
     diagnostics,
+    timings,
   };
 }
 
