@@ -1,17 +1,18 @@
 /**
- * `Pad` in constant mode (pads attribute before opset 11, inputs from 11, `axes` from 18,
- * negative pads crop): a splat of the value, and the (cropped) input inserted into it with
- * `tensor.insert_slice`. Other modes are refused naming the mode.
+ * `Pad` (pads attribute before opset 11, inputs from 11, `axes` from 18, negative pads crop).
+ * Constant mode: a splat of the value, and the (cropped) input inserted into it with
+ * `tensor.insert_slice`. Modes reflect, edge and wrap: per padded axis, a static gather of the
+ * source index of every output index (mirror without repeating the border, clamp, or modulo).
  */
 import { getAttribute } from '../../onnx/model';
 import type { OnnxNode } from '../../onnx/model';
 import type { LoweringContext, NodeLowering } from '../lowering-context';
 import { DataMovementReasons as R } from './data-movement-messages';
-import { defineIfEmpty, sameShape } from './index-map';
+import { defineIfEmpty, gatherAxis, sameShape } from './index-map';
 
 function lowerPad(cx: LoweringContext, n: OnnxNode, loc: string): void {
   const mode = getAttribute(n, 'mode', 'string') ?? 'constant';
-  if (mode !== 'constant') return cx.unsupported(n, R.padMode(mode));
+  if (mode !== 'constant' && mode !== 'reflect' && mode !== 'edge' && mode !== 'wrap') return cx.unsupported(n, R.padMode(mode));
   const x = cx.input(n, 0, loc);
   if (!x) return;
   const rank = x.shape.length;
@@ -45,6 +46,20 @@ function lowerPad(cx: LoweringContext, n: OnnxNode, loc: string): void {
   const outShape = x.shape.map((d, i) => d + before[i]! + after[i]!);
   if (defineIfEmpty(cx, out, outShape, loc)) return;
   if (sameShape(outShape, x.shape) && before.every((p) => p === 0)) return void cx.define(out, x);
+  if (mode !== 'constant') {
+    if (x.shape.some((d, i) => d === 0 && outShape[i]! > 0)) return cx.unsupported(n, R.padEmptyAxis(mode));
+    cx.compute(out, [x], outShape, loc, (b, [a]) => {
+      let cur = { ssa: a!, shape: [...x.shape] };
+      for (let axis = 0; axis < rank; axis++) {
+        if (before[axis] === 0 && after[axis] === 0) continue;
+        const size = x.shape[axis]!;
+        const map = Array.from({ length: outShape[axis]! }, (_, o) => padSource(mode, o - before[axis]!, size));
+        cur = gatherAxis(b, cur.ssa, cur.shape, axis, map);
+      }
+      return cur.ssa;
+    });
+    return;
+  }
   // The part of the input that stays (negative pads crop) and where it lands.
   const srcOffsets = before.map((p) => Math.max(0, -p));
   const counts = x.shape.map((d, i) => d - srcOffsets[i]! - Math.max(0, -after[i]!));
@@ -56,6 +71,17 @@ function lowerPad(cx: LoweringContext, n: OnnxNode, loc: string): void {
   }
   const fill = cx.splat(value, outShape, loc);
   cx.compute(out, [x, fill], outShape, loc, (b, [a, f]) => b.insertSlice(b.extractSlice(a!, x.shape, srcOffsets, counts), f!, outShape, dstOffsets, counts));
+}
+
+/** The source index of padded index `i` (may be outside [0, size)) along an axis of `size` elements. */
+function padSource(mode: string, i: number, size: number): number {
+  if (i >= 0 && i < size) return i;
+  if (mode === 'wrap') return ((i % size) + size) % size;
+  if (mode === 'edge' || size === 1) return Math.min(size - 1, Math.max(0, i));
+  // reflect: mirror about the border elements (not repeated), as often as needed.
+  const period = 2 * (size - 1);
+  const m = ((i % period) + period) % period;
+  return m < size ? m : period - m;
 }
 
 /** Lowerings of this file, by ONNX operator. */
