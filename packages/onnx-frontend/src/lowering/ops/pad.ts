@@ -2,7 +2,8 @@
  * `Pad` (pads attribute before opset 11, inputs from 11, `axes` from 18, negative pads crop).
  * Constant mode: a splat of the value, and the (cropped) input inserted into it with
  * `tensor.insert_slice`. Modes reflect, edge and wrap: per padded axis, a static gather of the
- * source index of every output index (mirror without repeating the border, clamp, or modulo).
+ * source index of every output index (mirror without repeating the border, clamp, or modulo),
+ * applied to the axis after cropping by its negative pads (as onnxruntime does).
  */
 import { getAttribute } from '../../onnx/model';
 import type { OnnxNode } from '../../onnx/model';
@@ -47,13 +48,17 @@ function lowerPad(cx: LoweringContext, n: OnnxNode, loc: string): void {
   if (defineIfEmpty(cx, out, outShape, loc)) return;
   if (sameShape(outShape, x.shape) && before.every((p) => p === 0)) return void cx.define(out, x);
   if (mode !== 'constant') {
-    if (x.shape.some((d, i) => d === 0 && outShape[i]! > 0)) return cx.unsupported(n, R.padEmptyAxis(mode));
+    const keptEmpty = (i: number): boolean => x.shape[i]! - Math.max(0, -before[i]!) - Math.max(0, -after[i]!) <= 0;
+    if (x.shape.some((_, i) => keptEmpty(i) && outShape[i]! > 0)) return cx.unsupported(n, R.padEmptyAxis(mode));
     cx.compute(out, [x], outShape, loc, (b, [a]) => {
       let cur = { ssa: a!, shape: [...x.shape] };
       for (let axis = 0; axis < rank; axis++) {
         if (before[axis] === 0 && after[axis] === 0) continue;
-        const size = x.shape[axis]!;
-        const map = Array.from({ length: outShape[axis]! }, (_, o) => padSource(mode, o - before[axis]!, size));
+        // Negative pads crop first; the padding then repeats the cropped axis (as onnxruntime does).
+        const lo = Math.max(0, -before[axis]!);
+        const kept = x.shape[axis]! - lo - Math.max(0, -after[axis]!);
+        const padBefore = Math.max(0, before[axis]!);
+        const map = Array.from({ length: outShape[axis]! }, (_, o) => lo + padSource(mode, o - padBefore, kept));
         cur = gatherAxis(b, cur.ssa, cur.shape, axis, map);
       }
       return cur.ssa;
