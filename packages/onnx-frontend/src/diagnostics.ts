@@ -37,7 +37,7 @@ export interface OnnxDiagnostic {
 export function formatLocation(loc: OnnxLocation): string {
   let s = loc.file;
   if (loc.byteOffset !== undefined) s += `:@${loc.byteOffset}`;
-  if (loc.nodeIndex !== undefined) s += `: node '${loc.node ?? ''}' (#${loc.nodeIndex})`;
+  if (loc.nodeIndex !== undefined) s += loc.node ? `: node '${loc.node}' (#${loc.nodeIndex})` : `: node #${loc.nodeIndex}`;
   else if (loc.value !== undefined) s += `: value '${loc.value}'`;
   return s;
 }

@@ -110,14 +110,16 @@ export function inferShapes(model: OnnxModel, options: InferShapesOptions = {}):
   // Operator support first: one diagnostic per unsupported node.
   for (const node of graph.nodes) {
     const loc = { file, node: node.name, nodeIndex: node.index };
+    // Unnamed nodes are named as the lowering names them: <OpType>_<index>.
+    const name = node.name !== '' ? node.name : `${node.opType}_${node.index}`;
     if (node.domain !== '') {
-      diagnostics.push({ severity: 'error', location: loc, message: Messages.unsupportedDomainOp(node.opType, node.domain, node.name) });
+      diagnostics.push({ severity: 'error', location: loc, message: Messages.unsupportedDomainOp(node.opType, node.domain, name) });
       continue;
     }
     const support = operatorSupport(node.opType);
-    if (!support) diagnostics.push({ severity: 'error', location: loc, message: Messages.unsupportedOperator(node.opType, node.name, opset, supportedOperatorList()) });
+    if (!support) diagnostics.push({ severity: 'error', location: loc, message: Messages.unsupportedOperator(node.opType, name, opset, supportedOperatorList()) });
     else if (opset < support.minOpset || opset > support.maxOpset) {
-      diagnostics.push({ severity: 'error', location: loc, message: Messages.unsupportedOperatorOpset(node.opType, node.name, opset, opsetRangeText(support)) });
+      diagnostics.push({ severity: 'error', location: loc, message: Messages.unsupportedOperatorOpset(node.opType, name, opset, opsetRangeText(support)) });
     }
   }
   if (hasErrors(diagnostics)) return { values: undefined, diagnostics };
