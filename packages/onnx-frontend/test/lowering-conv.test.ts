@@ -46,7 +46,7 @@ type OrtReply = { outputs?: Record<string, { dims: number[]; data: number[] }>; 
 /** Runs every case in onnxruntime in one child process. */
 function runOrt(cases: readonly Case[]): OrtReply[] {
   const request = cases.map((c) => ({ model: Buffer.from(encodeModel(c.spec)).toString('base64'), feeds: Object.fromEntries(feedsOf(c).map((f) => [f.name, { dims: f.dims, data: f.data }])) }));
-  const out = execFileSync(process.execPath, [path.join(__dirname, 'support/ort-run-conv-batch.cjs')], { input: JSON.stringify(request), maxBuffer: 1 << 28 });
+  const out = execFileSync(process.execPath, [path.join(__dirname, 'support/ort-run-batch.cjs')], { input: JSON.stringify(request), maxBuffer: 1 << 28 });
   return JSON.parse(out.toString()) as OrtReply[];
 }
 
