@@ -17,6 +17,34 @@ export function integerBitWidth(type: IntegerType | IndexType): number {
   return type instanceof IndexType ? IndexType.internalStorageBitWidth : type.width;
 }
 
+const SMALL_BIGINT_MIN = -1024;
+const SMALL_BIGINT_MAX = 4096;
+const SMALL_BIGINTS: readonly bigint[] = Array.from({ length: SMALL_BIGINT_MAX - SMALL_BIGINT_MIN }, (_, i) => BigInt(i + SMALL_BIGINT_MIN));
+
+/**
+ * `BigInt(n)` for an integral `n`, without allocating for small values (bigints are immutable
+ * primitives: sharing one is invisible).
+ */
+export function toBigInt(n: number): bigint {
+  if (n >= SMALL_BIGINT_MIN && n < SMALL_BIGINT_MAX && (n | 0) === n) return SMALL_BIGINTS[n - SMALL_BIGINT_MIN]!;
+  return BigInt(n);
+}
+
+/**
+ * `wrapIntegerValue(type, BigInt(n))` for an integral number `n`: small values that the type
+ * holds unchanged come from a shared table (no allocation).
+ */
+function wrapSmallInteger(type: IntegerType, n: number): bigint {
+  if (n >= SMALL_BIGINT_MIN && n < SMALL_BIGINT_MAX && (n | 0) === n) {
+    // Every cached value fits a signed/signless type of 14+ bits, non-negative ones an unsigned one.
+    if (type.width >= 14 && (n >= 0 || !type.isUnsigned)) return SMALL_BIGINTS[n - SMALL_BIGINT_MIN]!;
+  }
+  return wrapIntegerValue(type, BigInt(n));
+}
+
+/** Per context: integer dense arrays bucketed by a numeric hash of type, length and values. */
+const intArrayBuckets = new WeakMap<MLIRContext, Map<number, DenseArrayAttr[]>>();
+
 /**
  * Wraps `value` to the two's-complement range of `type` as MLIR's APInt storage does:
  * signless and signed types hold signed values (i1 holds 0 or 1), unsigned types non-negative.
@@ -140,18 +168,24 @@ export class DenseArrayAttr extends Attribute {
     let h1 = 0x811c9dc5 | 0;
     let h2 = values.length | 0;
     for (let i = 0; i < values.length; i++) {
-      const x = values[i];
-      const b = wrapIntegerValue(elementType, typeof x === 'number' ? BigInt(Math.trunc(x)) : x);
-      v[i] = b;
+      const x = values[i]!;
+      const b = typeof x === 'number' ? wrapSmallInteger(elementType, Math.trunc(x)) : wrapIntegerValue(elementType, x);
       const n = Number(b);
+      v[i] = b;
       h1 = Math.imul(h1 ^ (n | 0), 0x01000193);
       h2 = Math.imul(h2 + ((n / 4294967296) | 0), 0x5bd1e995) ^ (h2 >>> 13);
     }
     const context = elementType.context;
-    // Large arrays are uniqued through a hash bucket and an exact comparison, not a giant key.
-    const bucket = context.unique(`a.darr:${elementType.id}:${v.length}:${h1 >>> 0}:${h2 >>> 0}`, () => [] as DenseArrayAttr[]);
+    // Arrays are uniqued through a numeric hash bucket and an exact comparison: no key string.
+    let buckets = intArrayBuckets.get(context);
+    if (!buckets) intArrayBuckets.set(context, (buckets = new Map()));
+    const hash = (Math.imul(h1 ^ elementType.id, 0x9e3779b1) ^ h2) >>> 0;
+    let bucket = buckets.get(hash);
+    if (!bucket) buckets.set(hash, (bucket = []));
     for (const existing of bucket) {
+      if (existing.elementType !== elementType) continue;
       const ev = existing.values as readonly bigint[];
+      if (ev.length !== v.length) continue;
       let same = true;
       for (let i = 0; i < ev.length && same; i++) if (ev[i] !== v[i]) same = false;
       if (same) return existing;

@@ -12,10 +12,16 @@ export class UnknownLoc extends Location {
 }
 
 /**
- * Per context: file name -> line -> the unique plain location on that line (the usual case: one
- * op per line), or a column -> location map when several columns of the line have one.
+ * Per context: file name -> `line * POINT_COLUMNS + column` -> the unique plain location (a
+ * small-integer key: no string building, no nested map per line).
  */
-const pointLocations = new WeakMap<MLIRContext, Map<string, Map<number, FileLineColLoc | Map<number, FileLineColLoc>>>>();
+const pointLocations = new WeakMap<MLIRContext, Map<string, Map<number, FileLineColLoc>>>();
+/** Columns below this (and lines below {@link POINT_LINES}) use the numeric key. */
+const POINT_COLUMNS = 4096;
+const POINT_LINES = 1 << 18;
+
+/** Per context: the `loc("name")` locations (child `unknown`) by name. */
+const plainNameLocations = new WeakMap<MLIRContext, Map<string, NameLoc>>();
 
 /**
  * `loc("file":line:col)` and MLIR 22's ranges `"file":line:col to :endCol` and
@@ -48,30 +54,14 @@ export class FileLineColLoc extends Location {
   ): FileLineColLoc {
     // Plain locations (every parsed op has one) are uniqued through a numeric key per file
     // instead of a string key that repeats the file name: no string building or hashing.
-    if (endLine === line && endColumn === column && (line | 0) === line && (column | 0) === column && line >= 0 && column >= 0) {
+    if (endLine === line && endColumn === column && (line | 0) === line && (column | 0) === column && line >= 0 && column >= 0 && line < POINT_LINES && column < POINT_COLUMNS) {
       let files = pointLocations.get(context);
       if (!files) pointLocations.set(context, (files = new Map()));
-      let byLine = files.get(filename);
-      if (!byLine) files.set(filename, (byLine = new Map()));
-      const entry = byLine.get(line);
-      if (entry instanceof FileLineColLoc) {
-        if (entry.column === column) return entry;
-        const loc = new FileLineColLoc(context, filename, line, column, line, column);
-        byLine.set(
-          line,
-          new Map([
-            [entry.column, entry],
-            [column, loc],
-          ]),
-        );
-        return loc;
-      }
-      let loc = entry?.get(column);
-      if (!loc) {
-        loc = new FileLineColLoc(context, filename, line, column, line, column);
-        if (entry) entry.set(column, loc);
-        else byLine.set(line, loc);
-      }
+      let points = files.get(filename);
+      if (!points) files.set(filename, (points = new Map()));
+      const key = line * POINT_COLUMNS + column;
+      let loc = points.get(key);
+      if (!loc) points.set(key, (loc = new FileLineColLoc(context, filename, line, column, line, column)));
       return loc;
     }
     return context.unique(`l.flc:${line}:${column}:${endLine}:${endColumn}:${filename}`, () =>
@@ -96,6 +86,14 @@ export class NameLoc extends Location {
   /** `child` defaults to `unknown` (printed as just `"name"`). */
   static get(context: MLIRContext, name: string, child?: Location): NameLoc {
     const c = child ?? UnknownLoc.get(context);
+    if (c instanceof UnknownLoc) {
+      // The common `loc("name")`: a map by name, no key string.
+      let byName = plainNameLocations.get(context);
+      if (!byName) plainNameLocations.set(context, (byName = new Map()));
+      let loc = byName.get(name);
+      if (!loc) byName.set(name, (loc = new NameLoc(context, name, c)));
+      return loc;
+    }
     return context.unique(`l.name:${c.id}:${name}`, () => new NameLoc(context, name, c));
   }
 }

@@ -39,6 +39,7 @@ import {
   createDenseStorage,
   isDenseElementType,
   setStorage,
+  toBigInt,
   type NamedAttribute,
 } from '../ir/builtin-attributes';
 import { CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc, UnknownLoc } from '../ir/location';
@@ -289,6 +290,19 @@ interface BlockEntry {
 
 const FORWARD_REF = '__raptor.forward_ref';
 // Shared empty lists for ops without successors, regions or attributes (never mutated).
+const MAX_SAFE_BIGINT = BigInt(Number.MAX_SAFE_INTEGER);
+const MIN_SAFE_BIGINT = BigInt(Number.MIN_SAFE_INTEGER);
+/** Opening and closing tokens of each {@link Delimiter} (none for `none`). */
+const DELIMITER_PAIRS: Readonly<Record<string, readonly [TokenKind, TokenKind] | undefined>> = {
+  paren: [TokenKind.LParen, TokenKind.RParen],
+  square: [TokenKind.LSquare, TokenKind.RSquare],
+  'less-greater': [TokenKind.Less, TokenKind.Greater],
+  braces: [TokenKind.LBrace, TokenKind.RBrace],
+  'optional-paren': [TokenKind.LParen, TokenKind.RParen],
+  'optional-square': [TokenKind.LSquare, TokenKind.RSquare],
+  'optional-less-greater': [TokenKind.Less, TokenKind.Greater],
+  'optional-braces': [TokenKind.LBrace, TokenKind.RBrace],
+};
 const NO_BLOCKS: Block[] = [];
 const NO_REGIONS: Region[] = [];
 const NO_ATTRIBUTES: NamedAttribute[] = [];
@@ -1386,7 +1400,8 @@ export class Parser implements OpAsmParser {
         const neg = this.consumeIf(TokenKind.Minus);
         const offset = this.lex.start;
         if (this.tok() === TokenKind.Integer) {
-          let v = BigInt(this.lex.tokenText);
+          // Short literals (below 2^53) go through a number: small values share one bigint.
+          let v = this.lex.end - this.lex.start <= 15 ? toBigInt(Number(this.lex.tokenText)) : BigInt(this.lex.tokenText);
           if (neg) v = -v;
           if (et instanceof IntegerType) {
             if (!integerFits(et, v)) this.fail(M.integerOutOfRange, offset);
@@ -2213,9 +2228,16 @@ export class Parser implements OpAsmParser {
     return v;
   }
   parseOptionalInteger(): OptionalParseResult<number> {
+    // Fast path: a short literal (at most 15 characters, so below 2^53 in decimal or hex) is
+    // read as a number directly, without the bigint round trip.
+    if (!this.failed && this.tok() === TokenKind.Integer && this.lex.end - this.lex.start <= 15) {
+      const v = Number(this.lex.tokenText);
+      this.consume();
+      return v;
+    }
     const v = this.parseOptionalBigInteger();
     if (v === null || v === undefined) return v;
-    if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < BigInt(Number.MIN_SAFE_INTEGER)) {
+    if (v > MAX_SAFE_BIGINT || v < MIN_SAFE_BIGINT) {
       this.emitAt(this.lex.start, M.integerOutOfRange);
       return undefined;
     }
@@ -2347,15 +2369,8 @@ export class Parser implements OpAsmParser {
   }
   parseCommaSeparatedList(delimiter: Delimiter, parseElement: () => boolean): boolean {
     if (this.failed) return false;
-    const pairs: Record<string, [TokenKind, TokenKind] | undefined> = {
-      paren: [TokenKind.LParen, TokenKind.RParen],
-      square: [TokenKind.LSquare, TokenKind.RSquare],
-      'less-greater': [TokenKind.Less, TokenKind.Greater],
-      braces: [TokenKind.LBrace, TokenKind.RBrace],
-    };
     const optional = delimiter.startsWith('optional-');
-    const base = optional ? delimiter.substring(9) : delimiter;
-    const pair = pairs[base];
+    const pair = DELIMITER_PAIRS[delimiter];
     if (pair) {
       if (this.tok() !== pair[0]) {
         if (optional) return true;

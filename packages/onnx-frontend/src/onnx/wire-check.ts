@@ -67,6 +67,13 @@ function typeInfo(type: protobuf.Type): TypeInfo {
 }
 
 const MAX_DEPTH = 100;
+const TRUNCATED = -1;
+const BAD_VARINT = -2;
+
+/** `ModelProto.graph` / `field 7 of NodeProto`: how a field is named in messages. */
+function describe(field: FieldInfo | undefined, info: TypeInfo, id: number): string {
+  return field ? `${info.name}.${field.name}` : `field ${id} of ${info.name}`;
+}
 
 class Walk {
   pos = 0;
@@ -82,22 +89,38 @@ class Walk {
 
   /** Reads a varint as a (possibly inexact above 2^53) non-negative number; -1 on error. */
   varint(end: number, what: string): number {
-    const buf = this.buf;
     const start = this.pos;
+    const v = this.rawVarint(end);
+    if (v >= 0) return v;
+    this.fail(start, v === TRUNCATED ? Messages.truncated(what) : Messages.badVarint());
+    return -1;
+  }
+
+  /**
+   * Like {@link varint} for a field value: the field's description (a string built only for a
+   * message) is formed on failure, not for every field read.
+   */
+  fieldVarint(end: number, field: FieldInfo | undefined, info: TypeInfo, id: number, prefix = ''): number {
+    const start = this.pos;
+    const v = this.rawVarint(end);
+    if (v >= 0) return v;
+    this.fail(start, v === TRUNCATED ? Messages.truncated(prefix + describe(field, info, id)) : Messages.badVarint());
+    return -1;
+  }
+
+  /** A varint, or {@link TRUNCATED} / {@link BAD_VARINT} (no problem recorded). */
+  private rawVarint(end: number): number {
+    const buf = this.buf;
     let value = 0;
     let mul = 1;
     for (let i = 0; i < 10; i++) {
-      if (this.pos >= end) {
-        this.fail(start, Messages.truncated(what));
-        return -1;
-      }
+      if (this.pos >= end) return TRUNCATED;
       const b = buf[this.pos++]!;
       value += (b & 0x7f) * mul;
       if (b < 0x80) return value;
       mul *= 128;
     }
-    this.fail(start, Messages.badVarint());
-    return -1;
+    return BAD_VARINT;
   }
 
   message(info: TypeInfo, end: number, depth: number, endGroup = -1): boolean {
@@ -127,14 +150,13 @@ class Walk {
   }
 
   private value(field: FieldInfo | undefined, info: TypeInfo, wt: number, id: number, end: number, depth: number): boolean {
-    const what = field ? `${info.name}.${field.name}` : `field ${id} of ${info.name}`;
     switch (wt) {
       case 0:
-        return this.varint(end, what) >= 0;
+        return this.fieldVarint(end, field, info, id) >= 0;
       case 1:
       case 5: {
         const size = wt === 1 ? 8 : 4;
-        if (this.pos + size > end) return this.fail(this.pos, Messages.truncated(what));
+        if (this.pos + size > end) return this.fail(this.pos, Messages.truncated(describe(field, info, id)));
         this.pos += size;
         return true;
       }
@@ -142,10 +164,10 @@ class Walk {
         return this.message({ name: 'group', fields: new Map() }, end, depth + 1, id);
       default: {
         const lenPos = this.pos;
-        const len = this.varint(end, `the length of ${what}`);
+        const len = this.fieldVarint(end, field, info, id, 'the length of ');
         if (len < 0) return false;
         const start = this.pos;
-        if (start + len > end) return this.fail(lenPos, Messages.truncated(what));
+        if (start + len > end) return this.fail(lenPos, Messages.truncated(describe(field, info, id)));
         this.pos = start + len;
         if (!field) return true;
         if (field.message) {
@@ -177,7 +199,7 @@ class Walk {
             return true;
           }
           this.pos = start;
-          while (this.pos < start + len) if (this.varint(start + len, what) < 0) return false;
+          while (this.pos < start + len) if (this.fieldVarint(start + len, field, info, id) < 0) return false;
           return true;
         }
         return true;

@@ -31,7 +31,8 @@ export const I64_DYNAMIC = -(2n ** 63n);
 export function staticArray(context: MLIRContext, values: readonly number[]): DenseArrayAttr {
   return DenseArrayAttr.i64(
     context,
-    values.map((v) => (v === DYNAMIC ? I64_DYNAMIC : BigInt(v))),
+    // Numbers go through as they are: DenseArrayAttr shares the bigints of small values.
+    values.map((v) => (v === DYNAMIC ? I64_DYNAMIC : v)),
   );
 }
 
@@ -172,31 +173,51 @@ function typeText(t: Type): string {
 export function parseAttrDictInto(parser: OpAsmParser, state: OperationState, inherent?: readonly string[]): boolean {
   const attrs = parser.parseOptionalAttrDict();
   if (attrs === undefined) return false;
-  addAttributes(state, attrs, inherent ?? [...(lookupOpDefinition(state.context, state.name)?.inherentAttrNames ?? [])]);
+  if (attrs.length === 0) return true;
+  addAttributes(state, attrs, inherent ?? lookupOpDefinition(state.context, state.name)?.inherentAttrNames ?? NO_NAMES);
   return true;
 }
 
+const NO_NAMES: readonly string[] = [];
+
+/**
+ * Maps created here for an {@link OperationState} under construction: the next helper call
+ * adds to them in place instead of copying (a caller's own map is never modified).
+ */
+const ownMaps = new WeakSet<Map<string, Attribute>>();
+
+/** `state`'s properties or attributes as a map this module may modify. */
+function ownMap(m: OperationState['properties']): Map<string, Attribute> {
+  if (m instanceof Map && ownMaps.has(m as Map<string, Attribute>)) return m as Map<string, Attribute>;
+  const own = new Map<string, Attribute>();
+  if (m instanceof Map) for (const [k, v] of m as ReadonlyMap<string, Attribute>) own.set(k, v);
+  else if (m !== undefined) for (const k of Object.keys(m)) own.set(k, (m as Readonly<Record<string, Attribute>>)[k]!);
+  ownMaps.add(own);
+  return own;
+}
+
 /** Adds parsed `name = value` entries to `state`: names in `inherent` become properties. */
-export function addAttributes(state: OperationState, attrs: readonly { name: string; value: Attribute }[], inherent: readonly string[]): void {
-  const props = new Map<string, Attribute>(toEntries(state.properties));
-  const disc = new Map<string, Attribute>(toEntries(state.attributes));
-  for (const a of attrs) (inherent.includes(a.name) ? props : disc).set(a.name, a.value);
-  state.properties = props;
-  state.attributes = disc;
+export function addAttributes(
+  state: OperationState,
+  attrs: readonly { name: string; value: Attribute }[],
+  inherent: readonly string[] | ReadonlySet<string>,
+): void {
+  let props: Map<string, Attribute> | undefined;
+  let disc: Map<string, Attribute> | undefined;
+  for (const a of attrs) {
+    const isInherent = Array.isArray(inherent) ? (inherent as readonly string[]).includes(a.name) : (inherent as ReadonlySet<string>).has(a.name);
+    if (isInherent) (props ??= ownMap(state.properties)).set(a.name, a.value);
+    else (disc ??= ownMap(state.attributes)).set(a.name, a.value);
+  }
+  if (props) state.properties = props;
+  if (disc) state.attributes = disc;
 }
 
 /** Sets one property on `state`. */
 export function setProperty(state: OperationState, name: string, value: Attribute): void {
-  const props = new Map<string, Attribute>(toEntries(state.properties));
+  const props = ownMap(state.properties);
   props.set(name, value);
   state.properties = props;
-}
-
-function toEntries(m: OperationState['properties']): [string, Attribute][] {
-  if (m === undefined) return [];
-  if (m instanceof Map) return [...(m as ReadonlyMap<string, Attribute>).entries()];
-  const rec = m as Readonly<Record<string, Attribute>>;
-  return Object.keys(rec).map((k) => [k, rec[k]!] as [string, Attribute]);
 }
 
 /** Prints ` {attrs}` for the op's properties and attributes except `elided` (sorted, as MLIR). */
