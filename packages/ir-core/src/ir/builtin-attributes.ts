@@ -42,8 +42,18 @@ function wrapSmallInteger(type: IntegerType, n: number): bigint {
   return wrapIntegerValue(type, BigInt(n));
 }
 
-/** Per context: integer dense arrays bucketed by a numeric hash of type, length and values. */
-const intArrayBuckets = new WeakMap<MLIRContext, Map<number, DenseArrayAttr[]>>();
+/** One value of an integer dense array, wrapped to `type` (small values: shared bigints). */
+function wrapArrayValue(type: IntegerType, x: bigint | number): bigint {
+  return typeof x === 'number' ? wrapSmallInteger(type, Math.trunc(x)) : wrapIntegerValue(type, x);
+}
+
+/**
+ * The context's integer dense arrays, bucketed by a numeric hash of type, length and values
+ * (kept in the context's uniquer, not in a module-level WeakMap: see `location.ts`).
+ */
+function intArrayBuckets(context: MLIRContext): Map<number, DenseArrayAttr[]> {
+  return context.unique('a.darr-table', () => new Map<number, DenseArrayAttr[]>());
+}
 
 /**
  * Wraps `value` to the two's-complement range of `type` as MLIR's APInt storage does:
@@ -164,32 +174,31 @@ export class DenseArrayAttr extends Attribute {
   }
   /** An integer dense array (values wrapped to `elementType`). */
   static getInts(elementType: IntegerType, values: readonly (bigint | number)[]): DenseArrayAttr {
-    const v = new Array<bigint>(values.length);
+    const length = values.length;
     let h1 = 0x811c9dc5 | 0;
-    let h2 = values.length | 0;
-    for (let i = 0; i < values.length; i++) {
-      const x = values[i]!;
-      const b = typeof x === 'number' ? wrapSmallInteger(elementType, Math.trunc(x)) : wrapIntegerValue(elementType, x);
-      const n = Number(b);
-      v[i] = b;
+    let h2 = length | 0;
+    for (let i = 0; i < length; i++) {
+      const n = Number(wrapArrayValue(elementType, values[i]!));
       h1 = Math.imul(h1 ^ (n | 0), 0x01000193);
       h2 = Math.imul(h2 + ((n / 4294967296) | 0), 0x5bd1e995) ^ (h2 >>> 13);
     }
     const context = elementType.context;
-    // Arrays are uniqued through a numeric hash bucket and an exact comparison: no key string.
-    let buckets = intArrayBuckets.get(context);
-    if (!buckets) intArrayBuckets.set(context, (buckets = new Map()));
+    // Arrays are uniqued through a numeric hash bucket and an exact comparison: no key string,
+    // and no value array unless the attribute is new.
+    const buckets = intArrayBuckets(context);
     const hash = (Math.imul(h1 ^ elementType.id, 0x9e3779b1) ^ h2) >>> 0;
     let bucket = buckets.get(hash);
     if (!bucket) buckets.set(hash, (bucket = []));
     for (const existing of bucket) {
       if (existing.elementType !== elementType) continue;
       const ev = existing.values as readonly bigint[];
-      if (ev.length !== v.length) continue;
+      if (ev.length !== length) continue;
       let same = true;
-      for (let i = 0; i < ev.length && same; i++) if (ev[i] !== v[i]) same = false;
+      for (let i = 0; i < length && same; i++) if (ev[i] !== wrapArrayValue(elementType, values[i]!)) same = false;
       if (same) return existing;
     }
+    const v = new Array<bigint>(length);
+    for (let i = 0; i < length; i++) v[i] = wrapArrayValue(elementType, values[i]!);
     const created = new DenseArrayAttr(context, elementType, Object.freeze(v));
     bucket.push(created);
     return created;
@@ -246,9 +255,16 @@ export class DictionaryAttr extends Attribute {
     const list: NamedAttribute[] = Array.isArray(entries)
       ? [...(entries as readonly NamedAttribute[])]
       : Object.keys(entries).map((name) => ({ name, value: (entries as Record<string, Attribute>)[name] }));
-    let sorted = true;
-    for (let i = 1; i < list.length; i++) if (compareKeys(list[i - 1].name, list[i].name) >= 0) sorted = false;
-    if (!sorted) list.sort((a, b) => compareKeys(a.name, b.name));
+    // Insertion sort in place: dictionaries are small and usually sorted or nearly so.
+    for (let i = 1; i < list.length; i++) {
+      const e = list[i]!;
+      let j = i - 1;
+      while (j >= 0 && compareKeys(list[j]!.name, e.name) > 0) {
+        list[j + 1] = list[j]!;
+        j--;
+      }
+      list[j + 1] = e;
+    }
     let key = 'a.dict:';
     for (let i = 0; i < list.length; i++) {
       if (i > 0 && list[i - 1].name === list[i].name) throw new Error(`duplicate dictionary key '${list[i].name}'`);

@@ -11,17 +11,27 @@ export class UnknownLoc extends Location {
   }
 }
 
-/**
- * Per context: file name -> `line * POINT_COLUMNS + column` -> the unique plain location (a
- * small-integer key: no string building, no nested map per line).
+/*
+ * Per-context tables are stored in the context's uniquer (not in module-level WeakMaps keyed by
+ * the context: V8's scavenger keeps the values of such a WeakMap alive while the map is in old
+ * space, so every location of a dead context would survive minor GCs until a full one).
  */
-const pointLocations = new WeakMap<MLIRContext, Map<string, Map<number, FileLineColLoc>>>();
+
+/**
+ * The context's plain locations: file name -> `line * POINT_COLUMNS + column` -> the unique
+ * location (a small-integer key: no string building, no nested map per line).
+ */
+function pointLocations(context: MLIRContext): Map<string, Map<number, FileLineColLoc>> {
+  return context.unique('l.flc-table', () => new Map<string, Map<number, FileLineColLoc>>());
+}
 /** Columns below this (and lines below {@link POINT_LINES}) use the numeric key. */
 const POINT_COLUMNS = 4096;
 const POINT_LINES = 1 << 18;
 
-/** Per context: the `loc("name")` locations (child `unknown`) by name. */
-const plainNameLocations = new WeakMap<MLIRContext, Map<string, NameLoc>>();
+/** The context's `loc("name")` locations (child `unknown`) by name. */
+function plainNameLocations(context: MLIRContext): Map<string, NameLoc> {
+  return context.unique('l.name-table', () => new Map<string, NameLoc>());
+}
 
 /**
  * `loc("file":line:col)` and MLIR 22's ranges `"file":line:col to :endCol` and
@@ -55,8 +65,7 @@ export class FileLineColLoc extends Location {
     // Plain locations (every parsed op has one) are uniqued through a numeric key per file
     // instead of a string key that repeats the file name: no string building or hashing.
     if (endLine === line && endColumn === column && (line | 0) === line && (column | 0) === column && line >= 0 && column >= 0 && line < POINT_LINES && column < POINT_COLUMNS) {
-      let files = pointLocations.get(context);
-      if (!files) pointLocations.set(context, (files = new Map()));
+      const files = pointLocations(context);
       let points = files.get(filename);
       if (!points) files.set(filename, (points = new Map()));
       const key = line * POINT_COLUMNS + column;
@@ -88,8 +97,7 @@ export class NameLoc extends Location {
     const c = child ?? UnknownLoc.get(context);
     if (c instanceof UnknownLoc) {
       // The common `loc("name")`: a map by name, no key string.
-      let byName = plainNameLocations.get(context);
-      if (!byName) plainNameLocations.set(context, (byName = new Map()));
+      const byName = plainNameLocations(context);
       let loc = byName.get(name);
       if (!loc) byName.set(name, (loc = new NameLoc(context, name, c)));
       return loc;

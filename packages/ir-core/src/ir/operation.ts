@@ -42,7 +42,13 @@ function toMap(
   src: ReadonlyMap<string, Attribute> | Readonly<Record<string, Attribute>> | undefined,
 ): Map<string, Attribute> | null {
   if (src === undefined) return null;
-  if (src instanceof Map) return src.size === 0 ? null : new Map(src as ReadonlyMap<string, Attribute>);
+  if (src instanceof Map) {
+    if (src.size === 0) return null;
+    // Copied with forEach: `new Map(src)` allocates an entry array per element.
+    const m = new Map<string, Attribute>();
+    (src as ReadonlyMap<string, Attribute>).forEach((v, k) => m.set(k, v));
+    return m;
+  }
   const rec = src as Readonly<Record<string, Attribute>>;
   const keys = Object.keys(rec);
   if (keys.length === 0) return null;

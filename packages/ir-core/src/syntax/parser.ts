@@ -1146,7 +1146,8 @@ export class Parser implements OpAsmParser {
 
   private parseAttrDictBody(): NamedAttribute[] {
     this.expect(TokenKind.LBrace);
-    const seen = new Set<string>();
+    // Duplicate names: a linear scan of the (usually short) list, a set past 16 entries.
+    let seen: Set<string> | undefined;
     const list: NamedAttribute[] = [];
     if (this.consumeIf(TokenKind.RBrace)) return list;
     do {
@@ -1157,8 +1158,11 @@ export class Parser implements OpAsmParser {
       else this.fail(M.expectedAttrName);
       if (name.length === 0) this.fail(M.expectedAttrName);
       this.consume();
-      if (seen.has(name)) this.fail(M.duplicateDictKey(name), offset);
-      seen.add(name);
+      if (list.length >= 16 && !seen) seen = new Set(list.map((e) => e.name));
+      let duplicate = seen ? seen.has(name) : false;
+      if (!seen) for (let i = 0; i < list.length && !duplicate; i++) duplicate = list[i]!.name === name;
+      if (duplicate) this.fail(M.duplicateDictKey(name), offset);
+      seen?.add(name);
       if (this.consumeIf(TokenKind.Equal)) list.push({ name, value: this.parseAttributeOrFail() });
       else list.push({ name, value: UnitAttr.get(this.context) });
     } while (this.consumeIf(TokenKind.Comma));

@@ -120,11 +120,14 @@ function lowerGraph(cx: LoweringContext, functionName: string): string | undefin
   }
   if (hasErrors(cx.diagnostics)) return undefined;
   const resultText = resultTypes.length === 1 ? resultTypes[0]! : `(${resultTypes.join(', ')})`;
-  const out = [`module {`, `  func.func @${functionName}(${args.join(', ')}) -> ${resultText} {`];
-  for (const l of cx.lines) out.push(`    ${l}`);
   const outputNames = g.outputs.map((o) => o.name).join(', ');
-  out.push(`    func.return ${results.join(', ')} : ${resultTypes.join(', ')} ${nameLoc(outputNames)}`, `  } ${nameLoc(g.name || functionName)}`, `} ${nameLoc(cx.model.file)}`, '');
-  return out.join('\n');
+  // One join over the body lines (each indented by the separator), no per-line copies.
+  const body = cx.lines.length > 0 ? `    ${cx.lines.join('\n    ')}\n` : '';
+  return (
+    `module {\n  func.func @${functionName}(${args.join(', ')}) -> ${resultText} {\n` +
+    body +
+    `    func.return ${results.join(', ')} : ${resultTypes.join(', ')} ${nameLoc(outputNames)}\n  } ${nameLoc(g.name || functionName)}\n} ${nameLoc(cx.model.file)}\n`
+  );
 }
 
 /**

@@ -48,7 +48,14 @@ export class LoweringContext {
     /** Rows and columns of one crossbar (the `spat.wvmm` weight tile size). */
     readonly crossbar: number,
   ) {
-    for (const n of model.graph.nodes) for (const i of n.inputs) if (i !== '') this.uses.set(i, [...(this.uses.get(i) ?? []), n]);
+    for (const n of model.graph.nodes) {
+      for (const i of n.inputs) {
+        if (i === '') continue;
+        const u = this.uses.get(i);
+        if (u) u.push(n);
+        else this.uses.set(i, [n]);
+      }
+    }
     for (const o of model.graph.outputs) this.graphOutputs.add(o.name);
   }
 

@@ -32,7 +32,7 @@ export function staticArray(context: MLIRContext, values: readonly number[]): De
   return DenseArrayAttr.i64(
     context,
     // Numbers go through as they are: DenseArrayAttr shares the bigints of small values.
-    values.map((v) => (v === DYNAMIC ? I64_DYNAMIC : v)),
+    values.includes(DYNAMIC) ? values.map((v) => (v === DYNAMIC ? I64_DYNAMIC : v)) : values,
   );
 }
 
@@ -69,19 +69,20 @@ export function reassociationAttr(context: MLIRContext, groups: readonly (readon
 
 /** A parsed `[%a, 4, %b]` list: SSA operands and the static values (dynamic = {@link DYNAMIC}). */
 export interface DynamicIndexList {
-  readonly operands: UnresolvedOperand[];
+  readonly operands: readonly UnresolvedOperand[];
   readonly statics: number[];
 }
 
 /** Parses `[` (ssa-use | integer) list `]` (MLIR's `parseDynamicIndexList`, square brackets). */
 export function parseDynamicIndexList(parser: OpAsmParser): DynamicIndexList | undefined {
-  const operands: UnresolvedOperand[] = [];
+  // Most lists are all static: the operand array is only allocated for a dynamic entry.
+  let operands: UnresolvedOperand[] | undefined;
   const statics: number[] = [];
   const ok = parser.parseCommaSeparatedList('square', () => {
     const operand = parser.parseOptionalOperand();
     if (operand === undefined) return false;
     if (operand !== null) {
-      operands.push(operand);
+      (operands ??= []).push(operand);
       statics.push(DYNAMIC);
       return true;
     }
@@ -90,8 +91,10 @@ export function parseDynamicIndexList(parser: OpAsmParser): DynamicIndexList | u
     statics.push(v);
     return true;
   });
-  return ok ? { operands, statics } : undefined;
+  return ok ? { operands: operands ?? NO_INDEX_OPERANDS, statics } : undefined;
 }
+
+const NO_INDEX_OPERANDS: readonly UnresolvedOperand[] = Object.freeze([]);
 
 /** Prints `[%a, 4, %b]` from the static values and the dynamic operands. */
 export function printDynamicIndexList(printer: OpAsmPrinter, statics: readonly number[], dynamics: readonly Value[]): void {

@@ -184,7 +184,7 @@ export function checkSliceBounds(shape: readonly number[], lists: MixedSliceList
 
 /** Parsed `[offsets] [sizes] [strides]`. */
 export interface ParsedSliceLists {
-  readonly operands: UnresolvedOperand[][];
+  readonly operands: readonly (readonly UnresolvedOperand[])[];
   readonly lists: MixedSliceLists;
 }
 
@@ -211,7 +211,9 @@ export function finishSliceState(
   for (const g of parsed.operands) if (!resolveIndices(parser, g, vals)) return false;
   state.operands = vals;
   setSliceLists(state, parsed.lists);
-  setSegments(state, [...new Array<number>(fixed).fill(1), ...parsed.operands.map((g) => g.length)]);
+  const sizes = new Array<number>(fixed + parsed.operands.length).fill(1);
+  for (let i = 0; i < parsed.operands.length; i++) sizes[fixed + i] = parsed.operands[i]!.length;
+  setSegments(state, sizes);
   return true;
 }
 
