@@ -290,6 +290,32 @@ interface BlockEntry {
 
 const FORWARD_REF = '__raptor.forward_ref';
 // Shared empty lists for ops without successors, regions or attributes (never mutated).
+/**
+ * The state a custom op's parse hook fills. Its `location` (the position of the op name) is
+ * built on first read only: most ops in generated text carry a trailing `loc(...)` instead.
+ */
+class CustomOpState implements OperationState {
+  operands?: readonly Value[];
+  resultTypes?: readonly Type[];
+  properties?: ReadonlyMap<string, Attribute> | Readonly<Record<string, Attribute>>;
+  attributes?: ReadonlyMap<string, Attribute> | Readonly<Record<string, Attribute>>;
+  successors?: readonly Block[];
+  regions?: number | readonly Region[];
+  private loc: Location | undefined = undefined;
+  constructor(
+    readonly context: MLIRContext,
+    readonly name: string,
+    private readonly parser: { locationOf(offset: number): Location },
+    private readonly offset: number,
+  ) {}
+  get location(): Location {
+    return (this.loc ??= this.parser.locationOf(this.offset));
+  }
+  set location(l: Location) {
+    this.loc = l;
+  }
+}
+
 const MAX_SAFE_BIGINT = BigInt(Number.MAX_SAFE_INTEGER);
 const MIN_SAFE_BIGINT = BigInt(Number.MIN_SAFE_INTEGER);
 /** Opening and closing tokens of each {@link Delimiter} (none for `none`). */
@@ -333,6 +359,8 @@ export class Parser implements OpAsmParser {
   private readonly typeAliases = new Map<string, Type>();
   private readonly resources: string[] = [];
   private readonly deferredLocs: DeferredLocation[] = [];
+  /** A forward location alias after the op being parsed (see `parseOpTrailingLocation`). */
+  private pendingOpLocation: { name: string; offset: number } | undefined;
   private readonly scopes: IsolatedScope[] = [new IsolatedScope()];
   private readonly blockScopes: Map<string, BlockEntry>[] = [];
   private readonly forwardRefs = new Map<Value, number>();
@@ -775,7 +803,6 @@ export class Parser implements OpAsmParser {
     if (name.length === 0) this.fail(M.emptyOpName);
     this.consume();
     this.checkRegistration(name, this.lex.start);
-    const loc = this.locationOf(nameOffset);
     const operands: UnresolvedOperand[] = [];
     this.expect(TokenKind.LParen, M.expectedTokenIn('(', 'operand list'));
     if (!this.consumeIf(TokenKind.RParen)) {
@@ -820,10 +847,13 @@ export class Parser implements OpAsmParser {
     if (!(fnType instanceof FunctionType)) this.fail(M.expectedFunctionTypeForOp, typeOffset);
     if (fnType.inputs.length !== operands.length) this.fail(M.operandCountMismatch(operands.length, fnType.inputs.length), typeOffset);
     const values = operands.map((o, i) => this.resolveValue(o, fnType.inputs[i], offsetOfLoc(o)));
+    // The op's location: its trailing `loc(...)` when written (the usual case for generated
+    // text), else the position of its name; no position location is built when unused.
+    const trailing = this.parseOpTrailingLocation();
     const state: OperationState = {
       context: this.context,
       name,
-      location: loc,
+      location: trailing ?? this.locationOf(nameOffset),
       operands: values,
       resultTypes: fnType.results,
       successors,
@@ -833,8 +863,39 @@ export class Parser implements OpAsmParser {
     };
     this.moveInherentAttributes(state);
     const op = Operation.create(state);
-    this.parseTrailingLocation(op);
+    this.applyPendingOpLocation(op);
     return op;
+  }
+
+  /**
+   * Parses an op's trailing `loc(...)` before the op is created: the location, or undefined
+   * when none is written or it is a forward alias (`loc(#loc3)` defined later), which
+   * {@link applyPendingOpLocation} then records for the created op.
+   */
+  private parseOpTrailingLocation(): Location | undefined {
+    if (!this.isKeyword('loc')) return undefined;
+    this.consume();
+    this.expect(TokenKind.LParen, M.expectedTokenIn('(', 'location'));
+    let loc: Location | undefined;
+    if (this.tok() === TokenKind.HashIdentifier) {
+      const name = this.lex.tokenText.substring(1);
+      const offset = this.lex.start;
+      this.consume();
+      const a = this.attrAliases.get(name);
+      if (a === undefined) this.pendingOpLocation = { name, offset };
+      else if (a instanceof Location) loc = a;
+      else this.fail(M.expectedLocationAliasToBeLocation(name), offset);
+    } else loc = this.parseLocationInstance();
+    this.expect(TokenKind.RParen, M.expectedTokenIn(')', 'location'));
+    return loc;
+  }
+
+  /** Defers the forward location alias seen by {@link parseOpTrailingLocation} to `op`. */
+  private applyPendingOpLocation(op: Operation): void {
+    const p = this.pendingOpLocation;
+    if (!p) return;
+    this.pendingOpLocation = undefined;
+    this.deferredLocs.push({ name: p.name, offset: p.offset, apply: (l) => (op.location = l) });
   }
 
   /** For registered ops, inherent attributes written in the attribute dictionary become properties. */
@@ -871,11 +932,10 @@ export class Parser implements OpAsmParser {
       name = `${dflt}.${written}`;
       def = this.lookupDef(name);
     }
-    const loc = this.locationOf(nameOffset);
     if (!def?.parse) {
       if (name === 'builtin.module' && !def) {
         this.consume();
-        return this.parseModuleCustom(loc);
+        return this.parseModuleCustom(this.locationOf(nameOffset));
       }
       if (written.includes('.')) {
         const ns = written.substring(0, written.indexOf('.'));
@@ -885,7 +945,7 @@ export class Parser implements OpAsmParser {
       this.fail(M.unknownCustomOp(written, name), nameOffset);
     }
     this.consume();
-    const state: OperationState = { context: this.context, name, location: loc };
+    const state = new CustomOpState(this.context, name, this, nameOffset);
     void resultIds;
     this.defaultDialectStack.push(def.defaultDialect ?? '');
     let ok: boolean;
@@ -898,9 +958,11 @@ export class Parser implements OpAsmParser {
       if (!this.failed) this.emitAt(nameOffset, M.expected(`custom assembly of '${name}'`));
       throw new ParseAbort();
     }
+    const trailing = this.parseOpTrailingLocation();
+    if (trailing) state.location = trailing;
     this.moveInherentAttributes(state);
     const op = Operation.create(state);
-    this.parseTrailingLocation(op);
+    this.applyPendingOpLocation(op);
     return op;
   }
 

@@ -30,7 +30,6 @@ import {
   parseSliceLists,
   printSliceLists,
   readSliceLists,
-  sliceDynamicOperands,
   verifySliceLists,
 } from '../slice-utils';
 import { parseRankedTensor } from './creation';
@@ -38,8 +37,14 @@ import { parseRankedTensor } from './creation';
 const SLICE_ATTRS = { static_offsets: prop(DenseI64ArrayAttr), static_sizes: prop(DenseI64ArrayAttr), static_strides: prop(DenseI64ArrayAttr) };
 
 function dynCounts(op: Operation, fixed: number): number[] {
-  const d = sliceDynamicOperands(op, fixed);
-  return [d.offsets.length, d.sizes.length, d.strides.length];
+  // The lengths of sliceDynamicOperands(op, fixed)'s three lists, without building them.
+  const def = op.definition!;
+  const n0 = def.getOperandGroupRange(op, fixed)?.[1] ?? 0;
+  const n1 = def.getOperandGroupRange(op, fixed + 1)?.[1] ?? 0;
+  const total = Math.max(0, op.numOperands - fixed);
+  const a = Math.min(n0, total);
+  const b = Math.max(0, Math.min(n0 + n1, total) - a);
+  return [a, b, Math.max(0, total - n0 - n1)];
 }
 
 /** Shared verification of the insert flavours: lists, rank-reduced source, bounds in `dest`. */
