@@ -35,6 +35,11 @@ export class IntegerType extends Type {
   }
   /** The uniqued integer type; e.g. `IntegerType.get(ctx, 32)` is `i32`. */
   static get(context: MLIRContext, width: number, signedness: Signedness = 'signless'): IntegerType {
+    if (signedness === 'signless' && width >= 1 && width <= 128 && (width | 0) === width) {
+      // The common case (i1 ... i64 signless) through a per-context table: no key string.
+      const table = context.unique('t.int-signless-table', () => [] as (IntegerType | undefined)[]);
+      return (table[width] ??= context.unique(`t.int:${width}:signless`, () => new IntegerType(context, width, signedness)));
+    }
     return context.unique(`t.int:${width}:${signedness}`, () => new IntegerType(context, width, signedness));
   }
   get isSignless(): boolean {
@@ -204,10 +209,26 @@ export class RankedTensorType extends Type {
     super(context);
   }
   static get(context: MLIRContext, shape: readonly number[], elementType: Type, encoding?: Attribute): RankedTensorType {
-    return context.unique(
-      `t.tensor:${shape.join('x')}:${elementType.id}:${encoding ? encoding.id : ''}`,
-      () => new RankedTensorType(context, Object.freeze([...shape]), elementType, encoding),
-    );
+    // Uniqued through a numeric hash bucket and an exact comparison (no key string: verifiers
+    // and parsers look tensor types up per op).
+    let h = Math.imul(elementType.id ^ 0x2545f491, 0x01000193) ^ (encoding ? encoding.id : 0) ^ (shape.length << 24);
+    for (let i = 0; i < shape.length; i++) {
+      const d = shape[i]!;
+      h = Math.imul(h ^ (d | 0), 0x01000193) ^ ((d / 4294967296) | 0);
+    }
+    const buckets = context.unique('t.tensor-table', () => new Map<number, RankedTensorType[]>());
+    const hash = h >>> 0;
+    let bucket = buckets.get(hash);
+    if (!bucket) buckets.set(hash, (bucket = []));
+    for (const t of bucket) {
+      if (t.elementType !== elementType || t.encoding !== encoding || t.shape.length !== shape.length) continue;
+      let same = true;
+      for (let i = 0; i < shape.length && same; i++) same = t.shape[i] === shape[i];
+      if (same) return t;
+    }
+    const created = new RankedTensorType(context, Object.freeze([...shape]), elementType, encoding);
+    bucket.push(created);
+    return created;
   }
   get rank(): number {
     return this.shape.length;
