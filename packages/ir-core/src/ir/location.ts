@@ -24,9 +24,12 @@ export class UnknownLoc extends Location {
 function pointLocations(context: MLIRContext): Map<string, Map<number, FileLineColLoc>> {
   return context.unique('l.flc-table', () => new Map<string, Map<number, FileLineColLoc>>());
 }
-/** Columns below this (and lines below {@link POINT_LINES}) use the numeric key. */
-const POINT_COLUMNS = 4096;
-const POINT_LINES = 1 << 18;
+/**
+ * Columns below this (and lines below {@link POINT_LINES}) use the numeric key (exact: below
+ * 2^48; a small integer for the first 16,384 lines).
+ */
+const POINT_COLUMNS = 65536;
+const POINT_LINES = 2 ** 32;
 
 /** The context's `loc("name")` locations (child `unknown`) by name. */
 function plainNameLocations(context: MLIRContext): Map<string, NameLoc> {
@@ -64,7 +67,7 @@ export class FileLineColLoc extends Location {
   ): FileLineColLoc {
     // Plain locations (every parsed op has one) are uniqued through a numeric key per file
     // instead of a string key that repeats the file name: no string building or hashing.
-    if (endLine === line && endColumn === column && (line | 0) === line && (column | 0) === column && line >= 0 && column >= 0 && line < POINT_LINES && column < POINT_COLUMNS) {
+    if (endLine === line && endColumn === column && Number.isInteger(line) && Number.isInteger(column) && line >= 0 && column >= 0 && line < POINT_LINES && column < POINT_COLUMNS) {
       const files = pointLocations(context);
       let points = files.get(filename);
       if (!points) files.set(filename, (points = new Map()));
