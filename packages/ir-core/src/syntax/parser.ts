@@ -737,7 +737,11 @@ export class Parser implements OpAsmParser {
 
   private parseOperation(): Operation {
     const opStart = this.lex.start;
-    const resultIds: { name: string; count: number; offset: number }[] = [];
+    // The first result group (usually the only one) is kept in locals: no list per op.
+    let firstName = '';
+    let firstCount = 0;
+    let firstOffset = 0;
+    let rest: { name: string; count: number; offset: number }[] | undefined;
     let numExpected = 0;
     if (this.tok() === TokenKind.PercentIdentifier) {
       do {
@@ -752,20 +756,27 @@ export class Parser implements OpAsmParser {
           if (!(count >= 1)) this.fail(M.expected('named operation to have at least 1 result'));
           this.consume();
         }
-        resultIds.push({ name, count, offset });
+        if (firstCount === 0) {
+          firstName = name;
+          firstCount = count;
+          firstOffset = offset;
+        } else (rest ??= []).push({ name, count, offset });
         numExpected += count;
       } while (this.consumeIf(TokenKind.Comma));
       this.expect(TokenKind.Equal, M.expectedTokenIn('=', 'operation result list'));
     }
     let op: Operation;
     if (this.tok() === TokenKind.String) op = this.parseGenericOperation();
-    else if (this.tok() === TokenKind.BareIdentifier) op = this.parseCustomOperation(resultIds);
+    else if (this.tok() === TokenKind.BareIdentifier) op = this.parseCustomOperation();
     else this.fail(M.expectedOpName);
-    if (resultIds.length) {
+    if (firstCount > 0) {
       if (op.numResults !== numExpected) this.fail(M.resultCountMismatch(op.numResults, numExpected), opStart);
       let idx = 0;
-      for (const r of resultIds) {
-        for (let k = 0; k < r.count; k++) this.defineValue(r.name, k, op.results[idx++], r.offset);
+      for (let k = 0; k < firstCount; k++) this.defineValue(firstName, k, op.results[idx++], firstOffset);
+      if (rest) {
+        for (const r of rest) {
+          for (let k = 0; k < r.count; k++) this.defineValue(r.name, k, op.results[idx++], r.offset);
+        }
       }
     }
     return op;
@@ -820,13 +831,13 @@ export class Parser implements OpAsmParser {
       } while (this.consumeIf(TokenKind.Comma));
       this.expect(TokenKind.RSquare, M.expectedCommaOr(']'));
     }
-    let properties: NamedAttribute[] | undefined;
+    let properties: readonly NamedAttribute[] | undefined;
     if (this.tok() === TokenKind.Less) {
       const offset = this.lex.start;
       this.consume();
       const p = this.parseAttributeOrFail();
       if (!(p instanceof DictionaryAttr)) this.fail(M.expected('properties to be a dictionary attribute'), offset);
-      properties = [...p.entries];
+      properties = p.entries;
       this.expect(TokenKind.Greater, M.expectedToClose('>', 'properties'));
     }
     let regions: Region[] = NO_REGIONS;
@@ -921,7 +932,7 @@ export class Parser implements OpAsmParser {
     }
   }
 
-  private parseCustomOperation(resultIds: { name: string; count: number; offset: number }[]): Operation {
+  private parseCustomOperation(): Operation {
     const nameOffset = this.lex.start;
     this.nameOffset = nameOffset;
     const written = this.lex.tokenText;
@@ -946,7 +957,6 @@ export class Parser implements OpAsmParser {
     }
     this.consume();
     const state = new CustomOpState(this.context, name, this, nameOffset);
-    void resultIds;
     this.defaultDialectStack.push(def.defaultDialect ?? '');
     let ok: boolean;
     try {
