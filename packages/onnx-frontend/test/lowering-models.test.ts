@@ -34,6 +34,9 @@ describe.each(MODELS)('%s imports and runs like onnxruntime', (name) => {
     const imported = importOnnxModel(model!);
     expect(imported.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic)).toEqual([]);
     expect(imported.module).toBeDefined();
+    // Importing leaves the model untouched (weights are shared with the module, folding copies
+    // them): a second import of the same model object prints the same module.
+    expect(importOnnxModel(model!).text).toBe(imported.text);
     const inputs = model!.graph.inputs.map((_, i) => {
       const t = npy(path.join(dir, `input_${i}.npy`));
       return { shape: t.dims, data: Float32Array.from(tensorToNumbers(t)) };

@@ -111,10 +111,14 @@ export class LoweringContext {
     return this.values.get(name)?.constant;
   }
 
-  /** The compile-time value of `name` as f32 values. */
+  /**
+   * The compile-time value of `name` as f32 values. For a float32 tensor this is the tensor's
+   * own data (no copy): treat it as read-only and copy it before writing into it.
+   */
   floatsOf(name: string): Float32Array | undefined {
     const c = this.constantOf(name);
-    return c ? tensorToFloat32(c) : undefined;
+    if (!c) return undefined;
+    return c.data instanceof Float32Array ? c.data : tensorToFloat32(c);
   }
 
   /** The compile-time value of `name` as numbers (any numeric type). */
@@ -179,7 +183,7 @@ export class LoweringContext {
     const info = this.values.get(name);
     if (info?.constant) {
       if (info.dataType !== F32) return undefined;
-      const val = { ssa: this.constant(`n:${name}`, tensorToFloat32(info.constant), info.shape, loc), shape: info.shape };
+      const val = { ssa: this.constant(`n:${name}`, this.floatsOf(name)!, info.shape, loc), shape: info.shape };
       this.vals.set(name, val);
       return val;
     }

@@ -19,7 +19,7 @@ function lowerConv(cx: LoweringContext, n: OnnxNode, loc: string): void {
   const wShape = cx.shapeOf(n.inputs[1]!);
   const cout = wShape[0]!;
   const perOut = elementCount(wShape) / cout;
-  const weight = w0; // floatsOf returns a fresh copy: folding may write into it
+  let weight = w0; // the model's data (read-only): folding below works on a copy
   const hasBias = (n.inputs[2] ?? '') !== '';
   let bias: Float32Array | undefined = hasBias ? cx.floatsOf(n.inputs[2]!) : undefined;
   if (hasBias && !bias) return cx.unsupported(n, 'the bias is not a constant');
@@ -29,6 +29,7 @@ function lowerConv(cx: LoweringContext, n: OnnxNode, loc: string): void {
   if (next?.opType === 'BatchNormalization' && next.inputs[0] === out) {
     const bn = cx.batchNormParams(next);
     if (bn && bn.scale.length === cout) {
+      weight = weight.slice();
       for (let co = 0; co < cout; co++) for (let k = 0; k < perOut; k++) weight[co * perOut + k]! *= bn.scale[co]!;
       const b = new Float32Array(cout);
       for (let co = 0; co < cout; co++) b[co] = (bias ? bias[co]! : 0) * bn.scale[co]! + bn.shift[co]!;

@@ -269,7 +269,7 @@ function lowerMatMul(cx: LoweringContext, n: OnnxNode, loc: string): void {
   if (b0 && batchB.length === 0) {
     // [B.., M, K] x [K, N]: one GEMM over all rows.
     const rows = elementCount(batchA) * m;
-    const w = b0; // a fresh copy (floatsOf)
+    const w = b0.slice(); // foldEpilogue may scale it in place; b0 is the model's data
     const { out, bias } = outShape.length > 0 ? foldEpilogue(cx, n.outputs[0]!, w, k, nOut, undefined, outShape.length) : { out: n.outputs[0]!, bias: undefined };
     const x2 = cx.reshape(undefined, a, [rows, k], loc);
     const y = emitGemm(cx, rows * nOut === elementCount(outShape) && outShape.length === 2 ? out : temp(cx), key, x2, w, nOut, bias && { kind: 'row', data: bias }, loc);
