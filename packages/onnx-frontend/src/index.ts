@@ -1,8 +1,9 @@
 /**
  * @packageDocumentation
  * ONNX import for Raptor-TS: reads .onnx models (protobuf), validates them, binds symbolic
- * input dimensions and infers static shapes (with constant folding of shape computations).
- * The lowering to Spatial plans will build on this.
+ * input dimensions and infers static shapes (with constant folding of shape computations),
+ * then lowers the model to a verified module of Spatial ops (`importOnnxModel`) that the
+ * interpreter runs (`runImportedModule`).
  */
 export { Messages, formatDiagnostic, formatLocation, hasErrors } from './diagnostics';
 export type { OnnxDiagnostic, OnnxLocation, OnnxSeverity } from './diagnostics';
