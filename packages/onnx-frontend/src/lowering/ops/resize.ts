@@ -6,6 +6,7 @@
  * emitted; otherwise each resized axis becomes a static gather (strided slices + concat or
  * strided inserts, see `index-map.ts`) in a `spat.graph_compute`.
  */
+import { kernels } from '@raptor-pim/spatial-dialect';
 import { getAttribute } from '../../onnx/model';
 import type { OnnxNode } from '../../onnx/model';
 import type { LoweringContext, NodeLowering } from '../lowering-context';
@@ -21,55 +22,9 @@ type CoordinateMode = (typeof COORDINATE_MODES)[number];
 const NEAREST_MODES = ['round_prefer_floor', 'round_prefer_ceil', 'floor', 'ceil'] as const;
 type NearestMode = (typeof NEAREST_MODES)[number] | 'simple';
 
-/**
- * Source index of each output index of one axis (in -> out with scale `scale`), clamped to
- * the input, with onnxruntime's single-precision arithmetic.
- */
-export function nearestIndexMap(inSize: number, outSize: number, scale: number, mode: CoordinateMode, nearest: NearestMode): number[] {
-  const s = f32(scale);
-  const map = new Array<number>(outSize);
-  // onnxruntime does not transform axes whose scale is 1 (tf_half_pixel_for_nn would shift them).
-  if (s === 1 && outSize === inSize) return Array.from({ length: outSize }, (_, o) => o);
-  for (let o = 0; o < outSize; o++) {
-    let x: number;
-    switch (mode) {
-      case 'asymmetric':
-        x = f32(o / s);
-        break;
-      case 'half_pixel':
-        x = f32(f32(f32(o + 0.5) / s) - 0.5);
-        break;
-      case 'pytorch_half_pixel':
-        x = outSize > 1 ? f32(f32(f32(o + 0.5) / s) - 0.5) : 0;
-        break;
-      case 'tf_half_pixel_for_nn':
-        x = f32(f32(o + 0.5) / s);
-        break;
-      case 'align_corners':
-        x = outSize === 1 ? 0 : f32(f32(o * (inSize - 1)) / (outSize - 1));
-        break;
-    }
-    let i: number;
-    switch (nearest) {
-      case 'simple':
-        i = s < 1 ? Math.ceil(x) : Math.trunc(x);
-        break;
-      case 'floor':
-        i = Math.floor(x);
-        break;
-      case 'ceil':
-        i = Math.ceil(x);
-        break;
-      case 'round_prefer_ceil':
-        i = x < 0 ? -Math.round(-x) : Math.round(x);
-        break;
-      case 'round_prefer_floor':
-        i = x === Math.trunc(x) + 0.5 ? Math.floor(x) : x < 0 ? -Math.round(-x) : Math.round(x);
-        break;
-    }
-    map[o] = i < 0 ? 0 : i > inSize - 1 ? inSize - 1 : i;
-  }
-  return map;
+/** Source index of each output index of one axis: the Spatial kernels' map (onnxruntime's f32 arithmetic). */
+function nearestIndexMap(inSize: number, outSize: number, scale: number, mode: CoordinateMode, nearest: NearestMode): number[] {
+  return Array.from(kernels.nearestIndexMap(inSize, outSize, scale, mode, nearest));
 }
 
 /** The per-axis scales of the node (ONNX order), or undefined when they are not constant. */

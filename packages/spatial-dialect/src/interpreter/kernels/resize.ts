@@ -34,18 +34,30 @@ export interface ResizeNearestOptions {
 const f32 = Math.fround;
 
 /**
- * Source index for every output index of one axis, computed with onnxruntime's f32 arithmetic
- * (so fractional boundaries round identically), then clamped to `[0, inSize - 1]`.
+ * Coordinate modes {@link nearestIndexMap} computes: the kernel's modes plus
+ * `tf_half_pixel_for_nn`, which importers need to compare ONNX models with the plan.
  */
-function axisIndexMap(
-  inSize: number,
-  outSize: number,
-  scale: number,
-  mode: CoordinateTransformationMode,
-  nearest: NearestMode,
-): Int32Array {
+export type IndexMapCoordinateMode = CoordinateTransformationMode | 'tf_half_pixel_for_nn';
+
+/**
+ * Roundings {@link nearestIndexMap} computes: the kernel's nearest modes plus `simple`, the
+ * rounding of ONNX Upsample and Resize-10 (truncate; ceil when downsampling).
+ */
+export type IndexMapNearestMode = NearestMode | 'simple';
+
+/**
+ * Source index for every output index of one axis (`inSize` -> `outSize` with `scale`),
+ * computed with onnxruntime's f32 arithmetic (so fractional boundaries round identically), then
+ * clamped to `[0, inSize - 1]`. An axis whose scale is 1 and whose size does not change maps to
+ * itself, as onnxruntime leaves such axes untransformed.
+ */
+export function nearestIndexMap(inSize: number, outSize: number, scale: number, mode: IndexMapCoordinateMode, nearest: IndexMapNearestMode): Int32Array {
   const map = new Int32Array(outSize);
   const s = f32(scale);
+  if (s === 1 && outSize === inSize) {
+    for (let o = 0; o < outSize; o++) map[o] = o;
+    return map;
+  }
   for (let o = 0; o < outSize; o++) {
     let x: number;
     switch (mode) {
@@ -58,12 +70,18 @@ function axisIndexMap(
       case 'pytorch_half_pixel':
         x = outSize > 1 ? f32(f32(f32(o + 0.5) / s) - 0.5) : 0;
         break;
+      case 'tf_half_pixel_for_nn':
+        x = f32(f32(o + 0.5) / s);
+        break;
       case 'align_corners':
         x = outSize === 1 ? 0 : f32(f32(o * (inSize - 1)) / (outSize - 1));
         break;
     }
     let i: number;
     switch (nearest) {
+      case 'simple':
+        i = s < 1 ? Math.ceil(x) : Math.trunc(x);
+        break;
       case 'floor':
         i = Math.floor(x);
         break;
@@ -141,7 +159,7 @@ export function resizeNearest(input: F32Tensor, options: ResizeNearestOptions): 
   if (outShape.every((size, d) => size === input.shape[d])) return kernelOk({ shape: outShape, data: input.data.slice() });
 
   const maps: Int32Array[] = [];
-  for (let d = 0; d < rank; d++) maps.push(axisIndexMap(input.shape[d]!, outShape[d]!, scales[d]!, mode, nearest));
+  for (let d = 0; d < rank; d++) maps.push(nearestIndexMap(input.shape[d]!, outShape[d]!, scales[d]!, mode, nearest));
   let total = 1;
   for (let d = 0; d < rank; d++) total *= outShape[d]!;
   const out = new Float32Array(total);
