@@ -102,39 +102,40 @@ function reduceDepth(cx: LoweringContext, out: string, planes: Val, shape5: read
   });
 }
 
+/**
+ * Emits the rank-4 plan `op` on `x` viewed as `inShape4`, giving `outShape4`, and views the
+ * result as the shape of `out`; without the views when `x` and `out` already have those shapes.
+ */
+function planThroughView(cx: LoweringContext, out: string, op: string, x: Val, inShape4: readonly number[], outShape4: readonly number[], props: string, loc: string): void {
+  const outShape = cx.shapeOf(out);
+  const x4 = cx.reshape(undefined, x, inShape4, loc);
+  if (x4 === x && outShape.join() === outShape4.join()) {
+    cx.emitPlan(out, op, [x], outShape, props, loc);
+    return;
+  }
+  cx.reshape(out, planTemp(cx, op, [x4], outShape4, props, loc), outShape, loc);
+}
+
+/** The spatial plane of an [N, C, spatial...] shape as [H, W] (other ranks flattened to [prod, 1]). */
+function planeOf(shape: readonly number[]): number[] {
+  const spatial = shape.slice(2);
+  return spatial.length === 2 ? spatial : [elementCount(spatial), 1];
+}
+
 function lowerGlobalAveragePool(cx: LoweringContext, n: OnnxNode, loc: string): void {
   const x = cx.input(n, 0, loc);
   if (!x) return;
-  const outShape = cx.shapeOf(n.outputs[0]!);
   const [nb, c] = [x.shape[0]!, x.shape[1]!];
-  const spatial = x.shape.slice(2);
   // The plan takes one image: [N, C, spatial...] -> [1, N*C, H, W] (planes as channels).
-  const plane = spatial.length === 2 ? spatial : [elementCount(spatial), 1];
-  const x4 = cx.reshape(undefined, x, [1, nb * c, ...plane], loc);
-  const shape4 = [1, nb * c, 1, 1];
-  if (x4 === x && outShape.join() === shape4.join()) {
-    cx.emitPlan(n.outputs[0]!, 'spat.global_average_pool_plan', [x], outShape, '', loc);
-    return;
-  }
-  const y = planTemp(cx, 'spat.global_average_pool_plan', [x4], shape4, '', loc);
-  cx.reshape(n.outputs[0]!, y, outShape, loc);
+  planThroughView(cx, n.outputs[0]!, 'spat.global_average_pool_plan', x, [1, nb * c, ...planeOf(x.shape)], [1, nb * c, 1, 1], '', loc);
 }
 
 function lowerGlobalMaxPool(cx: LoweringContext, n: OnnxNode, loc: string): void {
   const x = cx.input(n, 0, loc);
   if (!x) return;
-  const outShape = cx.shapeOf(n.outputs[0]!);
   const [nb, c] = [x.shape[0]!, x.shape[1]!];
-  const spatial = x.shape.slice(2);
-  const plane = spatial.length === 2 ? spatial : [elementCount(spatial), 1];
-  const x4 = cx.reshape(undefined, x, [nb, c, ...plane], loc);
-  const props = maxPoolProps(plane, [0, 0, 0, 0], [1, 1], [1, 1]);
-  if (x4 === x) {
-    cx.emitPlan(n.outputs[0]!, 'spat.max_pool2d_plan', [x], outShape, props, loc);
-    return;
-  }
-  const y = planTemp(cx, 'spat.max_pool2d_plan', [x4], [nb, c, 1, 1], props, loc);
-  cx.reshape(n.outputs[0]!, y, outShape, loc);
+  const plane = planeOf(x.shape);
+  planThroughView(cx, n.outputs[0]!, 'spat.max_pool2d_plan', x, [nb, c, ...plane], [nb, c, 1, 1], maxPoolProps(plane, [0, 0, 0, 0], [1, 1], [1, 1]), loc);
 }
 
 /** Lowerings of this file (and of average-pool.ts), by ONNX operator. */
