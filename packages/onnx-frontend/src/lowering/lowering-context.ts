@@ -18,6 +18,13 @@ export interface Val {
   readonly shape: readonly number[];
 }
 
+/** A value bound into a compute region: its body name, the outer SSA value, and its type. */
+export interface RegionBinding {
+  readonly arg: string;
+  readonly value: string;
+  readonly type: string;
+}
+
 /** Lowers one ONNX node; reports problems through `cx.error`/`cx.unsupported`. */
 export type NodeLowering = (cx: LoweringContext, n: OnnxNode, loc: string) => void;
 
@@ -137,9 +144,6 @@ export class LoweringContext {
     return this.values.get(name)?.dataType ?? 0;
   }
 
-  /** Reads an attribute of `n` (see {@link getAttribute}). */
-  readonly attr = getAttribute;
-
   /**
    * Emits (once per `key` and shape) an `arith.constant` holding `data`; returns its SSA name.
    * The text carries a `dense_resource<raptor_payload_K>` placeholder: the data is attached to
@@ -188,11 +192,6 @@ export class LoweringContext {
       return val;
     }
     return undefined;
-  }
-
-  /** The runtime value already defined for `name` (no constant materialization). */
-  defined(name: string): Val | undefined {
-    return this.vals.get(name);
   }
 
   /** Binds the ONNX name `name` to `v`. */
@@ -258,22 +257,23 @@ export class LoweringContext {
   /**
    * Wraps a per-row body into a `spat.graph_compute` (one row) or a `spat.graph_compute_batch`
    * with one lane per row plus a `spat.blueprint` placing the [1, nOut] rows of an [m, nOut]
-   * result. `bindings` is `[..] = [..] (..) = (..) crossbarWeights k : [..] (..)`; the body
+   * result. `weights` are the resident crossbar weights, `inputs` the runtime inputs; the body
    * may use `lane` (the row index) and returns the yielded row `y`.
    */
-  emitRows(out: string, m: number, nOut: number, lane: string, bindings: string, body: readonly string[], y: string, loc: string): Val {
+  emitRows(out: string, m: number, nOut: number, lane: string, weights: readonly RegionBinding[], inputs: readonly RegionBinding[], body: readonly string[], y: string, loc: string): Val {
     const yt = tensorType([1, nOut]);
     const ssa = this.fresh();
+    const list = (bs: readonly RegionBinding[], pick: (b: RegionBinding) => string) => bs.map(pick).join(', ');
+    const head = `[${list(weights, (b) => b.arg)}] = [${list(weights, (b) => b.value)}] (${list(inputs, (b) => b.arg)}) = (${list(inputs, (b) => b.value)})`;
+    const tail = `crossbarWeights ${weights.length} : [${list(weights, (b) => b.type)}] (${list(inputs, (b) => b.type)})`;
     if (m === 1) {
-      this.lines.push(`${ssa} = spat.graph_compute ${bindings} -> ${yt} {`, ...body.map((l) => `  ${l}`), `  spat.yield ${y} : ${yt} ${loc}`, `} ${loc}`);
+      this.lines.push(`${ssa} = spat.graph_compute ${head} ${tail} -> ${yt} {`, ...body.map((l) => `  ${l}`), `  spat.yield ${y} : ${yt} ${loc}`, `} ${loc}`);
       const v = { ssa, shape: [1, nOut] };
       this.define(out, v);
       return v;
     }
     const outArg = this.fresh('out');
     const ft = tensorType([m, 1, nOut]);
-    const at = bindings.indexOf(' crossbarWeights ');
-    const [head, tail] = [bindings.slice(0, at), bindings.slice(at + 1)];
     this.lines.push(
       `${ssa} = spat.graph_compute_batch ${lane} = 0 to ${m} ${head} shared_outs(${outArg}) ${tail} -> ${ft} {`,
       ...body.map((l) => `  ${l}`),
@@ -302,16 +302,6 @@ export class LoweringContext {
     const padded = [...new Array<number>(rank - shape.length).fill(1), ...shape];
     if (padded.some((d, i) => (i === axis ? d !== channels : d !== 1))) return undefined;
     return data;
-  }
-
-  /** Broadcasts a constant ONNX value to `shape` (numpy rules) as a new constant. */
-  broadcastConstant(name: string, shape: readonly number[], loc: string): Val | undefined {
-    const data = this.floatsOf(name);
-    if (!data || this.values.get(name)?.dataType !== F32) return undefined;
-    const src = this.shapeOf(name);
-    if (src.join() === shape.join() && src.length === shape.length) return this.value(name, loc);
-    const out = broadcastData(data, src, shape);
-    return out ? { ssa: this.constant(`bc:${name}`, out, shape, loc), shape } : undefined;
   }
 
   /** Scale and shift of an inference BatchNormalization node with constant parameters. */

@@ -8,7 +8,7 @@
  * `relu(x) + alpha (x - relu(x))`; `Clip(x, lo, hi) = -max(-t, -hi)` with `t = max(x, lo)` (exact);
  * `HardSigmoid(x) = Clip(alpha x + beta, 0, 1)`.
  */
-import type { OnnxNode } from '../../onnx/model';
+import { getAttribute, type OnnxNode } from '../../onnx/model';
 import type { BodyBuilder } from '../body-builder';
 import type { LoweringContext, NodeLowering, Val } from '../lowering-context';
 import { nameLoc } from '../mlir-text';
@@ -73,7 +73,7 @@ function lowerTanh(cx: LoweringContext, n: OnnxNode, loc: string): void {
 function lowerLeakyRelu(cx: LoweringContext, n: OnnxNode, loc: string): void {
   const x = cx.input(n, 0, loc);
   if (!x) return;
-  const alpha = cx.attr(n, 'alpha', 'float') ?? 0.01;
+  const alpha = getAttribute(n, 'alpha', 'float') ?? 0.01;
   const t = x.shape;
   if (alpha >= 0 && alpha <= 1) {
     computeWithSplats(cx, n.outputs[0]!, x, [alpha], loc, (b, a, k) => b.binary('spat.vmax', a, b.binary('spat.vmul', a, k(alpha), t), t));
@@ -98,8 +98,8 @@ function scalarInput(cx: LoweringContext, n: OnnxNode, i: number): number | unde
 function lowerClip(cx: LoweringContext, n: OnnxNode, loc: string): void {
   const x = cx.input(n, 0, loc);
   if (!x) return;
-  let lo: number | undefined | 'runtime' = cx.attr(n, 'min', 'float');
-  let hi: number | undefined | 'runtime' = cx.attr(n, 'max', 'float');
+  let lo: number | undefined | 'runtime' = getAttribute(n, 'min', 'float');
+  let hi: number | undefined | 'runtime' = getAttribute(n, 'max', 'float');
   if (cx.opset >= 11) {
     lo = scalarInput(cx, n, 1);
     hi = scalarInput(cx, n, 2);
@@ -113,7 +113,7 @@ function lowerClip(cx: LoweringContext, n: OnnxNode, loc: string): void {
 function lowerHardSigmoid(cx: LoweringContext, n: OnnxNode, loc: string): void {
   const x = cx.input(n, 0, loc);
   if (!x) return;
-  clipCompute(cx, n.outputs[0]!, x, cx.attr(n, 'alpha', 'float') ?? 0.2, cx.attr(n, 'beta', 'float') ?? 0.5, 0, 1, loc);
+  clipCompute(cx, n.outputs[0]!, x, getAttribute(n, 'alpha', 'float') ?? 0.2, getAttribute(n, 'beta', 'float') ?? 0.5, 0, 1, loc);
 }
 
 /**

@@ -5,9 +5,8 @@
  * it), then copied along each broadcast axis with `spat.concat` (doubling, so `k` copies cost
  * O(log k) ops whatever `k` is).
  */
-import type { OnnxNode } from '../../onnx/model';
+import { getAttribute, type OnnxNode } from '../../onnx/model';
 import type { BodyBuilder } from '../body-builder';
-import type { LoweringContext } from '../lowering-context';
 import { elementCount } from '../mlir-text';
 
 /** Copies along one axis that one `spat.concat` of `k` identical operands takes directly. */
@@ -23,10 +22,10 @@ export function alignRight(shape: readonly number[], rank: number): number[] {
  * `broadcast=1`, B's dimensions sit at `axis` (default: the trailing ones) and the others are 1;
  * a one-element B is a scalar. Without `broadcast` the shapes are equal (checked by shape inference).
  */
-export function legacyAlign(cx: LoweringContext, n: OnnxNode, a: readonly number[], b: readonly number[]): number[] {
-  if ((cx.attr(n, 'broadcast', 'int') ?? 0) === 0) return [...b];
+export function legacyAlign(n: OnnxNode, a: readonly number[], b: readonly number[]): number[] {
+  if ((getAttribute(n, 'broadcast', 'int') ?? 0) === 0) return [...b];
   if (elementCount(b) === 1) return new Array<number>(a.length).fill(1);
-  const axisAttr = cx.attr(n, 'axis', 'int');
+  const axisAttr = getAttribute(n, 'axis', 'int');
   const axis = axisAttr === undefined ? a.length - b.length : axisAttr < 0 ? axisAttr + a.length : axisAttr;
   return [...new Array<number>(axis).fill(1), ...b, ...new Array<number>(Math.max(0, a.length - axis - b.length)).fill(1)];
 }

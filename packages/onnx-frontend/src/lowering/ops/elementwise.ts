@@ -89,7 +89,7 @@ function lowerBinary(cx: LoweringContext, n: OnnxNode, loc: string, kind: Binary
     if (t !== F32) return cx.unsupported(n, R.nonFloatOperand(name, dataTypeName(t)));
   }
   const shapes = names.map((name) => cx.shapeOf(name));
-  const aligned = cx.opset < 7 ? [shapes[0]!, legacyAlign(cx, n, shapes[0]!, shapes[1]!)] : shapes.map((s) => alignRight(s, outShape.length));
+  const aligned = cx.opset < 7 ? [shapes[0]!, legacyAlign(n, shapes[0]!, shapes[1]!)] : shapes.map((s) => alignRight(s, outShape.length));
   // Shape inference has checked the broadcast (numpy rules, or opset-6 `broadcast`/`axis`).
   if (!aligned.every((s) => broadcastsTo(s, outShape))) throw new Error(`internal error: ${R.notBroadcastable(shapes[0]!, shapes[1]!, outShape)}`);
   const ops: Operand[] = names.map((name, index) => ({ index, name, shape: shapes[index]!, aligned: aligned[index]!, data: cx.constantOf(name) ? cx.floatsOf(name) : undefined }));

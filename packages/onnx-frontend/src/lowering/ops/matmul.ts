@@ -9,7 +9,7 @@
 import { getAttribute } from '../../onnx/model';
 import type { OnnxNode } from '../../onnx/model';
 import { BodyBuilder } from '../body-builder';
-import { F32, type LoweringContext, type NodeLowering, type Val, broadcastData } from '../lowering-context';
+import { F32, type LoweringContext, type NodeLowering, type RegionBinding, type Val, broadcastData } from '../lowering-context';
 import { elementCount, tensorType } from '../mlir-text';
 
 /** The bias added to every output row: constant per column, a runtime row, or a per-row matrix. */
@@ -24,21 +24,17 @@ type Bias = { readonly kind: 'row'; readonly data: Float32Array } | { readonly k
 interface RowRegion {
   readonly b: BodyBuilder;
   readonly lane: string;
-  readonly inArgs: string[];
-  readonly inOuter: string[];
-  readonly inTypes: string[];
+  readonly inputs: RegionBinding[];
 }
 
 function rowRegion(cx: LoweringContext, loc: string): RowRegion {
-  return { b: new BodyBuilder(cx, loc), lane: cx.fresh('lane'), inArgs: [], inOuter: [], inTypes: [] };
+  return { b: new BodyBuilder(cx, loc), lane: cx.fresh('lane'), inputs: [] };
 }
 
 /** Binds `v` as a runtime input of the region; returns its body name. */
 function bindInput(cx: LoweringContext, r: RowRegion, v: Val): string {
   const a = cx.fresh('a');
-  r.inArgs.push(a);
-  r.inOuter.push(v.ssa);
-  r.inTypes.push(tensorType(v.shape));
+  r.inputs.push({ arg: a, value: v.ssa, type: tensorType(v.shape) });
   return a;
 }
 
@@ -74,18 +70,14 @@ function emitGemm(cx: LoweringContext, out: string, key: string, x: Val, w: Floa
   const t = cx.crossbar;
   const kTiles = Math.ceil(k / t);
   const nTiles = Math.ceil(nOut / t);
-  const tileOuter: string[] = [];
-  const tileArgs: string[] = [];
-  const tileTypes: string[] = [];
+  const tiles: RegionBinding[] = [];
   for (let i = 0; i < kTiles; i++) {
     const kr = Math.min(t, k - i * t);
     for (let j = 0; j < nTiles; j++) {
       const nc = Math.min(t, nOut - j * t);
       const tile = new Float32Array(kr * nc);
       for (let r = 0; r < kr; r++) for (let c = 0; c < nc; c++) tile[r * nc + c] = w[(i * t + r) * nOut + j * t + c]!;
-      tileOuter.push(cx.constant(`${key}:tile:${i}:${j}`, tile, [kr, nc], loc));
-      tileArgs.push(cx.fresh('w'));
-      tileTypes.push(tensorType([kr, nc]));
+      tiles.push({ value: cx.constant(`${key}:tile:${i}:${j}`, tile, [kr, nc], loc), arg: cx.fresh('w'), type: tensorType([kr, nc]) });
     }
   }
   const r = rowRegion(cx, loc);
@@ -100,15 +92,14 @@ function emitGemm(cx: LoweringContext, out: string, key: string, x: Val, w: Floa
     for (let i = 0; i < kTiles; i++) {
       const kr = Math.min(t, k - i * t);
       const p = cx.fresh('p');
-      r.b.push(`${p} = spat.wvmm[${tileArgs[i * nTiles + j]}](${slices[i]}) : (${tensorType([kr, nc])}, ${tensorType([1, kr])}) -> ${ct} ${loc}`);
+      r.b.push(`${p} = spat.wvmm[${tiles[i * nTiles + j]!.arg}](${slices[i]}) : (${tensorType([kr, nc])}, ${tensorType([1, kr])}) -> ${ct} ${loc}`);
       acc = acc === undefined ? p : r.b.binary('spat.vadd', acc, p, [1, nc]);
     }
     cols.push(acc!);
     colShapes.push([1, nc]);
   }
   const y = addBias(cx, r, r.b.concat(1, cols, colShapes, [1, nOut]), m, nOut, bias, key, loc);
-  const bindings = `[${tileArgs.join(', ')}] = [${tileOuter.join(', ')}] (${r.inArgs.join(', ')}) = (${r.inOuter.join(', ')}) crossbarWeights ${tileArgs.length} : [${tileTypes.join(', ')}] (${r.inTypes.join(', ')})`;
-  return cx.emitRows(out, m, nOut, r.lane, bindings, r.b.lines, y, loc);
+  return cx.emitRows(out, m, nOut, r.lane, tiles, r.inputs, r.b.lines, y, loc);
 }
 
 /**
@@ -133,7 +124,7 @@ function emitRuntimeProduct(cx: LoweringContext, out: string, key: string, a: Va
   let y = r.b.concat(1, dots, dots.map(() => [1, 1]), [1, nOut]);
   if (alpha !== 1) y = r.b.binary('spat.vmul', y, bindInput(cx, r, cx.splat(alpha, [1, nOut], loc)), [1, nOut]);
   y = addBias(cx, r, y, m, nOut, bias, key, loc);
-  return cx.emitRows(out, m, nOut, r.lane, `[] = [] (${r.inArgs.join(', ')}) = (${r.inOuter.join(', ')}) crossbarWeights 0 : [] (${r.inTypes.join(', ')})`, r.b.lines, y, loc);
+  return cx.emitRows(out, m, nOut, r.lane, [], r.inputs, r.b.lines, y, loc);
 }
 
 /** A temporary (not an ONNX value) name for a lowered intermediate. */

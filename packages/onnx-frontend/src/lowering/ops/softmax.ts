@@ -10,7 +10,7 @@
  * - many rows: a `spat.graph_compute_batch` with one lane per row (`cx.emitRows`), between two
  *   graph_computes that reshape/transpose to and from the rows.
  */
-import type { OnnxNode } from '../../onnx/model';
+import { getAttribute, type OnnxNode } from '../../onnx/model';
 import type { BodyBuilder } from '../body-builder';
 import type { LoweringContext, NodeLowering, Val } from '../lowering-context';
 import { elementCount, tensorType } from '../mlir-text';
@@ -25,7 +25,7 @@ function lowerSoftmax(cx: LoweringContext, n: OnnxNode, loc: string): void {
   const shape = x.shape;
   const rank = shape.length;
   const legacy = cx.opset < 13;
-  const axisAttr = cx.attr(n, 'axis', 'int') ?? (legacy ? 1 : -1);
+  const axisAttr = getAttribute(n, 'axis', 'int') ?? (legacy ? 1 : -1);
   const axis = axisAttr < 0 ? axisAttr + rank : axisAttr;
   if (rank > 0 && (axis < 0 || axis >= rank)) throw new Error(`internal error: Softmax axis ${axisAttr} of a rank-${rank} input passed shape inference`);
   // Rows [m, L] of the (possibly transposed) input: output dim k of the transpose is input dim perm[k].
@@ -85,7 +85,7 @@ function softmaxRows(cx: LoweringContext, out: string, x: Val, loc: string): Val
     `${row} = tensor.extract_slice ${a}[${lane}, 0] [1, ${len}] [1, 1] : ${tensorType(x.shape)} to ${yt} ${loc}`,
     `${r} = spat.softmax(${row}) : ${yt} -> ${yt} ${loc}`,
   ];
-  return cx.emitRows(out, m, len, lane, `[] = [] (${a}) = (${x.ssa}) crossbarWeights 0 : [] (${tensorType(x.shape)})`, body, r, loc);
+  return cx.emitRows(out, m, len, lane, [], [{ arg: a, value: x.ssa, type: tensorType(x.shape) }], body, r, loc);
 }
 
 /** Lowerings of this file, by ONNX operator. */
