@@ -14,6 +14,7 @@ import {
   Region,
   Traits,
   formatType,
+  implement,
   type OpAsmArgument,
   type OpAsmParser,
   type OpAsmPrinter,
@@ -37,7 +38,7 @@ import {
   resolveBindings,
   setComputeBlockArgumentNames,
 } from '@raptor-pim/compact-asm';
-import type { ComputeBindings } from '../interfaces';
+import { ComputeOpInterface, type ComputeBindings } from '../interfaces';
 import { denseValues, intValue } from '../type-checks';
 import { addParsedAttributes, setParsedProperty } from './elementwise';
 
@@ -95,6 +96,15 @@ export function countUsedWeights(region: Region, firstWeightArg: number, weights
 function derivedCrossbarWeights(op: Operation, firstWeightArg: number): number {
   const body = op.regions[0];
   return body ? countUsedWeights(body, firstWeightArg, op.operands.slice(0, computeSegments(op)[0])) : 0;
+}
+
+/** The ComputeOpInterface of the graph and scheduled compute ops: single (one lane) or batched. */
+export function computeOpInterface(batch: boolean) {
+  return implement(ComputeOpInterface, {
+    getBindings: (op) => computeBindingsOf(op, batch),
+    getBody: (op) => op.regions[0]!,
+    getLaneCount: batch ? (op) => intValue(op.getAttr('laneCount')) ?? 0 : () => 1,
+  });
 }
 
 /** The bindings of a compute op; `hasLane` for batches (lane argument first). */

@@ -48,11 +48,10 @@ import {
   parseEnumCase,
   type SpatEnumAttr,
 } from '../attributes';
-import { ComputeOpInterface } from '../interfaces';
 import { AnyShapedType, denseValues, elementTypeOf, intValue, requireSameElementType, requireTensor, shapeOf } from '../type-checks';
 import { addParsedAttributes, setParsedProperty } from './elementwise';
 import {
-  computeBindingsOf,
+  computeOpInterface,
   isConstantLike,
   parseCompute,
   parseComputeBatch,
@@ -85,7 +84,7 @@ export const GraphComputeOp = defineOp({
   attributes: { coreId: optProp(I32Attr) },
   regions: { body: { description: 'any region' } },
   interfaces: [
-    implement(ComputeOpInterface, { getBindings: (op) => computeBindingsOf(op, false), getBody: (op) => op.regions[0]!, getLaneCount: () => 1 }),
+    computeOpInterface(false),
   ],
   parse: (p, state) => parseCompute(p, state, M),
   print: printCompute,
@@ -164,11 +163,7 @@ export const GraphComputeBatchOp = defineOp({
   attributes: { laneCount: prop(I32Attr), coreIds: optProp(DenseI32ArrayAttr) },
   regions: { body: { description: 'any region' } },
   interfaces: [
-    implement(ComputeOpInterface, {
-      getBindings: (op) => computeBindingsOf(op, true),
-      getBody: (op) => op.regions[0]!,
-      getLaneCount: (op) => intValue(op.getAttr('laneCount')) ?? 0,
-    }),
+    computeOpInterface(true),
   ],
   parse: (p, state) => parseComputeBatch(p, state, M),
   print: printComputeBatch,

@@ -19,7 +19,6 @@ import {
   UnrankedTensorType,
   VectorType,
   defineOp,
-  implement,
   formatType,
   optAttr,
   optProp,
@@ -38,11 +37,10 @@ import {
 } from '@raptor-pim/ir-core';
 import { parseCompactFunctionType, printCompactFunctionType } from '@raptor-pim/compact-asm';
 import { SchedulingMessages as M } from '../../interpreter/scheduling-messages';
-import { ComputeOpInterface } from '../interfaces';
 import { intValue } from '../type-checks';
 import { addParsedAttributes } from './elementwise';
 import {
-  computeBindingsOf,
+  computeOpInterface,
   countUsedWeights,
   parseCompute,
   parseComputeBatch,
@@ -102,11 +100,7 @@ export const ScheduledComputeOp = defineOp({
   attributes: { coreId: optProp(I32Attr) },
   regions: { body: { description: 'any region' } },
   interfaces: [
-    implement(ComputeOpInterface, {
-      getBindings: (op) => computeBindingsOf(op, false),
-      getBody: (op) => op.regions[0]!,
-      getLaneCount: () => 1,
-    }),
+    computeOpInterface(false),
   ],
   parse: (p, state) => parseCompute(p, state, M),
   print: printCompute,
@@ -152,11 +146,7 @@ export const ScheduledComputeBatchOp = defineOp({
   attributes: { laneCount: prop(I32Attr), coreIds: optProp(DenseI32ArrayAttr) },
   regions: { body: { description: 'any region' } },
   interfaces: [
-    implement(ComputeOpInterface, {
-      getBindings: (op) => computeBindingsOf(op, true),
-      getBody: (op) => op.regions[0]!,
-      getLaneCount: (op) => intValue(op.getAttr('laneCount')) ?? 0,
-    }),
+    computeOpInterface(true),
   ],
   parse: (p, state) => parseComputeBatch(p, state, M),
   print: printComputeBatch,
