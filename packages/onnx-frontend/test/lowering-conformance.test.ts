@@ -64,6 +64,8 @@ interface Case {
   readonly key: string;
   readonly dir: string;
   readonly op: string;
+  /** The model, read once when the cases are collected. */
+  readonly model: OnnxModel;
   /** Set when the model was upgraded from an old opset (see {@link upgradeOldOpset}). */
   readonly upgradedFrom?: number;
 }
@@ -83,11 +85,6 @@ function upgradeOldOpset(file: string): { model: OnnxModel; from: number } | und
   imports[0]!.version = 7;
   const { model } = readOnnxModel(type.encode(type.fromObject(msg as unknown as Record<string, unknown>)).finish(), { file });
   return model ? { model, from } : undefined;
-}
-
-function loadCaseModel(c: Case): OnnxModel | undefined {
-  const file = path.join(c.dir, 'model.onnx');
-  return c.upgradedFrom !== undefined ? upgradeOldOpset(file)?.model : readOnnxFile(file).model;
 }
 
 interface Unreadable {
@@ -117,7 +114,7 @@ function collectCases(): { cases: Case[]; unreadable: Unreadable[] } {
         const upgraded = upgradeOldOpset(file);
         if (upgraded) {
           const main = upgraded.model.graph.nodes[0]!;
-          cases.push({ key, dir, op: main.opType, upgradedFrom: upgraded.from });
+          cases.push({ key, dir, op: main.opType, model: upgraded.model, upgradedFrom: upgraded.from });
           continue;
         }
         // Unreadable: in scope when its operators are (decoded without validation).
@@ -129,7 +126,7 @@ function collectCases(): { cases: Case[]; unreadable: Unreadable[] } {
       const nodes = model.graph.nodes;
       if (nodes.length === 0 || !nodes.every((n) => n.domain === '' && IN_SCOPE.has(n.opType))) continue;
       const main = nodes.find((n) => n.opType !== 'Constant') ?? nodes[0]!;
-      cases.push({ key, dir, op: main.opType });
+      cases.push({ key, dir, op: main.opType, model });
     }
   }
   return { cases, unreadable };
@@ -165,8 +162,7 @@ function compileTimeInputs(model: OnnxModel, given: readonly OnnxTensor[]): Set<
 type Outcome = { kind: 'passed' } | { kind: 'failed' | 'unsupported'; why: string };
 
 function runCase(c: Case): Outcome & { bound: readonly string[] } {
-  const model = loadCaseModel(c);
-  if (!model) return { kind: 'failed', why: 'the model no longer reads', bound: [] };
+  const model = c.model;
   const given = tensors(c.dir, 'input');
   const graphInputs = model.graph.inputs;
   const constant = compileTimeInputs(model, given);

@@ -10,7 +10,8 @@ let opFormatter: Formatter<Operation> | undefined;
 /**
  * Overrides the functions that render types, attributes and ops inside diagnostic messages
  * (`operand #0 must be ..., but got 'f32'`). The syntax layer's printer installs MLIR's renderings
- * when it is loaded (it is, through the package entry point); before that a placeholder is used.
+ * when it is loaded (it is, through the package entry point); before that, values render as their
+ * class name (`<FloatType>`).
  */
 export function setDiagnosticFormatters(
   types: Formatter<Type>,
