@@ -22,3 +22,15 @@ export function sharedModels(): string[] {
 export function text(diagnostics: readonly OnnxDiagnostic[]): string {
   return diagnostics.map(formatDiagnostic).join('\n');
 }
+
+/** Deterministic pseudo-random values in [-scale, scale): a linear congruential sequence from `seed`. */
+export function randomValues(n: number, seed: number, scale = 1): number[] {
+  let s = seed >>> 0 || 1;
+  return Array.from({ length: n }, () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return (s / 2 ** 31 - 1) * scale;
+  });
+}
+
+/** Number of elements of a shape. */
+export const count = (dims: readonly number[]): number => dims.reduce((a, b) => a * b, 1);

@@ -10,19 +10,13 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { formatDiagnostic, importOnnxModel, readOnnxModel, runImportedModule, type ImportOnnxOptions, type ImportedModule } from '@raptor-pim/onnx-frontend';
 import { type ModelSpec, encodeModel, floatTensor, node, valueInfo } from './build-model';
+import { count, randomValues } from './helpers';
 
 jest.setTimeout(120_000);
 
 /** Deterministic pseudo-random values in [-1, 1). */
-function random(n: number, seed: number): number[] {
-  let s = seed >>> 0 || 1;
-  return Array.from({ length: n }, () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 31 - 1;
-  });
-}
+const random = (n: number, seed: number): number[] => randomValues(n, seed);
 
-const count = (dims: readonly number[]) => dims.reduce((a, b) => a * b, 1);
 const weights = (name: string, dims: number[], seed: number) => floatTensor(name, dims, random(count(dims), seed));
 
 /** One model compared with onnxruntime: runtime inputs by name (graph-input order). */

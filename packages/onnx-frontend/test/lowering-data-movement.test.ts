@@ -10,22 +10,15 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { formatDiagnostic, importOnnxModel, readNpy, readOnnxFile, readOnnxModel, runImportedModule, tensorToNumbers, type ImportOnnxOptions } from '@raptor-pim/onnx-frontend';
 import { FloatList, type ModelSpec, encodeModel, floatTensor, int64Tensor, node, valueInfo } from './build-model';
-import { MODELS_DIR } from './helpers';
+import { MODELS_DIR, count, randomValues } from './helpers';
 import { ortRun, stopOrtValuesWorker } from './support/ort-values';
 
 jest.setTimeout(120_000);
 afterAll(() => stopOrtValuesWorker());
 
-const count = (dims: readonly number[]) => dims.reduce((a, b) => a * b, 1);
 
 /** Deterministic pseudo-random values in [-1, 1). */
-function random(n: number, seed: number): Float32Array {
-  let s = seed >>> 0 || 1;
-  return Float32Array.from({ length: n }, () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 31 - 1;
-  });
-}
+const random = (n: number, seed: number): Float32Array => Float32Array.from(randomValues(n, seed));
 
 function importSpec(spec: ModelSpec, options: ImportOnnxOptions = {}) {
   const { model, diagnostics } = readOnnxModel(encodeModel(spec), { file: 'case.onnx' });

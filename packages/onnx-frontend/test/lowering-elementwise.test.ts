@@ -10,19 +10,13 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { formatDiagnostic, importOnnxModel, readOnnxModel, runImportedModule, type ImportedModule } from '@raptor-pim/onnx-frontend';
 import { type ModelSpec, encodeModel, floatTensor, node, valueInfo } from './build-model';
+import { count, randomValues } from './helpers';
 
 jest.setTimeout(60_000);
 
 /** Deterministic pseudo-random values in [-scale, scale). */
-function random(n: number, seed: number, scale = 2): Float32Array {
-  let s = seed >>> 0 || 1;
-  return Float32Array.from({ length: n }, () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return (s / 2 ** 31 - 1) * scale;
-  });
-}
+const random = (n: number, seed: number, scale = 2): Float32Array => Float32Array.from(randomValues(n, seed, scale));
 
-const count = (dims: readonly number[]) => dims.reduce((a, b) => a * b, 1);
 
 /** One differential case: the model, its runtime inputs (name -> shape), and optionally the model onnxruntime runs instead (same inputs). */
 interface Case {
