@@ -1,0 +1,5 @@
+export default {
+  displayName: 'bufferization',
+  preset: '../../jest.preset.js',
+  rootDir: __dirname,
+};

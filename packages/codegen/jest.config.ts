@@ -1,0 +1,5 @@
+export default {
+  displayName: 'codegen',
+  preset: '../../jest.preset.js',
+  rootDir: __dirname,
+};

@@ -1,0 +1,3 @@
+import { createRollupConfig } from '../../tools/rollup/create-rollup-config.mjs';
+
+export default createRollupConfig(import.meta.dirname);

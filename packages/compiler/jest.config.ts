@@ -1,0 +1,5 @@
+export default {
+  displayName: 'compiler',
+  preset: '../../jest.preset.js',
+  rootDir: __dirname,
+};

@@ -1,0 +1,5 @@
+/**
+ * @packageDocumentation
+ * The Raptor compiler: pass registry, named pipelines and compile()
+ */
+export {};

@@ -1,0 +1,5 @@
+export default {
+  displayName: 'layout-planner',
+  preset: '../../jest.preset.js',
+  rootDir: __dirname,
+};

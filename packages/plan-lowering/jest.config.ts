@@ -1,0 +1,5 @@
+export default {
+  displayName: 'plan-lowering',
+  preset: '../../jest.preset.js',
+  rootDir: __dirname,
+};

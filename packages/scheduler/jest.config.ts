@@ -1,0 +1,5 @@
+export default {
+  displayName: 'scheduler',
+  preset: '../../jest.preset.js',
+  rootDir: __dirname,
+};

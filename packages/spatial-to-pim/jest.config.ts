@@ -1,0 +1,5 @@
+export default {
+  displayName: 'spatial-to-pim',
+  preset: '../../jest.preset.js',
+  rootDir: __dirname,
+};
