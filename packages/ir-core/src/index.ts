@@ -73,3 +73,5 @@ export { simplifyAffineExpr, simplifyAffineMap, simplifyIntegerSet, getAffineExp
 export * from './pass/canonicalize';
 export * from './pass/cse';
 export * from './pass/core-passes';
+export * from './pass/pass-context';
+export * from './pass/analysis-manager';

@@ -4,7 +4,9 @@ import type { MLIRContext } from '../ir/context';
 import type { Operation } from '../ir/operation';
 import { verify } from '../ir/verifier';
 import { IRPrinting, PassTiming, type IRPrintingConfig, type PassInstrumentation } from './instrumentation';
+import { AnalysisManager, PreservedAnalyses } from './analysis-manager';
 import type { Pass, PassOptionValue } from './pass';
+import { PassContext, type PassContextKey } from './pass-context';
 
 /** The anchor meaning "any operation" (`any(...)` in textual pipelines). */
 export const ANY_OP = 'any';
@@ -106,6 +108,8 @@ export class PassManager extends OpPassManager {
   private reproducerPrinter: ((op: Operation) => string) | null = null;
   private lastGoodSnapshot: Operation | null = null;
   private root: Operation | null = null;
+  private readonly passContext = new PassContext();
+  private analyses: AnalysisManager = new AnalysisManager();
 
   constructor(
     /** The context diagnostics go to. */
@@ -113,6 +117,29 @@ export class PassManager extends OpPassManager {
     anchor = 'builtin.module',
   ) {
     super(anchor);
+  }
+
+  /**
+   * Stores `value` under `key` for every pass this manager runs (read in a pass with
+   * `this.getContext(key)`). The compiler stores the target machine under
+   * `definePassContextKey<HardwareConfig>('raptor.target')`.
+   */
+  setContext<T>(key: PassContextKey<T>, value: T): this {
+    this.passContext.set(key, value);
+    return this;
+  }
+
+  /** The value stored under `key`, or undefined. */
+  getContext<T>(key: PassContextKey<T>): T | undefined {
+    return this.passContext.get(key);
+  }
+
+  /**
+   * The analysis manager of the current (or last) run: analyses cached per operation while
+   * the pipeline runs (a fresh one is created by each {@link run}).
+   */
+  get analysisManager(): AnalysisManager {
+    return this.analyses;
   }
 
   /** Adds an instrumentation. */
@@ -186,6 +213,7 @@ export class PassManager extends OpPassManager {
       return { success: false };
     }
     this.root = op;
+    this.analyses = new AnalysisManager();
     this.timing?.start();
     let failed: Pass | undefined;
     try {
@@ -227,7 +255,9 @@ export class PassManager extends OpPassManager {
       }
       if (this.reproducerPrinter && this.root) this.lastGoodSnapshot = this.root.clone();
       for (const i of this.instrumentations) i.runBeforePass?.(e, op);
-      const ok = e.run(op);
+      const preserved = new PreservedAnalyses();
+      const ok = e.run(op, this.passContext, this.analyses, preserved);
+      this.analyses.invalidate(op, ok ? preserved : new PreservedAnalyses());
       if (!ok) {
         for (const i of this.instrumentations) i.runAfterPassFailed?.(e, op);
         return e;

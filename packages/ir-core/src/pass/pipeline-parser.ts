@@ -2,7 +2,6 @@ import { Diagnostic } from '../diagnostics/diagnostic';
 import { M } from '../diagnostics/messages-ir';
 import type { MLIRContext } from '../ir/context';
 import { FileLineColLoc } from '../ir/location';
-import type { Pass, PassOptionSpec, PassOptionValue } from './pass';
 import { OpPassManager, PassManager } from './pass-manager';
 import type { PassRegistry } from './pass-registry';
 
@@ -116,31 +115,6 @@ function parseElements(s: Scanner, closing: string): Element[] {
   }
 }
 
-function convertOption(pass: Pass, spec: PassOptionSpec, raw: string | undefined): PassOptionValue | string {
-  const bad = (expected: string) => M.badPassOptionValue(pass.argument, spec.name, raw ?? '', expected);
-  switch (spec.type) {
-    case 'bool':
-      if (raw === undefined || raw === 'true' || raw === '1') return true;
-      if (raw === 'false' || raw === '0') return false;
-      return bad('true or false');
-    case 'int':
-      return raw !== undefined && /^-?\d+$/.test(raw) ? Number(raw) : bad('an integer');
-    case 'float': {
-      const n = raw === undefined || raw.trim() === '' ? NaN : Number(raw);
-      return Number.isFinite(n) ? n : bad('a number');
-    }
-    case 'string':
-      return raw ?? '';
-    case 'int-list': {
-      if (raw === undefined || raw === '') return [];
-      const parts = raw.split(',').map((x) => x.trim());
-      return parts.every((p) => /^-?\d+$/.test(p)) ? parts.map(Number) : bad('a comma-separated list of integers');
-    }
-    case 'string-list':
-      return raw === undefined || raw === '' ? [] : raw.split(',').map((x) => x.trim());
-  }
-}
-
 /**
  * Adds the elements to `pm`, resolving passes and pipeline aliases through `registry`.
  * Returns an error (message, offset) or null.
@@ -172,11 +146,8 @@ function build(pm: OpPassManager, elements: Element[], registry: PassRegistry, d
     }
     const pass = reg.create();
     for (const o of el.options ?? []) {
-      const spec = pass.optionSpecs.find((s) => s.name === o.key);
-      if (!spec) return new PipelineSyntaxError(M.unknownPassOption(pass.argument, o.key), o.offset);
-      const v = convertOption(pass, spec, o.value);
-      if (typeof v === 'string' && spec.type !== 'string') return new PipelineSyntaxError(v, o.offset);
-      pass.setOption(spec.name, v);
+      const message = pass.setOptionFromString(o.key, o.value);
+      if (message !== null) return new PipelineSyntaxError(message, o.offset);
     }
     if (pass.opName !== null && pm.anchor !== 'any' && pass.opName !== pm.anchor) {
       return new PipelineSyntaxError(
