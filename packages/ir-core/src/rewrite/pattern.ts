@@ -18,7 +18,7 @@ export interface RewritePattern {
   matchAndRewrite(op: Operation, rewriter: PatternRewriter): boolean;
 }
 
-/** Options of {@link createPattern}. */
+/** Options of the untyped form of {@link createPattern}. */
 export interface PatternOptions {
   /** Root op name or definition; omitted: any op. */
   readonly root?: string | AnyOpDefinition;
@@ -30,8 +30,76 @@ export interface PatternOptions {
   matchAndRewrite(op: Operation, rewriter: PatternRewriter): boolean;
 }
 
-/** Builds a {@link RewritePattern} from a function. */
-export function createPattern(options: PatternOptions): RewritePattern {
+/** Benefit and debug name of a typed pattern ({@link createPattern} with a definition). */
+export interface TypedPatternOptions {
+  /** Benefit (default 1). */
+  readonly benefit?: number;
+  /** Debug name (default: the op name). */
+  readonly debugName?: string;
+}
+
+/**
+ * An op definition as patterns see it: its name and a typed view (`match` returns the view
+ * when the op is of this definition). Every `defineOp` result is one.
+ */
+export interface ViewableOpDefinition<V> {
+  /** The op name the pattern is rooted on. */
+  readonly name: string;
+  /** The typed view of `op` if it is of this definition. */
+  match(op: Operation): V | undefined;
+}
+
+/** A pattern rooted on an op definition (see {@link createPattern}); also a {@link RewritePattern}. */
+export interface TypedRewritePattern<V> extends RewritePattern {
+  /** The root definition. */
+  readonly rootDefinition: ViewableOpDefinition<V>;
+}
+
+/**
+ * Builds a {@link RewritePattern}.
+ *
+ * Typed form: `createPattern(SomeOpDef, (op, rewriter) => ...)` roots the pattern on the
+ * definition and hands the typed view (`op.lhs`, `op.laneCount`, `op.op` for the raw
+ * operation); return true after rewriting through `rewriter`, false when it does not apply.
+ * An op of the same name but another definition (unregistered) never matches.
+ *
+ * @example
+ * ```ts
+ * const addZero = createPattern(AddIOp, (op, rewriter) => {
+ *   if (!isConstantZero(op.rhs)) return false;
+ *   rewriter.replaceOp(op.op, [op.lhs]);
+ *   return true;
+ * }, { benefit: 2 });
+ * applyPatternsGreedily(module, [addZero]);
+ * ```
+ *
+ * Untyped form: `createPattern({ root, benefit, debugName, matchAndRewrite })`.
+ */
+export function createPattern<V>(
+  definition: ViewableOpDefinition<V>,
+  matchAndRewrite: (op: V, rewriter: PatternRewriter) => boolean,
+  options?: TypedPatternOptions,
+): TypedRewritePattern<V>;
+export function createPattern(options: PatternOptions): RewritePattern;
+export function createPattern<V>(
+  first: PatternOptions | ViewableOpDefinition<V>,
+  fn?: (op: V, rewriter: PatternRewriter) => boolean,
+  typedOptions?: TypedPatternOptions,
+): RewritePattern {
+  if (fn !== undefined) {
+    const def = first as ViewableOpDefinition<V>;
+    return {
+      rootName: def.name,
+      rootDefinition: def,
+      benefit: typedOptions?.benefit ?? 1,
+      debugName: typedOptions?.debugName ?? def.name,
+      matchAndRewrite(op: Operation, rewriter: PatternRewriter): boolean {
+        const view = def.match(op);
+        return view !== undefined && fn(view, rewriter);
+      },
+    } as TypedRewritePattern<V>;
+  }
+  const options = first as PatternOptions;
   const root = options.root === undefined ? null : typeof options.root === 'string' ? options.root : options.root.name;
   return {
     rootName: root,
