@@ -146,3 +146,8 @@ export type { ValidateBundleOptions, BundleValidation } from './bundle/validator
 export { loadBundle, loadBundleFiles } from './bundle/load';
 export type { LoadedBundle } from './bundle/load';
 export { parseSingleFileProgram, formatSingleFileProgram } from './bundle/single-file';
+// Analytic cost model and lower bounds (hardware-defaults.md), shared by the scheduler's estimates and the simulator.
+export { createCostModel, mvmLatencyNs } from './cost/cost-model';
+export type { CostModel } from './cost/cost-model';
+export { computeBounds, weightLayerFromShape } from './cost/bounds';
+export type { Bounds, ModelWork, WeightLayerWork } from './cost/bounds';
