@@ -1,5 +1,29 @@
 /**
  * @packageDocumentation
- * The Raptor compiler: pass registry, named pipelines and compile()
+ * The Raptor compiler: the registry of every Raptor pass, the named pipelines
+ * (`raptor-frontend`, `raptor-compile`), `compile(model, options)` with its compile report, the
+ * `Scheduler` slot, and the interpreter entry point that runs any IR level.
  */
-export {};
+export { compile } from './compile';
+export type { CompileInput, CompileOptions, CompileResult } from './compile';
+export { formatCompileDiagnostic, formatIrLocation } from './compile-diagnostic';
+export type { CompileDiagnostic } from './compile-diagnostic';
+export { countOperations, formatCompileReport } from './compile-report';
+export type { CompileProgress, CompileReport, IrDump, PassTimingEntry, StageReport } from './compile-report';
+export { SchedulerKey, TargetKey, SCHEDULER_CONTEXT_KEY_NAME, TARGET_CONTEXT_KEY_NAME } from './context-keys';
+export { CompilerMessages } from './diagnostics';
+export { createRaptorContext } from './raptor-context';
+export { createRaptorInterpreterRegistry, findEntryFunction, interpretFunction } from './interpret';
+export type { EntryFunction, EntryFunctionResult, EntryValue, F32Tensor, InterpretResult } from './interpret';
+export { anchorPipeline, parseRaptorPipeline, printPipeline } from './pipeline';
+export {
+  RAPTOR_COMPILE_PIPELINE,
+  RAPTOR_FRONTEND_PIPELINE,
+  RaptorPassRegistry,
+  createRaptorPassRegistry,
+  raptorCompileElements,
+} from './registry';
+export type { ScheduleReport, ScheduleReportValue, ScheduleResult, Scheduler, SchedulerOptions, SchedulerSelection } from './scheduler';
+export { CORE_PASSES, RAPTOR_STAGES, registerCompilerPasses } from './stages';
+export type { CompilerStage } from './stages';
+export { RaptorSchedulePass, parseSchedulerOptions } from './transforms/raptor-schedule';
