@@ -14,6 +14,9 @@
  */
 export * as kernels from './interpreter/kernels';
 export type { F32Tensor, KernelResult } from './interpreter/kernels';
+/** The crossbar tiling of constant weight matrices (shared by the importer's Gemm and plan-lowering's Conv2D). */
+export { crossbarTileCount, tileWeightMatrix } from './interpreter/kernels/crossbar-tiling';
+export type { CrossbarTiling, CrossbarWeightTile } from './interpreter/kernels/crossbar-tiling';
 
 // Dialect, attributes, interfaces
 export { SpatDialect, SPAT_OPS, registerSpatialDialect } from './ir/dialect';

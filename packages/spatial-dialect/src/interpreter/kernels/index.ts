@@ -40,3 +40,5 @@ export type { ReductionKind } from './reduction';
 export { reduce, softmax, softmaxAll, vavg } from './reduction';
 export type { CrossbarTile, GemmAttributes, TiledMatmulOptions } from './matrix';
 export { crossbarTiles, gemm, matmul, tiledMatmul, vvdmul, wvmm } from './matrix';
+export type { CrossbarTiling, CrossbarWeightTile } from './crossbar-tiling';
+export { crossbarTileCount, tileWeightMatrix } from './crossbar-tiling';
