@@ -1,0 +1,478 @@
+/**
+ * The `spat-to-pim` conversion of one function: scheduled Spatial computes placed on cores ->
+ * one PIM stream per core (`pim.core`) or per group of batches placed on the same cores
+ * (`pim.core_batch`, lane expressions kept), with host memory as memrefs:
+ *
+ * - graph inputs (function arguments) become `memref` arguments read with `pim.memcp_hd`;
+ * - graph outputs (results of scheduled computes returned by `func.return`) become
+ *   `memref.alloc` buffers written with `pim.memcp_dh` and returned;
+ * - the host slots of `spat.host_store_sync` / `spat.host_wait_load` live in one host buffer
+ *   (`memref<Nxi8>`, N = the largest slot end).
+ *
+ * Computes placed on one core run in program order in one stream; batches whose lanes share
+ * cores with other work are expanded lane by lane (the only case that copies a body).
+ * Validation happens before anything changes: a failed conversion leaves the function as it
+ * was and reports every problem.
+ */
+import {
+  Block,
+  BlockArgument,
+  FunctionType,
+  IndexType,
+  IntegerAttr,
+  IntegerType,
+  IRMapping,
+  MemRefType,
+  OpBuilder,
+  RankedTensorType,
+  Traits,
+  TypeAttr,
+  DenseArrayAttr,
+  ReturnOp,
+  type MLIRContext,
+  type Operation,
+  type Value,
+} from '@raptor-pim/ir-core';
+import { CoreBatchOp, CoreOp, HaltOp, MemcpDhOp } from '@raptor-pim/pim-dialect';
+import type { HardwareConfig } from '@raptor-pim/pim-target';
+import {
+  HostStoreSyncOp,
+  HostWaitLoadOp,
+  InParallelOp,
+  ScheduledComputeBatchOp,
+  ScheduledComputeOp,
+} from '@raptor-pim/spatial-dialect';
+import { ParallelInsertSliceOp, createAlloc } from '@raptor-pim/upstream-dialects';
+import { SpatToPimMessages as M } from '../diagnostics';
+import { patternTable, type ScheduledOpPattern } from './patterns';
+import { evaluateStatic } from './static-index';
+import { StreamLowering, staticTensor, type ConversionCounters, type HostBuffers } from './stream-lowering';
+
+/** What one conversion did (the pass statistics). */
+export interface SpatToPimStats extends ConversionCounters {
+  /** `pim.core` streams created. */
+  cores: number;
+  /** `pim.core_batch` streams created. */
+  coreBatches: number;
+  /** Scheduled batches expanded lane by lane (their cores also run other work). */
+  expandedBatches: number;
+}
+
+/** The outcome of {@link convertScheduledFunction}. */
+export interface SpatToPimResult {
+  /** False when diagnostics were reported (the function is unchanged). */
+  readonly ok: boolean;
+  /** Counters of the conversion. */
+  readonly stats: SpatToPimStats;
+}
+
+/** A scheduled compute with its placement. */
+interface Placed {
+  readonly op: Operation;
+  readonly batch: boolean;
+  readonly cores: readonly number[];
+  readonly order: number;
+}
+
+/** One stream to build: a core or a batch of lanes, and the work it runs in order. */
+interface StreamPlan {
+  readonly kind: 'core' | 'batch';
+  readonly cores: readonly number[];
+  /** For `core`: (compute, lane or undefined) in program order; for `batch`: lane undefined. */
+  readonly work: readonly { readonly compute: Placed; readonly lane: number | undefined }[];
+}
+
+function isScheduled(op: Operation): boolean {
+  return op.definition === ScheduledComputeOp || op.definition === ScheduledComputeBatchOp;
+}
+
+function isConstant(op: Operation | null): boolean {
+  return op !== null && (op.hasTrait(Traits.ConstantLike) || op.name.endsWith('.constant'));
+}
+
+function placement(op: Operation): readonly number[] | undefined {
+  if (op.definition === ScheduledComputeOp) {
+    const id = op.getProperty('coreId');
+    return id instanceof IntegerAttr ? [Number(id.value)] : undefined;
+  }
+  const ids = op.getProperty('coreIds');
+  return ids instanceof DenseArrayAttr ? (ids.values as readonly (number | bigint)[]).map(Number) : undefined;
+}
+
+/** Weight and input operands of a scheduled compute or batch. */
+function bindingsOf(op: Operation): { weights: readonly Value[]; inputs: readonly Value[] } {
+  return op.definition === ScheduledComputeOp ? ScheduledComputeOp.get(op) : ScheduledComputeBatchOp.get(op);
+}
+
+function laneCount(op: Operation): number {
+  const n = op.getProperty('laneCount');
+  return n instanceof IntegerAttr ? Number(n.value) : 1;
+}
+
+function sameList(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** Groups placed computes into streams (see the file comment). */
+export function planStreams(placed: readonly Placed[]): StreamPlan[] {
+  const parent = new Map<number, number>();
+  const find = (x: number): number => {
+    let r = x;
+    while (parent.get(r)! !== r) r = parent.get(r)!;
+    parent.set(x, r);
+    return r;
+  };
+  for (const p of placed) for (const c of p.cores) if (!parent.has(c)) parent.set(c, c);
+  for (const p of placed) for (const c of p.cores.slice(1)) parent.set(find(c), find(p.cores[0]!));
+  const groups = new Map<number, Placed[]>();
+  for (const p of placed) {
+    const root = find(p.cores[0]!);
+    let g = groups.get(root);
+    if (!g) groups.set(root, (g = []));
+    g.push(p);
+  }
+  const ordered = [...groups.values()].sort((a, b) => a[0]!.order - b[0]!.order);
+  const streams: StreamPlan[] = [];
+  for (const g of ordered) {
+    const first = g[0]!;
+    if (first.batch && g.every((p) => p.batch && sameList(p.cores, first.cores))) {
+      streams.push({ kind: 'batch', cores: first.cores, work: g.map((compute) => ({ compute, lane: undefined })) });
+      continue;
+    }
+    const cores = [...new Set(g.flatMap((p) => p.cores))].sort((a, b) => a - b);
+    for (const core of cores) {
+      const work: { compute: Placed; lane: number | undefined }[] = [];
+      for (const p of g) {
+        const k = p.cores.indexOf(core);
+        if (k >= 0) work.push({ compute: p, lane: p.batch ? k : undefined });
+      }
+      streams.push({ kind: 'core', cores: [core], work });
+    }
+  }
+  return streams;
+}
+
+/** Host memref type of a tensor type. */
+function memrefOf(ctx: MLIRContext, t: RankedTensorType): MemRefType {
+  return MemRefType.get(ctx, t.shape, t.elementType);
+}
+
+/** Validates the top level of `func`; reports every problem. */
+function validate(func: Operation, block: Block): Placed[] | undefined {
+  let ok = true;
+  const placed: Placed[] = [];
+  let order = 0;
+  for (let op = block.firstOp; op; op = op.next) {
+    if (isScheduled(op)) {
+      const cores = placement(op);
+      if (!cores) {
+        op.emitError(M.unplaced(op.name));
+        ok = false;
+        continue;
+      }
+      const batch = op.definition === ScheduledComputeBatchOp;
+      placed.push({ op, batch, cores, order: order++ });
+      for (const input of op.operands) {
+        const def = input.definingOp;
+        if (input instanceof BlockArgument && input.owner === block) {
+          if (!staticTensor(input.type)) {
+            op.emitError(M.dynamicShape(op.name, String(input.type)));
+            ok = false;
+          }
+        } else if (def && isScheduled(def)) {
+          op.emitError(M.capturedCompute(op.name));
+          ok = false;
+        } else if (!isConstant(def)) {
+          op.emitError(M.unsupportedInput(op.name, def?.name ?? 'a block argument'));
+          ok = false;
+        }
+      }
+      for (const r of op.results) {
+        for (let u = r.firstUse; u; u = u.nextUse) {
+          if (u.owner.definition !== ReturnOp) {
+            op.emitError(M.notChannelized(op.name, u.owner.name));
+            ok = false;
+          }
+        }
+        if (!staticTensor(r.type)) {
+          op.emitError(M.dynamicShape(op.name, String(r.type)));
+          ok = false;
+        }
+      }
+    } else if (op.definition === ReturnOp) {
+      for (const v of op.operands) {
+        const def = v.definingOp;
+        if (!def || !isScheduled(def)) {
+          op.emitError(M.unsupportedOutput(def?.name ?? 'a function argument'));
+          ok = false;
+        }
+      }
+    } else if (!isConstant(op)) {
+      op.emitError(M.unsupportedTopLevel(op.name));
+      ok = false;
+    }
+  }
+  void func;
+  return ok ? placed : undefined;
+}
+
+/** Largest byte end of the host slots used by the schedule, or undefined after a diagnostic. */
+function hostSlotExtent(placed: readonly Placed[]): number | undefined {
+  let end = 0;
+  let ok = true;
+  for (const p of placed) {
+    const lanes = p.batch ? laneCount(p.op) : 1;
+    const laneArg = p.batch ? p.op.regions[0]!.firstBlock!.arguments[0] : undefined;
+    p.op.walk((inner) => {
+      const isStore = inner.definition === HostStoreSyncOp;
+      if (!isStore && inner.definition !== HostWaitLoadOp) return;
+      const payload = isStore ? inner.getOperand(0).type : inner.getResult(0).type;
+      const info = staticTensor(payload);
+      const offset = isStore ? HostStoreSyncOp.get(inner).hostOffset : HostWaitLoadOp.get(inner).hostOffset;
+      for (let k = 0; k < lanes; k++) {
+        const o = evaluateStatic(offset, laneArg ? new Map([[laneArg as Value, k]]) : new Map());
+        if (o === undefined || !info) {
+          if (ok) inner.emitError(M.notStatic(inner.name, 'the host offset'));
+          ok = false;
+          return;
+        }
+        end = Math.max(end, o + info.bytes);
+      }
+    });
+  }
+  return ok ? end : undefined;
+}
+
+/**
+ * Converts the scheduled computes of `func` to PIM streams (see the file comment). Returns
+ * `ok: false` after reporting diagnostics; the function is then unchanged.
+ */
+export function convertScheduledFunction(
+  func: Operation,
+  config: HardwareConfig,
+  patterns: ReadonlyMap<unknown, ScheduledOpPattern> = patternTable(),
+): SpatToPimResult {
+  const stats: SpatToPimStats = {
+    cores: 0,
+    coreBatches: 0,
+    expandedBatches: 0,
+    hostLoads: 0,
+    hostStores: 0,
+    copies: 0,
+    transfers: 0,
+    vectorOps: 0,
+    matrixOps: 0,
+  };
+  const block = func.regions[0]?.firstBlock;
+  if (!block) return { ok: true, stats };
+  let first: Operation | null = null;
+  for (let op = block.firstOp; op && !first; op = op.next) if (isScheduled(op)) first = op;
+  if (!first) return { ok: true, stats };
+  const ctx = func.context;
+  const placed = validate(func, block);
+  if (!placed) return { ok: false, stats };
+  const slotBytes = hostSlotExtent(placed);
+  if (slotBytes === undefined) return { ok: false, stats };
+
+  // Constants first, so every stream can capture the ones it uses.
+  for (let op = first.next; op; ) {
+    const next = op.next;
+    if (isConstant(op)) op.moveBefore(first);
+    op = next;
+  }
+
+  const created: Operation[] = [];
+  const b = OpBuilder.before(first);
+  const outputs = new Map<Value, Value>();
+  const ret = block.terminator;
+  if (ret && ret.definition === ReturnOp) {
+    for (const v of ret.operands) {
+      if (outputs.has(v)) continue;
+      const alloc = createAlloc(b, ret.location, memrefOf(ctx, v.type as RankedTensorType));
+      created.push(alloc.definingOp!);
+      outputs.set(v, alloc);
+    }
+  }
+  let slots: Value | undefined;
+  if (slotBytes > 0) {
+    slots = createAlloc(b, first.location, MemRefType.get(ctx, [slotBytes], IntegerType.get(ctx, 8)));
+    created.push(slots.definingOp!);
+  }
+  const host: HostBuffers = { slots, outputs };
+
+  let ok = true;
+  const streams = planStreams(placed);
+  for (const plan of streams) {
+    const core = buildStream(b, ctx, plan, config, host, stats, patterns);
+    created.push(core.op);
+    if (!core.ok) ok = false;
+  }
+  if (!ok) {
+    for (const op of created.reverse()) op.erase();
+    return { ok: false, stats };
+  }
+
+  // Commit: outputs returned as host buffers, scheduled ops erased, host arguments as memrefs.
+  if (ret && ret.definition === ReturnOp) ret.setOperands(ret.operands.map((v) => outputs.get(v) ?? v));
+  for (const p of [...placed].reverse()) p.op.erase();
+  for (const arg of block.arguments) if (arg.type instanceof RankedTensorType) arg.type = memrefOf(ctx, arg.type);
+  const fnType = FunctionType.get(
+    ctx,
+    block.arguments.map((a) => a.type),
+    ret ? ret.operands.map((v) => v.type) : [],
+  );
+  func.setAttr('function_type', TypeAttr.get(fnType));
+  return { ok: true, stats };
+}
+
+/** Builds one stream op before the builder's insertion point. */
+function buildStream(
+  b: OpBuilder,
+  ctx: MLIRContext,
+  plan: StreamPlan,
+  config: HardwareConfig,
+  host: HostBuffers,
+  stats: SpatToPimStats,
+  patterns: ReadonlyMap<unknown, ScheduledOpPattern>,
+): { op: Operation; ok: boolean } {
+  const loc = plan.work[0]!.compute.op.location;
+  const weights: Value[] = [];
+  for (const w of plan.work) for (const v of bindingsOf(w.compute.op).weights) if (!weights.includes(v)) weights.push(v);
+  const isBatch = plan.kind === 'batch';
+  const op = isBatch
+    ? CoreBatchOp.build(
+        b,
+        { weights, inputs: [], laneCount: IntegerAttr.get(IntegerType.get(ctx, 32), plan.cores.length), coreIds: DenseArrayAttr.i32(ctx, [...plan.cores]) },
+        loc,
+      ).op
+    : CoreOp.build(b, { weights, coreId: IntegerAttr.get(IntegerType.get(ctx, 32), plan.cores[0]!) }, loc).op;
+  if (isBatch) stats.coreBatches++;
+  else stats.cores++;
+  const body = new Block();
+  op.regions[0]!.push(body);
+  const lane = isBatch ? body.addArgument(IndexType.get(ctx), loc) : undefined;
+  const weightArgs = weights.map((w) => body.addArgument(w.type, loc));
+  const s = new StreamLowering(ctx, body, config, host, stats);
+  const expanded = new Set<Operation>();
+  for (const w of plan.work) {
+    if (w.lane !== undefined) expanded.add(w.compute.op);
+    if (!lowerCompute(s, w.compute, w.lane, lane, weights, weightArgs, patterns)) break;
+  }
+  stats.expandedBatches += expanded.size;
+  HaltOp.build(s.b, {}, loc);
+  return { op, ok: !s.failed };
+}
+
+/** Lowers one scheduled compute (or one lane of a batch) into the stream. */
+function lowerCompute(
+  s: StreamLowering,
+  compute: Placed,
+  lane: number | undefined,
+  laneArg: Value | undefined,
+  weights: readonly Value[],
+  weightArgs: readonly Value[],
+  patterns: ReadonlyMap<unknown, ScheduledOpPattern>,
+): boolean {
+  const op = compute.op;
+  const view = bindingsOf(op);
+  const entry = op.regions[0]!.firstBlock!;
+  const args = entry.arguments;
+  let k = 0;
+  if (compute.batch) {
+    const spatLane = args[k++]!;
+    if (lane !== undefined) {
+      s.bindings.set(spatLane, lane);
+      s.map(spatLane, s.constant(lane));
+    } else s.map(spatLane, laneArg!);
+  }
+  view.weights.forEach((w) => s.map(args[k++]!, weightArgs[weights.indexOf(w)]!));
+  for (const input of view.inputs) {
+    const arg = args[k++]!;
+    if (input instanceof BlockArgument) s.hostBound.set(arg, input);
+    else s.map(arg, input); // a captured constant
+  }
+  const outputArgs = args.slice(k);
+  for (let inner = entry.firstOp; inner; inner = inner.next) {
+    if (inner.hasTrait(Traits.IsTerminator)) {
+      if (!lowerTerminator(s, compute, inner, outputArgs)) return false;
+      continue;
+    }
+    if (inner.numRegions > 0) return s.error(inner, M.nestedRegion(inner.name));
+    const pattern = patterns.get(inner.definition);
+    if (pattern) {
+      if (!pattern.lower(inner, s)) return false;
+      continue;
+    }
+    if (isIndexArithmetic(inner)) {
+      const mapping = new IRMapping();
+      for (const v of inner.operands) mapping.map(v, s.value(v, inner));
+      const c = s.b.clone(inner, mapping);
+      inner.results.forEach((r, i) => s.map(r, c.getResult(i)));
+      continue;
+    }
+    return s.error(inner, M.unsupportedOp(inner.name));
+  }
+  return true;
+}
+
+/** Pure region-free ops on scalars (index arithmetic, constants) are cloned into the stream. */
+function isIndexArithmetic(op: Operation): boolean {
+  return (
+    op.numRegions === 0 &&
+    (op.hasTrait(Traits.Pure) || isConstant(op)) &&
+    op.results.every((r) => !(r.type instanceof RankedTensorType)) &&
+    op.operands.every((v) => !(v.type instanceof RankedTensorType))
+  );
+}
+
+/** `spat.yield` of a resultful compute and `spat.in_parallel` publications -> host outputs. */
+function lowerTerminator(s: StreamLowering, compute: Placed, term: Operation, outputArgs: readonly Value[]): boolean {
+  if (term.definition === InParallelOp) {
+    const inner = term.regions[0]!.firstBlock!;
+    for (let ins = inner.firstOp; ins; ins = ins.next) {
+      if (ins.definition !== ParallelInsertSliceOp) continue;
+      const view = ParallelInsertSliceOp.get(ins);
+      const k = outputArgs.indexOf(view.dest);
+      const out = k >= 0 ? s.host.outputs.get(compute.op.getResult(k)) : undefined;
+      if (!out) return s.error(ins, M.badPublication(ins.name));
+      const dest = staticTensor(view.dest.type);
+      if (!dest) return s.error(ins, M.dynamicShape(ins.name, String(view.dest.type)));
+      const lists = s.sliceLists(ins, view.offsets);
+      if (!lists) return false;
+      const src = s.value(view.source, ins);
+      const { base, runs } = s.sliceRuns(dest.shape, lists.offsets, lists.sizes, dest.elementBytes, ins);
+      let packed = 0;
+      for (const run of runs) {
+        MemcpDhOp.build(
+          s.b,
+          {
+            dst: out,
+            src,
+            dstOffset: s.materialize(s.add(base, run.delta, ins)),
+            srcOffset: s.constant(packed),
+            output: out.type,
+            size: s.i32(run.bytes),
+          },
+          ins.location,
+        );
+        packed += run.bytes;
+        s.counters.hostStores++;
+      }
+    }
+    return true;
+  }
+  // spat.yield: values of a scalar compute are graph outputs; a batch yields nothing.
+  for (let i = 0; i < term.numOperands; i++) {
+    const out = s.host.outputs.get(compute.op.getResult(i));
+    if (!out) return s.error(term, M.yieldCount(compute.op.name));
+    const v = term.getOperand(i);
+    const info = staticTensor(v.type)!;
+    MemcpDhOp.build(
+      s.b,
+      { dst: out, src: s.value(v, term), dstOffset: s.constant(0), srcOffset: s.constant(0), output: out.type, size: s.i32(info.bytes) },
+      term.location,
+    );
+    s.counters.hostStores++;
+  }
+  return true;
+}

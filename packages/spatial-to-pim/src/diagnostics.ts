@@ -1,0 +1,33 @@
+/**
+ * Every message text of `@raptor-pim/spatial-to-pim`, in one place. Each names what is wrong,
+ * where, and what would be right.
+ */
+export const SpatToPimMessages = {
+  unplaced: (op: string) =>
+    `'${op}' has no core placement (coreId / coreIds); spat-to-pim converts scheduled programs whose computes are placed on physical cores`,
+  notChannelized: (op: string, user: string) =>
+    `a result of '${op}' is used by '${user}'; spat-to-pim needs channelized schedules: computes exchange data through spat.channel_send/receive or host slots, and only graph outputs (func.return) may use a compute result`,
+  capturedCompute: (op: string) =>
+    `an input of '${op}' is the result of another scheduled compute; spat-to-pim needs channelized schedules (send it through spat.channel_send/receive)`,
+  unsupportedInput: (op: string, producer: string) =>
+    `an input of '${op}' is defined by '${producer}'; spat-to-pim accepts function arguments (host inputs) and constants as compute inputs`,
+  unsupportedTopLevel: (op: string) =>
+    `'${op}' at the top level of a scheduled function is not supported by spat-to-pim; only constants, scheduled computes and func.return may appear there`,
+  unsupportedOutput: (producer: string) =>
+    `a graph output is produced by '${producer}'; spat-to-pim needs every graph output to be a result of a scheduled compute`,
+  noPimEquivalent: (op: string, flag: string) =>
+    `'${op}' has no PIM equivalent on this target: ${flag} is false; enable it in the target configuration or lower the op before spat-to-pim (no CPU fallback exists)`,
+  unsupportedOp: (op: string) => `spat-to-pim: '${op}' inside a scheduled compute is not supported yet`,
+  nestedRegion: (op: string) =>
+    `spat-to-pim: '${op}' has regions; scheduled bodies with nested control flow are not supported yet (unroll it before spat-to-pim)`,
+  notStatic: (op: string, what: string) =>
+    `${what} of '${op}' does not resolve to a static integer (constants, index arithmetic of constants and the lane); PIM streams need static offsets, peers and events`,
+  dynamicShape: (op: string, type: string) =>
+    `'${op}' has the type ${type}; spat-to-pim needs static shapes with a known element width`,
+  nonUnitStride: (op: string) => `'${op}' has non-unit strides; spat-to-pim lowers unit-stride slices only`,
+  badPublication: (op: string) =>
+    `'${op}' publishes into a value that is not a graph output; resultful scheduled batches are accepted only when every result is a graph output (func.return)`,
+  unusedOutputArg: (op: string) => `a shared output of '${op}' is used by an op other than tensor.parallel_insert_slice`,
+  yieldCount: (op: string) => `'${op}' yields values but its results are not graph outputs`,
+  notAFunction: () => `spat-to-pim runs on func.func operations of a module`,
+} as const;
