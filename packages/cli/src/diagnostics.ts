@@ -25,6 +25,9 @@ export const CLI_MESSAGES = {
   optCannotRead: (file: string, why: string) => `raptor opt: cannot read '${file}' (${why})`,
   optCannotWrite: (file: string, why: string) => `raptor opt: cannot write '${file}' (${why})`,
   optBadPipeline: (pipeline: string) => `raptor opt: invalid --pass-pipeline '${pipeline}'`,
+  optBadTarget: (file: string) => `raptor opt: cannot use the target configuration '${file}'`,
+  optRunFlagWithoutRun: (flag: string) => `raptor opt: ${flag} needs --run`,
+  optRunWithSplit: () => `raptor opt: --run cannot be combined with --split-input-file or --verify-diagnostics`,
   optCrashInputSaved: (file: string) => `the input that triggered it was saved to ${file}`,
   optCrashInputNotSaved: (length: number) => `(the input, ${length} characters, could not be saved)`,
   // raptor import
@@ -35,10 +38,13 @@ export const CLI_MESSAGES = {
   importBadInputBinding: (what: string, names: readonly string[]) =>
     `raptor import: --input '${what}' matches no graph input; the inputs are: ${names.join(', ')}`,
   importBadConstInput: (text: string) => `raptor import: --const-input expects NAME=FILE.npy, got '${text}'`,
-  importMissingInput: (name: string) => `raptor import: no --input given for graph input '${name}'`,
-  importCannotRead: (file: string, why: string) => `raptor import: cannot read '${file}' (${why})`,
-  importCannotWrite: (file: string, why: string) => `raptor import: cannot write '${file}' (${why})`,
-  importWroteOutput: (k: number, name: string, shape: readonly number[], file: string) => `output ${k} '${name}' [${shape.join('x')}] -> ${file}`,
-  importCompared: (k: number, maxAbs: number, ok: boolean) =>
+  // raptor import --run / raptor opt --run (src/run/run-entry.ts)
+  cannotRead: (command: string, file: string, why: string) => `raptor ${command}: cannot read '${file}' (${why})`,
+  cannotWrite: (command: string, file: string, why: string) => `raptor ${command}: cannot write '${file}' (${why})`,
+  runBadInputBinding: (command: string, what: string, inputKind: string, names: readonly string[]) =>
+    `raptor ${command}: --input '${what}' matches no ${inputKind}; the inputs are: ${names.join(', ')}`,
+  runMissingInput: (command: string, inputKind: string, name: string) => `raptor ${command}: no --input given for ${inputKind} '${name}'`,
+  runWroteOutput: (k: number, name: string, shape: readonly number[], file: string) => `output ${k} '${name}' [${shape.join('x')}] -> ${file}`,
+  runCompared: (k: number, maxAbs: number, ok: boolean) =>
     `output ${k}: max |diff| vs reference = ${maxAbs.toExponential(3)} (rtol 1e-3, atol 1e-5*max|ref|): ${ok ? 'ok' : 'MISMATCH'}`,
 } as const;

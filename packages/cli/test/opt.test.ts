@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { runCli } from '@raptor-pim/cli';
 import { createPass } from '@raptor-pim/ir-core';
-import { createOptPassRegistry, parseOptArgs, runOpt } from '../src/commands/opt';
+import { createRaptorPassRegistry } from '@raptor-pim/compiler';
+import { parseOptArgs, runOpt } from '../src/commands/opt';
 import { captureIo } from './support/capture-io';
 
 const EXAMPLES = path.resolve(__dirname, '../examples');
@@ -186,7 +187,7 @@ describe('raptor opt', () => {
   });
 
   it('an exception inside a pass is an internal error (exit 2) that saves the input for the report', async () => {
-    const registry = createOptPassRegistry();
+    const registry = createRaptorPassRegistry();
     registry.registerPass(() =>
       createPass({
         argument: 'explode',

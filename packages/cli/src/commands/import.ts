@@ -4,24 +4,12 @@
  * DIR/output_<k>.npy (float32) and optionally compares with reference outputs.
  */
 import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { findEntryFunction, formatIrLocation } from '@raptor-pim/compiler';
 import { printOperation } from '@raptor-pim/ir-core';
-import {
-  OnnxDataType,
-  formatDiagnostic,
-  hasErrors,
-  importOnnxModel,
-  parseInputShapeFlag,
-  readNpy,
-  readOnnxFile,
-  runImportedModule,
-  tensorToNumbers,
-  writeNpy,
-  type F32Array,
-  type OnnxTensor,
-} from '@raptor-pim/onnx-frontend';
+import { formatDiagnostic, hasErrors, importOnnxModel, parseInputShapeFlag, readOnnxFile, type OnnxTensor } from '@raptor-pim/onnx-frontend';
 import type { CliCommand, CliIo } from '../command';
 import { CLI_MESSAGES as M } from '../diagnostics';
+import { parseRunInput, readNpyTensor, runEntryWithFiles, type RunInputSpec } from '../run/run-entry';
 
 /** Parsed `raptor import` options. */
 export interface ImportArgs {
@@ -31,7 +19,7 @@ export interface ImportArgs {
   crossbarSize?: number;
   run: boolean;
   /** `--input FILE.npy` (positional, name undefined) or `--input NAME=FILE.npy`. */
-  inputs: { name?: string; file: string }[];
+  inputs: RunInputSpec[];
   /** `--const-input NAME=FILE.npy`: graph inputs bound to compile-time values. */
   constInputs: { name: string; file: string }[];
   outputDir?: string;
@@ -87,10 +75,7 @@ export function parseImportArgs(args: readonly string[]): ImportArgs | { error: 
         const eq = v.lastIndexOf('=');
         if (eq <= 0) return { error: M.importBadConstInput(v) };
         out.constInputs.push({ name: v.slice(0, eq), file: v.slice(eq + 1) });
-      } else {
-        const eq = v.lastIndexOf('=');
-        out.inputs.push(eq > 0 ? { name: v.slice(0, eq), file: v.slice(eq + 1) } : { file: v });
-      }
+      } else out.inputs.push(parseRunInput(v));
       continue;
     }
     if (a.startsWith('-') && a !== '-') return { error: M.importUnknownOption(a) };
@@ -99,19 +84,6 @@ export function parseImportArgs(args: readonly string[]): ImportArgs | { error: 
   if (positional.length !== 1) return { error: M.importNeedsModel() };
   out.model = positional[0]!;
   return out;
-}
-
-/** Worst error of `got` against `ref`: max |diff| and whether rtol 1e-3 + atol 1e-5*max|ref| holds. */
-export function compareOutputs(got: Float32Array, ref: readonly number[]): { maxAbs: number; ok: boolean } {
-  const maxRef = ref.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
-  let maxAbs = 0;
-  let ok = got.length === ref.length;
-  for (let i = 0; i < Math.min(got.length, ref.length); i++) {
-    const d = Math.abs(got[i]! - ref[i]!);
-    if (!(d <= 1e-5 * maxRef + 1e-3 * Math.abs(ref[i]!))) ok = false;
-    if (!(d <= maxAbs)) maxAbs = d;
-  }
-  return { maxAbs, ok };
 }
 
 /** Runs `raptor import` with parsed options; returns the exit code. */
@@ -126,7 +98,7 @@ export function runImport(a: ImportArgs, io: CliIo): number {
       io.stderr(M.importBadInputBinding(c.name, graphInputs) + '\n');
       return 1;
     }
-    const t = readNpyTensor(c.file, io);
+    const t = readNpyTensor('import', c.file, io);
     if (!t) return 1;
     constantInputs[c.name] = t;
   }
@@ -139,89 +111,25 @@ export function runImport(a: ImportArgs, io: CliIo): number {
     try {
       fs.writeFileSync(a.output, printed);
     } catch (e) {
-      io.stderr(M.importCannotWrite(a.output, (e as Error).message) + '\n');
+      io.stderr(M.cannotWrite('import', a.output, (e as Error).message) + '\n');
       return 1;
     }
   } else if (!a.run) io.stdout(printed);
   if (!a.run) return 0;
 
-  // Bind inputs in graph-input order or by name.
-  const names = imported.inputs.map((i) => i.name);
-  const files = new Array<string | undefined>(names.length);
-  let next = 0;
-  for (const inp of a.inputs) {
-    const k = inp.name !== undefined ? names.indexOf(inp.name) : next++;
-    if (k < 0 || k >= names.length) {
-      io.stderr(M.importBadInputBinding(inp.name ?? inp.file, names) + '\n');
-      return 1;
-    }
-    files[k] = inp.file;
-  }
-  const inputs: F32Array[] = [];
-  for (let k = 0; k < names.length; k++) {
-    const file = files[k];
-    if (file === undefined) {
-      io.stderr(M.importMissingInput(names[k]!) + '\n');
-      return 1;
-    }
-    const t = readNpyFile(file, io);
-    if (!t) return 1;
-    inputs.push({ shape: t.dims, data: Float32Array.from(t.values) });
-  }
-  const r = runImportedModule(imported, inputs);
-  if (!r.ok) {
-    for (const d of r.diagnostics) io.stderr(formatDiagnostic(d) + '\n');
+  // Interpreted exactly as `raptor opt --run` interprets a module (src/run/run-entry.ts).
+  const entry = findEntryFunction(imported.module, imported.functionName);
+  if (!entry.ok) {
+    for (const d of entry.diagnostics) io.stderr(`${formatIrLocation(d.location)}: ${d.severity}: ${d.message}\n`);
     return 1;
   }
-  const dir = a.outputDir ?? '.';
-  let status = 0;
-  try {
-    fs.mkdirSync(dir, { recursive: true });
-  } catch (e) {
-    io.stderr(M.importCannotWrite(dir, (e as Error).message) + '\n');
-    return 1;
-  }
-  r.outputs.forEach((o, k) => {
-    const file = path.join(dir, `output_${k}.npy`);
-    try {
-      fs.writeFileSync(file, writeNpy({ dataType: OnnxDataType.FLOAT, dims: o.shape, data: o.data }));
-    } catch (e) {
-      io.stderr(M.importCannotWrite(file, (e as Error).message) + '\n');
-      status = 1;
-      return;
-    }
-    io.stdout(M.importWroteOutput(k, imported.outputs[k]!.name, o.shape, file) + '\n');
-    if (a.referenceDir !== undefined) {
-      const ref = readNpyFile(path.join(a.referenceDir, `output_${k}.npy`), io);
-      if (!ref) {
-        status = 1;
-        return;
-      }
-      const c = compareOutputs(o.data, ref.values);
-      const shapeOk = ref.dims.join() === o.shape.join();
-      io.stdout(M.importCompared(k, c.maxAbs, c.ok && shapeOk) + '\n');
-      if (!c.ok || !shapeOk) status = 1;
-    }
-  });
-  return status;
-}
-
-function readNpyFile(file: string, io: CliIo): { dims: number[]; values: number[] } | undefined {
-  const tensor = readNpyTensor(file, io);
-  return tensor ? { dims: [...tensor.dims], values: tensorToNumbers(tensor) } : undefined;
-}
-
-function readNpyTensor(file: string, io: CliIo): OnnxTensor | undefined {
-  let bytes: Uint8Array;
-  try {
-    bytes = fs.readFileSync(file);
-  } catch (e) {
-    io.stderr(M.importCannotRead(file, (e as Error).message) + '\n');
-    return undefined;
-  }
-  const { tensor, diagnostics } = readNpy(bytes, file);
-  for (const d of diagnostics) io.stderr(formatDiagnostic(d) + '\n');
-  return tensor;
+  return runEntryWithFiles(
+    imported.module,
+    { ...entry.entry, inputs: entry.entry.inputs.map((v, k) => ({ ...v, name: imported.inputs[k]?.name ?? v.name })) },
+    { command: 'import', inputKind: 'graph input', inputs: a.inputs, outputDir: a.outputDir, referenceDir: a.referenceDir },
+    io,
+    imported.outputs.map((o) => o.name),
+  );
 }
 
 /** The `raptor import` command. */

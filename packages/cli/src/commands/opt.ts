@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { TargetKey, createRaptorContext, createRaptorPassRegistry, findEntryFunction, type EntryFunction } from '@raptor-pim/compiler';
 import {
   MLIRContext,
   parseSourceString,
@@ -13,30 +14,17 @@ import {
   splitInputFile,
   verify,
   verifyDiagnostics,
-  PassRegistry,
   parsePassPipeline,
-  registerCorePasses,
   type Diagnostic,
   type Operation,
   type PassManager,
+  type PassRegistry,
   type PrintOptions,
 } from '@raptor-pim/ir-core';
-import { registerSpatialDialect } from '@raptor-pim/spatial-dialect';
-import { registerPimDialect } from '@raptor-pim/pim-dialect';
+import { defaultTarget, formatDiagnostic as formatTargetDiagnostic, loadTarget, type Target } from '@raptor-pim/pim-target';
 import type { CliCommand, CliIo } from '../command';
 import { CLI_MESSAGES } from '../diagnostics';
-
-// ------------------------------------------------------------------ passes
-
-/**
- * The passes `raptor opt --pass-pipeline` knows: ir-core's generic passes (`canonicalize`,
- * `cse`); stages register theirs in the compiler's registry.
- */
-export function createOptPassRegistry(): PassRegistry {
-  const registry = new PassRegistry();
-  registerCorePasses(registry);
-  return registry;
-}
+import { parseRunInput, runEntryWithFiles, type RunInputSpec } from '../run/run-entry';
 
 // ------------------------------------------------------------------ options
 
@@ -56,6 +44,20 @@ export interface OptArgs {
   retainIdentifierNames: boolean;
   /** Name values after the `NameLoc`s of their locations (mlir-opt's flag). */
   useNameLocAsPrefix: boolean;
+  /** Print the pipeline, fully expanded, to stderr before running it. */
+  dumpPassPipeline: boolean;
+  /** Print the IR to stderr after the passes with these pipeline names. */
+  printIrAfter: string[];
+  /** `--target FILE`: the architecture JSON the passes read their hardware numbers from. */
+  target?: string;
+  /** Interpret the module after the pipeline. */
+  run: boolean;
+  /** The function to run (default `main`, or the only public function). */
+  entry?: string;
+  /** `--input [NAME=]FILE.npy`, in argument order or by argument name. */
+  inputs: RunInputSpec[];
+  outputDir?: string;
+  referenceDir?: string;
 }
 
 const USAGE = `usage: raptor opt [FILE|-] [options]
@@ -76,6 +78,23 @@ options:
   --retain-identifier-names     print values with the SSA names of the input (%lane, %w) instead
                                 of renumbering them; clashes are uniqued (%x_0), output re-parses
   --mlir-use-nameloc-as-prefix  print values named after their NameLoc locations (as mlir-opt)
+  --dump-pass-pipeline          print the pipeline, every named pipeline expanded, to stderr
+  --print-ir-after=PASS[,PASS]  print the IR to stderr after the named passes
+  --target FILE                 the target machine: Raptor's or pimsim-nn's architecture JSON
+                                (default: the built-in defaults); passes read it from the pass
+                                context key 'raptor.target'
+
+The passes are those of @raptor-pim/compiler: every stage's passes, canonicalize, cse, and the
+named pipelines raptor-frontend and raptor-compile (e.g.
+--pass-pipeline='builtin.module(raptor-frontend)').
+
+running the result (interprets the module after the pipeline, as 'raptor import --run'):
+  --run                         interpret the entry function and write its results
+  --entry NAME                  the function to run (default @main, or the only public one)
+  --input FILE.npy              input in argument order (repeatable), or
+  --input NAME=FILE.npy         input by argument name (its loc("NAME"))
+  --output-dir DIR              write result k as DIR/output_<k>.npy (float32; default .)
+  --reference-dir DIR           compare with DIR/output_<k>.npy and print the worst error
 `;
 
 const FLAGS: Readonly<Record<string, keyof OptArgs>> = {
@@ -92,7 +111,23 @@ const FLAGS: Readonly<Record<string, keyof OptArgs>> = {
   '--mlir-timing': 'timing',
   '--retain-identifier-names': 'retainIdentifierNames',
   '--mlir-use-nameloc-as-prefix': 'useNameLocAsPrefix',
+  '--dump-pass-pipeline': 'dumpPassPipeline',
+  '--run': 'run',
 };
+
+/** Options that take a value (`--name VALUE` or `--name=VALUE`). */
+const VALUE_OPTIONS = new Set([
+  '-o',
+  '--output',
+  '--pass-pipeline',
+  '--target',
+  '--entry',
+  '--input',
+  '--output-dir',
+  '--reference-dir',
+  '--print-ir-after',
+  '--mlir-print-ir-after',
+]);
 
 /** Parses the command line; returns the options or an exit code (after printing why). */
 export function parseOptArgs(args: readonly string[], io: CliIo): OptArgs | number {
@@ -107,6 +142,10 @@ export function parseOptArgs(args: readonly string[], io: CliIo): OptArgs | numb
     timing: false,
     retainIdentifierNames: false,
     useNameLocAsPrefix: false,
+    dumpPassPipeline: false,
+    printIrAfter: [],
+    run: false,
+    inputs: [],
   };
   const positional: string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -128,13 +167,19 @@ export function parseOptArgs(args: readonly string[], io: CliIo): OptArgs | numb
       (out as unknown as Record<string, boolean>)[flag] = true;
       continue;
     }
-    if (name === '-o' || name === '--output' || name === '--pass-pipeline') {
+    if (VALUE_OPTIONS.has(name)) {
       const v = inline ?? args[++i];
       if (v === undefined) {
         io.stderr(CLI_MESSAGES.optMissingValue(name) + '\n' + USAGE);
         return 1;
       }
       if (name === '--pass-pipeline') out.pipeline = v;
+      else if (name === '--target') out.target = v;
+      else if (name === '--entry') out.entry = v;
+      else if (name === '--input') out.inputs.push(parseRunInput(v));
+      else if (name === '--output-dir') out.outputDir = v;
+      else if (name === '--reference-dir') out.referenceDir = v;
+      else if (name === '--print-ir-after' || name === '--mlir-print-ir-after') out.printIrAfter.push(...v.split(',').filter((x) => x !== ''));
       else out.output = v;
       continue;
     }
@@ -149,6 +194,23 @@ export function parseOptArgs(args: readonly string[], io: CliIo): OptArgs | numb
     return 1;
   }
   if (positional.length === 1) out.input = positional[0]!;
+  if (!out.run) {
+    const runOnly = (
+      [
+        ['--entry', out.entry],
+        ['--input', out.inputs.length ? 'x' : undefined],
+        ['--output-dir', out.outputDir],
+        ['--reference-dir', out.referenceDir],
+      ] as const
+    ).find(([, v]) => v !== undefined);
+    if (runOnly) {
+      io.stderr(CLI_MESSAGES.optRunFlagWithoutRun(runOnly[0]) + '\n');
+      return 1;
+    }
+  } else if (out.splitInputFile || out.verifyDiagnostics) {
+    io.stderr(CLI_MESSAGES.optRunWithSplit() + '\n');
+    return 1;
+  }
   return out;
 }
 
@@ -187,6 +249,8 @@ class Timing {
 interface ChunkResult {
   ok: boolean;
   output: string;
+  /** The module after the pipeline (when everything succeeded). */
+  module?: Operation;
 }
 
 /** Processes one buffer (the whole file or a `// -----` chunk): parse, verify, passes, print. */
@@ -196,14 +260,13 @@ function processChunk(
   filename: string,
   args: OptArgs,
   registry: PassRegistry,
+  target: Target,
   timing: Timing,
   diagnostics: Diagnostic[],
   io: CliIo,
 ): ChunkResult {
-  const ctx = new MLIRContext();
   // every dialect Raptor defines: builtin, func, arith, affine, tensor, scf, memref, spat, pim
-  registerSpatialDialect(ctx);
-  registerPimDialect(ctx);
+  const ctx = createRaptorContext();
   ctx.allowUnregisteredDialects = args.allowUnregistered;
   ctx.printOpOnDiagnostic = !args.verifyDiagnostics;
   const printOptions: PrintOptions = {
@@ -214,13 +277,16 @@ function processChunk(
   };
   const print = (module: Operation): string => timing.measure('Output', () => printOperation(module, printOptions) + '\n');
   let pm: PassManager | undefined;
+  let result: Operation | undefined;
   const body = (): string | undefined => {
     if (args.pipeline !== undefined) {
       pm = parsePassPipeline(ctx, args.pipeline, registry);
       if (!pm) return undefined;
-      if (args.printIrAfterAll) {
+      pm.setContext(TargetKey, target);
+      if (args.printIrAfterAll || args.printIrAfter.length > 0) {
+        const after = new Set(args.printIrAfter);
         pm.enableIRPrinting({
-          printAfter: () => true,
+          printAfter: (pass) => args.printIrAfterAll || after.has(pass.argument),
           printModuleScope: true,
           print: (op) => printOperation(op, printOptions),
           output: (t) => io.stderr(t),
@@ -232,6 +298,7 @@ function processChunk(
     if (!module) return undefined;
     if (!timing.measure('Verifier', () => verify(module))) return undefined;
     if (pm && !timing.measure('Pipeline', () => pm!.run(module).success)) return undefined;
+    result = module;
     return print(module);
   };
   if (args.verifyDiagnostics) {
@@ -246,7 +313,8 @@ function processChunk(
     diagnostics.push(d);
   }, body);
   if (pm && args.timing) io.stderr(pm.timingReport());
-  return { ok: output !== undefined && !failed, output: output ?? '' };
+  const ok = output !== undefined && !failed;
+  return ok && result ? { ok, output: output!, module: result } : { ok, output: output ?? '' };
 }
 
 /**
@@ -268,7 +336,7 @@ function withReproducer(error: unknown, input: string): Error {
 }
 
 /** Runs `raptor opt` with parsed options; returns the exit code. */
-export async function runOpt(args: OptArgs, io: CliIo, registry: PassRegistry = createOptPassRegistry()): Promise<number> {
+export async function runOpt(args: OptArgs, io: CliIo, registry: PassRegistry = createRaptorPassRegistry()): Promise<number> {
   const filename = args.input === '-' ? '<stdin>' : args.input;
   let text: string;
   if (args.input === '-') text = await io.readStdin();
@@ -288,21 +356,35 @@ export async function runOpt(args: OptArgs, io: CliIo, registry: PassRegistry = 
       io.stderr(CLI_MESSAGES.optBadPipeline(args.pipeline) + '\n' + renderDiagnostics(diagnostics, () => args.pipeline));
       return 1;
     }
+    if (args.dumpPassPipeline) io.stderr(result.printAsTextualPipeline() + '\n');
+  }
+  let target = defaultTarget();
+  if (args.target !== undefined) {
+    const loaded = loadTarget(args.target);
+    for (const d of loaded.diagnostics) io.stderr(formatTargetDiagnostic(d) + '\n');
+    if (!loaded.value || loaded.diagnostics.some((d) => d.severity === 'error')) {
+      io.stderr(CLI_MESSAGES.optBadTarget(args.target) + '\n');
+      return 1;
+    }
+    target = loaded.value;
   }
   const timing = new Timing();
   const diagnostics: Diagnostic[] = [];
   const chunks = args.splitInputFile ? splitInputFile(text) : [{ text, lineOffset: 0 }];
   const outputs: string[] = [];
   let ok = true;
+  let module: Operation | undefined;
+  let runEntry: { module: Operation; entry: EntryFunction } | undefined;
   for (const chunk of chunks) {
     let r: ChunkResult;
     try {
-      r = processChunk(chunk.text, chunk.lineOffset, filename, args, registry, timing, diagnostics, io);
+      r = processChunk(chunk.text, chunk.lineOffset, filename, args, registry, target, timing, diagnostics, io);
     } catch (e) {
       throw withReproducer(e, chunk.text);
     }
     if (!r.ok) ok = false;
     outputs.push(r.output);
+    module = r.module;
   }
   // Diagnostics go to stderr with their source lines, as mlir-opt's SourceMgr handler prints them.
   let lines: string[] | undefined;
@@ -312,27 +394,46 @@ export async function runOpt(args: OptArgs, io: CliIo, registry: PassRegistry = 
     const l = lines[line - 1];
     return l === undefined ? undefined : l.endsWith('\r') ? l.slice(0, -1) : l;
   };
+  // With --run, the module after the pipeline is interpreted (as `raptor import --run` does).
+  if (ok && args.run && module) {
+    const entry = findEntryFunction(module, args.entry);
+    if (!entry.ok) {
+      diagnostics.push(...entry.diagnostics);
+      ok = false;
+    } else {
+      runEntry = { module, entry: entry.entry };
+    }
+  }
   if (diagnostics.length) io.stderr(renderDiagnostics(diagnostics, lookup));
   const result = outputs.join('// -----\n');
   if (args.timing) io.stderr(timing.report());
   if (!ok) return 1;
-  if (args.output !== undefined) {
-    // Write to a temporary file beside the target and rename, so no partial output is left behind.
-    const tmp = path.join(path.dirname(args.output), `.${path.basename(args.output)}.${process.pid}.tmp`);
-    try {
-      fs.writeFileSync(tmp, result);
-      fs.renameSync(tmp, args.output);
-    } catch (e) {
-      try {
-        fs.rmSync(tmp, { force: true });
-      } catch {
-        // nothing left to clean
-      }
-      io.stderr(CLI_MESSAGES.optCannotWrite(args.output, (e as NodeJS.ErrnoException).code ?? String(e)) + '\n');
-      return 1;
-    }
-  } else io.stdout(result);
+  if (runEntry) {
+    if (args.output !== undefined && !writeOutput(args.output, result, io)) return 1;
+    const { module: m, entry } = runEntry;
+    return runEntryWithFiles(m, entry, { command: 'opt', inputKind: `@${entry.name} argument`, inputs: args.inputs, outputDir: args.outputDir, referenceDir: args.referenceDir }, io);
+  }
+  if (args.output !== undefined) return writeOutput(args.output, result, io) ? 0 : 1;
+  io.stdout(result);
   return 0;
+}
+
+/** Writes `text` to `file` through a temporary file beside it, so no partial output is left behind. */
+function writeOutput(file: string, text: string, io: CliIo): boolean {
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  try {
+    fs.writeFileSync(tmp, text);
+    fs.renameSync(tmp, file);
+    return true;
+  } catch (e) {
+    try {
+      fs.rmSync(tmp, { force: true });
+    } catch {
+      // nothing left to clean
+    }
+    io.stderr(CLI_MESSAGES.optCannotWrite(file, (e as NodeJS.ErrnoException).code ?? String(e)) + '\n');
+    return false;
+  }
 }
 
 /** The `raptor opt` command. */
