@@ -1,0 +1,68 @@
+/**
+ * Static evaluation of index expressions (lane, address, peer, event and loop-bound values).
+ *
+ * A {@link StaticScope} binds block arguments (a batch lane, a loop induction variable) to
+ * constants and evaluates any other value by folding its defining op with the ops' own fold
+ * hooks (`arith.*`, `affine.apply`, constants): the same folders canonicalization uses, so
+ * every expression they can fold is static here.
+ */
+import { Attribute, IndexType, IntegerAttr, OpResult, type MLIRContext, type Value } from '@raptor-pim/ir-core';
+
+/** Values bound to constants, with a parent scope (a loop body inside a lane). */
+export class StaticScope {
+  private readonly values = new Map<Value, Attribute | null>();
+
+  constructor(
+    private readonly context: MLIRContext,
+    private readonly parent?: StaticScope,
+  ) {}
+
+  /** A child scope (for a loop iteration): sees this scope's bindings. */
+  child(): StaticScope {
+    return new StaticScope(this.context, this);
+  }
+
+  /** Binds `value` to the index constant `n`. */
+  bindIndex(value: Value, n: number): void {
+    this.values.set(value, IntegerAttr.get(IndexType.get(this.context), n));
+  }
+
+  /** Binds `value` to an attribute. */
+  bind(value: Value, attr: Attribute): void {
+    this.values.set(value, attr);
+  }
+
+  private lookup(value: Value): Attribute | null | undefined {
+    for (let s: StaticScope | undefined = this; s; s = s.parent) {
+      const a = s.values.get(value);
+      if (a !== undefined) return a;
+    }
+    return undefined;
+  }
+
+  /** The constant `value` folds to, or undefined when it is not static. */
+  attribute(value: Value): Attribute | undefined {
+    const known = this.lookup(value);
+    if (known !== undefined) return known ?? undefined;
+    let result: Attribute | null = null;
+    if (value instanceof OpResult) {
+      const op = value.definingOp;
+      const operands = op.operands.map((v) => this.attribute(v));
+      const def = op.definition;
+      const folded = def?.hasFold ? def.fold(op, operands) : null;
+      const r = folded?.[value.index];
+      if (r instanceof Attribute) result = r;
+      else if (r !== undefined && r !== value) result = this.attribute(r) ?? null;
+    }
+    this.values.set(value, result);
+    return result ?? undefined;
+  }
+
+  /** The integer `value` folds to (as a JS number), or undefined. */
+  integer(value: Value): number | undefined {
+    const a = this.attribute(value);
+    if (!(a instanceof IntegerAttr)) return undefined;
+    const n = Number(a.value);
+    return Number.isSafeInteger(n) ? n : undefined;
+  }
+}

@@ -1,0 +1,229 @@
+/**
+ * Emission of a program bundle (pim-isa.md, decision 1) from a bufferized PIM module: static
+ * evaluation and verification, array-group allocation, instruction selection per core, then
+ * pim-target's bundle (`config.json`, `core_<id>.pim`, `manifest.json`, `memory.bin`,
+ * `weights.bin`) checked by pim-target's validator. The same module gives the same bytes.
+ */
+import { FloatType, IntegerType, MemRefType, type Diagnostic, type Operation } from '@raptor-pim/ir-core';
+import {
+  formatDiagnostic,
+  isPimsimCompatibilityDiagnostic,
+  validateBundle,
+  writeBundleFiles,
+  type ElementType,
+  type ProgramBundle,
+  type Target,
+  type TensorLocation,
+  type WeightBlock,
+} from '@raptor-pim/pim-target';
+import { allocateArrayGroups, type ArrayGroupPlan } from '../analysis/array-groups';
+import { checkCommunication } from '../analysis/communication';
+import type { HostBuffer } from '../analysis/host-layout';
+import { Reporter } from '../analysis/reporter';
+import { buildStaticProgram, type StaticProgram } from '../analysis/static-program';
+import { CodegenMessages as M } from '../diagnostics';
+import { selectInstructions, type SelectionStatistics } from '../isel/select';
+import { resolveCodegenTarget, type TargetLike } from '../target';
+
+/** The producer string written to the manifest. */
+export const PRODUCER = 'raptor codegen 0.1.0';
+
+/** Figures of one emission (for the compile report). */
+export interface EmitStatistics extends SelectionStatistics {
+  /** Cores in the bundle (`core_cnt`). */
+  cores: number;
+  /** Cores that run a stream. */
+  activeCores: number;
+  /** Array groups over all cores. */
+  arrayGroups: number;
+  /** Crossbars over all cores. */
+  crossbars: number;
+  /** Bytes of the global memory image. */
+  globalBytes: number;
+  /** Element type and widths the programs are timed at. */
+  elementType: 'f32';
+}
+
+/** A generated bundle. */
+export interface GeneratedBundle {
+  /** The bundle. */
+  readonly bundle: ProgramBundle;
+  /** Figures. */
+  readonly statistics: EmitStatistics;
+}
+
+/** Verifies `module` and evaluates it statically; reports through `report`. */
+export function analyzeModule(module: Operation, target: Target, report: Reporter): { program: StaticProgram; plan: ArrayGroupPlan } | undefined {
+  const program = buildStaticProgram(module, target, report);
+  if (!program) return undefined;
+  checkCommunication(program, report);
+  const plan = allocateArrayGroups(program, target, report);
+  return report.errors > 0 ? undefined : { program, plan };
+}
+
+/**
+ * Generates the bundle of `module`; diagnostics (on the IR) go to `report`, and the result
+ * is undefined when there was an error.
+ */
+export function generateBundle(module: Operation, target: Target, report: Reporter): GeneratedBundle | undefined {
+  const analyzed = analyzeModule(module, target, report);
+  if (!analyzed) return undefined;
+  const { program, plan } = analyzed;
+  const coreCount = Math.max(1, program.coreCount);
+  const stats: EmitStatistics = {
+    instructions: 0,
+    registerLoads: 0,
+    registerHits: 0,
+    cores: coreCount,
+    activeCores: program.streams.length,
+    arrayGroups: 0,
+    crossbars: 0,
+    globalBytes: program.host.end,
+    elementType: 'f32',
+  };
+  const programs = Array.from({ length: coreCount }, () => [] as ProgramBundle['programs'][number]);
+  const arrayGroupMap = Array.from({ length: coreCount }, () => [] as number[]);
+  const weights: WeightBlock[] = [];
+  for (const stream of program.streams) {
+    programs[stream.coreId] = selectInstructions(stream, plan, target, stats);
+    const groups = plan.groups.get(stream.coreId) ?? [];
+    arrayGroupMap[stream.coreId] = groups.map((g) => g.crossbars);
+    stats.arrayGroups += groups.length;
+    stats.crossbars += groups.reduce((a, g) => a + g.crossbars, 0);
+    for (const g of groups) {
+      if (!g.weight) continue;
+      weights.push({
+        core: stream.coreId,
+        group: g.index,
+        rows: g.weight.rows,
+        cols: g.weight.cols,
+        elementType: 'f32',
+        data: new Uint8Array(g.weight.data.buffer.slice(g.weight.data.byteOffset, g.weight.data.byteOffset + g.weight.data.byteLength)),
+      });
+    }
+  }
+  const { inputs, outputs } = modelTensors(program, report);
+  const bundle: ProgramBundle = {
+    coreCount,
+    arrayGroupMap,
+    programs,
+    target,
+    inputs,
+    outputs,
+    memoryImage: memoryImage(program),
+    weights,
+    producer: PRODUCER,
+  };
+  const validation = validateBundle(bundle, { target });
+  for (const d of validation.diagnostics) {
+    if (d.severity === 'error') report.error(program.func, M.bundleInvalid(formatDiagnostic(d)));
+    else if (isPimsimCompatibilityDiagnostic(d) && !(d.code === 'pimsim-vsoftmax' && target.config.raptor_config.allow_vsoftmax)) {
+      report.error(program.func, M.bundleInvalid(formatDiagnostic(d)));
+    }
+  }
+  return report.errors > 0 ? undefined : { bundle, statistics: stats };
+}
+
+function elementTypeOf(buffer: HostBuffer): ElementType | undefined {
+  const t = buffer.type.elementType;
+  if (t instanceof FloatType) {
+    if (t.kind === 'f32' || t.kind === 'f16' || t.kind === 'bf16' || t.kind === 'f64') return t.kind;
+    return undefined;
+  }
+  if (t instanceof IntegerType) {
+    const names: Record<number, ElementType> = t.isUnsigned ? { 8: 'u8', 16: 'u16', 32: 'u32' } : { 8: 'i8', 16: 'i16', 32: 'i32', 64: 'i64' };
+    return names[t.width];
+  }
+  return undefined;
+}
+
+/**
+ * The model inputs and outputs: the entry function's memref arguments that a core writes
+ * (`pim.memcp_dh`) are outputs, those only read (`pim.memcp_hd`) are inputs, in argument
+ * order; names come from `pim.name` argument attributes, else `input_<k>` / `output_<k>`.
+ */
+function modelTensors(program: StaticProgram, report: Reporter): { inputs: TensorLocation[]; outputs: TensorLocation[] } {
+  const read = new Set<HostBuffer>();
+  const written = new Set<HostBuffer>();
+  for (const s of program.streams) {
+    for (const op of s.ops) {
+      if (op.kind === 'ld') read.add(op.host);
+      else if (op.kind === 'st') written.add(op.host);
+    }
+  }
+  const args = program.host.buffers.filter((b) => b.argument !== undefined).sort((a, b) => a.argument! - b.argument!);
+  const inputs: TensorLocation[] = [];
+  const outputs: TensorLocation[] = [];
+  for (const b of args) {
+    const isOutput = written.has(b);
+    if (!isOutput && !read.has(b)) continue;
+    const elementType = elementTypeOf(b);
+    if (!elementType) {
+      report.error(b.reportAt, M.elementType(`host buffer ${b.name}`, String(b.type.elementType)));
+      continue;
+    }
+    const list = isOutput ? outputs : inputs;
+    const name = b.tensorName ?? `${isOutput ? 'output' : 'input'}_${list.length}`;
+    list.push({ name, address: b.address, elementType, shape: [...(b.type as MemRefType).shape] });
+  }
+  return { inputs, outputs };
+}
+
+/** The initial global memory: zero, with the initial values of the `memref.global`s. */
+function memoryImage(program: StaticProgram): Uint8Array {
+  const image = new Uint8Array(program.host.end);
+  for (const b of program.host.buffers) {
+    const init = b.initialValue;
+    if (!init) continue;
+    const data = init.data as unknown as ArrayLike<number> & { BYTES_PER_ELEMENT: number; buffer: ArrayBufferLike; byteOffset: number; byteLength: number };
+    const count = b.bytes / data.BYTES_PER_ELEMENT;
+    const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    if (init.isSplat) for (let i = 0; i < count; i++) image.set(bytes.subarray(0, data.BYTES_PER_ELEMENT), b.address + i * data.BYTES_PER_ELEMENT);
+    else image.set(bytes.subarray(0, b.bytes), b.address);
+  }
+  return image;
+}
+
+/** Options of {@link emitBundle}. */
+export interface EmitBundleOptions {
+  /** Also produce `core_<id>.json` files. Default false. */
+  readonly json?: boolean;
+}
+
+/** The result of {@link emitBundle}: the bundle and its files, or the diagnostics. */
+export type EmitBundleResult =
+  | {
+      readonly ok: true;
+      readonly bundle: ProgramBundle;
+      /** File name → bytes, as `writeBundle` would write them. */
+      readonly files: ReadonlyMap<string, Uint8Array>;
+      readonly statistics: EmitStatistics;
+      /** Warnings (e.g. surplus syncs). */
+      readonly diagnostics: readonly Diagnostic[];
+    }
+  | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
+
+/**
+ * Emits the program bundle of a bufferized PIM module for `target` (default:
+ * `defaultTarget()`). Never throws on bad input: failures are diagnostics at the ops.
+ *
+ * @example
+ * ```ts
+ * const r = emitBundle(module, defaultTarget());
+ * if (r.ok) writeBundle('out.bundle', r.bundle);
+ * else for (const d of r.diagnostics) console.error(d.message);
+ * ```
+ */
+export function emitBundle(module: Operation, target?: TargetLike, options: EmitBundleOptions = {}): EmitBundleResult {
+  const t = resolveCodegenTarget(target);
+  const report = new Reporter();
+  const { result, diagnostics } = module.context.diagnostics.capture(() => generateBundle(module, t, report));
+  if (!result) return { ok: false, diagnostics };
+  const writing = writeBundleFiles(result.bundle, { json: options.json ?? false });
+  if (!writing.files) {
+    const messages = writing.diagnostics.map(formatDiagnostic).join('; ');
+    const { diagnostics: more } = module.context.diagnostics.capture(() => module.emitError(M.bundleInvalid(messages)));
+    return { ok: false, diagnostics: [...diagnostics, ...more] };
+  }
+  return { ok: true, bundle: result.bundle, files: writing.files, statistics: result.statistics, diagnostics };
+}

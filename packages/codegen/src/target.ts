@@ -1,0 +1,27 @@
+/**
+ * Where code generation gets its target machine from (one function, so the source can change
+ * in one place): an explicit target handed to a pass or to {@link emitBundle}, else the pass
+ * context value under `'raptor.target'` once ir-core's pass context is available, else
+ * pim-target's {@link defaultTarget}.
+ */
+import { defaultTarget, type HardwareConfig, type Target } from '@raptor-pim/pim-target';
+
+/** The pass-context key name the compiler stores the target under. */
+export const TARGET_CONTEXT_KEY = 'raptor.target';
+
+/** A target as the compiler may store it: a full {@link Target} or only its configuration. */
+export type TargetLike = Target | HardwareConfig;
+
+/** Normalizes a {@link TargetLike} to a {@link Target} (a bare configuration gets the default target's NoC table). */
+export function toTarget(value: TargetLike): Target {
+  if ('config' in value) return value;
+  return { config: value, network: defaultTarget().network };
+}
+
+/**
+ * The target code generation uses: `explicit` when given, else the default machine of
+ * hardware-defaults.md (pim-target's `defaultTarget()`).
+ */
+export function resolveCodegenTarget(explicit?: TargetLike): Target {
+  return explicit ? toTarget(explicit) : defaultTarget();
+}
