@@ -23,3 +23,31 @@ export const GateMessages = {
     `row strips of ${channels} channels x ${spatial} pixels are not in NCHW flatten order (needs channels == 1 or H*W == 1; use a materialization)`,
   biasShape: (type: string, channels: number) => `bias ${type} is not a scalar, [${channels}], [1, ${channels}] or [1, ${channels}, 1, 1] static tensor`,
 } as const;
+
+/** Diagnostics of `spat-plan-layouts`. */
+export const PlannerMessages = {
+  noCapability: (name: string) =>
+    `spat-plan-layouts: '${name}' declares SpatialLayoutCapabilityInterface but has no registered layout capability (register one with LayoutCapabilityRegistry)`,
+  nonConvergence: (rounds: number, plans: number) =>
+    `spat-plan-layouts: layout selection did not converge within ${rounds} rounds (2 x ${plans} plans + 1); rerun with solver=exact or disable-spatial-planning`,
+  infeasible: (name: string, operand: number, from: string, to: string) =>
+    `spat-plan-layouts: '${name}' operand #${operand} is supplied in ${from}, which no supported materialization converts to ${to}`,
+  infeasibleUse: (from: string, to: string) =>
+    `spat-plan-layouts: this use needs ${to}, but the value is ${from} and no supported materialization converts it`,
+} as const;
+
+/** Diagnostics of `spat-verify-layouts`. */
+export const VerifyMessages = {
+  missing: () => `has no selected layouts (spat.operand_layouts / spat.result_layout); run spat-plan-layouts first`,
+  malformed: (operands: number) => `has malformed selected layouts: expected spat.operand_layouts with ${operands} #spat<physical_layout> entries and a #spat<physical_layout> spat.result_layout`,
+  operandMismatch: (operand: number, recorded: string, supplied: string) =>
+    `operand #${operand} is recorded as ${recorded} but its producer supplies ${supplied} (insert spat.materialize_layout)`,
+  notAnAlternative: (combination: string) => `selected layouts ${combination} are not an alternative of this plan in the compatibility matrix`,
+  gateRefused: (combination: string, gate: string, reason: string) => `selected layouts ${combination} need ${gate}, which refuses: ${reason}`,
+  useOfNonDense: (layout: string, user: string) => `result in ${layout} is used by '${user}', which only takes dense_nchw (insert spat.materialize_layout)`,
+  rowStripType: (layout: string, type: string) => `${layout} needs a static rank-4 tensor, got ${type}`,
+  materializeSource: (recorded: string, supplied: string) => `sourcePhysicalLayout is ${recorded} but the input is ${supplied}`,
+  materializeIdentity: (layout: string) => `converts ${layout} to itself`,
+  materializeUnsupported: (source: string, target: string, supported: string) => `converts ${source} to ${target}, which is not a supported conversion (${supported})`,
+  materializeShape: (input: string, output: string) => `changes the logical type from ${input} to ${output}`,
+} as const;
