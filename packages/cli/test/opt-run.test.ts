@@ -1,0 +1,111 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runCli } from '@raptor-pim/cli';
+import { TargetKey, createRaptorPassRegistry } from '@raptor-pim/compiler';
+import { createPass } from '@raptor-pim/ir-core';
+import { defaultTarget, loadTarget, type Target } from '@raptor-pim/pim-target';
+import { parseOptArgs, runOpt } from '../src/commands/opt';
+import { captureIo } from './support/capture-io';
+
+jest.setTimeout(60_000);
+
+const SHARED = process.env['RAPTOR_SHARED'] ?? path.resolve(__dirname, '../../../../shared');
+const MLP = path.join(SHARED, 'models/mlp');
+const ARCH = path.join(SHARED, 'spec/pimsim-nn-example/arch/latency_config.json');
+const io = captureIo;
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'raptor-opt-run-'));
+
+/** The mlp model imported to a Spatial module file (once). */
+let spatialFile = '';
+beforeAll(async () => {
+  spatialFile = path.join(tmp(), 'mlp.mlir');
+  const s = io();
+  expect(await runCli(['import', path.join(MLP, 'model.onnx'), '-o', spatialFile], s)).toBe(0);
+});
+
+describe('raptor opt --run', () => {
+  it('interprets the Spatial module after raptor-frontend like raptor import --run, matching onnxruntime', async () => {
+    const optDir = tmp();
+    const a = io();
+    const code = await runCli(
+      ['opt', spatialFile, '--pass-pipeline=builtin.module(raptor-frontend)', '--run', '--input', path.join(MLP, 'input_0.npy'), '--output-dir', optDir, '--reference-dir', MLP],
+      a,
+    );
+    expect(a.err).toBe('');
+    expect(code).toBe(0);
+    expect(a.out).toMatch(/^output 0 'result0' \[1x10\] -> .*output_0\.npy\noutput 0: max \|diff\| vs reference = [0-9.e+-]+ \(rtol 1e-3, atol 1e-5\*max\|ref\|\): ok\n$/);
+    // Byte-identical to what `raptor import --run` writes for the model.
+    const importDir = tmp();
+    const b = io();
+    expect(await runCli(['import', path.join(MLP, 'model.onnx'), '--run', '--input', `input=${path.join(MLP, 'input_0.npy')}`, '--output-dir', importDir], b)).toBe(0);
+    expect(fs.readFileSync(path.join(optDir, 'output_0.npy'))).toEqual(fs.readFileSync(path.join(importDir, 'output_0.npy')));
+    // Inputs by argument name (arg<k> when the file carries no loc("name")); -o still writes the module.
+    const c = io();
+    const out = path.join(tmp(), 'after.mlir');
+    expect(await runCli(['opt', spatialFile, '--run', '--input', `arg0=${path.join(MLP, 'input_0.npy')}`, '--output-dir', tmp(), '-o', out], c)).toBe(0);
+    expect(c.out).toMatch(/^output 0 'result0' \[1x10\]/);
+    expect(fs.readFileSync(out, 'utf8')).toMatch(/^module \{\n  func\.func @main/);
+  });
+
+  it('chooses @main or the only public function, or says which to choose with --entry', async () => {
+    const two = 'func.func @a(%x: tensor<2xf32>) -> tensor<2xf32> {\n  return %x : tensor<2xf32>\n}\nfunc.func @b(%x: tensor<2xf32>) -> tensor<2xf32> {\n  %y = arith.addf %x, %x : tensor<2xf32>\n  return %y : tensor<2xf32>\n}\n';
+    const a = io(two);
+    expect(await runCli(['opt', '-', '--run'], a)).toBe(1);
+    expect(a.err).toContain('the module has no @main and 2 public functions (@a, @b); choose one with --entry NAME');
+    const b = io(two);
+    expect(await runCli(['opt', '-', '--run', '--entry', 'c'], b)).toBe(1);
+    expect(b.err).toContain('no function @c in the module; the functions are: @a, @b');
+    const c = io(two);
+    expect(await runCli(['opt', '-', '--run', '--entry', 'b'], c)).toBe(1);
+    expect(c.err).toContain("raptor opt: no --input given for @b argument 'arg0'");
+    const d = io(two);
+    expect(await runCli(['opt', '-', '--run', '--entry', 'b', '--input', path.join(MLP, 'input_0.npy')], d)).toBe(1);
+    expect(d.err).toContain("input #0 'arg0' has shape [1x784], the function expects [2]");
+    const e = io(two.replace('%x: tensor<2xf32>)', '%x: tensor<2xf32> loc("x"))'));
+    expect(await runCli(['opt', '-', '--run', '--input', `nope=${path.join(MLP, 'input_0.npy')}`, '--entry', 'a'], e)).toBe(1);
+    expect(e.err).toContain("raptor opt: --input 'nope' matches no @a argument; the inputs are: x");
+  });
+
+  it('rejects run flags without --run, --run with --split-input-file, and bad targets (exit 1)', async () => {
+    const a = io();
+    expect(await runCli(['opt', spatialFile, '--input', 'x.npy'], a)).toBe(1);
+    expect(a.err).toContain('raptor opt: --input needs --run');
+    const b = io();
+    expect(await runCli(['opt', spatialFile, '--run', '--split-input-file'], b)).toBe(1);
+    expect(b.err).toContain('--run cannot be combined with --split-input-file');
+    const c = io();
+    expect(await runCli(['opt', spatialFile, '--target', path.join(tmp(), 'missing.json')], c)).toBe(1);
+    expect(c.err).toContain("raptor opt: cannot use the target configuration '");
+    const d = io();
+    expect(await runCli(['opt', spatialFile, '--pass-pipeline=builtin.module(canonicalize{max-iterations=-x})'], d)).toBe(1);
+    expect(d.err).toContain("invalid value '-x' for option 'max-iterations' of pass 'canonicalize'");
+    const e = io();
+    expect(await runCli(['opt', spatialFile, '--pass-pipeline=builtin.module(raptor-compile)'], e)).toBe(1);
+    expect(e.err).toContain('raptor-schedule: no scheduler stage');
+  });
+
+  it("--target FILE is what the passes read under 'raptor.target' (default: the built-in target)", async () => {
+    const seen: (Target | undefined)[] = [];
+    const registry = createRaptorPassRegistry();
+    registry.registerPass(() => createPass({ argument: 'test-read-target', description: 'records the target', run: (_op, pass) => void seen.push(pass.getContext(TargetKey)) }));
+    for (const extra of [['--target', ARCH], []]) {
+      const s = io('func.func @f() {\n  return\n}\n');
+      const args = parseOptArgs(['-', '--pass-pipeline=builtin.module(test-read-target)', ...extra], s);
+      expect(await runOpt(args as Exclude<typeof args, number>, s, registry)).toBe(0);
+    }
+    expect(seen[0]).toEqual(loadTarget(ARCH).value);
+    expect(seen[1]).toEqual(defaultTarget());
+    expect(seen[0]).not.toEqual(seen[1]);
+  });
+
+  it('--print-ir-after=cse dumps after cse only; --dump-pass-pipeline prints raptor-frontend expanded', async () => {
+    const s = io();
+    expect(await runCli(['opt', spatialFile, '--pass-pipeline=builtin.module(raptor-frontend)', '--print-ir-after=cse', '--dump-pass-pipeline', '-o', path.join(tmp(), 'o.mlir')], s)).toBe(0);
+    const lines = s.err.split('\n');
+    expect(lines[0]).toMatch(/^builtin\.module\(func\.func\(canonicalize\{.*\},cse\)\)$/);
+    expect(s.err).toContain('// -----// IR Dump After');
+    expect(s.err).toContain('(cse)');
+    expect(s.err).not.toContain('(canonicalize)');
+  });
+});
