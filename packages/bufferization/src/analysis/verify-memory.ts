@@ -1,0 +1,167 @@
+/**
+ * The memory-plan checker (`pim-verify-memory`), independent of the planner: it re-reads the
+ * recorded plan (`pim.address`, `pim.live`, `pim.local_memory_size`) and recomputes the op
+ * positions and accesses from the IR itself. Checks, each failure a diagnostic naming the
+ * core, the allocations and the byte ranges:
+ *
+ * - every local allocation has a nonnegative, aligned address and lies inside the arena;
+ * - no two allocations whose recorded live intervals overlap share a byte;
+ * - every access of an allocation happens inside its recorded live interval;
+ * - every byte-addressed access (`pim.memcp*`, `pim.receive`, `pim.send`, `pim.vmv`) stays
+ *   inside its allocation, for every lane of a batch;
+ * - `pim.local_memory_size` covers every allocation.
+ */
+import { DenseArrayAttr, IntegerAttr, MemRefType, printType, type Operation, type Value } from '@raptor-pim/ir-core';
+import { CoreBatchOp, MemcpDhOp, MemcpHdOp, MemcpOp, ReceiveOp, SendOp, VMVOp } from '@raptor-pim/pim-dialect';
+import type { HardwareConfig } from '@raptor-pim/pim-target';
+import { AllocOp } from '@raptor-pim/upstream-dialects';
+import { byteSizeOf, elementBytes } from '../conversion/bufferize-core';
+import { BufferizationMessages as M } from '../diagnostics';
+import { localMemoryOf } from '../target';
+import { coresOf, describeStream, topLevelAncestor } from './live-intervals';
+import { MemoryPlanAttributes as A } from './plan-module';
+import { evaluateStatic } from './static-index';
+
+interface Recorded {
+  readonly op: Operation;
+  readonly name: string;
+  readonly address: number;
+  readonly bytes: number;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** One byte-range access of an operand: `offset` and `size` operands/values of an op. */
+interface Access {
+  readonly operand: number;
+  readonly offset: Value | number;
+  readonly size: number;
+  /** For strided gathers: bytes = (length - 1) * stride * eb + eb, with the stride operand. */
+  readonly stride?: { value: Value; length: number; elementBytes: number };
+}
+
+function intProp(op: Operation, name: string): number {
+  const a = op.getProperty(name);
+  return a instanceof IntegerAttr ? Number(a.value) : 0;
+}
+
+function accessesOf(op: Operation): Access[] {
+  const d = op.definition;
+  if (d === MemcpOp || d === MemcpHdOp || d === MemcpDhOp) {
+    const size = intProp(op, 'size');
+    return [
+      { operand: 0, offset: op.getOperand(2), size },
+      { operand: 1, offset: op.getOperand(3), size },
+    ];
+  }
+  if (d === ReceiveOp) return [{ operand: 0, offset: op.getOperand(1), size: intProp(op, 'size') }];
+  if (d === SendOp) return [{ operand: 0, offset: 0, size: intProp(op, 'size') }];
+  if (d === VMVOp) {
+    const length = intProp(op, 'length');
+    const eb = elementBytes((op.getOperand(1).type as MemRefType).elementType) ?? 1;
+    const ebT = elementBytes((op.getOperand(0).type as MemRefType).elementType) ?? 1;
+    return [
+      { operand: 0, offset: op.getOperand(2), size: length * ebT },
+      { operand: 1, offset: op.getOperand(3), size: 0, stride: { value: op.getOperand(4), length, elementBytes: eb } },
+    ];
+  }
+  return [];
+}
+
+function describeAlloc(ordinal: number, op: Operation): string {
+  return `allocation #${ordinal} (${printType(op.getResult(0).type)})`;
+}
+
+/** Checks the plan of one stream; returns false after reporting diagnostics. */
+export function verifyStreamMemory(stream: Operation, config: HardwareConfig): boolean {
+  const { capacity, alignment } = localMemoryOf(config);
+  const core = describeStream(stream);
+  const body = stream.regions[0]!.firstBlock!;
+  const positions = new Map<Operation, number>();
+  let p = 0;
+  for (let op = body.firstOp; op; op = op.next) positions.set(op, p++);
+  let ok = true;
+  const fail = (at: Operation, message: string, note?: [Operation, string]): void => {
+    const d = at.emitError(message);
+    if (note) d.attachNote(note[1], note[0].location);
+    ok = false;
+  };
+  const allocs = new Map<Value, Recorded>();
+  let ordinal = 0;
+  let reach = 0;
+  for (let op = body.firstOp; op; op = op.next) {
+    if (op.definition !== AllocOp) continue;
+    const name = describeAlloc(ordinal++, op);
+    const addr = op.getDiscardableAttr(A.address);
+    const live = op.getDiscardableAttr(A.live);
+    const bytes = byteSizeOf(op.getResult(0).type) ?? 0;
+    if (!(addr instanceof IntegerAttr) || !(live instanceof DenseArrayAttr) || live.values.length !== 2) {
+      fail(op, M.noAddress(core, name));
+      continue;
+    }
+    const address = Number(addr.value);
+    const [start, end] = (live.values as readonly (number | bigint)[]).map(Number) as [number, number];
+    if (address < 0) fail(op, M.negativeAddress(core, name, address));
+    else if (address % alignment !== 0) fail(op, M.misaligned(core, name, address, alignment));
+    else if (address + bytes > capacity) fail(op, M.outOfArena(core, name, address, address + bytes, capacity));
+    reach = Math.max(reach, address + bytes);
+    allocs.set(op.getResult(0), { op, name, address, bytes, start, end });
+  }
+  const list = [...allocs.values()];
+  for (let i = 0; i < list.length; i++) {
+    const a = list[i]!;
+    for (let j = i + 1; j < list.length; j++) {
+      const b = list[j]!;
+      if (a.start > b.end || b.start > a.end) continue;
+      const lo = Math.max(a.address, b.address);
+      const hi = Math.min(a.address + a.bytes, b.address + b.bytes);
+      if (lo < hi) fail(b.op, M.overlap(core, a.name, b.name, lo, hi), [a.op, `${a.name} allocated here`]);
+    }
+  }
+  const recordedSize = stream.getDiscardableAttr(A.localMemorySize);
+  if (recordedSize instanceof IntegerAttr && Number(recordedSize.value) < reach) {
+    fail(stream, M.localMemorySize(core, Number(recordedSize.value), reach));
+  }
+  // Accesses: inside the live interval, inside the allocation (every lane).
+  const lanes = stream.definition === CoreBatchOp ? coresOf(stream).length : 1;
+  const laneArg = stream.definition === CoreBatchOp ? body.arguments[0] : undefined;
+  const bindings = Array.from({ length: lanes }, (_, k) => new Map<Value, number>(laneArg ? [[laneArg, k]] : []));
+  for (let op = body.firstOp; op; op = op.next) {
+    const pos = positions.get(op)!;
+    op.walk((inner) => {
+      for (let i = 0; i < inner.numOperands; i++) {
+        const r = allocs.get(inner.getOperand(i));
+        if (!r || inner === r.op) continue;
+        const top = topLevelAncestor(body, inner)!;
+        const at = positions.get(top)!;
+        if (at < r.start || at > r.end) fail(inner, M.useAfterEnd(core, r.name, inner.name, at, r.start, r.end));
+      }
+    });
+    for (const acc of accessesOf(op)) {
+      const r = allocs.get(op.getOperand(acc.operand));
+      if (!r) continue;
+      for (const env of bindings) {
+        const offset = typeof acc.offset === 'number' ? acc.offset : evaluateStatic(acc.offset, env);
+        let size = acc.size;
+        if (acc.stride) {
+          const stride = evaluateStatic(acc.stride.value, env);
+          if (stride === undefined) {
+            fail(op, M.notStatic(core, op.name, 'the source stride'));
+            break;
+          }
+          size = acc.stride.length > 0 ? (acc.stride.length - 1) * stride * acc.stride.elementBytes + acc.stride.elementBytes : 0;
+        }
+        if (offset === undefined) {
+          fail(op, M.notStatic(core, op.name, `the offset of operand #${acc.operand}`));
+          break;
+        }
+        if (offset < 0 || offset + size > r.bytes) {
+          fail(op, M.accessOutside(core, r.name, op.name, offset, offset + size, r.bytes));
+          break;
+        }
+      }
+    }
+    void pos;
+  }
+  return ok;
+}
