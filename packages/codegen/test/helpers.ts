@@ -50,6 +50,7 @@ export function fixture(name: string): string {
 export function randomValues(n: number, seed: number): Float32Array {
   const out = new Float32Array(n);
   let s = seed >>> 0 || 1;
+  for (let i = 0; i < 8; i++) s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
   for (let i = 0; i < n; i++) {
     s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
     out[i] = s / 2 ** 31 - 1;

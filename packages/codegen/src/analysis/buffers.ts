@@ -25,7 +25,7 @@ import {
   ReinterpretCastOp,
   SubViewOp,
   computeRankReductionMask,
-  isDyn,
+  isDyn as isDynamicSize,
 } from '@raptor-pim/upstream-dialects';
 import { getPimDestination } from '@raptor-pim/pim-dialect';
 import { CodegenMessages as M } from '../diagnostics';
@@ -93,6 +93,14 @@ export interface BufferEnvironment {
   readonly host: (value: Value) => HostBuffer | undefined;
   /** The op of the core stream (local allocations must be inside it). */
   readonly coreOp: Operation;
+}
+
+/** MLIR's `kDynamic` in static offset/size/stride lists (an i64 minimum). */
+const I64_DYNAMIC = -(2 ** 63);
+
+/** True for the dynamic sentinel of a static offset/size/stride list. */
+function isDyn(v: number): boolean {
+  return v === I64_DYNAMIC || isDynamicSize(v);
 }
 
 function canonical(shape: readonly number[]): number[] {
