@@ -1,8 +1,22 @@
 /**
  * The generated benchmark bundle: a vector-heavy program for 64 cores (vector ops of 64 f32
  * elements, a ring send/recv every 64 operations, scalar address updates).
+ *
+ * As a script it writes the program as a bundle directory that both simulators read:
+ *
+ *     node tools/bench/pim-sim/run-ts.mjs generate.ts --write DIR [--instructions N] [--cores C]
+ *
+ * DIR receives `config.json` and `core_<id>.pim` (pimsim-nn's directory mode), Raptor's
+ * `manifest.json` with the target, the NoC table `network.json`, and `arch.json`, the same
+ * target as pimsim-nn's architecture JSON (its table path is `network.json`, resolved beside
+ * it; pimsim-nn ignores files not starting with `core_`). Then:
+ *
+ *     raptor sim DIR --mode latency --json
+ *     ChipTest DIR DIR/arch.json --instruction-mode=directory
  */
-import { createBundle, defaultHardwareConfig, meshNetworkTable } from '@raptor-pim/pim-target';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { createBundle, defaultHardwareConfig, exportArchitectureJson, formatDiagnostic, meshNetworkTable, writeBundle } from '@raptor-pim/pim-target';
 import type { Instruction, ProgramBundle } from '@raptor-pim/pim-target';
 
 /** Builds the bundle with about `total` instructions over `cores` cores. */
@@ -57,4 +71,51 @@ export function vectorHeavyBundle(total: number, cores = 64): ProgramBundle {
   bundle.arrayGroupMap = Array.from({ length: cores }, () => [1]);
   bundle.target = { config, network };
   return bundle;
+}
+
+/** What {@link writeGeneratedBundle} wrote. */
+export interface GeneratedBundle {
+  /** Instructions over all cores. */
+  instructions: number;
+  /** Core count. */
+  cores: number;
+  /** Files written, relative to the directory. */
+  files: string[];
+}
+
+/**
+ * Writes {@link vectorHeavyBundle}`(total, cores)` as a bundle directory plus `arch.json`
+ * (pimsim-nn's architecture JSON of the same target). Returns undefined (after printing the
+ * diagnostics) when the bundle cannot be encoded.
+ */
+export function writeGeneratedBundle(directory: string, total: number, cores = 64): GeneratedBundle | undefined {
+  const bundle = vectorHeavyBundle(total, cores);
+  const diagnostics = writeBundle(directory, bundle);
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0) {
+    for (const d of errors) console.error(formatDiagnostic(d));
+    return undefined;
+  }
+  fs.writeFileSync(path.join(directory, 'arch.json'), exportArchitectureJson(bundle.target!.config));
+  const files = fs.readdirSync(directory).sort();
+  return { instructions: bundle.programs.reduce((a, p) => a + p.length, 0), cores: bundle.coreCount, files };
+}
+
+function option(args: readonly string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+if (require.main === module) {
+  const args = process.argv.slice(2);
+  const dir = option(args, '--write');
+  const total = Number(option(args, '--instructions') ?? 1_000_000);
+  const cores = Number(option(args, '--cores') ?? 64);
+  if (dir === undefined || !Number.isInteger(total) || total <= 0 || !Number.isInteger(cores) || cores < 2) {
+    console.error('usage: node tools/bench/pim-sim/run-ts.mjs generate.ts --write DIR [--instructions N (default 1000000)] [--cores C >= 2 (default 64)]');
+    process.exit(1);
+  }
+  const written = writeGeneratedBundle(path.resolve(dir), total, cores);
+  if (written === undefined) process.exit(1);
+  console.log(`${dir}: ${written.cores} cores, ${written.instructions} instructions (${written.files.length} files)`);
 }

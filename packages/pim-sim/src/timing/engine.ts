@@ -45,6 +45,7 @@ import {
 import { formatInstruction } from '../format';
 import type { CoreStats, EnergyBreakdown, TimingResult, TraceEvent } from './types';
 import { EventQueue } from './event-queue';
+import { CLOCK_ENTRY, TimedWaitHeap } from './timed-wait-heap';
 
 /** Options of {@link runTiming}. */
 export interface TimingOptions {
@@ -65,6 +66,11 @@ const K_MX_WRITE = 4;
 const K_SW_ARRIVE = 5;
 const K_SW_DONE = 6;
 const K_XF_STEP = 7;
+const K_NET_STEP = 8;
+
+// Phases of a switch's timed waits (TimedWaitHeap entry = switch * 2 + phase).
+const W_ARRIVE = 0;
+const W_DONE = 1;
 
 // Priority classes for simultaneous events.
 const P_FE = 0;
@@ -188,6 +194,7 @@ class CoreState {
   lastScalarDone = 0;
   done = false;
   finishNs = 0;
+  fetchEndNs = -1;
   rounds = 0;
   issued = 0;
   // Energy event counters.
@@ -282,6 +289,15 @@ class TimingEngine {
   private readonly swHead: Int32Array;
   private readonly swCur: Int32Array;
   private readonly swBusyFrom: Float64Array;
+  private readonly swTransport: Int32Array;
+  // The switches' timed waits in SystemC's order (see timed-wait-heap.ts).
+  private readonly waits = new TimedWaitHeap();
+  private netStepAt = Infinity;
+  private clockInHeap = false;
+  private switchWaits = 0;
+  private stepping = false;
+  private readonly batch: number[] = [];
+  private readonly deferred: number[] = [];
   // Message pool.
   private mKind: number[] = [];
   private mSrc: number[] = [];
@@ -310,6 +326,7 @@ class TimingEngine {
     this.swHead = new Int32Array(s);
     this.swCur = new Int32Array(s).fill(-1);
     this.swBusyFrom = new Float64Array(s);
+    this.swTransport = new Int32Array(s).fill(-1);
     this.trace = options.trace ? [] : undefined;
     this.budget = options.budgetNs ?? (p.latencyMode ? p.timeoutNs : Infinity);
   }
@@ -372,6 +389,9 @@ class TimingEngine {
         case K_XF_STEP:
           this.transferStep(this.cores[a], t);
           break;
+        case K_NET_STEP:
+          this.netStep(t);
+          break;
         default:
           throw new Error(SIM_MESSAGES.internal(SIM_MESSAGES.unknownEvent(q.lastKind)));
       }
@@ -413,6 +433,7 @@ class TimingEngine {
     if (c.fetchPc < prog.length) {
       this.enterDecode(c, c.fetchPc, t);
       c.fetchPc++;
+      if (c.fetchPc === prog.length && c.fetchEndNs < 0) c.fetchEndNs = t;
       if (c.fetchPc === prog.length && !this.p.latencyMode) {
         c.rounds++;
         c.fetchPc = 0;
@@ -1015,8 +1036,12 @@ class TimingEngine {
     this.mBytes[m] = bytes;
     this.mArg[m] = arg;
     if (src < this.n && (kind === M_DATA || kind === M_ST)) this.cores[src].sentBytes += kind === M_DATA ? bytes : 0;
-    if (this.swCur[src] < 0) this.startMessage(src, m, t);
-    else this.swQueue[src].push(m);
+    if (this.swCur[src] >= 0) this.swQueue[src].push(m);
+    else if (this.stepping) {
+      // A switch woken by this batch runs after the batch's own threads (SystemC runnable order).
+      this.swCur[src] = m;
+      this.deferred.push(src);
+    } else this.startMessage(src, m, t);
   }
 
   private flits(bytes: number): number {
@@ -1032,7 +1057,96 @@ class TimingEngine {
     const idx = sw * n1 + (dst >= 0 && dst <= this.n ? dst : sw);
     const lat = Math.trunc(flits * this.net.latency[idx]);
     this.netPj += flits * this.net.energy[idx];
-    this.q.push(t + lat, P_NET, K_SW_ARRIVE, sw, 0);
+    this.netWait(sw, W_ARRIVE, t, t + lat);
+  }
+
+  /** A switch thread waits until `until` (SystemC `wait(time)`; a zero wait is a delta cycle). */
+  private netWait(sw: number, phase: number, t: number, until: number): void {
+    if (until <= t + 1e-9) {
+      this.q.push(t, P_NET, phase === W_ARRIVE ? K_SW_ARRIVE : K_SW_DONE, sw, this.swTransport[sw]);
+      return;
+    }
+    const w = this.waits;
+    // The clock's entry is always in SystemC's heap; alone, its place does not matter, so it is
+    // (re)placed at the next edge only when a switch starts waiting (unless a batch that popped
+    // it is running: it re-inserts the clock at its turn).
+    if (this.switchWaits === 0) {
+      if (this.clockInHeap) w.retimeSingle(this.nextEdge(t));
+      else if (!this.stepping) {
+        w.insert(this.nextEdge(t), CLOCK_ENTRY);
+        this.clockInHeap = true;
+      }
+    }
+    w.insert(until, sw * 2 + phase);
+    this.switchWaits++;
+    this.scheduleNetStep(w.topTime());
+  }
+
+  private scheduleNetStep(time: number): void {
+    if (time < this.netStepAt - 1e-9) {
+      this.netStepAt = time;
+      this.q.push(time, P_NET, K_NET_STEP, 0, 0);
+    }
+  }
+
+  /**
+   * One time step of SystemC's timed-event heap as far as the switches see it: every entry due
+   * now is popped first, then the woken threads run in pop order (the clock re-inserts its
+   * next edge at its turn); switches that a delivery wakes start their message after them.
+   */
+  private netStep(t: number): void {
+    if (Math.abs(t - this.netStepAt) > 1e-9) return; // superseded by an earlier step
+    this.netStepAt = Infinity;
+    const w = this.waits;
+    const P = this.P;
+    const batch = this.batch;
+    batch.length = 0;
+    while (w.size > 0 && w.topTime() <= t + 1e-9) {
+      const code = w.topCode();
+      batch.push(code);
+      w.extractTop();
+      if (code === CLOCK_ENTRY) this.clockInHeap = false;
+      else this.switchWaits--;
+    }
+    this.stepping = true;
+    for (let i = 0; i < batch.length; i++) {
+      const code = batch[i];
+      if (code === CLOCK_ENTRY) {
+        w.insert(t + P, CLOCK_ENTRY);
+        this.clockInHeap = true;
+        continue;
+      }
+      const sw = code >> 1;
+      if ((code & 1) === W_ARRIVE) this.switchArrive(sw, t);
+      else this.switchDone(sw, this.swTransport[sw], t);
+    }
+    this.stepping = false;
+    const deferred = this.deferred;
+    for (let i = 0; i < deferred.length; i++) this.startMessage(deferred[i], this.swCur[deferred[i]], t);
+    deferred.length = 0;
+    if (this.switchWaits > 0) {
+      if (!this.clockInHeap) {
+        // The batch ran at a time between edges: the clock still waits for its next edge.
+        w.insert(this.nextEdge(t), CLOCK_ENTRY);
+        this.clockInHeap = true;
+      }
+      this.fastForwardClock();
+      this.scheduleNetStep(w.topTime());
+    }
+  }
+
+  /**
+   * With one switch waiting, the clock's pops and re-insertions leave the heap as it is until
+   * the edge before that wait ends: jump the clock there instead of stepping every cycle.
+   */
+  private fastForwardClock(): void {
+    const w = this.waits;
+    if (w.size !== 2 || w.topCode() !== CLOCK_ENTRY) return;
+    const clock = w.topTime();
+    const P = this.P;
+    const other = w.otherTime();
+    const lastEdge = clock + Math.floor((other - clock) / P - 1e-9) * P;
+    if (lastEdge > clock + 1e-9) w.retimeTop(lastEdge);
   }
 
   private switchArrive(sw: number, t: number): void {
@@ -1081,7 +1195,8 @@ class TimingEngine {
         }
       }
     }
-    this.q.push(t + extra, P_NET, K_SW_DONE, sw, transportCore);
+    this.swTransport[sw] = transportCore;
+    this.netWait(sw, W_DONE, t, t + extra);
   }
 
   private switchDone(sw: number, transportCore: number, t: number): void {
@@ -1247,6 +1362,7 @@ class TimingEngine {
       cores.push({
         id: c.id,
         finishNs: p.latencyMode ? c.finishNs : 0,
+        fetchEndNs: c.fetchEndNs < 0 ? 0 : c.fetchEndNs,
         rounds: c.rounds,
         programLength: c.prog.length,
         issued: c.issued,

@@ -35,6 +35,11 @@ export interface CoreStats {
   id: number;
   /** Time its last instruction retired (latency mode), in ns. */
   finishNs: number;
+  /**
+   * Time the fetch stage first passed the program's last instruction, in ns (pimsim-nn's
+   * "core :N reached time"); 0 for an empty program.
+   */
+  fetchEndNs: number;
   /** Completed passes over the program (throughput mode: fetches of the last instruction). */
   rounds: number;
   /** Instructions in the program. */
