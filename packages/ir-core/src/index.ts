@@ -75,3 +75,5 @@ export * from './pass/cse';
 export * from './pass/core-passes';
 export * from './pass/pass-context';
 export * from './pass/analysis-manager';
+// Dialect conversion
+export * from './conversion/index';

@@ -112,6 +112,14 @@ export const M = {
     `greedy pattern rewriter did not converge after ${maxIterations} iterations`,
   constantMaterializationFailed: (name: string) => `failed to materialize a constant for the folded result of '${name}'`,
 
+  // ------------------------------------------------------------------ dialect conversion
+  failedToLegalize: (name: string) => `failed to legalize operation '${name}'`,
+  failedToLegalizeIllegal: (name: string) => `failed to legalize operation '${name}' that was explicitly marked illegal`,
+  unresolvedMaterialization: (from: string, to: string) =>
+    `failed to legalize unresolved materialization from (${from}) to (${to}) that remained live after conversion`,
+  erasedOpStillUsed: (name: string) => `failed to legalize operation '${name}' that was erased while its results were still used`,
+  seeLiveUser: (name: string) => `see existing live user here: '${name}'`,
+
   // ------------------------------------------------------------------ passes
   unknownPass: (name: string) => `'${name}' does not refer to a registered pass or pass pipeline`,
   unknownPassOption: (pass: string, option: string) => `no such option '${option}' for pass '${pass}'`,

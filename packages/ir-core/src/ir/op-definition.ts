@@ -169,6 +169,15 @@ type AttrOf<S> =
 type RegionOf<S> = S extends { variadic: true } ? Region[] : Region;
 type SuccessorOf<S> = S extends { variadic: true } ? Block[] : Block;
 
+/** The operand accessors of a spec (one per operand group), as an adaptor exposes them. */
+export type OperandAccessors<O> = { readonly [K in keyof O]: OperandOf<O[K]> };
+
+/** The typed view type of an op definition (`ViewOf<typeof AddIOp>`). */
+export type ViewOf<D> = D extends OpDefinition<infer O, infer R, infer A, infer G, infer S> ? OpView<O, R, A, G, S> : OpViewBase;
+
+/** The operand accessors of an op definition (`OperandsOf<typeof AddIOp>` has `lhs`, `rhs`). */
+export type OperandsOf<D> = D extends OpDefinition<infer O, infer _R, infer _A, infer _G, infer _S> ? OperandAccessors<O> : Record<never, never>;
+
 /** The typed accessors derived from a spec (one getter per named group or attribute). */
 export type Accessors<O, R, A, G, S> = { readonly [K in keyof O]: OperandOf<O[K]> } & {
   readonly [K in keyof R]: ResultOf<R[K]>;
@@ -266,6 +275,8 @@ export interface AnyOpDefinition {
   getResultGroupRange(op: Operation, index: number): [number, number] | null;
   /** Operand group names. */
   readonly operandNames: string[];
+  /** Operand group kinds (`single`, `optional`, `variadic`), parallel to {@link operandNames}. */
+  readonly operandKinds: ValueGroupKind[];
   /** Result group names. */
   readonly resultNames: string[];
   /** Attribute names. */
@@ -495,6 +506,10 @@ export class OpDefinition<
   /** Operand group names, in order. */
   get operandNames(): string[] {
     return this.operandGroups.map((g) => g.name);
+  }
+  /** Operand group kinds, in order. */
+  get operandKinds(): ValueGroupKind[] {
+    return this.operandGroups.map((g) => g.spec.kind);
   }
   /** Result group names, in order. */
   get resultNames(): string[] {
