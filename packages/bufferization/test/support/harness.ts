@@ -50,7 +50,12 @@ export function readFixture(name: string): string {
 }
 
 /** Runs `pipeline` (nested in builtin.module); `passes` replaces registered factories (reports). */
-export function runPipeline(module: Operation, pipeline: string, passes: (() => Pass)[] = []): { ok: boolean; diagnostics: readonly Diagnostic[] } {
+export function runPipeline(
+  module: Operation,
+  pipeline: string,
+  passes: (() => Pass)[] = [],
+  capture = true,
+): { ok: boolean; diagnostics: readonly Diagnostic[] } {
   const ctx = module.context;
   const registry = new PassRegistry();
   const overridden = new Set(passes.map((p) => p().argument));
@@ -60,10 +65,12 @@ export function runPipeline(module: Operation, pipeline: string, passes: (() => 
   for (const arg of ['pim-bufferize', 'pim-plan-memory', 'pim-verify-memory']) {
     if (!overridden.has(arg)) registry.registerPass(defaults.lookupPass(arg)!.create);
   }
-  const { result, diagnostics } = ctx.diagnostics.capture(() => {
+  const run = (): boolean => {
     const pm = parsePassPipeline(ctx, `builtin.module(${pipeline})`, registry);
     return pm ? pm.run(module).success : false;
-  });
+  };
+  if (!capture) return { ok: run(), diagnostics: [] };
+  const { result, diagnostics } = ctx.diagnostics.capture(run);
   return { ok: result === true, diagnostics };
 }
 

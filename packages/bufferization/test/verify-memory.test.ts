@@ -1,0 +1,44 @@
+// pim-verify-memory rejects every broken rule (expected-error cases split by `// -----`), and a
+// stream whose live data exceeds the local memory fails pim-plan-memory with core, peak and
+// capacity.
+import { splitInputFile, verifyDiagnostics, parseSourceString, verify } from '@raptor-pim/ir-core';
+import { defaultTarget } from '@raptor-pim/pim-target';
+import { PimPlanMemoryPass, TargetKey } from '../src';
+import { makeContext, readFixture, runPipeline, parseOk } from './support/harness';
+
+const FILE = 'verify-memory-invalid.mlir';
+
+describe(FILE, () => {
+  const chunks = splitInputFile(readFixture(FILE));
+  it.each(chunks.map((c, i) => [i, c] as const))('case %d', (_i, chunk) => {
+    const ctx = makeContext();
+    const { problems } = verifyDiagnostics(ctx, FILE, chunk.text, () => {
+      const m = parseSourceString(ctx, chunk.text, { filename: FILE, lineOffset: chunk.lineOffset });
+      if (!m || !verify(m)) return false;
+      return runPipeline(m, 'pim-verify-memory', [], false).ok;
+    }, chunk.lineOffset);
+    expect(problems.map((p) => p.message)).toEqual([]);
+  });
+});
+
+it('live data beyond the local memory is a diagnostic naming the core, the peak and the capacity', () => {
+  const text = `func.func @main(%arg0: memref<64x160xf32>) {
+  pim.core [] = [] coreId 7 : [] -> () {
+    %c0 = arith.constant 0 : index
+    %a = memref.alloc() : memref<64x160xf32>
+    %b = memref.alloc() : memref<64x160xf32>
+    %0 = pim.memcp_hd[%c0, %c0](%a, %arg0) {size = 40960 : i32} : memref<64x160xf32>, memref<64x160xf32> -> memref<64x160xf32>
+    %1 = pim.vrelu(%a, %b) : (memref<64x160xf32>, memref<64x160xf32>) -> memref<64x160xf32>
+    pim.halt
+  }
+  return
+}`;
+  const module = parseOk(text);
+  const r = runPipeline(module, 'pim-plan-memory', [() => new PimPlanMemoryPass()]);
+  expect(r.ok).toBe(false);
+  expect(r.diagnostics.map((d) => d.message)).toEqual([
+    'core 7: live data needs 81920 bytes at op #2 but the local memory holds 65536 bytes (target chip_config.core_config.local_memory_config.memory_size); the schedule must keep less data live on this core',
+  ]);
+  void defaultTarget;
+  void TargetKey;
+});
