@@ -58,18 +58,21 @@ export function runPipeline(
   module: Operation,
   pipeline: string,
   register: (r: PassRegistry) => void = registerSpatialToPimPasses,
+  capture = true,
 ): { ok: boolean; diagnostics: readonly Diagnostic[]; statistics: string } {
   const ctx = module.context;
   const registry = new PassRegistry();
   register(registry);
   let stats = '';
-  const { result, diagnostics } = ctx.diagnostics.capture(() => {
+  const run = (): boolean => {
     const pm = parsePassPipeline(ctx, `builtin.module(${pipeline})`, registry);
     if (!pm) return false;
     const r = pm.run(module);
-    stats = pm.statisticsReport?.() ?? '';
+    stats = pm.statisticsReport();
     return r.success;
-  });
+  };
+  if (!capture) return { ok: run(), diagnostics: [], statistics: stats };
+  const { result, diagnostics } = ctx.diagnostics.capture(run);
   return { ok: result === true, diagnostics, statistics: stats };
 }
 
