@@ -31,7 +31,7 @@ import { getPimDestination } from '@raptor-pim/pim-dialect';
 import { CodegenMessages as M } from '../diagnostics';
 import { ADDRESS_ATTR, type HostBuffer } from './host-layout';
 import type { StaticScope } from './static-eval';
-import { elementBytes, staticElementCount } from './types';
+import { elementBytes, staticElementCount, typeText } from './types';
 
 /** Where a buffer lives. */
 export type MemorySpace = 'local' | 'host';
@@ -127,8 +127,8 @@ export function resolveBuffer(value: Value, env: BufferEnvironment, what: string
   const bound = env.bound.get(value);
   if (bound) return { view: bound };
   const type = value.type;
-  if (!(type instanceof MemRefType)) return { error: M.tensorOperand(what, String(type)) };
-  if (type.shape.some((d) => d < 0)) return { error: M.dynamicShape(String(type)) };
+  if (!(type instanceof MemRefType)) return { error: M.tensorOperand(what, typeText(type)) };
+  if (type.shape.some((d) => d < 0)) return { error: M.dynamicShape(typeText(type)) };
   const eb = elementBytes(type.elementType);
   if (eb === undefined) return { error: M.unknownStorage(what) };
   if (value instanceof BlockArgument) {

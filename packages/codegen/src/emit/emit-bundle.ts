@@ -24,6 +24,7 @@ import { buildStaticProgram, type StaticProgram } from '../analysis/static-progr
 import { CodegenMessages as M } from '../diagnostics';
 import { selectInstructions, type SelectionStatistics } from '../isel/select';
 import { resolveCodegenTarget, type TargetLike } from '../target';
+import { typeText } from '../analysis/types';
 
 /** The producer string written to the manifest. */
 export const PRODUCER = 'raptor codegen 0.1.0';
@@ -159,7 +160,7 @@ function modelTensors(program: StaticProgram, report: Reporter): { inputs: Tenso
     if (!isOutput && !read.has(b)) continue;
     const elementType = elementTypeOf(b);
     if (!elementType) {
-      report.error(b.reportAt, M.elementType(`host buffer ${b.name}`, String(b.type.elementType)));
+      report.error(b.reportAt, M.elementType(`host buffer ${b.name}`, typeText(b.type.elementType)));
       continue;
     }
     const list = isOutput ? outputs : inputs;
