@@ -6,7 +6,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseSourceString, splitInputFile, verify, verifyDiagnostics } from '@raptor-pim/ir-core';
+import { splitInputFile } from '@raptor-pim/ir-core';
+import { defaultCaseTitle, describeExpectedDiagnostics } from '../../../../tools/test-support/expected-diagnostics';
 import { makeContext, tryParse } from '../helpers';
 
 const dir = path.resolve(__dirname, '../fixtures/invalid');
@@ -16,38 +17,14 @@ const files = fs
   .sort();
 
 for (const fixture of files) {
-  describe(`pim verifier diagnostics (${fixture})`, () => {
-    const text = fs.readFileSync(path.join(dir, fixture), 'utf8');
-    splitInputFile(text).forEach((chunk, i) => {
-      const title = /^\/\/ (.*)$/m.exec(chunk.text)?.[1] ?? `case ${i + 1}`;
-      it(`${title} (line ${chunk.lineOffset + 1})`, () => {
-        expect(chunk.text).toMatch(/expected-error/);
-        const ctx = makeContext();
-        ctx.allowUnregisteredDialects = true; // test.* ops stand for any op, as with mlir-opt --allow-unregistered-dialect
-        const { problems } = verifyDiagnostics(
-          ctx,
-          fixture,
-          chunk.text,
-          () => {
-            const m = parseSourceString(ctx, chunk.text, {
-              filename: fixture,
-              lineOffset: chunk.lineOffset,
-            });
-            if (m) verify(m);
-          },
-          chunk.lineOffset
-        );
-        expect(problems.map((d) => d.message)).toEqual([]);
-      });
-    });
-  });
+  // test.* ops stand for any op, as with `mlir-opt --allow-unregistered-dialect`
+  describeExpectedDiagnostics(`pim verifier diagnostics (${fixture})`, path.join(dir, fixture), { makeContext, allowUnregisteredDialects: true });
 }
 
 describe('Assumed constraints are not verified (assumed.mlir)', () => {
   const text = fs.readFileSync(path.join(dir, 'assumed.mlir'), 'utf8');
   splitInputFile(text).forEach((chunk, i) => {
-    const title = /^\/\/ (.*)$/m.exec(chunk.text)?.[1] ?? `case ${i + 1}`;
-    it(title, () => {
+    it(defaultCaseTitle(chunk, i), () => {
       expect(tryParse(chunk.text).diagnostics.map((d) => d.message)).toEqual([]);
     });
   });

@@ -6,30 +6,12 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseSourceString, splitInputFile, verify, verifyDiagnostics } from '@raptor-pim/ir-core';
+import { describeExpectedDiagnostics, expectedMessageTitle } from '../../../../tools/test-support/expected-diagnostics';
 import { makeContext } from '../tensor/helpers';
 
-const fixture = 'invalid.mlir';
-const text = fs.readFileSync(path.resolve(__dirname, '../fixtures/affine', fixture), 'utf8');
-
-describe('affine verifier diagnostics', () => {
-  splitInputFile(text).forEach((chunk, i) => {
-    const line = chunk.text.split('\n').find((l) => /expected-error/.test(l)) ?? '';
-    it(`case ${i + 1} (line ${chunk.lineOffset + 1}): ${line.replace(/.*\{\{/, '').replace(/\}\}.*/, '').slice(0, 70)}`, () => {
-      const ctx = makeContext();
-      const { problems } = verifyDiagnostics(
-        ctx,
-        fixture,
-        chunk.text,
-        () => {
-          const m = parseSourceString(ctx, chunk.text, { filename: fixture, lineOffset: chunk.lineOffset });
-          if (m) verify(m);
-        },
-        chunk.lineOffset,
-      );
-      expect(problems.map((d) => d.message)).toEqual([]);
-    });
-  });
+describeExpectedDiagnostics('affine verifier diagnostics', path.resolve(__dirname, '../fixtures/affine/invalid.mlir'), {
+  makeContext,
+  caseTitle: expectedMessageTitle,
 });
 
 const mlirOpt = process.env.MLIR_OPT ?? '/usr/lib/llvm-22/bin/mlir-opt';

@@ -6,31 +6,16 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseSourceString, splitInputFile, verify, verifyDiagnostics } from '@raptor-pim/ir-core';
+import { describeExpectedDiagnostics, expectedMessageTitle } from '../../../../tools/test-support/expected-diagnostics';
 import { makeContext } from '../tensor/helpers';
 
 // invalid-differences.mlir: cases where mlir-opt 22 decides otherwise (explained in the file).
-for (const fixture of ['invalid.mlir', 'invalid-differences.mlir'])
-describe(`tensor verifier diagnostics (${fixture})`, () => {
-  const text = fs.readFileSync(path.resolve(__dirname, '../fixtures/tensor', fixture), 'utf8');
-  splitInputFile(text).forEach((chunk, i) => {
-    const line = chunk.text.split('\n').find((l) => /expected-error/.test(l)) ?? '';
-    it(`case ${i + 1} (line ${chunk.lineOffset + 1}): ${line.replace(/.*\{\{/, '').replace(/\}\}.*/, '').slice(0, 70)}`, () => {
-      const ctx = makeContext();
-      const { problems } = verifyDiagnostics(
-        ctx,
-        fixture,
-        chunk.text,
-        () => {
-          const m = parseSourceString(ctx, chunk.text, { filename: fixture, lineOffset: chunk.lineOffset });
-          if (m) verify(m);
-        },
-        chunk.lineOffset,
-      );
-      expect(problems.map((d) => d.message)).toEqual([]);
-    });
+for (const fixture of ['invalid.mlir', 'invalid-differences.mlir']) {
+  describeExpectedDiagnostics(`tensor verifier diagnostics (${fixture})`, path.resolve(__dirname, '../fixtures/tensor', fixture), {
+    makeContext,
+    caseTitle: expectedMessageTitle,
   });
-});
+}
 
 const mlirOpt = process.env.MLIR_OPT ?? '/usr/lib/llvm-22/bin/mlir-opt';
 (fs.existsSync(mlirOpt) ? it : it.skip)('invalid.mlir passes mlir-opt 22 --verify-diagnostics (the messages are MLIR\'s)', () => {
