@@ -32,6 +32,21 @@ export const PlannerMessages = {
     `spat-plan-layouts: layout selection did not converge within ${rounds} rounds (2 x ${plans} plans + 1); rerun with solver=exact or disable-spatial-planning`,
   infeasible: (name: string, operand: number, from: string, to: string) =>
     `spat-plan-layouts: '${name}' operand #${operand} is supplied in ${from}, which no supported materialization converts to ${to}`,
+  exactBudget: (budget: number) =>
+    `spat-plan-layouts: the exact solver needs more than ${budget} branchings on this plan graph; using local search instead`,
+  debugScore: (label: string, total: number, intrinsic: number, mismatches: number, downstream: number) =>
+    `${label} score ${total} (intrinsic ${intrinsic}, mismatches ${mismatches}, downstream ${downstream})`,
+  debugNotOffered: (label: string, required: string) => `${label} not offered (needs operands already in ${required})`,
+  debugRefused: (label: string, gate: string, parameter: string, reason: string) => `${label} refused by ${gate} (${parameter}: ${reason})`,
+  debugDisabled: () => 'spatial planning is disabled: alternative 0',
+  debugExact: (total: number) => `minimum-cost labelling of the plan graph (total cost ${total})`,
+  debugOnly: () => 'the only offered alternative',
+  debugTie: (other: string, score: number) => `ties keep the current selection (${other} also scores ${score})`,
+  debugCheaper: (kept: boolean, score: number, other: string, otherScore: number) =>
+    `${kept ? 'dense start kept' : 'strictly cheaper'}: ${score} < ${other} ${otherScore}`,
+  debugRound: (round: number) => `; last visited in round ${round}`,
+  debugPlan: (name: string, index: number, parts: readonly string[], winner: string, why: string) =>
+    `spat-plan-layouts: '${name}' #${index}: alternatives: ${parts.join('; ')}; winner ${winner}: ${why}`,
   infeasibleUse: (from: string, to: string) =>
     `spat-plan-layouts: this use needs ${to}, but the value is ${from} and no supported materialization converts it`,
 } as const;

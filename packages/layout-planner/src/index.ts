@@ -54,9 +54,9 @@ export { buildLayoutProblem, labellingCost, operandCost, conversionCost, fixedLa
 export type { LayoutProblem, PlanNode, OperandSource, ResultSink, Selection } from './analysis/layout-problem';
 export { runLocalSearch, scoreAlternatives } from './analysis/local-search';
 export type { AlternativeScore, LocalSearchResult, PlanDecision } from './analysis/local-search';
-export { solveExact } from './analysis/exact-solver';
+export { solveExact, EXACT_BRANCHING_BUDGET } from './analysis/exact-solver';
 export type { ExactResult } from './analysis/exact-solver';
-export { planLayouts, LAYOUT_SOLVERS } from './analysis/plan-layouts';
+export { planLayouts, LAYOUT_SOLVERS, DEFAULT_LAYOUT_SOLVER } from './analysis/plan-layouts';
 export type { LayoutSolver, PlanLayoutsOptions, PlanLayoutsResult } from './analysis/plan-layouts';
 export { verifyLayouts } from './analysis/layout-verifier';
 export { countLayoutOps } from './analysis/layout-counts';

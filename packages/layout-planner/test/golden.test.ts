@@ -1,5 +1,5 @@
 /**
- * Golden tests of `spat-plan-layouts` (planning on, off and exact) on test/fixtures/*.mlir;
+ * Golden tests of `spat-plan-layouts` (planning on with the default exact solver, local search, off) on test/fixtures/*.mlir;
  * regenerate with UPDATE_GOLDEN=1. The hand-built chain of issue 11 is also checked by
  * counting: row strips through the chain, one materialization at the flatten, none with
  * planning off.
@@ -11,9 +11,9 @@ import { countLayoutOps, readSelectedLayouts, registerLayoutPlannerPasses } from
 import { FIXTURES_DIR, makeContext } from './helpers';
 
 const MODES: [string, string][] = [
-  ['on', 'spat-plan-layouts'],
+  ['on', 'spat-plan-layouts'], // the default solver (exact)
+  ['local', 'spat-plan-layouts{solver=local}'],
   ['off', 'spat-plan-layouts{disable-spatial-planning}'],
-  ['exact', 'spat-plan-layouts{solver=exact}'],
 ];
 
 function run(file: string, passes: string): { module: Operation; text: string; diagnostics: string[] } {
@@ -56,7 +56,7 @@ function resultLayouts(m: Operation): string[] {
 
 describe('the hand-built chain conv -> relu -> maxpool -> conv -> flatten', () => {
   it('row strips through the chain and one materialization at the flatten', () => {
-    for (const passes of ['spat-plan-layouts', 'spat-plan-layouts{solver=exact}']) {
+    for (const passes of ['spat-plan-layouts', 'spat-plan-layouts{solver=local}', 'spat-plan-layouts{solver=exact}']) {
       const { module } = run('chain.mlir', passes);
       expect(resultLayouts(module)).toEqual([
         'spat.conv2d_plan:nhwc_row_strip',

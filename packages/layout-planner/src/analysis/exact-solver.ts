@@ -13,6 +13,15 @@
  */
 import { conversionCost, operandCost, resultLayoutOf, type LayoutProblem, type Selection } from './layout-problem';
 
+/**
+ * Branchings the exact solver may perform before it gives up (each one multiplies the work by
+ * the labels of one plan). Series-parallel plan graphs need none; every shared model needs none.
+ */
+export const EXACT_BRANCHING_BUDGET = 4096;
+
+/** Thrown inside the solver when the branching budget is exhausted (caught by {@link solveExact}). */
+class BranchingBudgetExceeded extends Error {}
+
 /** The outcome of {@link solveExact}. */
 export interface ExactResult {
   /** The optimal selection. */
@@ -193,7 +202,7 @@ function reduce(st: State, selection: number[], counters: Counters): number {
       continue;
     }
     // Only degree >= 3 remains: branch on the labels of the most connected node.
-    counters.branchings++;
+    if (++counters.branchings > EXACT_BRANCHING_BUDGET) throw new BranchingBudgetExceeded();
     const i = branchNode;
     let bestCost = Infinity;
     let bestSelection: number[] | undefined;
@@ -230,11 +239,19 @@ function reduce(st: State, selection: number[], counters: Counters): number {
   return st.constant;
 }
 
-/** Solves `problem` exactly (minimum {@link labellingCost}). */
-export function solveExact(problem: LayoutProblem): ExactResult {
+/**
+ * Solves `problem` exactly (minimum {@link labellingCost}); undefined when the graph needs more
+ * than {@link EXACT_BRANCHING_BUDGET} branchings (the caller reports it and falls back).
+ */
+export function solveExact(problem: LayoutProblem): ExactResult | undefined {
   const st = buildState(problem);
   const selection = new Array<number>(problem.nodes.length).fill(0);
   const counters: Counters = { r0: 0, r1: 0, r2: 0, branchings: 0 };
-  const cost = reduce(st, selection, counters);
-  return { selection, cost, reductions: counters };
+  try {
+    const cost = reduce(st, selection, counters);
+    return { selection, cost, reductions: counters };
+  } catch (e) {
+    if (e instanceof BranchingBudgetExceeded) return undefined;
+    throw e;
+  }
 }

@@ -10,7 +10,7 @@ import type { HardwareConfig } from '@raptor-pim/pim-target';
 import { MaterializeLayoutOp, SpatEnumAttr, type PhysicalLayoutName } from '@raptor-pim/spatial-dialect';
 import { PlannerMessages as M } from '../diagnostics';
 import { recordSelectedLayouts } from '../ir/selected-layouts';
-import { solveExact } from './exact-solver';
+import { EXACT_BRANCHING_BUDGET, solveExact, type ExactResult } from './exact-solver';
 import { LAYOUT_SHORT_NAMES, planLayoutCapabilities, resolveOperandLayouts, type LayoutCapabilityRegistry } from './layout-capabilities';
 import {
   buildLayoutProblem,
@@ -22,18 +22,25 @@ import {
   type LayoutProblem,
   type Selection,
 } from './layout-problem';
-import { runLocalSearch, scoreAlternatives, type LocalSearchResult } from './local-search';
+import { runLocalSearch, scoreAlternatives, type AlternativeScore, type LocalSearchResult } from './local-search';
 
 /** The layout solvers. */
 export const LAYOUT_SOLVERS = ['local', 'exact'] as const;
 /** A layout solver: the reference's local search or the exact minimum-cost labelling. */
 export type LayoutSolver = (typeof LAYOUT_SOLVERS)[number];
 
+/**
+ * The default solver: `exact`, because on every shared model it is never worse than local
+ * search (it is optimal for the same cost) and solves resnet18 in well under 50 ms (README,
+ * "Figures"), the condition issue 11 sets for replacing the reference's local search.
+ */
+export const DEFAULT_LAYOUT_SOLVER: LayoutSolver = 'exact';
+
 /** Options of {@link planLayouts} (the pass options of `spat-plan-layouts`). */
 export interface PlanLayoutsOptions {
   /** The target whose resources the gates read. */
   readonly config: HardwareConfig;
-  /** `local` (default) or `exact`. */
+  /** `exact` (default, {@link DEFAULT_LAYOUT_SOLVER}) or `local`. */
   readonly solver?: LayoutSolver;
   /** Alternative 0 for every plan (materialization still runs). */
   readonly disablePlanning?: boolean;
@@ -72,10 +79,12 @@ export function planLayouts(func: Operation, options: PlanLayoutsOptions): PlanL
   const start = performance.now();
   let selection: Selection;
   let local: LocalSearchResult | undefined;
-  const solver = options.disablePlanning ? 'disabled' : (options.solver ?? 'local');
+  let exact: ExactResult | undefined;
+  const solver = options.disablePlanning ? 'disabled' : (options.solver ?? DEFAULT_LAYOUT_SOLVER);
   if (solver === 'disabled') selection = problem.nodes.map(() => 0);
-  else if (solver === 'exact') selection = solveExact(problem).selection;
+  else if (solver === 'exact' && (exact = solveExact(problem))) selection = exact.selection;
   else {
+    if (solver === 'exact') func.emitWarning(M.exactBudget(EXACT_BRANCHING_BUDGET));
     local = runLocalSearch(problem);
     selection = local.selection;
     if (!local.converged) {
@@ -85,7 +94,7 @@ export function planLayouts(func: Operation, options: PlanLayoutsOptions): PlanL
   }
   const selectMs = performance.now() - start;
 
-  if (options.debugLayouts) explainSelection(problem, selection, solver, local);
+  if (options.debugLayouts) explainSelection(problem, selection, solver === 'exact' && !exact ? 'local' : solver, local);
   if (!checkFeasible(problem, selection)) return failed();
   const totalCost = labellingCost(problem, selection);
   const materializationCount = applySelection(problem, selection);
@@ -185,24 +194,25 @@ function explainSelection(problem: LayoutProblem, selection: Selection, solver: 
     const selected = selection[node.index]!;
     const scores = scoreAlternatives(problem, node, selection);
     const alts = node.candidates.alternatives;
-    const parts = scores.map((s) => `${alts[s.index]!.label} score ${s.total} (intrinsic ${s.intrinsic}, mismatches ${s.mismatches}, downstream ${s.downstream})`);
+    const parts = scores.map((s) => M.debugScore(alts[s.index]!.label, s.total, s.intrinsic, s.mismatches, s.downstream));
     const offered = new Set(scores.map((s) => s.index));
-    for (const a of alts) if (!offered.has(a.index)) parts.push(`${a.label} not offered (an operand is not already ${a.operands.map((o) => (o.kind === 'retain' ? '*' : LAYOUT_SHORT_NAMES[o.layout])).join(',')})`);
-    for (const r of node.candidates.refused) parts.push(`${r.label} refused by ${r.gate} (${r.verdict.parameter}: ${r.verdict.reason})`);
-    const winner = alts[selected]!;
+    for (const a of alts) {
+      if (!offered.has(a.index)) parts.push(M.debugNotOffered(a.label, a.operands.map((o) => (o.kind === 'retain' ? '*' : LAYOUT_SHORT_NAMES[o.layout])).join(',')));
+    }
+    for (const r of node.candidates.refused) parts.push(M.debugRefused(r.label, r.gate, r.verdict.parameter, r.verdict.reason));
     let why: string;
-    if (solver === 'disabled') why = 'spatial planning is disabled: alternative 0';
-    else if (solver === 'exact') why = `minimum-cost labelling of the plan graph (total cost ${total})`;
+    if (solver === 'disabled') why = M.debugDisabled();
+    else if (solver === 'exact') why = M.debugExact(total);
     else {
       const mine = scores.find((s) => s.index === selected)!;
-      const others = scores.filter((s) => s.index !== selected);
-      const next = others.reduce<(typeof scores)[number] | undefined>((b, s) => (!b || s.total < b.total ? s : b), undefined);
+      let next: AlternativeScore | undefined;
+      for (const s of scores) if (s.index !== selected && (!next || s.total < next.total)) next = s;
+      if (!next) why = M.debugOnly();
+      else if (next.total === mine.total) why = M.debugTie(alts[next.index]!.label, next.total);
+      else why = M.debugCheaper(selected === 0, mine.total, alts[next.index]!.label, next.total);
       const decided = local?.decisions[node.index];
-      if (!next) why = 'the only offered alternative';
-      else if (next.total === mine.total) why = `ties keep the current selection (${alts[next.index]!.label} also scores ${next.total})`;
-      else why = `${selected === 0 ? 'dense start kept' : 'strictly cheaper'}: ${mine.total} < ${alts[next.index]!.label} ${next.total}`;
-      if (decided) why += `; last visited in round ${decided.round}`;
+      if (decided) why += M.debugRound(decided.round);
     }
-    node.op.emitRemark(`spat-plan-layouts: alternatives: ${parts.join('; ')}; winner ${winner.label}: ${why}`);
+    node.op.emitRemark(M.debugPlan(node.op.name, node.index, parts, alts[selected]!.label, why));
   }
 }

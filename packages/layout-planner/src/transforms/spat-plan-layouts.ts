@@ -5,19 +5,19 @@
  * as `spat-verify-layouts`.
  *
  * Options: `disable-spatial-planning` (alternative 0 for every plan; materialization and
- * verification still run), `solver=local|exact` (the reference's local search, or the exact
- * minimum-cost labelling), `debug-layouts` (a remark per plan: alternatives, scores, winner
+ * verification still run), `solver=exact|local` (the exact minimum-cost labelling, the
+ * default, or the reference's local search), `debug-layouts` (a remark per plan: alternatives, scores, winner
  * and why).
  */
 import { Pass, boolOption, enumOption, type Operation } from '@raptor-pim/ir-core';
 import { verifyLayouts } from '../analysis/layout-verifier';
-import { LAYOUT_SOLVERS, planLayouts } from '../analysis/plan-layouts';
+import { DEFAULT_LAYOUT_SOLVER, LAYOUT_SOLVERS, planLayouts } from '../analysis/plan-layouts';
 import { targetOf } from '../target';
 
 /** `disable-spatial-planning`: alternative 0 for every plan. */
 export const disableSpatialPlanningOption = boolOption('disable-spatial-planning', false, 'Choose alternative 0 (all dense) for every plan; materialization and verification still run');
-/** `solver`: `local` (the reference's local search) or `exact` (minimum-cost labelling). */
-export const layoutSolverOption = enumOption('solver', LAYOUT_SOLVERS, 'local', 'Layout solver: local search (the reference) or exact (minimum-cost labelling by DP/PBQP)');
+/** `solver`: `exact` (minimum-cost labelling, the default) or `local` (the reference's local search). */
+export const layoutSolverOption = enumOption('solver', LAYOUT_SOLVERS, DEFAULT_LAYOUT_SOLVER, 'Layout solver: exact (minimum-cost labelling by DP/PBQP, the default) or local (the reference local search)');
 /** `debug-layouts`: one remark per plan explaining its selection. */
 export const debugLayoutsOption = boolOption('debug-layouts', false, 'Emit a remark per plan: alternatives, scores, the winner and why');
 
