@@ -1,20 +1,26 @@
 import type { CliCommand, CliIo } from './command';
 import { CLI_MESSAGES } from './diagnostics';
-import { simCommand } from './commands/sim';
-import { optCommand } from './commands/opt';
-import { importCommand } from './commands/import';
 
 export type { CliIo } from './command';
 
 /**
- * The registered subcommands. Each lives in `commands/<name>.ts` and is added here.
+ * The registered subcommands. Each lives in `commands/<name>.ts` and is added here; a command
+ * module is loaded only when it runs (or for the usage text), so `raptor sim` does not load
+ * the compiler and its dialects.
  */
-const COMMANDS: readonly CliCommand[] = [optCommand, simCommand, importCommand];
+const COMMANDS: readonly { readonly name: string; readonly load: () => Promise<CliCommand> }[] = [
+  { name: 'opt', load: async () => (await import('./commands/opt')).optCommand },
+  { name: 'sim', load: async () => (await import('./commands/sim')).simCommand },
+  { name: 'import', load: async () => (await import('./commands/import')).importCommand },
+];
 
-/** Usage text listing every subcommand. */
-export function usage(): string {
+/** Usage text listing every subcommand (loads every command module). */
+export async function usage(): Promise<string> {
   const lines = ['usage: raptor <command> [options]', '', 'commands:'];
-  for (const c of COMMANDS) lines.push(`  ${c.name.padEnd(10)} ${c.summary}`);
+  for (const entry of COMMANDS) {
+    const c = await entry.load();
+    lines.push(`  ${c.name.padEnd(10)} ${c.summary}`);
+  }
   return lines.join('\n') + '\n';
 }
 
@@ -25,15 +31,16 @@ export function usage(): string {
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h') {
-    io.stdout(usage());
+    io.stdout(await usage());
     return name === undefined ? 1 : 0;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
-    io.stderr(CLI_MESSAGES.unknownCommand(name) + '\n' + usage());
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
+    io.stderr(CLI_MESSAGES.unknownCommand(name) + '\n' + (await usage()));
     return 1;
   }
   try {
+    const command = await entry.load();
     return await command.run(rest, io);
   } catch (error) {
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
