@@ -31,6 +31,6 @@ export { Reporter } from './analysis/reporter';
 export { selectInstructions, ELEMENT_BITS } from './isel/select';
 export type { SelectionStatistics } from './isel/select';
 export { RegisterAllocator } from './isel/registers';
-export { resolveCodegenTarget, toTarget, TARGET_CONTEXT_KEY } from './target';
+export { resolveCodegenTarget, passTarget, toTarget, TARGET_CONTEXT_KEY, TargetContextKey } from './target';
 export type { TargetLike } from './target';
 export { CodegenMessages } from './diagnostics';

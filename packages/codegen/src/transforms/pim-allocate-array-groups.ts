@@ -9,7 +9,7 @@ import { Pass, type Operation } from '@raptor-pim/ir-core';
 import { allocateArrayGroups, recordArrayGroups } from '../analysis/array-groups';
 import { Reporter } from '../analysis/reporter';
 import { buildStaticProgram } from '../analysis/static-program';
-import { resolveCodegenTarget, type TargetLike } from '../target';
+import { passTarget, type TargetLike } from '../target';
 
 /** The `pim-allocate-array-groups` pass. */
 export class AllocateArrayGroupsPass extends Pass {
@@ -19,13 +19,13 @@ export class AllocateArrayGroupsPass extends Pass {
   private readonly groupCount = this.statistic('num-array-groups', 'array groups allocated');
   private readonly crossbarCount = this.statistic('num-crossbars', 'crossbars allocated');
 
-  /** `target`: the machine (default: the default target). */
+  /** `target`: the machine (default: the pass manager's `'raptor.target'`, else the default target). */
   constructor(private readonly target?: TargetLike) {
     super();
   }
 
   runOnOperation(op: Operation): void {
-    const target = resolveCodegenTarget(this.target);
+    const target = passTarget(this, this.target);
     const report = new Reporter();
     const program = buildStaticProgram(op, target, report);
     if (!program || report.errors > 0) {

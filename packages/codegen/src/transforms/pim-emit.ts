@@ -4,29 +4,28 @@
  * `weights.bin`, optionally `core_<id>.json`). Option `bundle-dir` names the directory (empty:
  * only keep the bundle in memory, in {@link EmitPass.bundle}). The IR is not changed.
  */
-import { Pass, passOption, type Operation } from '@raptor-pim/ir-core';
+import { Pass, boolOption, stringOption, type Operation } from '@raptor-pim/ir-core';
 import { formatDiagnostic, writeBundle, type ProgramBundle } from '@raptor-pim/pim-target';
 import { Reporter } from '../analysis/reporter';
 import { CodegenMessages as M } from '../diagnostics';
 import { generateBundle, type EmitStatistics } from '../emit/emit-bundle';
-import { resolveCodegenTarget, type TargetLike } from '../target';
+import { passTarget, type TargetLike } from '../target';
 
 /** The `pim-emit` pass. */
 export class EmitPass extends Pass {
   readonly argument = 'pim-emit';
   override readonly description = 'Emit the per-core programs of a bufferized PIM module as a program bundle';
   override readonly opName = 'builtin.module';
-  override readonly optionSpecs = [
-    passOption('bundle-dir', 'string', '', 'directory to write the bundle to (empty: keep it in memory)'),
-    passOption('json', 'bool', false, 'also write core_<id>.json beside every core_<id>.pim'),
-  ];
+  private static readonly bundleDir = stringOption('bundle-dir', '', 'directory to write the bundle to (empty: keep it in memory)');
+  private static readonly json = boolOption('json', false, 'also write core_<id>.json beside every core_<id>.pim');
+  override readonly optionSpecs = [EmitPass.bundleDir, EmitPass.json];
   private readonly instructionCount = this.statistic('num-instructions', 'instructions emitted');
   /** The bundle of the last successful run. */
   bundle: ProgramBundle | undefined;
   /** Figures of the last successful run. */
   statisticsOfLastRun: EmitStatistics | undefined;
 
-  /** `target`: the machine (default: the default target). */
+  /** `target`: the machine (default: the pass manager's `'raptor.target'`, else the default target). */
   constructor(private readonly target?: TargetLike) {
     super();
   }
@@ -34,16 +33,16 @@ export class EmitPass extends Pass {
   runOnOperation(op: Operation): void {
     this.bundle = undefined;
     const report = new Reporter();
-    const generated = generateBundle(op, resolveCodegenTarget(this.target), report);
+    const generated = generateBundle(op, passTarget(this, this.target), report);
     if (!generated) {
       this.signalPassFailure();
       return;
     }
-    const dir = this.getOption<string>('bundle-dir');
+    const dir = this.option(EmitPass.bundleDir);
     if (dir !== '') {
       let problems;
       try {
-        problems = writeBundle(dir, generated.bundle, { json: this.getOption<boolean>('json') });
+        problems = writeBundle(dir, generated.bundle, { json: this.option(EmitPass.json) });
       } catch (e) {
         op.emitError(M.writeFailed(dir, e instanceof Error ? e.message : String(e)));
         this.signalPassFailure();
@@ -56,6 +55,7 @@ export class EmitPass extends Pass {
         return;
       }
     }
+    this.markAllAnalysesPreserved();
     this.bundle = generated.bundle;
     this.statisticsOfLastRun = generated.statistics;
     this.instructionCount.value += generated.statistics.instructions;

@@ -11,7 +11,7 @@
 import { Pass, type Operation } from '@raptor-pim/ir-core';
 import { Reporter } from '../analysis/reporter';
 import { analyzeModule } from '../emit/emit-bundle';
-import { resolveCodegenTarget, type TargetLike } from '../target';
+import { passTarget, type TargetLike } from '../target';
 
 /** The `pim-verify-codegen` pass. */
 export class VerifyCodegenPass extends Pass {
@@ -20,15 +20,16 @@ export class VerifyCodegenPass extends Pass {
   override readonly opName = 'builtin.module';
   private readonly errorCount = this.statistic('num-errors', 'code generation requirements violated');
 
-  /** `target`: the machine to check against (default: the default target). */
+  /** `target`: the machine to check against (default: the pass manager's `'raptor.target'`, else the default target). */
   constructor(private readonly target?: TargetLike) {
     super();
   }
 
   runOnOperation(op: Operation): void {
     const report = new Reporter();
-    analyzeModule(op, resolveCodegenTarget(this.target), report);
+    analyzeModule(op, passTarget(this, this.target), report);
     this.errorCount.value += report.errors;
+    this.markAllAnalysesPreserved();
     if (report.errors > 0) this.signalPassFailure();
   }
 }
