@@ -1,5 +1,60 @@
 /**
  * @packageDocumentation
- * Scheduling of Spatial graph computes onto physical cores: the Scheduler interface, built-in strategies, communication and checking passes
+ * Scheduling of Spatial graph computes onto physical cores: the `Scheduler` interface, the
+ * built-in strategies (`throughput`, `layer-sequential`, `latency`), the `spat-schedule` and
+ * `spat-verify-communication` passes, and the building blocks a new strategy is made of
+ * (workload analysis, replication and core mapping, mesh placement, communication insertion,
+ * event-register allocation, estimate and report; the cost model and bounds come from
+ * `@raptor-pim/pim-target`).
  */
-export {};
+import type { PassRegistry } from '@raptor-pim/ir-core';
+import { SpatSchedulePass } from './transforms/spat-schedule';
+import { SpatVerifyCommunicationPass } from './transforms/spat-verify-communication';
+
+// The interface and the strategy driver
+export { createPlanScheduler, modelWorkOf, withDefaults } from './scheduler';
+export type { PlanContext, PlanSchedulerSpec, Planner, Scheduler, SchedulerOptions, ScheduleResult, SchedulerRunReport } from './scheduler';
+export { BUILTIN_SCHEDULERS, builtinScheduler, latencyScheduler, layerSequentialScheduler, throughputScheduler } from './strategies';
+export { planThroughput } from './strategies/throughput';
+export { isScheduler, loadSchedulerPlugin, loadSchedulerPluginSync } from './plugin';
+// Building blocks
+export { Workload, byteSizeOfType, describeNode } from './analysis/workload';
+export type { WorkloadInput, WorkloadNode, WorkloadProblem, WorkloadSource } from './analysis/workload';
+export { analyzeFragmentNeeds, evaluateIndex } from './analysis/fragment-needs';
+export { coreOfLane, divisors } from './planning/schedule-plan';
+export type { Granularity, NodePlacement, SchedulePlan, TransferMode } from './planning/schedule-plan';
+export { packReplicas, replicaItems, replicaTimeNs } from './planning/core-mapping';
+export type { CorePacking, PackOptions, ReplicaItem } from './planning/core-mapping';
+export { crossbarsOf, planReplicasForPeriod, planSingleCopies, replicasForPeriod } from './planning/replication';
+export type { ReplicationPlan } from './planning/replication';
+export { addTraffic, placeOnMesh, trafficCost } from './planning/placement';
+export type { MeshPlacement, TrafficMatrix } from './planning/placement';
+export { planReads, remapPlan, trafficOf } from './planning/transfers';
+export type { FragmentRead, ReplicaInputReads } from './planning/transfers';
+export { estimateSchedule } from './planning/estimate';
+export type { CoreUsage, ScheduleEstimate } from './planning/estimate';
+export { materializeSchedule } from './transforms/materialize-schedule';
+export type { MaterializeResult } from './transforms/materialize-schedule';
+export { allocateEventRegisters } from './transforms/event-registers';
+export type { EventRegisterRequest } from './transforms/event-registers';
+export { buildReport, formatReport } from './report';
+export type { BoundsReport, CoreReport, LayerReport, ScheduleReport } from './report';
+// Passes
+export { SpatSchedulePass, ScheduleReportKey, TargetKey, targetOf } from './transforms/spat-schedule';
+export { SpatVerifyCommunicationPass, verifyCommunication } from './transforms/spat-verify-communication';
+export type { CommunicationCheck } from './transforms/spat-verify-communication';
+export { SchedulerMessages } from './diagnostics';
+
+/**
+ * Registers `spat-schedule` and `spat-verify-communication` in `registry` (the compiler and
+ * `raptor opt` call this).
+ *
+ * @example
+ * const registry = new PassRegistry();
+ * registerSchedulerPasses(registry);
+ * // raptor opt m.mlir --pass-pipeline='builtin.module(spat-schedule{strategy=latency},spat-verify-communication)'
+ */
+export function registerSchedulerPasses(registry: PassRegistry): void {
+  registry.registerPass(() => new SpatSchedulePass());
+  registry.registerPass(() => new SpatVerifyCommunicationPass());
+}

@@ -1,0 +1,54 @@
+/** Every message text of the scheduler package. */
+export const SchedulerMessages = {
+  // spat-schedule
+  unknownStrategy: (name: string, known: readonly string[]) =>
+    `spat-schedule: unknown strategy '${name}'; the strategies are: ${known.join(', ')} (or give plugin=PATH)`,
+  strategyAndPlugin: () => `spat-schedule: give either strategy=NAME or plugin=PATH, not both`,
+  unknownStrategyOption: (strategy: string, option: string, known: readonly string[]) =>
+    `spat-schedule: strategy '${strategy}' has no option '${option}'; its options are: ${known.join(', ') || '(none)'}`,
+  badStrategyOption: (strategy: string, option: string, value: string, expected: string) =>
+    `spat-schedule: option '${option}' of strategy '${strategy}' expects ${expected}, got '${value}'`,
+  pluginNotLoaded: (path: string, reason: string) =>
+    `spat-schedule: cannot load the scheduler plug-in '${path}': ${reason} (an ES module plug-in can be preloaded with loadSchedulerPlugin(path))`,
+  pluginNotAScheduler: (path: string) =>
+    `spat-schedule: the default export of plug-in '${path}' is not a Scheduler (needs name, optionsSchema and schedule(module, target, options))`,
+  pluginThrew: (name: string, message: string) => `spat-schedule: scheduler '${name}' threw: ${message}`,
+  noTarget: () => `spat-schedule: no target machine in the pass context (key 'raptor.target'); the default target is used`,
+  unloweredPlan: (op: string) =>
+    `spat-schedule: '${op}' is still a plan; lower plans to graph computes (plan-lowering) before scheduling`,
+  hostOperation: (op: string) =>
+    `spat-schedule: '${op}' between graph computes runs on the host; its consumers read it through SSA instead of a channel (only spat.blueprint is forwarded into consumers)`,
+  capacity: (needed: number, available: number, largest: string, largestCrossbars: number) =>
+    `spat-schedule: the model needs ${needed} crossbars for one copy of its weights but the target has ${available} ` +
+    `(largest layer ${largest}: ${largestCrossbars} crossbars); use a target with more cores or crossbars per core`,
+  computeTooLarge: (node: string, crossbars: number, perCore: number) =>
+    `spat-schedule: ${node} holds ${crossbars} crossbars in one copy but a core has ${perCore}; splitting one compute across cores is not supported yet`,
+  noPacking: (strategy: string, cores: number) =>
+    `spat-schedule: strategy '${strategy}' found no mapping of the graph computes onto ${cores} cores`,
+  alreadyScheduled: () => `spat-schedule: the function has no graph computes to schedule`,
+  localMemory: (core: number, bytes: number, available: number) =>
+    `core ${core}: estimated peak local memory ${bytes} bytes exceeds the ${available} bytes of the target; bufferization must tile it further`,
+
+  // spat-verify-communication
+  placementMissing: (op: string) => `'${op}' has no core placement (coreId / coreIds)`,
+  placementOutOfRange: (op: string, core: number, cores: number) => `'${op}' is placed on core ${core} but the target has cores 0..${cores - 1}`,
+  placementDuplicate: (op: string, core: number) => `'${op}' places two lanes on core ${core} (core ids must be distinct)`,
+  notStatic: (op: string, operand: string) => `'${op}' ${operand} does not resolve to a static integer`,
+  endpointMismatch: (op: string, side: string, declared: number, actual: number) =>
+    `'${op}' declares ${side} core ${declared} but runs on core ${actual}`,
+  missingReceive: (key: string) => `send on ${key} has no matching receive (sends and receives must pair in program order)`,
+  missingSend: (key: string) => `receive on ${key} has no matching send (sends and receives must pair in program order)`,
+  sizeMismatch: (key: string, sent: number, received: number) =>
+    `transfer on ${key} sends ${sent} bytes but the matching receive expects ${received} bytes`,
+  deadlock: (cycle: string) => `communication deadlock: the cross-core happens-before graph has a cycle: ${cycle}`,
+  cycleNote: (what: string) => `on the cycle: ${what}`,
+  waitNoSignals: (core: number, reg: number, awaited: number, signals: number) =>
+    `wait on core ${core} event ${reg} awaits ${awaited} signals in all but only ${signals} are sent`,
+  waitOvershoot: (core: number, reg: number, awaited: number, possible: number) =>
+    `wait on core ${core} event ${reg} awaits ${awaited} but ${possible} signals may arrive before it (the register would exceed its awaited count)`,
+  roleMixed: (core: number, reg: number) =>
+    `event register ${reg} on core ${core} is used both as a READY register (host_wait_load) and by spat.wait (FREE); roles must use separate registers`,
+  leftoverSignals: (core: number, reg: number, extra: number) =>
+    `event register ${reg} on core ${core} receives ${extra} signal(s) no wait consumes`,
+  registerOutOfRange: (op: string, reg: number, limit: number) => `'${op}' uses event register ${reg}; the target has registers 0..${limit - 1}`,
+} as const;

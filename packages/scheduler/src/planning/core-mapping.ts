@@ -1,0 +1,129 @@
+/**
+ * Core mapping: packing replicas of graph computes onto (virtual) cores under each core's
+ * crossbar capacity, local memory and a time budget, keeping each replica's array groups on
+ * one core and the replicas of one compute on distinct cores.
+ */
+import type { CostModel } from '@raptor-pim/pim-target';
+import type { Workload, WorkloadNode } from '../analysis/workload';
+
+/** One replica to place. */
+export interface ReplicaItem {
+  /** Node index. */
+  readonly node: number;
+  /** Replica (scheduled lane) index. */
+  readonly replica: number;
+  /** Crossbars it holds. */
+  readonly crossbars: number;
+  /** Busy time per inference on its core (ns). */
+  readonly timeNs: number;
+  /** Peak local memory while it runs (bytes). */
+  readonly memoryBytes: number;
+  /** A node whose cores this replica prefers (its main producer), or -1. */
+  readonly affinity: number;
+}
+
+/** A packing: per node, the core of each replica; per core its load. */
+export interface CorePacking {
+  /** cores[node][replica] = core index. */
+  readonly cores: number[][];
+  /** Crossbars used per core. */
+  readonly crossbarsUsed: number[];
+  /** Busy time per core. */
+  readonly timeNs: number[];
+  /** Peak memory per core (the largest replica, since a core runs its replicas one after another). */
+  readonly memoryBytes: number[];
+}
+
+/** Per-replica busy time of a node with `replicas` replicas: its rounds one after another. */
+export function replicaTimeNs(node: WorkloadNode, replicas: number): number {
+  return Math.ceil(node.lanes / replicas) * node.laneComputeNs;
+}
+
+/** The replicas of every node as items (node order, then replica order). */
+export function replicaItems(workload: Workload, replicas: readonly number[]): ReplicaItem[] {
+  const items: ReplicaItem[] = [];
+  for (const n of workload.nodes) {
+    const r = replicas[n.index]!;
+    let affinity = -1;
+    let best = -1;
+    for (const input of n.inputs) {
+      for (const s of input.sources) {
+        const bytes = s.slotBytes * s.slotsPerLane.reduce((a, x) => a + x.length, 0);
+        if (bytes > best) {
+          best = bytes;
+          affinity = s.producer;
+        }
+      }
+    }
+    for (let j = 0; j < r; j++) {
+      items.push({ node: n.index, replica: j, crossbars: n.crossbars, timeNs: replicaTimeNs(n, r), memoryBytes: n.localBytesPerLane, affinity });
+    }
+  }
+  return items;
+}
+
+/** Options of {@link packReplicas}. */
+export interface PackOptions {
+  /** Cores available. */
+  readonly cores: number;
+  /** Maximum busy time per core (Infinity: no time limit). */
+  readonly timeBudgetNs: number;
+  /** Co-locate weightless replicas with their producer's replica of the same index when it fits. */
+  readonly preferAffinity: boolean;
+}
+
+/**
+ * First-fit-decreasing packing (largest crossbars first, then longest time; ties by node and
+ * replica, so the result is deterministic). Returns undefined when the items do not fit.
+ */
+export function packReplicas(items: readonly ReplicaItem[], nodes: number, cost: CostModel, options: PackOptions): CorePacking | undefined {
+  const order = items.map((_, i) => i);
+  order.sort((a, b) => {
+    const x = items[a]!;
+    const y = items[b]!;
+    return y.crossbars - x.crossbars || y.timeNs - x.timeNs || x.node - y.node || x.replica - y.replica;
+  });
+  const cores: number[][] = Array.from({ length: nodes }, () => []);
+  const crossbarsUsed: number[] = [];
+  const timeNs: number[] = [];
+  const memoryBytes: number[] = [];
+  const hosts: Set<number>[] = [];
+  const fits = (c: number, it: ReplicaItem): boolean =>
+    crossbarsUsed[c]! + it.crossbars <= cost.crossbarsPerCore &&
+    timeNs[c]! + it.timeNs <= options.timeBudgetNs &&
+    // A replica larger than local memory on its own is reported, not refused (bufferization tiles it).
+    (it.memoryBytes > cost.localMemoryBytes || Math.max(memoryBytes[c]!, it.memoryBytes) <= cost.localMemoryBytes) &&
+    !hosts[c]!.has(it.node);
+  const put = (c: number, it: ReplicaItem): void => {
+    crossbarsUsed[c]! += it.crossbars;
+    timeNs[c]! += it.timeNs;
+    memoryBytes[c] = Math.max(memoryBytes[c]!, it.memoryBytes);
+    hosts[c]!.add(it.node);
+    cores[it.node]![it.replica] = c;
+  };
+  // Weighted items first (they decide the cores), weightless ones after so they can follow their producer.
+  const weighted = order.filter((i) => items[i]!.crossbars > 0);
+  const weightless = order.filter((i) => items[i]!.crossbars === 0);
+  for (const i of [...weighted, ...weightless]) {
+    const it = items[i]!;
+    if (it.crossbars > cost.crossbarsPerCore) return undefined;
+    let chosen = -1;
+    if (options.preferAffinity && it.affinity >= 0) {
+      const pc = cores[it.affinity];
+      const c = pc && pc.length ? pc[it.replica % pc.length] : undefined;
+      if (c !== undefined && fits(c, it)) chosen = c;
+    }
+    for (let c = 0; chosen < 0 && c < crossbarsUsed.length; c++) if (fits(c, it)) chosen = c;
+    if (chosen < 0) {
+      if (crossbarsUsed.length >= options.cores) return undefined;
+      chosen = crossbarsUsed.length;
+      crossbarsUsed.push(0);
+      timeNs.push(0);
+      memoryBytes.push(0);
+      hosts.push(new Set());
+      if (!fits(chosen, it)) return undefined;
+    }
+    put(chosen, it);
+  }
+  return { cores, crossbarsUsed, timeNs, memoryBytes };
+}

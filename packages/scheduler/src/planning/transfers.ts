@@ -1,0 +1,89 @@
+/**
+ * The communication a plan implies: for every consumer replica and every producer fragment it
+ * reads, whether the fragment is local (same core: SSA forwarding) or must be transferred, and
+ * in which round of the consumer it is first needed. Materialization, the estimate and the
+ * placement's traffic matrix all read this one list.
+ */
+import type { Workload } from '../analysis/workload';
+import { coreOfLane, type SchedulePlan } from './schedule-plan';
+import { addTraffic, type TrafficMatrix } from './placement';
+
+/** One fragment a consumer replica reads. */
+export interface FragmentRead {
+  /** Producer node. */
+  readonly producer: number;
+  /** Producer result index. */
+  readonly resultIndex: number;
+  /** Producer slot (graph lane; 0 for a scalar producer). */
+  readonly slot: number;
+  /** Core the fragment is produced on. */
+  readonly fromCore: number;
+  /** Consumer core. */
+  readonly toCore: number;
+  /** Bytes of the fragment. */
+  readonly bytes: number;
+  /** First consumer round that reads it. */
+  readonly round: number;
+}
+
+/** The reads of one consumer input by one consumer replica. */
+export interface ReplicaInputReads {
+  /** Consumer node. */
+  readonly consumer: number;
+  /** Consumer replica (scheduled lane). */
+  readonly replica: number;
+  /** Index among the consumer's input operands. */
+  readonly inputIndex: number;
+  /** Index of the source among the input's sources (blueprint fragment operand). */
+  readonly sourceIndex: number;
+  /** The producer node of the source. */
+  readonly producer: number;
+  /** The producer result read. */
+  readonly resultIndex: number;
+  /** Reads from other cores, ordered by round then slot. */
+  readonly remote: readonly FragmentRead[];
+  /** True when some read slot is produced on the consumer's core (bind the producer result). */
+  readonly hasLocal: boolean;
+}
+
+/** All reads of a plan, in consumer order (node, replica, input, source). */
+export function planReads(workload: Workload, plan: SchedulePlan): ReplicaInputReads[] {
+  const out: ReplicaInputReads[] = [];
+  for (const n of workload.nodes) {
+    const pl = plan.placements[n.index]!;
+    for (let j = 0; j < pl.replicas; j++) {
+      const toCore = pl.cores[j]!;
+      n.inputs.forEach((input) => {
+        input.sources.forEach((s, sourceIndex) => {
+          const pp = plan.placements[s.producer]!;
+          const first = new Map<number, number>();
+          for (let lane = j, round = 0; lane < n.lanes; lane += pl.replicas, round++) {
+            for (const slot of s.slotsPerLane[lane] ?? []) if (!first.has(slot)) first.set(slot, round);
+          }
+          const remote: FragmentRead[] = [];
+          let hasLocal = false;
+          const slots = [...first.keys()].sort((a, b) => first.get(a)! - first.get(b)! || a - b);
+          for (const slot of slots) {
+            const fromCore = coreOfLane(pp, slot);
+            if (fromCore === toCore) hasLocal = true;
+            else remote.push({ producer: s.producer, resultIndex: s.resultIndex, slot, fromCore, toCore, bytes: s.slotBytes, round: first.get(slot)! });
+          }
+          out.push({ consumer: n.index, replica: j, inputIndex: input.inputIndex, sourceIndex, producer: s.producer, resultIndex: s.resultIndex, remote, hasLocal });
+        });
+      });
+    }
+  }
+  return out;
+}
+
+/** Bytes per inference between cores. */
+export function trafficOf(reads: readonly ReplicaInputReads[]): TrafficMatrix {
+  const m: TrafficMatrix = new Map();
+  for (const r of reads) for (const f of r.remote) addTraffic(m, f.fromCore, f.toCore, f.bytes);
+  return m;
+}
+
+/** The plan with every core id mapped through `physical`. */
+export function remapPlan(plan: SchedulePlan, physical: readonly number[]): SchedulePlan {
+  return { ...plan, placements: plan.placements.map((p) => ({ ...p, cores: p.cores.map((c) => physical[c]!) })) };
+}

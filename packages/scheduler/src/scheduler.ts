@@ -1,0 +1,210 @@
+/**
+ * The `Scheduler` interface and the driver that turns a planning function into one: a
+ * strategy only decides replica counts, cores and transfer style ({@link SchedulePlan});
+ * {@link createPlanScheduler} does the rest with the shared building blocks (workload
+ * analysis, capacity check B0, mesh placement, estimate, bounds, materialization, report).
+ */
+import {
+  Diagnostic,
+  FuncOp,
+  type Operation,
+  type PassOptionSpec,
+  type PassOptionValue,
+} from '@raptor-pim/ir-core';
+import { computeBounds, createCostModel, type CostModel, type ModelWork, type Target, type WeightLayerWork } from '@raptor-pim/pim-target';
+import { Workload } from './analysis/workload';
+import { SchedulerMessages as M } from './diagnostics';
+import { estimateSchedule } from './planning/estimate';
+import { placeOnMesh, trafficCost } from './planning/placement';
+import type { SchedulePlan } from './planning/schedule-plan';
+import { planReads, remapPlan, trafficOf } from './planning/transfers';
+import { buildReport, type ScheduleReport } from './report';
+import { materializeSchedule } from './transforms/materialize-schedule';
+
+/** Scheduler options by name, typed by the scheduler's {@link Scheduler.optionsSchema}. */
+export type SchedulerOptions = { readonly [name: string]: PassOptionValue };
+
+/** The report of one scheduler run: one entry per scheduled function. */
+export type SchedulerRunReport = {
+  readonly strategy: string;
+  readonly functions: readonly ScheduleReport[];
+};
+
+/** The outcome of {@link Scheduler.schedule}: the scheduled module, or the diagnostics saying why not. */
+export type ScheduleResult =
+  | { readonly module: Operation; readonly report: SchedulerRunReport; readonly diagnostics?: readonly Diagnostic[] }
+  | { readonly module?: undefined; readonly diagnostics: readonly Diagnostic[]; readonly report?: SchedulerRunReport };
+
+/**
+ * A scheduling strategy. `schedule` receives a module of graph computes, the target machine and
+ * its options (typed by `optionsSchema`), and returns the scheduled module (changed in place)
+ * with its report, or diagnostics (leaving the module unchanged). It must not throw for bad
+ * input. A plug-in is an ES module whose default export is a `Scheduler`.
+ */
+export interface Scheduler {
+  /** The strategy's name (`spat-schedule{strategy=NAME}` selects it). */
+  readonly name: string;
+  /** One line saying what it does. */
+  readonly description?: string;
+  /** The options it accepts, declared like pass options. */
+  readonly optionsSchema: readonly PassOptionSpec[];
+  /** Schedules `module` on `target`. */
+  schedule(module: Operation, target: Target, options: SchedulerOptions): ScheduleResult;
+}
+
+/** What a planning function receives. */
+export interface PlanContext {
+  /** The function's workload. */
+  readonly workload: Workload;
+  /** The target's cost model. */
+  readonly cost: CostModel;
+  /** The target. */
+  readonly target: Target;
+  /** The strategy's options (defaults filled in). */
+  readonly options: SchedulerOptions;
+}
+
+/**
+ * A planning function: a plan on virtual cores `0..V-1` (the driver maps them onto the mesh),
+ * or a diagnostic message saying why no plan exists.
+ */
+export type Planner = (context: PlanContext) => SchedulePlan | string;
+
+/** What {@link createPlanScheduler} takes. */
+export interface PlanSchedulerSpec {
+  readonly name: string;
+  readonly description: string;
+  readonly optionsSchema: readonly PassOptionSpec[];
+  readonly plan: Planner;
+  /** Map virtual cores onto the mesh to minimise bytes x hops (default true). */
+  readonly placeOnMesh?: boolean;
+}
+
+/** The option values of `schema` with defaults for the missing ones. */
+export function withDefaults(schema: readonly PassOptionSpec[], options: SchedulerOptions): SchedulerOptions {
+  const out: Record<string, PassOptionValue> = {};
+  for (const s of schema) out[s.name] = options[s.name] ?? s.defaultValue;
+  return out;
+}
+
+/** The {@link ModelWork} of a workload for the bounds of hardware-defaults.md. */
+export function modelWorkOf(workload: Workload): ModelWork {
+  const layers: WeightLayerWork[] = [];
+  const layerOf = new Map<number, number>();
+  let vectorElements = 0;
+  let ioBytes = 0;
+  for (const n of workload.nodes) {
+    vectorElements += n.vectorElementsPerLane * n.lanes;
+    ioBytes += n.hostInputBytes + n.hostOutputBytes;
+    if (n.crossbars <= 0) continue;
+    const vectors = (n.lanes * n.crossbarMvmsPerLane) / n.crossbars;
+    layerOf.set(n.index, layers.length);
+    layers.push({ name: n.name, crossbars: n.crossbars, arrayGroups: vectors > 0 ? (n.lanes * n.mvmIssuesPerLane) / vectors : 0, vectors, outputColumns: 0 });
+  }
+  // Longest chain of weight layers (dependency order).
+  const depth: number[] = [];
+  const prev: number[] = [];
+  for (const n of workload.nodes) {
+    let best = -1;
+    for (const input of n.inputs) for (const s of input.sources) if (best < 0 || depth[s.producer]! > depth[best]!) best = s.producer;
+    depth[n.index] = (best >= 0 ? depth[best]! : 0) + (n.crossbars > 0 ? 1 : 0);
+    prev[n.index] = best;
+  }
+  let end = -1;
+  for (const n of workload.nodes) if (end < 0 || depth[n.index]! > depth[end]!) end = n.index;
+  const path: number[] = [];
+  for (let i = end; i >= 0; i = prev[i]!) if (layerOf.has(i)) path.push(layerOf.get(i)!);
+  path.reverse();
+  return { layers, vectorElements, ioBytes, spilledBytes: 0, criticalPath: path };
+}
+
+/** Builds a {@link Scheduler} from a planning function (see the file comment). */
+export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
+  return {
+    name: spec.name,
+    description: spec.description,
+    optionsSchema: spec.optionsSchema,
+    schedule(module: Operation, target: Target, options: SchedulerOptions): ScheduleResult {
+      const cost = createCostModel(target);
+      const opts = withDefaults(spec.optionsSchema, options);
+      const diagnostics: Diagnostic[] = [];
+      const error = (op: Operation, message: string): void => {
+        diagnostics.push(new Diagnostic('error', op.location, message));
+      };
+      const funcs: Operation[] = [];
+      module.walk((op: Operation) => {
+        if (FuncOp.isInstance(op)) funcs.push(op);
+      });
+      interface Planned {
+        workload: Workload;
+        plan: SchedulePlan;
+        trafficBefore: number;
+        trafficAfter: number;
+        warnings: string[];
+      }
+      const planned: Planned[] = [];
+      for (const func of funcs) {
+        const workload = new Workload(func, cost);
+        const warnings: string[] = [];
+        for (const p of workload.problems) {
+          if (p.message === 'plan') error(p.op, M.unloweredPlan(p.op.name));
+          else warnings.push(M.hostOperation(p.op.name));
+        }
+        if (workload.nodes.length === 0) continue;
+        if (workload.crossbars > cost.crossbars) {
+          const largest = workload.largestNode!;
+          error(func, M.capacity(workload.crossbars, cost.crossbars, largest.name, largest.crossbars));
+          continue;
+        }
+        for (const n of workload.nodes) if (n.crossbars > cost.crossbarsPerCore) error(n.op, M.computeTooLarge(n.name, n.crossbars, cost.crossbarsPerCore));
+        if (diagnostics.length) continue;
+        const virtual = spec.plan({ workload, cost, target, options: opts });
+        if (typeof virtual === 'string') {
+          error(func, virtual);
+          continue;
+        }
+        const virtualCores = 1 + Math.max(-1, ...virtual.placements.flatMap((p) => [...p.cores]));
+        const traffic = trafficOf(planReads(workload, virtual));
+        const identity = Array.from({ length: virtualCores }, (_, i) => i);
+        const before = trafficCost(traffic, identity, cost);
+        if (spec.placeOnMesh === false) {
+          planned.push({ workload, plan: virtual, trafficBefore: before, trafficAfter: before, warnings });
+          continue;
+        }
+        const mesh = placeOnMesh(virtualCores, traffic, cost);
+        planned.push({ workload, plan: remapPlan(virtual, mesh.physical), trafficBefore: mesh.naiveCost, trafficAfter: mesh.cost, warnings });
+      }
+      if (diagnostics.length) return { diagnostics };
+      const reports: ScheduleReport[] = [];
+      for (const p of planned) {
+        const reads = planReads(p.workload, p.plan);
+        const estimate = estimateSchedule(p.workload, p.plan, reads, cost);
+        const bounds = computeBounds(cost, modelWorkOf(p.workload));
+        const layers = p.workload.nodes.map((n) => ({
+          name: n.name,
+          lanes: n.lanes,
+          replicas: p.plan.placements[n.index]!.replicas,
+          cores: [...p.plan.placements[n.index]!.cores],
+          crossbarsPerCopy: n.crossbars,
+          granularity: p.plan.placements[n.index]!.granularity,
+        }));
+        const name = FuncOp.get(p.workload.func).sym_name.value;
+        const done = materializeSchedule(p.workload, p.plan, reads, cost);
+        for (const c of estimate.cores) if (c.peakLocalBytes > cost.localMemoryBytes) p.warnings.push(M.localMemory(c.core, c.peakLocalBytes, cost.localMemoryBytes));
+        reports.push(
+          buildReport(estimate, bounds, cost, {
+            strategy: spec.name,
+            functionName: name,
+            layers,
+            channels: done.channels,
+            hostSlots: done.hostSlots,
+            trafficBefore: p.trafficBefore,
+            trafficAfter: p.trafficAfter,
+            warnings: p.warnings,
+          }),
+        );
+      }
+      return { module, report: { strategy: spec.name, functions: reports } };
+    },
+  };
+}

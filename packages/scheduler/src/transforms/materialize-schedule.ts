@@ -1,0 +1,453 @@
+/**
+ * Writes a {@link SchedulePlan} into a function: every replica of a graph compute becomes one
+ * `spat.scheduled_compute` on its core, running the replica's graph lanes (rounds) one after
+ * another; data between cores moves through `spat.channel_send`/`spat.channel_receive` pairs
+ * (channel mode) or through host slots with the READY/FREE protocol of scheduling.md (host
+ * mode: `spat.sync` FREE at the reader's stream entry, `spat.wait` + `spat.host_store_sync` on
+ * the writer, `spat.host_wait_load` on the reader). Data produced on the consumer's own core is
+ * forwarded as SSA. Results still used on the host (function results) are reassembled there
+ * from the replicas' partial collections.
+ */
+import {
+  ConstantOp,
+  DYNAMIC,
+  IndexType,
+  IntegerAttr,
+  IntegerType,
+  IRMapping,
+  OpBuilder,
+  RankedTensorType,
+  type Block,
+  type Location,
+  type Operation,
+  type Value,
+} from '@raptor-pim/ir-core';
+import { createEmpty, createExtractSlice, createInsertSlice, ParallelInsertSliceOp, readSliceLists } from '@raptor-pim/upstream-dialects';
+import {
+  ChannelReceiveOp,
+  ChannelSendOp,
+  GraphComputeBatchOp,
+  GraphComputeOp,
+  HostStoreSyncOp,
+  HostWaitLoadOp,
+  InParallelOp,
+  ScheduledComputeOp,
+  SyncOp,
+  WaitOp,
+  YieldOp,
+} from '@raptor-pim/spatial-dialect';
+import type { CostModel } from '@raptor-pim/pim-target';
+import { EVENT_REGISTER_COUNT } from '@raptor-pim/pim-target';
+import type { Workload, WorkloadNode } from '../analysis/workload';
+import { byteSizeOfType } from '../analysis/workload';
+import type { SchedulePlan } from '../planning/schedule-plan';
+import type { FragmentRead, ReplicaInputReads } from '../planning/transfers';
+import { allocateEventRegisters, type EventRegisterRequest } from './event-registers';
+
+/** What materialization did (for the report). */
+export interface MaterializeResult {
+  /** Scheduled ops created, per node and replica. */
+  readonly scheduled: Operation[][];
+  /** Channel pairs inserted. */
+  readonly channels: number;
+  /** Host slots (READY/FREE transfers) inserted. */
+  readonly hostSlots: number;
+  /** Host bytes used by the slots. */
+  readonly hostBytes: number;
+  /** Transfers that fell back from host slots to channels (registers or host memory exhausted). */
+  readonly hostFallbacks: number;
+}
+
+/** One host slot: a replica's partial result stored once, loaded by its remote readers. */
+interface HostSlot {
+  readonly producer: number;
+  readonly replica: number;
+  readonly resultIndex: number;
+  readonly writer: number;
+  /** Reader instances: one per consumer replica (core and `consumer:replica` key). */
+  readonly readers: { readonly core: number; readonly key: string }[];
+  readonly offset: number;
+  readonly bytes: number;
+  freeRegister: number;
+  /** READY register per reader key. */
+  readonly readyRegisters: Map<string, number>;
+}
+
+function readerKey(consumer: number, replica: number): string {
+  return `${consumer}:${replica}`;
+}
+
+function slotKey(producer: number, replica: number, resultIndex: number): string {
+  return `${producer}:${replica}:${resultIndex}`;
+}
+
+/** Writes `plan` into the function of `workload`. */
+export function materializeSchedule(workload: Workload, plan: SchedulePlan, reads: readonly ReplicaInputReads[], cost: CostModel): MaterializeResult {
+  const ctx = workload.func.context;
+  const index = IndexType.get(ctx);
+  const i32 = IntegerType.get(ctx, 32);
+  const host = plan.transfer === 'host';
+
+  // ------------------------------------------------------------------ host slots and registers
+  const slots = new Map<string, HostSlot>();
+  let hostFallbacks = 0;
+  let hostBytes = 0;
+  if (host) {
+    const requests: EventRegisterRequest[] = [];
+    const ordered: HostSlot[] = [];
+    for (const r of reads) {
+      for (const f of r.remote) {
+        const pp = plan.placements[f.producer]!;
+        const replica = f.slot % pp.replicas;
+        const key = slotKey(f.producer, replica, f.resultIndex);
+        let s = slots.get(key);
+        if (!s) {
+          const bytes = byteSizeOfType(workload.nodes[f.producer]!.op.getResult(f.resultIndex).type);
+          const aligned = Math.ceil(bytes / cost.localAlignment) * cost.localAlignment;
+          if (hostBytes + aligned > cost.hostMemoryBytes) continue;
+          s = { producer: f.producer, replica, resultIndex: f.resultIndex, writer: f.fromCore, readers: [], offset: hostBytes, bytes, freeRegister: -1, readyRegisters: new Map() };
+          hostBytes += aligned;
+          slots.set(key, s);
+          ordered.push(s);
+        }
+        const rk = readerKey(r.consumer, r.replica);
+        if (!s.readers.some((x) => x.key === rk)) s.readers.push({ core: f.toCore, key: rk });
+      }
+    }
+    // Every register is live from stream entry (FREE signals are sent there) to its wait: one per role and slot.
+    for (const s of ordered) {
+      requests.push({ core: s.writer, role: 'free', start: 0, end: Infinity, key: slotKey(s.producer, s.replica, s.resultIndex) });
+      for (const rd of s.readers) requests.push({ core: rd.core, role: 'ready', start: 0, end: Infinity, key: `${slotKey(s.producer, s.replica, s.resultIndex)}@${rd.key}` });
+    }
+    const regs = allocateEventRegisters(requests, EVENT_REGISTER_COUNT);
+    for (const s of ordered) {
+      const key = slotKey(s.producer, s.replica, s.resultIndex);
+      const free = regs.get(key);
+      const ready = s.readers.map((rd) => regs.get(`${key}@${rd.key}`));
+      if (free === undefined || ready.some((x) => x === undefined)) {
+        slots.delete(key);
+        hostFallbacks++;
+        continue;
+      }
+      s.freeRegister = free;
+      s.readers.forEach((rd, k) => s.readyRegisters.set(rd.key, ready[k]!));
+    }
+  }
+  const viaHost = (f: FragmentRead): HostSlot | undefined => {
+    if (!host) return undefined;
+    const pp = plan.placements[f.producer]!;
+    return slots.get(slotKey(f.producer, f.slot % pp.replicas, f.resultIndex));
+  };
+
+  // ------------------------------------------------------------------ channel ids
+  const channelOf = new Map<FragmentRead, number>();
+  let channels = 0;
+  for (const r of reads) for (const f of r.remote) if (!viaHost(f)) channelOf.set(f, channels++);
+
+  // Sends grouped by producer node and slot, in consumer order.
+  const sendsOf = new Map<string, FragmentRead[]>();
+  for (const r of reads) {
+    for (const f of r.remote) {
+      if (viaHost(f)) continue;
+      const k = `${f.producer}:${f.slot}:${f.resultIndex}`;
+      let list = sendsOf.get(k);
+      if (!list) sendsOf.set(k, (list = []));
+      list.push(f);
+    }
+  }
+  const readsOf = new Map<string, ReplicaInputReads[]>();
+  for (const r of reads) {
+    const k = `${r.consumer}:${r.replica}`;
+    let list = readsOf.get(k);
+    if (!list) readsOf.set(k, (list = []));
+    list.push(r);
+  }
+
+  // ------------------------------------------------------------------ scheduled ops
+  const scheduled: Operation[][] = workload.nodes.map(() => []);
+  const firstOnCore = new Map<number, Operation>();
+  for (const n of workload.nodes) {
+    const pl = plan.placements[n.index]!;
+    for (let j = 0; j < pl.replicas; j++) {
+      const op = buildReplica(n, j);
+      scheduled[n.index]!.push(op);
+      const core = pl.cores[j]!;
+      if (!firstOnCore.has(core)) firstOnCore.set(core, op);
+    }
+  }
+  // FREE signals at every reader's stream entry.
+  if (host) {
+    const entries = [...slots.values()];
+    for (const s of entries) {
+      for (const rd of s.readers) {
+        const first = firstOnCore.get(rd.core)!;
+        const block = first.regions[0]!.firstBlock!;
+        const b = new OpBuilder(ctx);
+        if (block.firstOp) b.setInsertionPoint(block.firstOp);
+        else b.setInsertionPointToEnd(block);
+        SyncOp.build(b, { targetCoreId: constant(b, s.writer, first.location), eventRegister: constant(b, s.freeRegister, first.location) }, first.location);
+      }
+    }
+  }
+  // Host uses of graph results: reassemble from the replicas' partial results.
+  for (const n of workload.nodes) {
+    const pl = plan.placements[n.index]!;
+    const b = OpBuilder.before(n.op);
+    n.op.results.forEach((res, k) => {
+      if (res.useEmpty) return;
+      let value: Value;
+      if (pl.replicas === 1) value = scheduled[n.index]![0]!.getResult(k);
+      else {
+        const type = res.type as RankedTensorType;
+        value = createEmpty(b, n.op.location, type);
+        for (let lane = 0; lane < n.lanes; lane++) {
+          const part = scheduled[n.index]![lane % pl.replicas]!.getResult(k);
+          const sizes = [1, ...type.shape.slice(1)];
+          const offsets = [lane, ...type.shape.slice(1).map(() => 0)];
+          const frag = createExtractSlice(b, n.op.location, part, { offsets, sizes });
+          value = createInsertSlice(b, n.op.location, frag, value, { offsets, sizes });
+        }
+      }
+      res.replaceAllUsesWith(value);
+    });
+  }
+  // Erase the graph computes and the blueprints nobody reads any more.
+  for (let i = workload.nodes.length - 1; i >= 0; i--) workload.nodes[i]!.op.erase();
+  for (const n of workload.nodes) for (const input of n.inputs) if (input.blueprint && input.blueprint.parent && input.blueprint.getResult(0).useEmpty) input.blueprint.erase();
+  // Partial results nobody reads: drop them (resultless scheduled computes).
+  for (const list of scheduled) {
+    for (let j = 0; j < list.length; j++) {
+      const op = list[j]!;
+      if (op.numResults > 0 && op.results.every((r) => r.useEmpty)) list[j] = dropResults(op);
+    }
+  }
+  return { scheduled, channels, hostSlots: slots.size, hostBytes, hostFallbacks };
+
+  // ------------------------------------------------------------------ helpers
+
+  function constant(b: OpBuilder, n: number, loc: Location): Value {
+    return ConstantOp.build(b, { result: index, value: IntegerAttr.get(index, n) }, loc).result;
+  }
+
+  function fragmentType(collection: RankedTensorType): RankedTensorType {
+    return RankedTensorType.get(ctx, collection.shape.slice(1), collection.elementType);
+  }
+
+  /** Receives `f` at the builder's point: the received payload (fragment or whole value). */
+  function receive(b: OpBuilder, f: FragmentRead, reader: string, type: RankedTensorType, loc: Location): Value {
+    const slot = viaHost(f);
+    if (slot) {
+      return HostWaitLoadOp.build(
+        b,
+        {
+          sourceCoreId: constant(b, f.fromCore, loc),
+          targetCoreId: constant(b, f.toCore, loc),
+          hostOffset: constant(b, slot.offset, loc),
+          eventRegister: constant(b, slot.readyRegisters.get(reader)!, loc),
+          waitValue: constant(b, 1, loc),
+          output: type,
+        },
+        loc,
+      ).output;
+    }
+    return ChannelReceiveOp.build(
+      b,
+      { channelId: constant(b, channelOf.get(f)!, loc), sourceCoreId: constant(b, f.fromCore, loc), targetCoreId: constant(b, f.toCore, loc), output: type },
+      loc,
+    ).output;
+  }
+
+  /** Builds the scheduled compute of replica `j` of node `n` before the graph compute. */
+  function buildReplica(n: WorkloadNode, j: number): Operation {
+    const g = n.op;
+    const pl = plan.placements[n.index]!;
+    const core = pl.cores[j]!;
+    const loc = g.location;
+    const view = n.isBatch ? GraphComputeBatchOp.get(g) : GraphComputeOp.get(g);
+    const weights = view.weights as readonly Value[];
+    const inputs = view.inputs as readonly Value[];
+    const gEntry = g.regions[0]!.firstBlock!;
+    const firstWeightArg = n.isBatch ? 1 : 0;
+    const myReads = readsOf.get(`${n.index}:${j}`) ?? [];
+    const nodeInputs = new Map(n.inputs.map((i) => [i.inputIndex, i]));
+
+    // Operands: weights, non-graph inputs, and the local partial results of producers.
+    const newInputs: Value[] = [];
+    const argOfInput = new Map<number, number>();
+    const localOf = new Map<string, number>();
+    inputs.forEach((v, k) => {
+      if (nodeInputs.has(k)) return;
+      argOfInput.set(k, newInputs.length);
+      newInputs.push(v);
+    });
+    for (const r of myReads) {
+      if (!r.hasLocal) continue;
+      const src = nodeInputs.get(r.inputIndex)!.sources[r.sourceIndex]!;
+      const pp = plan.placements[src.producer]!;
+      const replica = pp.cores.indexOf(core);
+      localOf.set(`${r.inputIndex}:${r.sourceIndex}`, newInputs.length);
+      newInputs.push(scheduled[src.producer]![replica]!.getResult(src.resultIndex));
+    }
+    const resultTypes = g.resultTypes;
+    const b = OpBuilder.before(g);
+    const s = ScheduledComputeOp.build(b, { weights: [...weights], inputs: newInputs, outputs: [...resultTypes], coreId: IntegerAttr.get(i32, core) }, loc).op;
+    const block: Block = s.regions[0]!.addBlock();
+    const wArgs = weights.map((w) => block.addArgument(w.type, loc));
+    const iArgs = newInputs.map((v) => block.addArgument(v.type, loc));
+    const bb = OpBuilder.atBlockEnd(block, ctx);
+
+    // The reconstructed value of every graph input, updated round by round.
+    const bases = new Map<string, Value>();
+    const baseOf = (inputIndex: number, sourceIndex: number, type: RankedTensorType): Value => {
+      const key = `${inputIndex}:${sourceIndex}`;
+      let v = bases.get(key);
+      if (!v) {
+        const local = localOf.get(key);
+        v = local !== undefined ? iArgs[local]! : createEmpty(bb, loc, type);
+        bases.set(key, v);
+      }
+      return v;
+    };
+    // Host slots carry a writer replica's whole partial result: this replica loads each slot once.
+    const loaded = new Map<HostSlot, Value>();
+    const me = readerKey(n.index, j);
+    const receiveRound = (round: number | null): void => {
+      for (const r of myReads) {
+        const input = nodeInputs.get(r.inputIndex)!;
+        const src = input.sources[r.sourceIndex]!;
+        const producer = workload.nodes[src.producer]!;
+        const collection = producer.op.getResult(src.resultIndex).type as RankedTensorType;
+        const key = `${r.inputIndex}:${r.sourceIndex}`;
+        for (const f of r.remote) {
+          if (round !== null && f.round !== round) continue;
+          const slot = viaHost(f);
+          const whole = (): Value => {
+            let v = loaded.get(slot!);
+            if (!v) loaded.set(slot!, (v = receive(bb, f, me, collection, loc)));
+            return v;
+          };
+          if (!producer.isBatch) {
+            bases.set(key, slot ? whole() : receive(bb, f, me, collection, loc));
+            continue;
+          }
+          const base = baseOf(r.inputIndex, r.sourceIndex, collection);
+          const sizes = [1, ...collection.shape.slice(1)];
+          const offsets = [f.slot, ...collection.shape.slice(1).map(() => 0)];
+          let frag: Value;
+          if (slot) frag = createExtractSlice(bb, loc, whole(), { offsets, sizes }, fragmentType(collection));
+          else frag = receive(bb, f, me, fragmentType(collection), loc);
+          bases.set(key, createInsertSlice(bb, loc, frag, base, { offsets, sizes }));
+        }
+      }
+    };
+    const inputValue = (inputIndex: number): Value => {
+      const input = nodeInputs.get(inputIndex)!;
+      if (!input.blueprint) {
+        const src = input.sources[0]!;
+        return baseOf(inputIndex, 0, workload.nodes[src.producer]!.op.getResult(src.resultIndex).type as RankedTensorType);
+      }
+      const m = new IRMapping();
+      input.sources.forEach((src, k) => m.map(input.blueprint!.getOperand(k), baseOf(inputIndex, k, workload.nodes[src.producer]!.op.getResult(src.resultIndex).type as RankedTensorType)));
+      return bb.clone(input.blueprint, m).getResult(0);
+    };
+    const send = (v: Value, lane: number, resultIndex: number): void => {
+      for (const f of sendsOf.get(`${n.index}:${lane}:${resultIndex}`) ?? []) {
+        ChannelSendOp.build(
+          bb,
+          { input: v, channelId: constant(bb, channelOf.get(f)!, loc), sourceCoreId: constant(bb, f.fromCore, loc), targetCoreId: constant(bb, f.toCore, loc) },
+          loc,
+        );
+      }
+    };
+
+    // Partial results (for SSA forwarding and host reassembly).
+    const partial: Value[] = [];
+    const window = pl.granularity === 'window';
+    if (!window) receiveRound(null);
+    const pendingSends: [Value, number, number][] = [];
+    for (let lane = j, round = 0; lane < n.lanes; lane += pl.replicas, round++) {
+      if (window) receiveRound(round);
+      const mapping = new IRMapping();
+      if (n.isBatch) mapping.map(gEntry.arguments[0]!, constant(bb, lane, loc));
+      weights.forEach((_, k) => mapping.map(gEntry.arguments[firstWeightArg + k]!, wArgs[k]!));
+      inputs.forEach((_, k) => {
+        const arg = gEntry.arguments[firstWeightArg + weights.length + k]!;
+        if (nodeInputs.has(k)) mapping.map(arg, inputValue(k));
+        else mapping.map(arg, iArgs[argOfInput.get(k)!]!);
+      });
+      if (n.isBatch) gEntry.arguments.slice(firstWeightArg + weights.length + inputs.length).forEach((out, k) => mapping.map(out, partialOf(k)));
+      for (let o = gEntry.firstOp; o; o = o.next) {
+        if (o === gEntry.lastOp) break;
+        bb.clone(o, mapping);
+      }
+      const term = gEntry.lastOp!;
+      if (!n.isBatch) {
+        term.operands.forEach((v, k) => {
+          const value = mapping.lookupOrDefault(v);
+          partial[k] = value;
+          if (window) send(value, lane, k);
+          else pendingSends.push([value, lane, k]);
+        });
+      } else if (InParallelOp.isInstance(term)) {
+        for (let ins = term.regions[0]!.firstBlock?.firstOp ?? null; ins; ins = ins.next) {
+          if (!ParallelInsertSliceOp.isInstance(ins)) continue;
+          const outIndex = gEntry.arguments.indexOf(ins.getOperand(1) as never) - (firstWeightArg + weights.length + inputs.length);
+          const value = mapping.lookupOrDefault(ins.getOperand(0));
+          const lists = readSliceLists(ins);
+          const dyn = ins.operands.slice(2).map((x) => mapping.lookupOrDefault(x));
+          let d = 0;
+          const offsets = lists.offsets.map((x) => (x === DYNAMIC ? dyn[d++]! : x));
+          const sizes = lists.sizes.map((x) => x);
+          partial[outIndex] = createInsertSlice(bb, loc, value, partialOf(outIndex), { offsets, sizes });
+          if (window) send(value, lane, outIndex);
+          else pendingSends.push([value, lane, outIndex]);
+        }
+      }
+    }
+    for (const [v, lane, k] of pendingSends) send(v, lane, k);
+    // Host slots: store each partial result once for its remote readers.
+    for (let k = 0; k < resultTypes.length; k++) {
+      const slot = slots.get(slotKey(n.index, j, k));
+      if (!slot) continue;
+      WaitOp.build(bb, { eventRegister: constant(bb, slot.freeRegister, loc), waitValue: constant(bb, slot.readers.length, loc) }, loc);
+      const [first, ...rest] = slot.readers;
+      HostStoreSyncOp.build(
+        bb,
+        {
+          input: partialOf(k),
+          sourceCoreId: constant(bb, core, loc),
+          targetCoreId: constant(bb, first!.core, loc),
+          hostOffset: constant(bb, slot.offset, loc),
+          eventRegister: constant(bb, slot.readyRegisters.get(first!.key)!, loc),
+        },
+        loc,
+      );
+      for (const rd of rest) SyncOp.build(bb, { targetCoreId: constant(bb, rd.core, loc), eventRegister: constant(bb, slot.readyRegisters.get(rd.key)!, loc) }, loc);
+    }
+    YieldOp.build(bb, { outputs: resultTypes.map((_, k) => partialOf(k)) }, loc);
+    return s;
+
+    function partialOf(k: number): Value {
+      let v = partial[k];
+      if (!v) partial[k] = v = createEmpty(bb, loc, resultTypes[k] as RankedTensorType);
+      return v;
+    }
+  }
+
+  function dropResults(op: Operation): Operation {
+    const view = ScheduledComputeOp.get(op);
+    const b = OpBuilder.before(op);
+    const s = ScheduledComputeOp.build(
+      b,
+      { weights: [...(view.weights as readonly Value[])], inputs: [...(view.inputs as readonly Value[])], outputs: [], coreId: op.getAttr('coreId') as IntegerAttr },
+      op.location,
+    ).op;
+    s.regions[0]!.takeBody(op.regions[0]!);
+    const term = s.regions[0]!.firstBlock!.lastOp!;
+    const tb = OpBuilder.before(term);
+    YieldOp.build(tb, { outputs: [] }, term.location);
+    term.erase();
+    op.erase();
+    return s;
+  }
+}

@@ -1,0 +1,396 @@
+/**
+ * `spat-verify-communication`: checks the communication contracts of scheduled Spatial IR,
+ * independently of the scheduler that produced it:
+ *
+ * - placement: every scheduled compute has a core (`coreId`, or `coreIds` with one distinct id
+ *   per lane) inside the target, and endpoint operands name the core the op runs on;
+ * - pairing: per (channel, source, target), sends and receives match in program order with
+ *   equal byte counts; every host load reads a slot its writer stored with the same size;
+ * - synchronization: per event register, the signals equal the awaited counts, no wait can see
+ *   more signals than it awaits (overshoot), READY (`host_wait_load`) and FREE (`spat.wait`)
+ *   roles never share a register, register ids are inside the target;
+ * - deadlock freedom: the cross-core happens-before graph (core program order, SSA forwarding
+ *   between scheduled computes, send/receive rendezvous, signal-before-wait) is acyclic.
+ *
+ * Each problem is one diagnostic at the op involved, with notes at the other ops.
+ */
+import { Diagnostic, FuncOp, Pass, type Operation, type Value } from '@raptor-pim/ir-core';
+import {
+  ChannelReceiveOp,
+  ChannelSendOp,
+  HostStoreSyncOp,
+  HostWaitLoadOp,
+  ScheduledComputeBatchOp,
+  ScheduledComputeOp,
+  SyncOp,
+  WaitOp,
+} from '@raptor-pim/spatial-dialect';
+import { EVENT_REGISTER_COUNT, type Target } from '@raptor-pim/pim-target';
+import { evaluateIndex } from '../analysis/fragment-needs';
+import { byteSizeOfType } from '../analysis/workload';
+import { SchedulerMessages as M } from '../diagnostics';
+import { targetOf } from './spat-schedule';
+
+/** What {@link verifyCommunication} found. */
+export interface CommunicationCheck {
+  /** The problems (errors, with notes). */
+  readonly diagnostics: Diagnostic[];
+  /** Channel transfers matched. */
+  readonly transfers: number;
+  /** Event registers checked. */
+  readonly registers: number;
+}
+
+type EventKind = 'start' | 'end' | 'send' | 'recv' | 'signal' | 'wait' | 'store' | 'load';
+
+interface Event {
+  readonly id: number;
+  readonly kind: EventKind;
+  readonly op: Operation;
+  readonly core: number;
+  /** Channel key, register key or host-slot key. */
+  readonly key: string;
+  readonly bytes: number;
+  readonly count: number;
+}
+
+interface Task {
+  readonly op: Operation;
+  readonly lane: number | undefined;
+  readonly core: number;
+  start: number;
+  end: number;
+}
+
+/** Checks the scheduled functions of `module` on `target` (see the file comment). */
+export function verifyCommunication(module: Operation, target: Target): CommunicationCheck {
+  const diagnostics: Diagnostic[] = [];
+  const cores = target.config.chip_config.core_cnt;
+  const error = (op: Operation, message: string): Diagnostic => {
+    const d = new Diagnostic('error', op.location, message);
+    diagnostics.push(d);
+    return d;
+  };
+  let transfers = 0;
+  let registers = 0;
+  module.walk((func: Operation) => {
+    if (!FuncOp.isInstance(func)) return;
+    const r = verifyFunction(func);
+    transfers += r.transfers;
+    registers += r.registers;
+  });
+  return { diagnostics, transfers, registers };
+
+  function verifyFunction(func: Operation): { transfers: number; registers: number } {
+    const body = func.regions[0]?.firstBlock;
+    if (!body) return { transfers: 0, registers: 0 };
+    // ---------------------------------------------------------------- tasks and placement
+    const tasks: Task[] = [];
+    const tasksOf = new Map<Operation, Task[]>();
+    for (const op of body.operations) {
+      const scalar = ScheduledComputeOp.match(op);
+      const batch = ScheduledComputeBatchOp.match(op);
+      if (!scalar && !batch) continue;
+      const list: Task[] = [];
+      if (scalar) {
+        const id = scalar.coreId;
+        if (!id) {
+          error(op, M.placementMissing(op.name));
+          continue;
+        }
+        const core = Number(id.value);
+        if (core < 0 || core >= cores) error(op, M.placementOutOfRange(op.name, core, cores));
+        list.push({ op, lane: undefined, core, start: -1, end: -1 });
+      } else {
+        const lanes = Number(batch!.laneCount.value);
+        const ids = batch!.coreIds?.values.map((v) => Number(v));
+        if (!ids || ids.length !== lanes) {
+          error(op, M.placementMissing(op.name));
+          continue;
+        }
+        const seen = new Set<number>();
+        ids.forEach((core, lane) => {
+          if (core < 0 || core >= cores) error(op, M.placementOutOfRange(op.name, core, cores));
+          if (seen.has(core)) error(op, M.placementDuplicate(op.name, core));
+          seen.add(core);
+          list.push({ op, lane, core, start: -1, end: -1 });
+        });
+      }
+      tasksOf.set(op, list);
+      tasks.push(...list);
+    }
+    if (diagnostics.length) return { transfers: 0, registers: 0 };
+
+    // ---------------------------------------------------------------- events per core stream
+    const events: Event[] = [];
+    const succ: number[][] = [];
+    const addEvent = (kind: EventKind, op: Operation, core: number, key = '', bytes = 0, count = 0): number => {
+      const id = events.length;
+      events.push({ id, kind, op, core, key, bytes, count });
+      succ.push([]);
+      return id;
+    };
+    const edge = (a: number, b: number): void => {
+      succ[a]!.push(b);
+    };
+    const lastOnCore = new Map<number, number>();
+    const chain = (core: number, id: number): void => {
+      const prev = lastOnCore.get(core);
+      if (prev !== undefined) edge(prev, id);
+      lastOnCore.set(core, id);
+    };
+    let ok = true;
+    for (const t of tasks) {
+      t.start = addEvent('start', t.op, t.core);
+      chain(t.core, t.start);
+      const laneArg: Value | undefined = t.lane !== undefined ? t.op.regions[0]!.firstBlock!.arguments[0] : undefined;
+      const ix = (op: Operation, i: number, what: string): number | undefined => {
+        const v = evaluateIndex(op.getOperand(i), laneArg, t.lane ?? 0);
+        if (v === undefined) {
+          error(op, M.notStatic(op.name, what));
+          ok = false;
+        }
+        return v;
+      };
+      const checkRegister = (op: Operation, reg: number): void => {
+        if (reg < 0 || reg >= EVENT_REGISTER_COUNT) {
+          error(op, M.registerOutOfRange(op.name, reg, EVENT_REGISTER_COUNT));
+          ok = false;
+        }
+      };
+      const checkSide = (op: Operation, side: string, declared: number): void => {
+        if (declared !== t.core) {
+          error(op, M.endpointMismatch(op.name, side, declared, t.core));
+          ok = false;
+        }
+      };
+      t.op.regions[0]!.walk((op: Operation) => {
+        if (ChannelSendOp.isInstance(op)) {
+          const [c, s, d] = [ix(op, 1, 'channel id'), ix(op, 2, 'source core'), ix(op, 3, 'target core')];
+          if (c === undefined || s === undefined || d === undefined) return;
+          checkSide(op, 'source', s);
+          chain(t.core, addEvent('send', op, t.core, channelKey(c, s, d), byteSizeOfType(op.getOperand(0).type)));
+        } else if (ChannelReceiveOp.isInstance(op)) {
+          const [c, s, d] = [ix(op, 0, 'channel id'), ix(op, 1, 'source core'), ix(op, 2, 'target core')];
+          if (c === undefined || s === undefined || d === undefined) return;
+          checkSide(op, 'target', d);
+          chain(t.core, addEvent('recv', op, t.core, channelKey(c, s, d), byteSizeOfType(op.getResult(0).type)));
+        } else if (SyncOp.isInstance(op)) {
+          const [d, reg] = [ix(op, 0, 'target core'), ix(op, 1, 'event register')];
+          if (d === undefined || reg === undefined) return;
+          checkRegister(op, reg);
+          chain(t.core, addEvent('signal', op, t.core, registerKey(d, reg)));
+        } else if (WaitOp.isInstance(op)) {
+          const [reg, n] = [ix(op, 0, 'event register'), ix(op, 1, 'wait value')];
+          if (reg === undefined || n === undefined) return;
+          checkRegister(op, reg);
+          chain(t.core, addEvent('wait', op, t.core, registerKey(t.core, reg), 0, n));
+        } else if (HostStoreSyncOp.isInstance(op)) {
+          const [s, d, o, reg] = [ix(op, 1, 'source core'), ix(op, 2, 'target core'), ix(op, 3, 'host offset'), ix(op, 4, 'event register')];
+          if (s === undefined || d === undefined || o === undefined || reg === undefined) return;
+          checkSide(op, 'source', s);
+          checkRegister(op, reg);
+          chain(t.core, addEvent('store', op, t.core, slotKey(s, o), byteSizeOfType(op.getOperand(0).type)));
+          chain(t.core, addEvent('signal', op, t.core, registerKey(d, reg)));
+        } else if (HostWaitLoadOp.isInstance(op)) {
+          const [s, d, o, reg, n] = [ix(op, 0, 'source core'), ix(op, 1, 'target core'), ix(op, 2, 'host offset'), ix(op, 3, 'event register'), ix(op, 4, 'wait value')];
+          if (s === undefined || d === undefined || o === undefined || reg === undefined || n === undefined) return;
+          checkSide(op, 'target', d);
+          checkRegister(op, reg);
+          chain(t.core, addEvent('wait', op, t.core, registerKey(d, reg), 0, n));
+          chain(t.core, addEvent('load', op, t.core, slotKey(s, o), byteSizeOfType(op.getResult(0).type)));
+        }
+      });
+      t.end = addEvent('end', t.op, t.core);
+      chain(t.core, t.end);
+    }
+    if (!ok) return { transfers: 0, registers: 0 };
+    // SSA forwarding between scheduled computes: a task starts after every lane of its producers.
+    for (const t of tasks) {
+      for (const v of t.op.operands) {
+        const producers = v.definingOp ? tasksOf.get(v.definingOp) : undefined;
+        if (producers) for (const p of producers) edge(p.end, t.start);
+      }
+    }
+
+    // ---------------------------------------------------------------- channel pairing
+    const parent = events.map((e) => e.id);
+    const find = (x: number): number => {
+      while (parent[x] !== x) x = parent[x] = parent[parent[x]!]!;
+      return x;
+    };
+    const sends = new Map<string, Event[]>();
+    const recvs = new Map<string, Event[]>();
+    for (const e of events) {
+      const m = e.kind === 'send' ? sends : e.kind === 'recv' ? recvs : undefined;
+      if (!m) continue;
+      let list = m.get(e.key);
+      if (!list) m.set(e.key, (list = []));
+      list.push(e);
+    }
+    let matched = 0;
+    for (const key of [...new Set([...sends.keys(), ...recvs.keys()])].sort()) {
+      const s = sends.get(key) ?? [];
+      const r = recvs.get(key) ?? [];
+      const n = Math.min(s.length, r.length);
+      for (let i = 0; i < n; i++) {
+        if (s[i]!.bytes !== r[i]!.bytes) error(r[i]!.op, M.sizeMismatch(key, s[i]!.bytes, r[i]!.bytes)).attachNote('the send', s[i]!.op.location);
+        parent[find(s[i]!.id)] = find(r[i]!.id);
+        matched++;
+      }
+      for (let i = n; i < s.length; i++) error(s[i]!.op, M.missingReceive(key));
+      for (let i = n; i < r.length; i++) error(r[i]!.op, M.missingSend(key));
+    }
+    // Host slots: every load reads what its writer stored, with the same size.
+    const stores = new Map<string, Event[]>();
+    for (const e of events) if (e.kind === 'store') (stores.get(e.key) ?? stores.set(e.key, []).get(e.key)!).push(e);
+    for (const e of events) {
+      if (e.kind !== 'load') continue;
+      const st = stores.get(e.key);
+      if (!st || !st.length) error(e.op, M.missingSend(e.key));
+      else {
+        if (st[0]!.bytes !== e.bytes) error(e.op, M.sizeMismatch(e.key, st[0]!.bytes, e.bytes)).attachNote('the store', st[0]!.op.location);
+        for (const s of st) edge(s.id, e.id);
+      }
+    }
+
+    // ---------------------------------------------------------------- event registers
+    const signals = new Map<string, Event[]>();
+    const waits = new Map<string, Event[]>();
+    for (const e of events) {
+      if (e.kind === 'signal') (signals.get(e.key) ?? signals.set(e.key, []).get(e.key)!).push(e);
+      if (e.kind === 'wait') (waits.get(e.key) ?? waits.set(e.key, []).get(e.key)!).push(e);
+    }
+    const regKeys = [...new Set([...signals.keys(), ...waits.keys()])].sort();
+    const multi: string[] = [];
+    for (const key of regKeys) {
+      const ws = waits.get(key) ?? [];
+      const ss = signals.get(key) ?? [];
+      const [core, reg] = key.split(':').map(Number) as [number, number];
+      const kinds = new Set(ws.map((w) => (HostWaitLoadOp.isInstance(w.op) ? 'ready' : 'free')));
+      if (kinds.size > 1) error(ws[0]!.op, M.roleMixed(core, reg));
+      const awaited = ws.reduce((a, w) => a + w.count, 0);
+      if (ws.length && awaited > ss.length) error(ws[ws.length - 1]!.op, M.waitNoSignals(core, reg, awaited, ss.length));
+      else if (ss.length > awaited && ws.length !== 1) error(ss[ss.length - 1]!.op, M.leftoverSignals(core, reg, ss.length - awaited));
+      if (ws.length === 1) for (const s of ss) edge(s.id, ws[0]!.id);
+      else if (ws.length > 1) multi.push(key);
+    }
+    // Several waits on one register: signals that may arrive before wait j (not ordered after
+    // wait j-1's reset) count against it.
+    const reach = (from: number): Set<number> => {
+      const seen = new Set<number>();
+      const stack = [find(from)];
+      while (stack.length) {
+        const x = stack.pop()!;
+        if (seen.has(x)) continue;
+        seen.add(x);
+        for (const m of members(x)) for (const y of succ[m]!) stack.push(find(y));
+      }
+      return seen;
+    };
+    const groups = new Map<number, number[]>();
+    for (const e of events) {
+      const r = find(e.id);
+      (groups.get(r) ?? groups.set(r, []).get(r)!).push(e.id);
+    }
+    function members(root: number): number[] {
+      return groups.get(root) ?? [root];
+    }
+    for (const key of multi) {
+      const ws = waits.get(key)!;
+      const ss = signals.get(key) ?? [];
+      const [core, reg] = key.split(':').map(Number) as [number, number];
+      const after = ws.map((w) => reach(w.id));
+      let consumed = 0;
+      for (let j = 0; j < ws.length; j++) {
+        const early = ss.filter((s) => !after[j]!.has(find(s.id)));
+        if (early.length - consumed > ws[j]!.count) {
+          const d = error(ws[j]!.op, M.waitOvershoot(core, reg, ws[j]!.count, early.length - consumed));
+          for (const s of early) d.attachNote('a signal that may arrive first', s.op.location);
+        }
+        for (const s of ss) {
+          const round = after.filter((a) => a.has(find(s.id))).length;
+          if (round === j) edge(s.id, ws[j]!.id);
+        }
+        consumed += ws[j]!.count;
+      }
+    }
+    for (const key of regKeys) {
+      const ws = waits.get(key) ?? [];
+      const ss = signals.get(key) ?? [];
+      if (ws.length === 1 && ss.length > ws[0]!.count) {
+        const [core, reg] = key.split(':').map(Number) as [number, number];
+        const d = error(ws[0]!.op, M.waitOvershoot(core, reg, ws[0]!.count, ss.length));
+        for (const s of ss) d.attachNote('a signal that may arrive first', s.op.location);
+      }
+    }
+    registers += regKeys.length;
+
+    // ---------------------------------------------------------------- deadlock freedom
+    const cycle = findCycle(events.length, (x) => members(x).flatMap((m) => succ[m]!.map(find)), find);
+    if (cycle) {
+      const ops = cycle.map((root) => events[members(root).find((m) => events[m]!.kind !== 'start' && events[m]!.kind !== 'end') ?? root]!);
+      const describe = (e: Event): string => `core ${e.core} '${e.op.name}'`;
+      const first = ops.find((e) => e.kind !== 'start' && e.kind !== 'end') ?? ops[0]!;
+      const d = error(first.op, M.deadlock(ops.map(describe).join(' -> ')));
+      for (const e of ops) if (e !== first) d.attachNote(M.cycleNote(describe(e)), e.op.location);
+    }
+    return { transfers: matched, registers };
+  }
+}
+
+/** A cycle of graph roots, or undefined (iterative DFS in id order, deterministic). */
+function findCycle(n: number, next: (x: number) => number[], find: (x: number) => number): number[] | undefined {
+  const color = new Uint8Array(n);
+  for (let s = 0; s < n; s++) {
+    const root = find(s);
+    if (color[root]) continue;
+    const stack: { node: number; succ: number[]; i: number }[] = [{ node: root, succ: next(root), i: 0 }];
+    color[root] = 1;
+    while (stack.length) {
+      const top = stack[stack.length - 1]!;
+      if (top.i >= top.succ.length) {
+        color[top.node] = 2;
+        stack.pop();
+        continue;
+      }
+      const y = top.succ[top.i++]!;
+      if (y === top.node) continue;
+      if (color[y] === 1) {
+        const at = stack.findIndex((f) => f.node === y);
+        return stack.slice(at).map((f) => f.node);
+      }
+      if (color[y] === 0) {
+        color[y] = 1;
+        stack.push({ node: y, succ: next(y), i: 0 });
+      }
+    }
+  }
+  return undefined;
+}
+
+function channelKey(c: number, s: number, d: number): string {
+  return `channel ${c} from core ${s} to core ${d}`;
+}
+
+function registerKey(core: number, reg: number): string {
+  return `${core}:${reg}`;
+}
+
+function slotKey(writer: number, offset: number): string {
+  return `host slot at offset ${offset} written by core ${writer}`;
+}
+
+/** The `spat-verify-communication` pass. */
+export class SpatVerifyCommunicationPass extends Pass {
+  override readonly argument = 'spat-verify-communication';
+  override readonly description = 'Checks placement, send/receive pairing, event-register counts and deadlock freedom of scheduled Spatial IR';
+  override readonly opName = 'builtin.module';
+
+  runOnOperation(module: Operation): void {
+    const r = verifyCommunication(module, targetOf(this));
+    for (const d of r.diagnostics) module.context.diagnostics.emit(d);
+    if (r.diagnostics.length) this.signalPassFailure();
+    else this.markAllAnalysesPreserved();
+  }
+}
