@@ -43,7 +43,8 @@ export interface ExpectedDiagnosticsOptions {
    */
   readonly run?: (module: Operation, context: MLIRContext) => void;
   /**
-   * The test title of a case (default: its first `// ` comment that is not a directive, else
+   * The test title of a case (default: its first `// ` comment that is not a directive or a
+ * `// pipeline:` line, else
    * its first expected message, else `case N`); ` (line N)` is appended.
    */
   readonly caseTitle?: (chunk: InputChunk, index: number) => string;
@@ -54,7 +55,7 @@ export interface ExpectedDiagnosticsOptions {
 /** The default case title (see {@link ExpectedDiagnosticsOptions.caseTitle}). */
 export function defaultCaseTitle(chunk: InputChunk, index: number): string {
   const lines = chunk.text.split('\n');
-  const comment = lines.find((l) => /^\/\/ \S/.test(l) && !l.includes('expected-') && !l.startsWith('// -----'));
+  const comment = lines.find((l) => /^\/\/ \S/.test(l) && !l.includes('expected-') && !l.startsWith('// -----') && !l.startsWith('// pipeline:'));
   if (comment) return comment.slice(3).trim();
   const expected = lines.map((l) => /expected-(?:error|warning|remark|note)[^{]*\{\{(.*)\}\}/.exec(l)?.[1]).find((m) => m !== undefined);
   return expected !== undefined ? expected.slice(0, 70) : `case ${index + 1}`;

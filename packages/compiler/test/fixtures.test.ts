@@ -1,17 +1,19 @@
 import * as path from 'node:path';
 import { createRaptorContext, registerCompilerPasses } from '@raptor-pim/compiler';
-import {
-  checkExpectedDiagnostics,
-  describeExpectedDiagnostics,
-  passPipelineRunner,
-} from '../../../tools/test-support/expected-diagnostics';
+import { registerCorePasses } from '@raptor-pim/ir-core';
+import { checkExpectedDiagnostics, passPipelineRunner } from '../../../tools/test-support/expected-diagnostics';
+import { describeStageFixtures } from '../../../tools/test-support/stage-fixtures';
 
-const FIXTURE = path.join(__dirname, 'fixtures/raptor-schedule-invalid.mlir');
-const options = { makeContext: createRaptorContext, run: passPipelineRunner('builtin.module(raptor-schedule)', registerCompilerPasses) };
-
-describeExpectedDiagnostics('raptor-schedule diagnostics (raptor-schedule-invalid.mlir)', FIXTURE, options);
+// test/fixtures: goldens and expected-error files, each naming its pipeline on its first line.
+describeStageFixtures('compiler fixtures', {
+  fixturesDir: path.join(__dirname, 'fixtures'),
+  makeContext: createRaptorContext,
+  register: registerCompilerPasses,
+  registerOthers: registerCorePasses,
+});
 
 describe('the expected-diagnostics harness', () => {
+  const options = { makeContext: createRaptorContext, run: passPipelineRunner('builtin.module(raptor-schedule)', registerCompilerPasses) };
   const chunk = (text: string) => ({ text, lineOffset: 0 });
   it('fails a case whose diagnostic differs, is missing or is unexpected', () => {
     const wrong = chunk('// expected-error@+1 {{something else}}\nmodule {\n}\n');
