@@ -1,5 +1,30 @@
 /**
  * @packageDocumentation
- * Lowering of spat plans and layout materializations to graph computes with crossbar-tiled weights (spat-lower-plans)
+ * Lowering of spat plans and layout materializations to graph computes with crossbar-tiled
+ * weights (`spat-lower-plans`).
  */
-export {};
+import type { PassRegistry } from '@raptor-pim/ir-core';
+import { createLowerPlansPass } from './transforms/spat-lower-plans';
+
+export { LowerPlansPass, createLowerPlansPass } from './transforms/spat-lower-plans';
+export { lowerPlans, planLoweringPatterns } from './conversion/lower-plans';
+export type { LowerPlansResult } from './conversion/lower-plans';
+export type { LoweringEnv } from './conversion/lowering-env';
+export { unfoldConvWeights, constantF32 } from './analysis/conv-weights';
+export type { PatchOrder } from './analysis/conv-weights';
+export { TargetKey, targetOf, crossbarShapeOf } from './target';
+export type { CrossbarShape } from './target';
+export { PHYSICAL_LAYOUT_ATTR } from './conversion/physical-values';
+export { PlanLoweringMessages } from './diagnostics';
+
+/**
+ * Registers `spat-lower-plans` in `registry` (the compiler's pass registry).
+ *
+ * @example
+ * const registry = new PassRegistry();
+ * registerPlanLoweringPasses(registry);
+ * parsePassPipeline(ctx, 'builtin.module(func.func(spat-lower-plans))', registry);
+ */
+export function registerPlanLoweringPasses(registry: PassRegistry): void {
+  registry.registerPass(createLowerPlansPass);
+}

@@ -1,0 +1,51 @@
+/**
+ * The unfolded weight matrix of a convolution: a `K x N` row-major matrix with
+ * `K = kh * kw * Cin/groups` rows (one per element of a group's input patch) and `N = Cout`
+ * columns (one per filter), so that `patch (1 x K) * matrix = the pixel's output channels` for
+ * the columns of the patch's group (hardware-defaults.md). The row order follows how a lane
+ * gathers its patch: `channel-major` (c, i, j) for a window cut out of a dense NCHW input,
+ * `position-major` (i, j, c) for a window of NHWC row strips.
+ */
+import { ConstantOp, DenseElementsAttr, FloatType, RankedTensorType, type Value } from '@raptor-pim/ir-core';
+
+/** The row order of the unfolded matrix. */
+export type PatchOrder = 'channel-major' | 'position-major';
+
+/** The f32 elements of `v` when it is an `arith.constant` of dense f32 elements (splats expanded), else undefined. */
+export function constantF32(v: Value): Float32Array | undefined {
+  const def = v.definingOp;
+  const c = def ? ConstantOp.match(def) : undefined;
+  if (!c) return undefined;
+  const attr = c.value;
+  if (!(attr instanceof DenseElementsAttr) || !(attr.type instanceof RankedTensorType)) return undefined;
+  const el = attr.type.elementType;
+  if (!(el instanceof FloatType) || el.kind !== 'f32') return undefined;
+  const data = attr.data as Float32Array;
+  if (!attr.isSplat) return data;
+  return new Float32Array(attr.numElements).fill(data[0]!);
+}
+
+/**
+ * The `K x Cout` matrix of the weight `[Cout, Cin/groups, kh, kw]` (row-major data `weight`)
+ * with rows in `order`.
+ *
+ * @example unfoldConvWeights(w, [16, 3, 3, 3], 'position-major') // 27 x 16, row (i*3 + j)*3 + c
+ */
+export function unfoldConvWeights(weight: Float32Array, shape: readonly [number, number, number, number], order: PatchOrder): Float32Array {
+  const [cout, cg, kh, kw] = shape;
+  const k = cg * kh * kw;
+  const out = new Float32Array(k * cout);
+  for (let n = 0; n < cout; n++) {
+    const base = n * k;
+    for (let c = 0; c < cg; c++) {
+      for (let i = 0; i < kh; i++) {
+        for (let j = 0; j < kw; j++) {
+          const src = base + (c * kh + i) * kw + j;
+          const row = order === 'channel-major' ? (c * kh + i) * kw + j : (i * kw + j) * cg + c;
+          out[row * cout + n] = weight[src]!;
+        }
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,95 @@
+/**
+ * The plan-lowering driver: the typed patterns of every plan op and of
+ * `spat.materialize_layout`, applied once to each op of a function in program order (producers
+ * before consumers, so a row-strip consumer finds its producer's collection behind the
+ * row-strip cast), then the row-strip casts erased. Everything a pattern cannot lower is a
+ * diagnostic at the plan; nothing is left half-lowered silently.
+ */
+import { ConstantOp, FrozenPatternSet, PatternRewriter, UnrealizedConversionCastOp, type Operation, type RewritePattern } from '@raptor-pim/ir-core';
+import { PLAN_OPS } from '@raptor-pim/spatial-dialect';
+import type { HardwareConfig } from '@raptor-pim/pim-target';
+import { PlanLoweringMessages as M } from '../diagnostics';
+import { crossbarShapeOf } from '../target';
+import { createLoweringEnv, refuse, type LoweringEnv } from './lowering-env';
+import { PHYSICAL_LAYOUT_ATTR } from './physical-values';
+import { convPlanPattern } from './patterns/conv';
+import { addPlanPattern, biasAddPlanPattern, reluPlanPattern, siluPlanPattern } from './patterns/elementwise';
+import { globalAveragePoolPlanPattern, maxPoolPlanPattern } from './patterns/pool';
+import { concatPlanPattern, flattenPlanPattern, materializeLayoutPattern, resizeNearestPlanPattern } from './patterns/data-movement';
+
+/** The lowering patterns of every plan op and of `spat.materialize_layout`, sharing `env`. */
+export function planLoweringPatterns(env: LoweringEnv): RewritePattern[] {
+  return [
+    addPlanPattern(env),
+    biasAddPlanPattern(env),
+    concatPlanPattern(env),
+    convPlanPattern(env),
+    flattenPlanPattern(env),
+    globalAveragePoolPlanPattern(env),
+    maxPoolPlanPattern(env),
+    reluPlanPattern(env),
+    resizeNearestPlanPattern(env),
+    siluPlanPattern(env),
+    materializeLayoutPattern(env),
+  ];
+}
+
+/** What {@link lowerPlans} reports. */
+export interface LowerPlansResult {
+  /** False when a diagnostic was reported (on the context's diagnostic engine). */
+  readonly success: boolean;
+  /** Plans lowered. */
+  readonly loweredPlans: number;
+  /** Materializations lowered. */
+  readonly loweredMaterializations: number;
+}
+
+const PLAN_NAMES = new Set(PLAN_OPS.map((d) => d.name));
+
+/**
+ * Lowers every plan and materialization directly in the body of `func` (a `func.func`) for the
+ * machine `config`. Diagnostics go to the context's engine; on failure the IR may be partly
+ * lowered (the pass manager discards it).
+ *
+ * @example
+ * const r = lowerPlans(funcOp, defaultTarget().config); // r.success, r.loweredPlans
+ */
+export function lowerPlans(func: Operation, config: HardwareConfig): LowerPlansResult {
+  const env = createLoweringEnv(config, crossbarShapeOf(config));
+  const patterns = new FrozenPatternSet(planLoweringPatterns(env));
+  const rewriter = new PatternRewriter(func.context);
+  const body = func.regions[0]?.firstBlock;
+  const casts: Operation[] = [];
+  if (body) {
+    const ops: Operation[] = [];
+    // Constants feeding plans (weights, biases): erased below once nothing reads them.
+    const planConstants = new Set<Operation>();
+    for (let op = body.firstOp; op; op = op.next) {
+      ops.push(op);
+      if (!PLAN_NAMES.has(op.name)) continue;
+      for (const v of op.operands) {
+        const def = v.definingOp;
+        if (def && ConstantOp.match(def)) planConstants.add(def);
+      }
+    }
+    for (const op of ops) {
+      for (const pattern of patterns.patternsFor(op)) {
+        if (pattern.matchAndRewrite(op, rewriter)) break;
+      }
+      if (env.failed) break;
+    }
+    if (!env.failed) {
+      for (let op = body.firstOp; op; op = op.next) {
+        if (UnrealizedConversionCastOp.match(op) && op.getDiscardableAttr(PHYSICAL_LAYOUT_ATTR) !== undefined) casts.push(op);
+        else if (PLAN_NAMES.has(op.name)) refuse(env, op, M.leftover(op.name));
+      }
+      for (const cast of casts.reverse()) {
+        const user = cast.getResult(0).firstUse?.owner;
+        if (user) refuse(env, user, M.rowStripEscapes(user.name));
+        else rewriter.eraseOp(cast);
+      }
+      for (const c of planConstants) if (c.getResult(0).useEmpty) rewriter.eraseOp(c);
+    }
+  }
+  return { success: !env.failed, loweredPlans: env.loweredPlans, loweredMaterializations: env.loweredMaterializations };
+}

@@ -1,0 +1,122 @@
+/**
+ * `spat.conv2d_plan` -> crossbar MVMs. The weights `[Cout, Cin/g, kh, kw]` become the unfolded
+ * `K x Cout` matrix (K = kh*kw*Cin/g), cut by the shared {@link tileWeightMatrix} into
+ * `ceil(K/R) * ceil(Cout/C)` crossbar tiles (R x C from the target), each one `arith.constant`
+ * bound as a resident weight. One lane per output pixel (`N*Ho*Wo` lanes) gathers its input
+ * patch per group from the padded input (one window slice, reshaped to `[1, K]`), multiplies
+ * every row-tile slice with its tiles (`spat.wvmm`), adds the row-tile partial sums
+ * (`spat.vadd`), keeps its group's columns, joins the column pieces (`spat.concat`) and adds
+ * the bias: it publishes the pixel's `[1, Cout]` channel vector, i.e. NHWC row strips in the
+ * pixel form. Forms (spatial-layouts.md): dense -> dense (then the strips are materialized
+ * dense), dense -> row strips (gate `canLowerConvPlanToRowStrip`), row strips -> row strips
+ * (gate `canConsumeAndProduceRowStrip`).
+ */
+import { createPattern, type RankedTensorType, type Value } from '@raptor-pim/ir-core';
+import { Conv2dPlanOp, tileWeightMatrix } from '@raptor-pim/spatial-dialect';
+import { checkConsumeAndProduceRowStrip, checkConvPlanToRowStrip } from '@raptor-pim/layout-planner';
+import { PlanLoweringMessages as M } from '../../diagnostics';
+import { constantF32, unfoldConvWeights } from '../../analysis/conv-weights';
+import { selectedResultLayout } from '../../analysis/selected-layouts';
+import { checkWindow, isRefusal, windowExtent } from '../../analysis/window';
+import { buildBatch, denseConstant } from '../compute-builders';
+import { padDense, padRowStrips, laneCoordinates, rowStripsToDense } from '../data-movement';
+import { castRowStrip, nchwOf, physicalValueOf } from '../physical-values';
+import { refuse, type LoweringEnv } from '../lowering-env';
+
+const ints = (a: { values: readonly (number | bigint)[] }): number[] => a.values.map(Number);
+
+/** The conv lowering pattern of `env`. */
+export function convPlanPattern(env: LoweringEnv) {
+  return createPattern(Conv2dPlanOp, (conv, rw) => {
+    const op = conv.op;
+    const input = physicalValueOf(conv.input);
+    const output = nchwOf(conv.output.type);
+    const wType = conv.weight.type as RankedTensorType;
+    if (!input || !output) return refuse(env, op, M.notF32('the convolution', 'a non-static or non-rank-4 tensor'));
+    const wShape = wType.shape as [number, number, number, number];
+    const [cout, cg, kh, kw] = wShape;
+    const g = input.geometry;
+    const group = Number(conv.group.value);
+    if (group < 1 || g.c % group !== 0 || cout % group !== 0) {
+      return refuse(env, op, M.unsupportedGeometry('group', String(group), `a positive divisor of the input channels ${g.c} and the output channels ${cout}`));
+    }
+    if (cg * group !== g.c) return refuse(env, op, M.unsupportedGeometry('weight', `[${wShape.join(', ')}]`, `[Cout, Cin/group = ${g.c / group}, kh, kw]`));
+    if (output.n !== g.n || output.c !== cout) return refuse(env, op, M.unsupportedGeometry('output', `[${output.n}, ${output.c}, ...]`, `batch ${g.n} and ${cout} channels`));
+    const win = checkWindow([kh, kw], ints(conv.strides), ints(conv.dilations), ints(conv.pads), g, output);
+    if (isRefusal(win)) return refuse(env, op, M.unsupportedGeometry(win.parameter, win.value, win.limit));
+    const weights = constantF32(conv.weight);
+    if (!weights) return refuse(env, op, M.weightNotConstant('convolution weight'));
+    let bias: Float32Array | undefined;
+    if (conv.bias) {
+      const b = constantF32(conv.bias);
+      if (!b || (b.length !== cout && b.length !== 1)) return refuse(env, op, M.weightNotConstant(`convolution bias (${cout} values)`));
+      bias = b.length === cout ? b : new Float32Array(cout).fill(b[0]!);
+    }
+    const result = selectedResultLayout(env, op);
+    if (!result) return false;
+    if (result === 'nhwc_row_strip') {
+      const verdict = input.layout === 'dense_nchw' ? checkConvPlanToRowStrip(conv, env.config) : checkConsumeAndProduceRowStrip(conv, env.config);
+      if (!verdict.ok) return refuse(env, op, M.gateRefused(input.layout === 'dense_nchw' ? 'canLowerConvPlanToRowStrip' : 'canConsumeAndProduceRowStrip', verdict.parameter, verdict.reason));
+    } else if (result !== 'dense_nchw' || input.layout !== 'dense_nchw') {
+      return refuse(env, op, M.unsupportedLayouts(input.layout, result, 'dense_nchw -> dense_nchw, dense_nchw -> nhwc_row_strip, nhwc_row_strip -> nhwc_row_strip'));
+    }
+
+    const loc = op.location;
+    rw.setInsertionPoint(op);
+    const dense = input.layout === 'dense_nchw';
+    const k = cg * kh * kw;
+    const tiling = tileWeightMatrix(unfoldConvWeights(weights, wShape, dense ? 'channel-major' : 'position-major'), k, cout, env.crossbar.rows, env.crossbar.columns);
+    if (!tiling.ok) return refuse(env, op, M.unsupportedGeometry('weight', `[${wShape.join(', ')}]`, tiling.message));
+    const { rowTiles, colTiles, tiles } = tiling.value;
+    const tileValues = tiles.map((t) => denseConstant(rw, loc, [t.rows, t.cols], t.data));
+    const biasValue = bias ? denseConstant(rw, loc, [1, cout], bias) : undefined;
+    const padded = input.layout === 'dense_nchw' ? padDense(rw, loc, input, win.pads, 0) : padRowStrips(rw, loc, input, win.pads, 0);
+    const [sh, sw] = win.strides;
+    const [dh, dw] = win.dilations;
+    const khe = windowExtent(win, 0);
+    const kwe = windowExtent(win, 1);
+    const ng = cout / group;
+    const inputs = biasValue ? [padded, biasValue] : [padded];
+    const collection = buildBatch(rw, loc, g.n * output.h * output.w, { weights: tileValues, inputs }, [1, cout], (bb, w, [x, b]) => {
+      const [n, oh, ow] = laneCoordinates(bb, [g.n, output.h, output.w]);
+      const h0 = oh!.mul(sh);
+      const w0 = ow!.mul(sw);
+      const pieces: Value[] = [];
+      for (let gi = 0; gi < group; gi++) {
+        // The group's patch as a [1, K] row, in the matrix's row order.
+        let window = dense
+          ? bb.slice(x!, [n!, gi * cg, h0, w0], [1, cg, khe, kwe])
+          : bb.slice(x!, [n!, h0, w0, gi * cg], [1, khe, kwe, cg]);
+        if (dh !== 1 || dw !== 1) {
+          window = dense
+            ? bb.slice(window, [0, 0, 0, 0], [1, cg, kh, kw], undefined, [1, 1, dh, dw])
+            : bb.slice(window, [0, 0, 0, 0], [1, kh, kw, cg], undefined, [1, dh, dw, 1]);
+        }
+        const row = bb.collapse(window, [[0], [1, 2, 3]], [1, k]);
+        const slices = Array.from({ length: rowTiles }, (_, i) => {
+          const t = tiles[i * colTiles]!;
+          return rowTiles === 1 ? row : bb.slice(row, [0, t.rowOffset], [1, t.rows]);
+        });
+        const first = gi * ng;
+        const last = first + ng;
+        for (let j = 0; j < colTiles; j++) {
+          const t0 = tiles[j]!;
+          const c0 = t0.colOffset;
+          const c1 = c0 + t0.cols;
+          if (c1 <= first || c0 >= last) continue;
+          const partial = bb.sum(slices.map((s, i) => bb.wvmm(w[i * colTiles + j]!, s)));
+          const from = Math.max(first, c0);
+          const to = Math.min(last, c1);
+          pieces.push(from === c0 && to === c1 ? partial : bb.slice(partial, [0, from - c0], [1, to - from]));
+        }
+      }
+      const y = bb.concat(1, pieces);
+      return b ? bb.add(y, b) : y;
+    });
+    const strips = { layout: 'nhwc_row_strip' as const, form: 'pixels' as const, value: collection, geometry: output };
+    const replacement = result === 'nhwc_row_strip' ? castRowStrip(rw, loc, collection, conv.output.type as RankedTensorType) : rowStripsToDense(rw, loc, strips);
+    rw.replaceOp(op, [replacement]);
+    env.loweredPlans++;
+    return true;
+  });
+}

@@ -1,0 +1,119 @@
+/**
+ * Pooling plans.
+ *
+ * `spat.max_pool2d_plan` (`spat.vmax` chains over the kernel positions; padding is -inf):
+ * - dense -> dense: one lane per (example, channel); from the padded `[1, 1, Hp, Wp]` plane each
+ *   kernel position `(i, j)` is one strided slice `[1, 1, Ho, Wo]`, maxed together.
+ * - dense or row strips -> row strips (gate `canLowerMaxPoolPlanToRowStrip`): one lane per
+ *   output strip; it cuts the window rows `[1, kh_ext, Wp, C]` of the padded NHWC input and
+ *   takes one strided `[Wo, C]` slice per kernel position. A dense input is first moved to
+ *   row strips.
+ *
+ * `spat.global_average_pool_plan` (`spat.vavg`): one lane per (example, channel) averaging the
+ * channel's plane (dense or gathered from the strips); dense -> dense through a physical-view
+ * blueprint, dense or row strips -> row strips (gate `canLowerGlobalAveragePoolPlanToRowStrip`)
+ * as the `[N, 1, C]` strips of the pooled pixel.
+ */
+import { createPattern, type RankedTensorType, type Value } from '@raptor-pim/ir-core';
+import { GlobalAveragePoolPlanOp, MaxPool2dPlanOp } from '@raptor-pim/spatial-dialect';
+import { checkGlobalAveragePoolPlanToRowStrip, checkMaxPoolPlanToRowStrip } from '@raptor-pim/layout-planner';
+import { PlanLoweringMessages as M } from '../../diagnostics';
+import { selectedResultLayout } from '../../analysis/selected-layouts';
+import { checkWindow, isRefusal, windowExtent } from '../../analysis/window';
+import { buildBatch, buildCompute, buildPhysicalView } from '../compute-builders';
+import { denseToRowStrips, laneCoordinates, padDense, padRowStrips } from '../data-movement';
+import { castRowStrip, nchwOf, physicalValueOf, readPlane, type PhysicalValue } from '../physical-values';
+import { refuse, type LoweringEnv } from '../lowering-env';
+
+const ints = (a: { values: readonly (number | bigint)[] }): number[] => a.values.map(Number);
+
+/** The max-pool lowering pattern of `env`. */
+export function maxPoolPlanPattern(env: LoweringEnv) {
+  return createPattern(MaxPool2dPlanOp, (pool, rw) => {
+    const op = pool.op;
+    const input = physicalValueOf(pool.input);
+    const output = nchwOf(pool.output.type);
+    if (!input || !output) return refuse(env, op, M.notF32('the max pooling', 'a non-static or non-rank-4 tensor'));
+    const g = input.geometry;
+    const win = checkWindow(ints(pool.kernelShape), ints(pool.strides), ints(pool.dilations), ints(pool.pads), g, output);
+    if (isRefusal(win)) return refuse(env, op, M.unsupportedGeometry(win.parameter, win.value, win.limit));
+    const result = selectedResultLayout(env, op);
+    if (!result) return false;
+    const loc = op.location;
+    rw.setInsertionPoint(op);
+    const [kh, kw] = win.kernel;
+    const [sh, sw] = win.strides;
+    const [dh, dw] = win.dilations;
+    if (result === 'dense_nchw' && input.layout === 'dense_nchw') {
+      const padded = padDense(rw, loc, input, win.pads, -Infinity);
+      const hp = g.h + win.pads[0] + win.pads[2];
+      const wp = g.w + win.pads[1] + win.pads[3];
+      const collection = buildBatch(rw, loc, g.n * g.c, { weights: [], inputs: [padded] }, [1, 1, output.h, output.w], (bb, _w, [x]) => {
+        const [n, c] = laneCoordinates(bb, [g.n, g.c]);
+        const plane = bb.slice(x!, [n!, c!, 0, 0], [1, 1, hp, wp]);
+        const taps: Value[] = [];
+        for (let i = 0; i < kh; i++) {
+          for (let j = 0; j < kw; j++) taps.push(bb.slice(plane, [0, 0, i * dh, j * dw], [1, 1, output.h, output.w], undefined, [1, 1, sh, sw]));
+        }
+        return bb.maxOf(taps);
+      });
+      rw.replaceOp(op, [buildPhysicalView(rw, loc, collection, [output.n, output.c, output.h, output.w])]);
+    } else if (result === 'nhwc_row_strip') {
+      const verdict = checkMaxPoolPlanToRowStrip(pool, env.config);
+      if (!verdict.ok) return refuse(env, op, M.gateRefused('canLowerMaxPoolPlanToRowStrip', verdict.parameter, verdict.reason));
+      const strips = input.layout === 'dense_nchw' ? denseToRowStrips(rw, loc, input) : input;
+      const padded = padRowStrips(rw, loc, strips as PhysicalValue & { layout: 'nhwc_row_strip' }, win.pads, -Infinity);
+      const wp = g.w + win.pads[1] + win.pads[3];
+      const khe = windowExtent(win, 0);
+      const collection = buildBatch(rw, loc, g.n * output.h, { weights: [], inputs: [padded] }, [output.w, g.c], (bb, _w, [x]) => {
+        const [n, oh] = laneCoordinates(bb, [g.n, output.h]);
+        const rows = bb.slice(x!, [n!, oh!.mul(sh), 0, 0], [1, khe, wp, g.c]);
+        const taps: Value[] = [];
+        for (let i = 0; i < kh; i++) {
+          for (let j = 0; j < kw; j++) taps.push(bb.slice(rows, [0, i * dh, j * dw, 0], [1, 1, output.w, g.c], [output.w, g.c], [1, 1, sw, 1]));
+        }
+        return bb.maxOf(taps);
+      });
+      rw.replaceOp(op, [castRowStrip(rw, loc, collection, pool.output.type as RankedTensorType)]);
+    } else {
+      return refuse(env, op, M.unsupportedLayouts(input.layout, result, 'dense_nchw -> dense_nchw, dense_nchw -> nhwc_row_strip, nhwc_row_strip -> nhwc_row_strip'));
+    }
+    env.loweredPlans++;
+    return true;
+  });
+}
+
+/** The global-average-pool lowering pattern of `env`. */
+export function globalAveragePoolPlanPattern(env: LoweringEnv) {
+  return createPattern(GlobalAveragePoolPlanOp, (pool, rw) => {
+    const op = pool.op;
+    const input = physicalValueOf(pool.input);
+    const output = nchwOf(pool.output.type);
+    if (!input || !output) return refuse(env, op, M.notF32('the global average pooling', 'a non-static or non-rank-4 tensor'));
+    const g = input.geometry;
+    const result = selectedResultLayout(env, op);
+    if (!result) return false;
+    const loc = op.location;
+    rw.setInsertionPoint(op);
+    const toDense = result === 'dense_nchw' && input.layout === 'dense_nchw';
+    if (!toDense) {
+      if (result !== 'nhwc_row_strip') return refuse(env, op, M.unsupportedLayouts(input.layout, result, 'dense_nchw -> dense_nchw, dense_nchw -> nhwc_row_strip, nhwc_row_strip -> nhwc_row_strip'));
+      const verdict = checkGlobalAveragePoolPlanToRowStrip(pool, env.config);
+      if (!verdict.ok) return refuse(env, op, M.gateRefused('canLowerGlobalAveragePoolPlanToRowStrip', verdict.parameter, verdict.reason));
+    }
+    const fragment = toDense ? [1, 1, 1, 1] : [1, 1];
+    const collection = buildBatch(rw, loc, g.n * g.c, { weights: [], inputs: [input.value] }, fragment, (bb, _w, [x]) => {
+      const [n, c] = laneCoordinates(bb, [g.n, g.c]);
+      return bb.average(readPlane(bb, x!, input, n!, c!), fragment);
+    });
+    if (toDense) {
+      rw.replaceOp(op, [buildPhysicalView(rw, loc, collection, [g.n, g.c, 1, 1])]);
+    } else {
+      // Slot order (n, c) of one-element fragments is the strip order of the pooled pixel.
+      const [strips] = buildCompute(rw, loc, { weights: [], inputs: [collection] }, [[g.n, 1, g.c]], (bb, _w, [x]) => [bb.reshape(x!, [g.n, 1, g.c])]);
+      rw.replaceOp(op, [castRowStrip(rw, loc, strips!, pool.output.type as RankedTensorType)]);
+    }
+    env.loweredPlans++;
+    return true;
+  });
+}
