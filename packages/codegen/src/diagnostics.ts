@@ -22,7 +22,7 @@ export const CodegenMessages = {
   loopTooLong: (trips: number, limit: number) => `has ${trips} iterations; code generation unrolls at most ${limit}`,
 
   // ---------------------------------------------------------------- memory plan
-  notPlanned: () => `local allocation has no planned address (an 'address' attribute set by pim-plan-memory)`,
+  notPlanned: () => `local allocation has no planned address (a 'pim.address' attribute set by pim-plan-memory)`,
   noLocalMemorySize: () => `has no 'pim.local_memory_size' attribute (set by pim-plan-memory)`,
   localMemoryTooBig: (size: number, capacity: number) =>
     `pim.local_memory_size ${size} exceeds the target's local memory of ${capacity} bytes (local_memory_config.memory_size)`,
@@ -38,7 +38,9 @@ export const CodegenMessages = {
   outOfBounds: (what: string, start: number, end: number, size: number) =>
     `${what} accesses bytes [${start}, ${end}) of a ${size}-byte buffer`,
   negativeValue: (what: string, value: number) => `${what} is ${value}; it must be non-negative`,
-  hostAddressNotPlanned: (name: string) => `host buffer ${name} has an 'address' attribute that is not a non-negative integer`,
+  hostAddressNotPlanned: (name: string) => `host buffer ${name} has a planned address that is not a non-negative integer`,
+  hostArgAddresses: (entries: number | undefined, args: number) =>
+    `pim.host_arg_addresses must list one address per argument (${args}), it ${entries === undefined ? 'is not an i64 array' : `has ${entries}`}`,
   hostOverlap: (a: string, b: string) => `host buffers ${a} and ${b} overlap in global memory`,
   hostTooBig: (end: number, capacity: number) =>
     `host buffers need ${end} bytes of global memory, the target has ${capacity} (global_memory_config.memory_size)`,

@@ -130,8 +130,8 @@ describe('failures', () => {
     target.config.raptor_config.local_memory_alignment = 2;
     const module = parseModule(`func.func @main() {
   pim.core [] = [] coreId 0 attributes {pim.local_memory_size = 48 : i32} : [] -> () {
-    %a = memref.alloc() {address = 2 : i64} : memref<1x4xf32>
-    %b = memref.alloc() {address = 20 : i64} : memref<1x4xf32>
+    %a = memref.alloc() {pim.address = 2 : i64} : memref<1x4xf32>
+    %b = memref.alloc() {pim.address = 20 : i64} : memref<1x4xf32>
     %r = pim.vrelu(%a, %b) : (memref<1x4xf32>, memref<1x4xf32>) -> memref<1x4xf32>
     pim.halt
   }
@@ -148,7 +148,7 @@ describe('failures', () => {
     const text = `func.func @main(%x: memref<1x4xf32>, %y: memref<1x4xf32>) {
   pim.core [] = [] coreId 0 attributes {pim.local_memory_size = 16 : i32} : [] -> () {
     %c0 = arith.constant 0 : index
-    %a = memref.alloc() {address = 0 : i64} : memref<1x4xf32>
+    %a = memref.alloc() {pim.address = 0 : i64} : memref<1x4xf32>
     %l = pim.memcp_hd[%c0, %c0](%a, %x) {size = 16 : i32} : memref<1x4xf32>, memref<1x4xf32> -> memref<1x4xf32>
     %s = pim.vsoftmax(%l, %l) : (memref<1x4xf32>, memref<1x4xf32>) -> memref<1x4xf32>
     %o = pim.memcp_dh[%c0, %c0](%y, %s) {size = 16 : i32} : memref<1x4xf32>, memref<1x4xf32> -> memref<1x4xf32>

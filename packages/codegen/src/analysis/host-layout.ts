@@ -3,18 +3,21 @@
  * global memory.
  *
  * Host buffers are the entry function's memref arguments, memref allocations at function
- * level (host slots) and `memref.global`s read through `memref.get_global`. An address
- * planned by bufferization (an `address` attribute: on the argument, on the `memref.alloc`,
- * on the `memref.global`) is kept; buffers without one are laid out after the planned ones in
- * program order, 4-byte aligned. Function arguments written by a core are the model outputs,
- * the others the model inputs (see `emitBundle`).
+ * level (host slots, returned outputs) and `memref.global`s read through `memref.get_global`.
+ * The addresses bufferization's `pim-plan-memory` records are kept: `pim.host_arg_addresses`
+ * (one per argument) on the function, `pim.host_address` on a host `memref.alloc` (and on a
+ * `memref.global`); buffers without one are laid out after the planned ones in program order,
+ * 4-byte aligned.
  */
 import {
   ArrayAttr,
+  DenseArrayAttr,
   DenseElementsAttr,
   DictionaryAttr,
   IntegerAttr,
+  IntegerType,
   MemRefType,
+  StringAttr,
   type Attribute,
   type Operation,
   type Value,
@@ -25,8 +28,12 @@ import { CodegenMessages as M } from '../diagnostics';
 import { elementBytes, staticByteSize } from './types';
 import type { Reporter } from './reporter';
 
-/** The attribute holding a planned byte address (local allocations, host buffers). */
-export const ADDRESS_ATTR = 'address';
+/** The attribute holding the planned local address of a `memref.alloc` inside a core. */
+export const ADDRESS_ATTR = 'pim.address';
+/** The attribute holding the planned global address of a host `memref.alloc` or `memref.global`. */
+export const HOST_ADDRESS_ATTR = 'pim.host_address';
+/** The function attribute listing the planned global address of every argument. */
+export const HOST_ARG_ADDRESSES_ATTR = 'pim.host_arg_addresses';
 /** The argument attribute naming a model input or output (optional). */
 export const NAME_ATTR = 'pim.name';
 
@@ -76,14 +83,20 @@ export class HostLayout {
     const view = FuncOp.match(func);
     const entry = func.regions[0]?.firstBlock;
     const argAttrs = view?.arg_attrs;
-    entry?.arguments.forEach((arg, i) => {
+    const argAddresses = func.getDiscardableAttr(HOST_ARG_ADDRESSES_ATTR);
+    const planned = argAddresses instanceof DenseArrayAttr ? (argAddresses.values as readonly (number | bigint)[]).map(Number) : undefined;
+    const args = entry?.arguments ?? [];
+    if (argAddresses !== undefined && (!planned || planned.length !== args.length)) {
+      report.error(func, M.hostArgAddresses(planned?.length, args.length));
+    }
+    args.forEach((arg, i) => {
       if (!(arg.type instanceof MemRefType)) return;
       const dict = argAttrs instanceof ArrayAttr ? argAttrs.elements[i] : undefined;
       const entries = dict instanceof DictionaryAttr ? dict.entries : [];
-      const addr = entries.find((e) => e.name === ADDRESS_ATTR)?.value;
       const name = entries.find((e) => e.name === NAME_ATTR)?.value;
-      const tensorName = name && 'value' in name && typeof name.value === 'string' ? name.value : undefined;
-      const planned = addressOf(addr, `%arg${i}`, func, report);
+      const tensorName = name instanceof StringAttr ? name.value : undefined;
+      const at = planned?.length === args.length ? planned[i] : undefined;
+      const address = at === undefined ? undefined : addressOf(IntegerAttr.get(IntegerType.get(func.context, 64), at), `%arg${i}`, func, report);
       pending.push({
         name: `%arg${i}`,
         bytes: staticByteSize(arg.type) ?? 0,
@@ -92,7 +105,7 @@ export class HostLayout {
         ...(tensorName !== undefined ? { tensorName } : {}),
         reportAt: func,
         key: arg,
-        ...(planned !== undefined ? { planned } : {}),
+        ...(address !== undefined ? { planned: address } : {}),
       });
     });
     let slot = 0;
@@ -101,7 +114,7 @@ export class HostLayout {
       if (!alloc || !(o.getResult(0).type instanceof MemRefType)) continue;
       const type = o.getResult(0).type as MemRefType;
       const name = `host slot #${slot++}`;
-      const planned = addressOf(o.getDiscardableAttr(ADDRESS_ATTR), name, o, report);
+      const planned = addressOf(o.getDiscardableAttr(HOST_ADDRESS_ATTR), name, o, report);
       pending.push({ name, bytes: staticByteSize(type) ?? 0, type, reportAt: o, key: o.getResult(0), ...(planned !== undefined ? { planned } : {}) });
     }
     const usedGlobals = new Set<string>();
@@ -114,7 +127,7 @@ export class HostLayout {
       if (!g || !usedGlobals.has(g.sym_name.value)) continue;
       const type = g.type.value as MemRefType;
       const name = `@${g.sym_name.value}`;
-      const planned = addressOf(o.getDiscardableAttr(ADDRESS_ATTR), name, o, report);
+      const planned = addressOf(o.getDiscardableAttr(HOST_ADDRESS_ATTR), name, o, report);
       const init = g.initial_value;
       pending.push({
         name,

@@ -4,7 +4,7 @@
  * pim-target's bundle (`config.json`, `core_<id>.pim`, `manifest.json`, `memory.bin`,
  * `weights.bin`) checked by pim-target's validator. The same module gives the same bytes.
  */
-import { FloatType, IntegerType, MemRefType, type Diagnostic, type Operation } from '@raptor-pim/ir-core';
+import { FloatType, IntegerType, MemRefType, ReturnOp, type Diagnostic, type Operation } from '@raptor-pim/ir-core';
 import {
   formatDiagnostic,
   isPimsimCompatibilityDiagnostic,
@@ -139,34 +139,37 @@ function elementTypeOf(buffer: HostBuffer): ElementType | undefined {
 }
 
 /**
- * The model inputs and outputs: the entry function's memref arguments that a core writes
- * (`pim.memcp_dh`) are outputs, those only read (`pim.memcp_hd`) are inputs, in argument
- * order; names come from `pim.name` argument attributes, else `input_<k>` / `output_<k>`.
+ * The model inputs and outputs. Outputs are the host buffers the entry function returns (the
+ * form bufferization produces), in result order; a function that returns nothing has its
+ * written memref arguments (`pim.memcp_dh` destinations) as outputs instead. Inputs are the
+ * other memref arguments, in argument order. Names come from `pim.name` argument attributes,
+ * else `input_<k>` / `output_<k>` (as `raptor run` names its `.npy` files).
  */
 function modelTensors(program: StaticProgram, report: Reporter): { inputs: TensorLocation[]; outputs: TensorLocation[] } {
-  const read = new Set<HostBuffer>();
   const written = new Set<HostBuffer>();
-  for (const s of program.streams) {
-    for (const op of s.ops) {
-      if (op.kind === 'ld') read.add(op.host);
-      else if (op.kind === 'st') written.add(op.host);
+  for (const s of program.streams) for (const op of s.ops) if (op.kind === 'st') written.add(op.host);
+  const entry = program.func.regions[0]?.firstBlock;
+  const terminator = entry?.lastOp;
+  const returned: HostBuffer[] = [];
+  if (terminator && ReturnOp.isInstance(terminator)) {
+    for (const v of terminator.operands) {
+      const b = program.host.lookup(v);
+      if (b && !returned.includes(b)) returned.push(b);
     }
   }
   const args = program.host.buffers.filter((b) => b.argument !== undefined).sort((a, b) => a.argument! - b.argument!);
-  const inputs: TensorLocation[] = [];
-  const outputs: TensorLocation[] = [];
-  for (const b of args) {
-    const isOutput = written.has(b);
-    if (!isOutput && !read.has(b)) continue;
+  const outputBuffers = returned.length > 0 ? returned : args.filter((b) => written.has(b));
+  const inputBuffers = args.filter((b) => !outputBuffers.includes(b) && !written.has(b));
+  const locate = (b: HostBuffer, name: string): TensorLocation | undefined => {
     const elementType = elementTypeOf(b);
     if (!elementType) {
       report.error(b.reportAt, M.elementType(`host buffer ${b.name}`, typeText(b.type.elementType)));
-      continue;
+      return undefined;
     }
-    const list = isOutput ? outputs : inputs;
-    const name = b.tensorName ?? `${isOutput ? 'output' : 'input'}_${list.length}`;
-    list.push({ name, address: b.address, elementType, shape: [...(b.type as MemRefType).shape] });
-  }
+    return { name: b.tensorName ?? name, address: b.address, elementType, shape: [...(b.type as MemRefType).shape] };
+  };
+  const inputs = inputBuffers.map((b, k) => locate(b, `input_${k}`)).filter((t): t is TensorLocation => t !== undefined);
+  const outputs = outputBuffers.map((b, k) => locate(b, `output_${k}`)).filter((t): t is TensorLocation => t !== undefined);
   return { inputs, outputs };
 }
 
