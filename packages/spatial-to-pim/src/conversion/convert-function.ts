@@ -23,6 +23,8 @@ import {
   IntegerType,
   IRMapping,
   MemRefType,
+  applyFullConversion,
+  Diagnostic,
   OpBuilder,
   RankedTensorType,
   Traits,
@@ -33,20 +35,21 @@ import {
   type Operation,
   type Value,
 } from '@raptor-pim/ir-core';
-import { CoreBatchOp, CoreOp, HaltOp, MemcpDhOp } from '@raptor-pim/pim-dialect';
+import { CoreBatchOp, CoreOp, HaltOp, MemcpDhOp, MemcpHdOp } from '@raptor-pim/pim-dialect';
 import type { HardwareConfig } from '@raptor-pim/pim-target';
 import {
+  DeferredSourceSelectOp,
   HostStoreSyncOp,
   HostWaitLoadOp,
   InParallelOp,
   ScheduledComputeBatchOp,
   ScheduledComputeOp,
 } from '@raptor-pim/spatial-dialect';
-import { ParallelInsertSliceOp, createAlloc } from '@raptor-pim/upstream-dialects';
+import { ExtractSliceOp, ParallelInsertSliceOp, createAlloc } from '@raptor-pim/upstream-dialects';
 import { SpatToPimMessages as M } from '../diagnostics';
-import { patternTable, type ScheduledOpPattern } from './patterns';
+import { copyRuns, spatToPimPatterns, spatToPimTarget } from './patterns';
 import { evaluateStatic } from './static-index';
-import { StreamLowering, staticTensor, type ConversionCounters, type HostBuffers } from './stream-lowering';
+import { LoweringContext, staticTensor, type ConversionCounters, type HostBuffers } from './lowering-context';
 
 /** What one conversion did (the pass statistics). */
 export interface SpatToPimStats extends ConversionCounters {
@@ -247,11 +250,7 @@ function hostSlotExtent(placed: readonly Placed[]): number | undefined {
  * Converts the scheduled computes of `func` to PIM streams (see the file comment). Returns
  * `ok: false` after reporting diagnostics; the function is then unchanged.
  */
-export function convertScheduledFunction(
-  func: Operation,
-  config: HardwareConfig,
-  patterns: ReadonlyMap<unknown, ScheduledOpPattern> = patternTable(),
-): SpatToPimResult {
+export function convertScheduledFunction(func: Operation, config: HardwareConfig): SpatToPimResult {
   const stats: SpatToPimStats = {
     cores: 0,
     coreBatches: 0,
@@ -301,9 +300,10 @@ export function convertScheduledFunction(
   const host: HostBuffers = { slots, outputs };
 
   let ok = true;
+  const lowering = new LoweringContext(ctx, config, host, stats);
   const streams = planStreams(placed);
   for (const plan of streams) {
-    const core = buildStream(b, ctx, plan, config, host, stats, patterns);
+    const core = buildStream(b, ctx, plan, lowering, stats);
     created.push(core.op);
     if (!core.ok) ok = false;
   }
@@ -325,15 +325,13 @@ export function convertScheduledFunction(
   return { ok: true, stats };
 }
 
-/** Builds one stream op before the builder's insertion point. */
+/** Builds one stream op before the builder's insertion point: forms the stream, then converts it. */
 function buildStream(
   b: OpBuilder,
   ctx: MLIRContext,
   plan: StreamPlan,
-  config: HardwareConfig,
-  host: HostBuffers,
+  lowering: LoweringContext,
   stats: SpatToPimStats,
-  patterns: ReadonlyMap<unknown, ScheduledOpPattern>,
 ): { op: Operation; ok: boolean } {
   const loc = plan.work[0]!.compute.op.location;
   const weights: Value[] = [];
@@ -352,127 +350,151 @@ function buildStream(
   op.regions[0]!.push(body);
   const lane = isBatch ? body.addArgument(IndexType.get(ctx), loc) : undefined;
   const weightArgs = weights.map((w) => body.addArgument(w.type, loc));
-  const s = new StreamLowering(ctx, body, config, host, stats);
+  const sb = OpBuilder.atBlockEnd(body, ctx);
   const expanded = new Set<Operation>();
+  let ok = true;
   for (const w of plan.work) {
     if (w.lane !== undefined) expanded.add(w.compute.op);
-    if (!lowerCompute(s, w.compute, w.lane, lane, weights, weightArgs, patterns)) break;
+    if (!formCompute(sb, lowering, w.compute, w.lane, lane, weights, weightArgs)) {
+      ok = false;
+      break;
+    }
   }
   stats.expandedBatches += expanded.size;
-  HaltOp.build(s.b, {}, loc);
-  return { op, ok: !s.failed };
+  HaltOp.build(sb, {}, loc);
+  if (!ok) return { op, ok };
+  // The ops of the stream: every spat op and tensor slice converted by the patterns.
+  const r = applyFullConversion(op, spatToPimTarget(), spatToPimPatterns(lowering), { emitDiagnostics: false });
+  if (!r.success) {
+    lowering.forget(body);
+    for (const f of r.failures) if (!lowering.wasReported(f.opName, f.location)) ctx.diagnostics.emit(new Diagnostic('error', f.location, M.unsupportedOp(f.opName)));
+    return { op, ok: false };
+  }
+  return { op, ok: true };
 }
 
-/** Lowers one scheduled compute (or one lane of a batch) into the stream. */
-function lowerCompute(
-  s: StreamLowering,
+/**
+ * Copies one scheduled compute (or one lane of a batch) into the stream: lane, weights and
+ * constant inputs are remapped, host inputs are loaded with `pim.memcp_hd` right before their
+ * first use (a slice of a host input is read straight from host memory), the body's ops are
+ * cloned as they are (the patterns convert them), and graph outputs are stored with
+ * `pim.memcp_dh`.
+ */
+function formCompute(
+  b: OpBuilder,
+  ctx: LoweringContext,
   compute: Placed,
   lane: number | undefined,
   laneArg: Value | undefined,
   weights: readonly Value[],
   weightArgs: readonly Value[],
-  patterns: ReadonlyMap<unknown, ScheduledOpPattern>,
 ): boolean {
   const op = compute.op;
   const view = bindingsOf(op);
   const entry = op.regions[0]!.firstBlock!;
   const args = entry.arguments;
+  const mapping = new IRMapping();
+  const host = new Map<Value, Value>();
   let k = 0;
   if (compute.batch) {
     const spatLane = args[k++]!;
-    if (lane !== undefined) {
-      s.bindings.set(spatLane, lane);
-      s.map(spatLane, s.constant(lane));
-    } else s.map(spatLane, laneArg!);
+    mapping.map(spatLane, lane !== undefined ? ctx.constant(b, lane) : laneArg!);
   }
-  view.weights.forEach((w) => s.map(args[k++]!, weightArgs[weights.indexOf(w)]!));
+  view.weights.forEach((w) => mapping.map(args[k++]!, weightArgs[weights.indexOf(w)]!));
   for (const input of view.inputs) {
     const arg = args[k++]!;
-    if (input instanceof BlockArgument) s.hostBound.set(arg, input);
-    else s.map(arg, input); // a captured constant
+    if (input instanceof BlockArgument) host.set(arg, input);
+    else mapping.map(arg, input); // a captured constant
   }
   const outputArgs = args.slice(k);
+  const load = (v: Value, at: Operation): void => {
+    const info = staticTensor(v.type)!;
+    const zero = ctx.constant(b, 0);
+    const dst = ctx.empty(b, v.type, at.location);
+    const y = MemcpHdOp.build(b, { dst, src: host.get(v)!, dstOffset: zero, srcOffset: zero, output: v.type, size: ctx.i32(info.bytes) }, at.location).output;
+    ctx.counters.hostLoads++;
+    mapping.map(v, y);
+  };
   for (let inner = entry.firstOp; inner; inner = inner.next) {
     if (inner.hasTrait(Traits.IsTerminator)) {
-      if (!lowerTerminator(s, compute, inner, outputArgs)) return false;
+      if (!storeOutputs(b, ctx, compute, inner, outputArgs, mapping)) return false;
       continue;
     }
-    if (inner.numRegions > 0) return s.error(inner, M.nestedRegion(inner.name));
-    const pattern = patterns.get(inner.definition);
-    if (pattern) {
-      if (!pattern.lower(inner, s)) return false;
+    if (inner.numRegions > 0) return ctx.error(inner, M.nestedRegion(inner.name));
+    if (inner.definition === ExtractSliceOp && host.has(inner.getOperand(0)) && !mapping.contains(inner.getOperand(0))) {
+      if (!readHostSlice(b, ctx, inner, host.get(inner.getOperand(0))!, mapping)) return false;
       continue;
     }
-    if (isIndexArithmetic(inner)) {
-      const mapping = new IRMapping();
-      for (const v of inner.operands) mapping.map(v, s.value(v, inner));
-      const c = s.b.clone(inner, mapping);
-      inner.results.forEach((r, i) => s.map(r, c.getResult(i)));
-      continue;
+    if (inner.definition === DeferredSourceSelectOp) {
+      // A static selector picks its source here, so an unselected host input is never loaded.
+      const sel = DeferredSourceSelectOp.get(inner);
+      const k = evaluateStatic(mapping.lookupOrDefault(sel.selector), new Map());
+      const picked = k === undefined ? undefined : sel.sources[k];
+      if (picked) {
+        if (host.has(picked) && !mapping.contains(picked)) load(picked, inner);
+        mapping.map(inner.getResult(0), mapping.lookupOrDefault(picked));
+        continue;
+      }
     }
-    return s.error(inner, M.unsupportedOp(inner.name));
+    for (const v of inner.operands) if (host.has(v) && !mapping.contains(v)) load(v, inner);
+    const c = b.clone(inner, mapping);
+    inner.results.forEach((r, i) => mapping.map(r, c.getResult(i)));
   }
   return true;
 }
 
-/** Pure region-free ops on scalars (index arithmetic, constants) are cloned into the stream. */
-function isIndexArithmetic(op: Operation): boolean {
-  return (
-    op.numRegions === 0 &&
-    (op.hasTrait(Traits.Pure) || isConstant(op)) &&
-    op.results.every((r) => !(r.type instanceof RankedTensorType)) &&
-    op.operands.every((v) => !(v.type instanceof RankedTensorType))
+/** A slice of a host input: `pim.memcp_hd` per contiguous run, straight from host memory. */
+function readHostSlice(b: OpBuilder, ctx: LoweringContext, op: Operation, source: Value, mapping: IRMapping): boolean {
+  const view = ExtractSliceOp.get(op);
+  const src = staticTensor(view.source.type);
+  if (!src || !staticTensor(op.getResult(0).type)) return ctx.error(op, M.dynamicShape(op.name, String(view.source.type)));
+  const lists = ctx.sliceLists(
+    op,
+    view.offsets.map((v) => mapping.lookupOrDefault(v)),
   );
+  if (!lists) return false;
+  const { base, runs } = ctx.sliceRuns(b, src.shape, lists.offsets, lists.sizes, src.elementBytes, op.location);
+  const dst = ctx.empty(b, op.getResult(0).type, op.location);
+  mapping.map(op.getResult(0), copyRuns(ctx, b, op.location, MemcpHdOp, dst, source, runs, base, true));
+  ctx.counters.hostLoads += runs.length;
+  ctx.counters.copies -= runs.length; // counted as host loads, not local copies
+  return true;
 }
 
-/** `spat.yield` of a resultful compute and `spat.in_parallel` publications -> host outputs. */
-function lowerTerminator(s: StreamLowering, compute: Placed, term: Operation, outputArgs: readonly Value[]): boolean {
+/** `spat.yield` of a resultful compute and `spat.in_parallel` publications -> host outputs (`pim.memcp_dh`). */
+function storeOutputs(b: OpBuilder, ctx: LoweringContext, compute: Placed, term: Operation, outputArgs: readonly Value[], mapping: IRMapping): boolean {
   if (term.definition === InParallelOp) {
     const inner = term.regions[0]!.firstBlock!;
     for (let ins = inner.firstOp; ins; ins = ins.next) {
       if (ins.definition !== ParallelInsertSliceOp) continue;
       const view = ParallelInsertSliceOp.get(ins);
       const k = outputArgs.indexOf(view.dest);
-      const out = k >= 0 ? s.host.outputs.get(compute.op.getResult(k)) : undefined;
-      if (!out) return s.error(ins, M.badPublication(ins.name));
+      const out = k >= 0 ? ctx.host.outputs.get(compute.op.getResult(k)) : undefined;
+      if (!out) return ctx.error(ins, M.badPublication(ins.name));
       const dest = staticTensor(view.dest.type);
-      if (!dest) return s.error(ins, M.dynamicShape(ins.name, String(view.dest.type)));
-      const lists = s.sliceLists(ins, view.offsets);
+      if (!dest) return ctx.error(ins, M.dynamicShape(ins.name, String(view.dest.type)));
+      const lists = ctx.sliceLists(
+        ins,
+        view.offsets.map((v) => mapping.lookupOrDefault(v)),
+      );
       if (!lists) return false;
-      const src = s.value(view.source, ins);
-      const { base, runs } = s.sliceRuns(dest.shape, lists.offsets, lists.sizes, dest.elementBytes, ins);
-      let packed = 0;
-      for (const run of runs) {
-        MemcpDhOp.build(
-          s.b,
-          {
-            dst: out,
-            src,
-            dstOffset: s.materialize(s.add(base, run.delta, ins)),
-            srcOffset: s.constant(packed),
-            output: out.type,
-            size: s.i32(run.bytes),
-          },
-          ins.location,
-        );
-        packed += run.bytes;
-        s.counters.hostStores++;
-      }
+      const src = mapping.lookupOrDefault(view.source);
+      const { base, runs } = ctx.sliceRuns(b, dest.shape, lists.offsets, lists.sizes, dest.elementBytes, ins.location);
+      copyRuns(ctx, b, ins.location, MemcpDhOp, out, src, runs, base, false);
+      ctx.counters.hostStores += runs.length;
+      ctx.counters.copies -= runs.length;
     }
     return true;
   }
   // spat.yield: values of a scalar compute are graph outputs; a batch yields nothing.
   for (let i = 0; i < term.numOperands; i++) {
-    const out = s.host.outputs.get(compute.op.getResult(i));
-    if (!out) return s.error(term, M.yieldCount(compute.op.name));
+    const out = ctx.host.outputs.get(compute.op.getResult(i));
+    if (!out) return ctx.error(term, M.yieldCount(compute.op.name));
     const v = term.getOperand(i);
     const info = staticTensor(v.type)!;
-    MemcpDhOp.build(
-      s.b,
-      { dst: out, src: s.value(v, term), dstOffset: s.constant(0), srcOffset: s.constant(0), output: out.type, size: s.i32(info.bytes) },
-      term.location,
-    );
-    s.counters.hostStores++;
+    const zero = ctx.constant(b, 0);
+    MemcpDhOp.build(b, { dst: out, src: mapping.lookupOrDefault(v), dstOffset: zero, srcOffset: zero, output: out.type, size: ctx.i32(info.bytes) }, term.location);
+    ctx.counters.hostStores++;
   }
   return true;
 }

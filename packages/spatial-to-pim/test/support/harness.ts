@@ -9,7 +9,6 @@ import {
   Interpreter,
   InterpreterRegistry,
   MLIRContext,
-  PassManager,
   PassRegistry,
   ShapedValue,
   parsePassPipeline,

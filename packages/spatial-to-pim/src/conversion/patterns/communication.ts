@@ -6,94 +6,77 @@
  * contract is carried by the schedule's own `spat.sync`/`spat.wait` (FREE) and the slot ops
  * (READY); the lowering keeps their order exactly.
  */
+import { createConversionPattern, type ConversionPattern } from '@raptor-pim/ir-core';
 import { MemcpDhOp, MemcpHdOp, ReceiveOp, SendOp, SyncOp as PimSyncOp, WaitOp as PimWaitOp } from '@raptor-pim/pim-dialect';
-import {
-  ChannelReceiveOp,
-  ChannelSendOp,
-  HostStoreSyncOp,
-  HostWaitLoadOp,
-  SyncOp,
-  WaitOp,
-} from '@raptor-pim/spatial-dialect';
+import { ChannelReceiveOp, ChannelSendOp, HostStoreSyncOp, HostWaitLoadOp, SyncOp, WaitOp } from '@raptor-pim/spatial-dialect';
 import { SpatToPimMessages as M } from '../../diagnostics';
-import { staticTensor } from '../stream-lowering';
-import { lowerOp, type ScheduledOpPattern } from './pattern';
-
-const SEND = lowerOp(ChannelSendOp, (view, op, s) => {
-  const info = staticTensor(view.input.type);
-  if (!info) return s.error(op, M.dynamicShape(op.name, String(view.input.type)));
-  const input = s.value(view.input, op);
-  SendOp.build(s.b, { input, targetCoreId: s.value(view.targetCoreId, op), size: s.i32(info.bytes) }, op.location);
-  s.counters.transfers++;
-  return true;
-});
-
-const RECEIVE = lowerOp(ChannelReceiveOp, (view, op, s) => {
-  const t = op.getResult(0).type;
-  const info = staticTensor(t);
-  if (!info) return s.error(op, M.dynamicShape(op.name, String(t)));
-  const y = ReceiveOp.build(
-    s.b,
-    { outputBuffer: s.empty(t, op), outputOffset: s.constant(0), sourceCoreId: s.value(view.sourceCoreId, op), output: t, size: s.i32(info.bytes) },
-    op.location,
-  ).output;
-  s.counters.transfers++;
-  s.map(op.getResult(0), y);
-  return true;
-});
-
-const HOST_STORE = lowerOp(HostStoreSyncOp, (view, op, s) => {
-  const info = staticTensor(view.input.type);
-  if (!info) return s.error(op, M.dynamicShape(op.name, String(view.input.type)));
-  const slots = s.host.slots!;
-  MemcpDhOp.build(
-    s.b,
-    {
-      dst: slots,
-      src: s.value(view.input, op),
-      dstOffset: s.value(view.hostOffset, op),
-      srcOffset: s.constant(0),
-      output: slots.type,
-      size: s.i32(info.bytes),
-    },
-    op.location,
-  );
-  PimSyncOp.build(s.b, { targetCoreId: s.value(view.targetCoreId, op), eventRegister: s.value(view.eventRegister, op) }, op.location);
-  s.counters.hostStores++;
-  return true;
-});
-
-const HOST_LOAD = lowerOp(HostWaitLoadOp, (view, op, s) => {
-  const t = op.getResult(0).type;
-  const info = staticTensor(t);
-  if (!info) return s.error(op, M.dynamicShape(op.name, String(t)));
-  PimWaitOp.build(s.b, { eventRegister: s.value(view.eventRegister, op), waitValue: s.value(view.waitValue, op) }, op.location);
-  const y = MemcpHdOp.build(
-    s.b,
-    {
-      dst: s.empty(t, op),
-      src: s.host.slots!,
-      dstOffset: s.constant(0),
-      srcOffset: s.value(view.hostOffset, op),
-      output: t,
-      size: s.i32(info.bytes),
-    },
-    op.location,
-  ).output;
-  s.counters.hostLoads++;
-  s.map(op.getResult(0), y);
-  return true;
-});
-
-const SYNC = lowerOp(SyncOp, (view, op, s) => {
-  PimSyncOp.build(s.b, { targetCoreId: s.value(view.targetCoreId, op), eventRegister: s.value(view.eventRegister, op) }, op.location);
-  return true;
-});
-
-const WAIT = lowerOp(WaitOp, (view, op, s) => {
-  PimWaitOp.build(s.b, { eventRegister: s.value(view.eventRegister, op), waitValue: s.value(view.waitValue, op) }, op.location);
-  return true;
-});
+import { staticTensor, type LoweringContext } from '../lowering-context';
 
 /** The transfer and synchronization patterns. */
-export const COMMUNICATION_PATTERNS: readonly ScheduledOpPattern[] = [SEND, RECEIVE, HOST_STORE, HOST_LOAD, SYNC, WAIT];
+export function communicationPatterns(ctx: LoweringContext): ConversionPattern[] {
+  return [
+    createConversionPattern(ChannelSendOp, (view, adaptor, rw) => {
+      const op = view.op;
+      const info = staticTensor(view.input.type);
+      if (!info) return ctx.error(op, M.dynamicShape(op.name, String(view.input.type)));
+      SendOp.build(rw, { input: adaptor.input, targetCoreId: adaptor.targetCoreId, size: ctx.i32(info.bytes) }, op.location);
+      ctx.counters.transfers++;
+      rw.eraseOp(op);
+      return true;
+    }),
+    createConversionPattern(ChannelReceiveOp, (view, adaptor, rw) => {
+      const op = view.op;
+      const t = op.getResult(0).type;
+      const info = staticTensor(t);
+      if (!info) return ctx.error(op, M.dynamicShape(op.name, String(t)));
+      const y = ReceiveOp.build(
+        rw,
+        { outputBuffer: ctx.empty(rw, t, op.location), outputOffset: ctx.constant(rw, 0), sourceCoreId: adaptor.sourceCoreId, output: t, size: ctx.i32(info.bytes) },
+        op.location,
+      ).output;
+      ctx.counters.transfers++;
+      rw.replaceOp(op, [y]);
+      return true;
+    }),
+    createConversionPattern(HostStoreSyncOp, (view, adaptor, rw) => {
+      const op = view.op;
+      const info = staticTensor(view.input.type);
+      if (!info) return ctx.error(op, M.dynamicShape(op.name, String(view.input.type)));
+      const slots = ctx.host.slots!;
+      MemcpDhOp.build(
+        rw,
+        { dst: slots, src: adaptor.input, dstOffset: adaptor.hostOffset, srcOffset: ctx.constant(rw, 0), output: slots.type, size: ctx.i32(info.bytes) },
+        op.location,
+      );
+      PimSyncOp.build(rw, { targetCoreId: adaptor.targetCoreId, eventRegister: adaptor.eventRegister }, op.location);
+      ctx.counters.hostStores++;
+      rw.eraseOp(op);
+      return true;
+    }),
+    createConversionPattern(HostWaitLoadOp, (view, adaptor, rw) => {
+      const op = view.op;
+      const t = op.getResult(0).type;
+      const info = staticTensor(t);
+      if (!info) return ctx.error(op, M.dynamicShape(op.name, String(t)));
+      PimWaitOp.build(rw, { eventRegister: adaptor.eventRegister, waitValue: adaptor.waitValue }, op.location);
+      const y = MemcpHdOp.build(
+        rw,
+        { dst: ctx.empty(rw, t, op.location), src: ctx.host.slots!, dstOffset: ctx.constant(rw, 0), srcOffset: adaptor.hostOffset, output: t, size: ctx.i32(info.bytes) },
+        op.location,
+      ).output;
+      ctx.counters.hostLoads++;
+      rw.replaceOp(op, [y]);
+      return true;
+    }),
+    createConversionPattern(SyncOp, (view, adaptor, rw) => {
+      PimSyncOp.build(rw, { targetCoreId: adaptor.targetCoreId, eventRegister: adaptor.eventRegister }, view.op.location);
+      rw.eraseOp(view.op);
+      return true;
+    }),
+    createConversionPattern(WaitOp, (view, adaptor, rw) => {
+      PimWaitOp.build(rw, { eventRegister: adaptor.eventRegister, waitValue: adaptor.waitValue }, view.op.location);
+      rw.eraseOp(view.op);
+      return true;
+    }),
+  ];
+}

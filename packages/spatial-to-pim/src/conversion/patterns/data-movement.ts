@@ -1,114 +1,117 @@
 /**
- * Data movement inside a scheduled body: `tensor.extract_slice` / `tensor.insert_slice` ->
- * `pim.memcp` per contiguous run (`pim.memcp_hd` straight from host memory when the source is
- * an unloaded host input), `spat.concat` -> `pim.concat`, `spat.extract_rows` -> one
+ * Data movement inside a stream: `tensor.extract_slice` / `tensor.insert_slice` -> one
+ * `pim.memcp` per contiguous run, `spat.concat` -> `pim.concat`, `spat.extract_rows` -> one
  * `pim.memcp` per row, `spat.deferred_source_select` with a static selector -> the selected
- * value (no copy), and `tensor.empty` -> a fresh destination.
+ * value (no copy). (Slices of host inputs are read straight from host memory with
+ * `pim.memcp_hd` when streams are formed, see `convert-function.ts`.)
  */
-import type { Operation, Value } from '@raptor-pim/ir-core';
-import { ConcatOp as PimConcatOp, MemcpHdOp, MemcpOp } from '@raptor-pim/pim-dialect';
+import { createConversionPattern, type ConversionPattern, type Location, type OpBuilder, type Value } from '@raptor-pim/ir-core';
+import { ConcatOp as PimConcatOp, MemcpOp } from '@raptor-pim/pim-dialect';
 import { ConcatOp, DeferredSourceSelectOp, ExtractRowsOp } from '@raptor-pim/spatial-dialect';
-import { EmptyOp, ExtractSliceOp, InsertSliceOp } from '@raptor-pim/upstream-dialects';
+import { ExtractSliceOp, InsertSliceOp } from '@raptor-pim/upstream-dialects';
 import { SpatToPimMessages as M } from '../../diagnostics';
-import { staticTensor, type IndexOrValue, type StreamLowering } from '../stream-lowering';
-import { lowerOp, type ScheduledOpPattern } from './pattern';
+import { staticTensor, type IndexOrValue, type LoweringContext, type SliceRun } from '../lowering-context';
 import { evaluateStatic } from '../static-index';
 
-/** Copies `runs` of `src` (at `srcBase + delta`) to consecutive bytes of `dst` from `dstBase`. */
-function copyRuns(
-  s: StreamLowering,
-  op: Operation,
+/**
+ * Copies `runs` between `src` and `dst` with `def` (`pim.memcp` or `pim.memcp_hd`): a gather
+ * reads run k at `srcBase + delta` into consecutive destination bytes; a scatter writes
+ * consecutive source bytes to `dstBase + delta`. Returns the updated destination.
+ */
+export function copyRuns(
+  ctx: LoweringContext,
+  b: OpBuilder,
+  loc: Location,
   def: typeof MemcpOp,
   dst: Value,
   src: Value,
-  runs: readonly { delta: number; bytes: number }[],
-  srcBase: IndexOrValue,
-  dstBase: IndexOrValue,
+  runs: readonly SliceRun[],
+  base: IndexOrValue,
   gather: boolean,
 ): Value {
   let cur = dst;
   let packed = 0;
   for (const run of runs) {
-    const srcOffset = gather ? s.add(srcBase, run.delta, op) : s.add(srcBase, packed, op);
-    const dstOffset = gather ? s.add(dstBase, packed, op) : s.add(dstBase, run.delta, op);
+    const at = ctx.add(b, base, run.delta, loc);
+    const srcOffset = gather ? at : packed;
+    const dstOffset = gather ? packed : at;
     cur = def.build(
-      s.b,
-      { dst: cur, src, dstOffset: s.materialize(dstOffset), srcOffset: s.materialize(srcOffset), output: cur.type, size: s.i32(run.bytes) },
-      op.location,
+      b,
+      { dst: cur, src, dstOffset: ctx.materialize(b, dstOffset), srcOffset: ctx.materialize(b, srcOffset), output: cur.type, size: ctx.i32(run.bytes) },
+      loc,
     ).output;
     packed += run.bytes;
-    s.counters.copies++;
+    ctx.counters.copies++;
   }
   return cur;
 }
 
-const EXTRACT_SLICE: ScheduledOpPattern = lowerOp(ExtractSliceOp, (view, op, s) => {
-  const src = staticTensor(view.source.type);
-  const res = staticTensor(op.getResult(0).type);
-  if (!src || !res) return s.error(op, M.dynamicShape(op.name, String(view.source.type)));
-  const lists = s.sliceLists(op, view.offsets);
-  if (!lists) return false;
-  const host = s.unloadedHost(view.source);
-  const source = host ?? s.value(view.source, op);
-  const { base, runs } = s.sliceRuns(src.shape, lists.offsets, lists.sizes, src.elementBytes, op);
-  const dst = s.empty(op.getResult(0).type, op);
-  const y = copyRuns(s, op, host ? MemcpHdOp : MemcpOp, dst, source, runs, base, 0, true);
-  if (host) s.counters.hostLoads += runs.length;
-  s.map(op.getResult(0), y);
-  return true;
-});
-
-const INSERT_SLICE: ScheduledOpPattern = lowerOp(InsertSliceOp, (view, op, s) => {
-  const dest = staticTensor(view.dest.type);
-  if (!dest || !staticTensor(view.source.type)) return s.error(op, M.dynamicShape(op.name, String(view.dest.type)));
-  const lists = s.sliceLists(op, view.offsets);
-  if (!lists) return false;
-  const source = s.value(view.source, op);
-  const into = s.value(view.dest, op);
-  const { base, runs } = s.sliceRuns(dest.shape, lists.offsets, lists.sizes, dest.elementBytes, op);
-  s.map(op.getResult(0), copyRuns(s, op, MemcpOp, into, source, runs, 0, base, false));
-  return true;
-});
-
-const CONCAT: ScheduledOpPattern = lowerOp(ConcatOp, (view, op, s) => {
-  const t = op.getResult(0).type;
-  if (!staticTensor(t)) return s.error(op, M.dynamicShape(op.name, String(t)));
-  const inputs = view.inputs.map((v) => s.value(v, op));
-  const y = PimConcatOp.build(s.b, { inputs, outputBuffer: s.empty(t, op), output: t, axis: s.i64(Number(view.axis.value)) }, op.location).output;
-  s.counters.copies++;
-  s.map(op.getResult(0), y);
-  return true;
-});
-
-const EXTRACT_ROWS: ScheduledOpPattern = lowerOp(ExtractRowsOp, (view, op, s) => {
-  const src = staticTensor(view.input.type);
-  if (!src) return s.error(op, M.dynamicShape(op.name, String(view.input.type)));
-  const source = s.value(view.input, op);
-  const rowBytes = src.bytes / src.shape[0]!;
-  op.results.forEach((r, i) => {
-    const y = MemcpOp.build(
-      s.b,
-      { dst: s.empty(r.type, op), src: source, dstOffset: s.constant(0), srcOffset: s.constant(i * rowBytes), output: r.type, size: s.i32(rowBytes) },
-      op.location,
-    ).output;
-    s.counters.copies++;
-    s.map(r, y);
-  });
-  return true;
-});
-
-const SOURCE_SELECT: ScheduledOpPattern = lowerOp(DeferredSourceSelectOp, (view, op, s) => {
-  const k = evaluateStatic(view.selector, s.bindings);
-  if (k === undefined || k < 0 || k >= view.sources.length) return s.error(op, M.notStatic(op.name, 'the selector'));
-  s.map(op.getResult(0), s.value(view.sources[k]!, op));
-  return true;
-});
-
-const EMPTY: ScheduledOpPattern = lowerOp(EmptyOp, (_view, op, s) => {
-  if (!staticTensor(op.getResult(0).type)) return s.error(op, M.dynamicShape(op.name, String(op.getResult(0).type)));
-  s.map(op.getResult(0), s.empty(op.getResult(0).type, op));
-  return true;
-});
-
 /** The data-movement patterns. */
-export const DATA_MOVEMENT_PATTERNS: readonly ScheduledOpPattern[] = [EXTRACT_SLICE, INSERT_SLICE, CONCAT, EXTRACT_ROWS, SOURCE_SELECT, EMPTY];
+export function dataMovementPatterns(ctx: LoweringContext): ConversionPattern[] {
+  return [
+    createConversionPattern(ExtractSliceOp, (view, adaptor, rw) => {
+      const op = view.op;
+      const src = staticTensor(view.source.type);
+      if (!src || !staticTensor(op.getResult(0).type)) return ctx.error(op, M.dynamicShape(op.name, String(view.source.type)));
+      const lists = ctx.sliceLists(op, adaptor.offsets);
+      if (!lists) return false;
+      const { base, runs } = ctx.sliceRuns(rw, src.shape, lists.offsets, lists.sizes, src.elementBytes, op.location);
+      const dst = ctx.empty(rw, op.getResult(0).type, op.location);
+      rw.replaceOp(op, [copyRuns(ctx, rw, op.location, MemcpOp, dst, adaptor.source, runs, base, true)]);
+      return true;
+    }),
+    createConversionPattern(InsertSliceOp, (view, adaptor, rw) => {
+      const op = view.op;
+      const dest = staticTensor(view.dest.type);
+      if (!dest || !staticTensor(view.source.type)) return ctx.error(op, M.dynamicShape(op.name, String(view.dest.type)));
+      const lists = ctx.sliceLists(op, adaptor.offsets);
+      if (!lists) return false;
+      const { base, runs } = ctx.sliceRuns(rw, dest.shape, lists.offsets, lists.sizes, dest.elementBytes, op.location);
+      rw.replaceOp(op, [copyRuns(ctx, rw, op.location, MemcpOp, adaptor.dest, adaptor.source, runs, base, false)]);
+      return true;
+    }),
+    createConversionPattern(ConcatOp, (view, adaptor, rw) => {
+      const op = view.op;
+      const t = op.getResult(0).type;
+      if (!staticTensor(t)) return ctx.error(op, M.dynamicShape(op.name, String(t)));
+      const y = PimConcatOp.build(
+        rw,
+        { inputs: adaptor.inputs, outputBuffer: ctx.empty(rw, t, op.location), output: t, axis: ctx.i64(Number(view.axis.value)) },
+        op.location,
+      ).output;
+      ctx.counters.copies++;
+      rw.replaceOp(op, [y]);
+      return true;
+    }),
+    createConversionPattern(ExtractRowsOp, (view, adaptor, rw) => {
+      const op = view.op;
+      const src = staticTensor(view.input.type);
+      if (!src) return ctx.error(op, M.dynamicShape(op.name, String(view.input.type)));
+      const rowBytes = src.bytes / src.shape[0]!;
+      const rows = op.results.map((r, i) => {
+        ctx.counters.copies++;
+        return MemcpOp.build(
+          rw,
+          {
+            dst: ctx.empty(rw, r.type, op.location),
+            src: adaptor.input,
+            dstOffset: ctx.constant(rw, 0),
+            srcOffset: ctx.constant(rw, i * rowBytes),
+            output: r.type,
+            size: ctx.i32(rowBytes),
+          },
+          op.location,
+        ).output;
+      });
+      rw.replaceOp(op, rows);
+      return true;
+    }),
+    createConversionPattern(DeferredSourceSelectOp, (view, adaptor, rw) => {
+      const op = view.op;
+      const k = evaluateStatic(adaptor.selector, new Map());
+      if (k === undefined || k < 0 || k >= adaptor.sources.length) return ctx.error(op, M.notStatic(op.name, 'the selector'));
+      rw.replaceOp(op, [adaptor.sources[k]!]);
+      return true;
+    }),
+  ];
+}

@@ -1,22 +1,30 @@
-/** Every conversion pattern of `spat-to-pim`, keyed by the op definition it converts. */
-import type { AnyOpDefinition } from '@raptor-pim/ir-core';
-import { COMMUNICATION_PATTERNS } from './communication';
-import { DATA_MOVEMENT_PATTERNS } from './data-movement';
-import { ELEMENTWISE_PATTERNS } from './elementwise';
-import { WVMM_PATTERN } from './matrix';
-import type { ScheduledOpPattern } from './pattern';
+/**
+ * The conversion patterns of `spat-to-pim` (OpConversionPatterns of ir-core's dialect
+ * conversion) and the conversion target they legalize to.
+ */
+import { ConversionTarget, type ConversionPattern } from '@raptor-pim/ir-core';
+import { EmptyOp, ExtractSliceOp, InsertSliceOp } from '@raptor-pim/upstream-dialects';
+import type { LoweringContext } from '../lowering-context';
+import { communicationPatterns } from './communication';
+import { dataMovementPatterns } from './data-movement';
+import { elementwisePatterns } from './elementwise';
+import { matrixPatterns } from './matrix';
 
-export type { ScheduledOpPattern } from './pattern';
+export { copyRuns } from './data-movement';
 
-/** All patterns, in reference order of their families. */
-export const SPAT_TO_PIM_PATTERNS: readonly ScheduledOpPattern[] = [
-  ...ELEMENTWISE_PATTERNS,
-  WVMM_PATTERN,
-  ...DATA_MOVEMENT_PATTERNS,
-  ...COMMUNICATION_PATTERNS,
-];
+/** Every pattern, in reference order of their families. */
+export function spatToPimPatterns(ctx: LoweringContext): ConversionPattern[] {
+  return [...elementwisePatterns(ctx), ...matrixPatterns(ctx), ...dataMovementPatterns(ctx), ...communicationPatterns(ctx)];
+}
 
-/** The patterns by root definition. */
-export function patternTable(patterns: readonly ScheduledOpPattern[] = SPAT_TO_PIM_PATTERNS): ReadonlyMap<AnyOpDefinition, ScheduledOpPattern> {
-  return new Map(patterns.map((p) => [p.root, p]));
+/**
+ * The legal forms inside a PIM stream: pim ops, index arithmetic (arith, affine), memrefs,
+ * `tensor.empty` destinations. Every `spat` op and tensor slice must be converted.
+ */
+export function spatToPimTarget(): ConversionTarget {
+  return new ConversionTarget()
+    .addLegalDialect('pim', 'arith', 'affine', 'memref')
+    .addLegalOp(EmptyOp)
+    .addIllegalDialect('spat')
+    .addIllegalOp(ExtractSliceOp, InsertSliceOp);
 }
