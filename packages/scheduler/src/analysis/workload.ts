@@ -87,6 +87,8 @@ export interface WorkloadNode {
   readonly vectorElementsPerLane: number;
   /** Estimated compute time of one lane on one core (MVM sequence + vector ops), ns. */
   readonly laneComputeNs: number;
+  /** Estimated time of one lane's transfers (receiving what it reads, sending what it publishes, one hop), ns. */
+  readonly laneTransferNs: number;
   /** Bytes a lane publishes (all results, one fragment each). */
   readonly outputBytesPerLane: number;
   /** Estimated live local memory of one lane in bytes (inputs read + outputs + largest temporary). */
@@ -275,6 +277,7 @@ function buildNode(
     crossbarMvmsPerLane: crossbarMvms,
     vectorElementsPerLane: vectorElements,
     laneComputeNs: cost.mvmSequenceNs(mvmInputs.size) + vectorNs,
+    laneTransferNs: cost.transferNs(inputBytesPerLane - hostInputBytes / lanes, 0, 1) + cost.transferNs(outputBytesPerLane, 0, 1),
     outputBytesPerLane,
     localBytesPerLane,
     inputs: nodeInputs,

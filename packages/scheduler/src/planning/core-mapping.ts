@@ -36,7 +36,7 @@ export interface CorePacking {
 
 /** Per-replica busy time of a node with `replicas` replicas: its rounds one after another. */
 export function replicaTimeNs(node: WorkloadNode, replicas: number): number {
-  return Math.ceil(node.lanes / replicas) * node.laneComputeNs;
+  return Math.ceil(node.lanes / replicas) * (node.laneComputeNs + node.laneTransferNs);
 }
 
 /** The replicas of every node as items (node order, then replica order). */

@@ -55,6 +55,10 @@ export function placeOnMesh(virtualCores: number, traffic: TrafficMatrix, cost: 
   }
   const volume = w.map((m) => [...m.values()].reduce((x, y) => x + y, 0));
   if (n === 0 || volume.every((v) => v === 0)) return { physical: identity, naiveCost, cost: naiveCost, swaps: 0 };
+  const P = cost.cores;
+  const hopTable = new Int32Array(P * P);
+  for (let a = 0; a < P; a++) for (let b = 0; b < P; b++) hopTable[a * P + b] = cost.hops(a, b);
+  const hops = (a: number, b: number): number => hopTable[a * P + b]!;
   const [rows, cols] = cost.meshLayout;
   const centre = Math.min(cost.cores - 1, Math.floor(rows / 2) * Math.max(1, cols) + Math.floor(cols / 2));
   const physical = new Array<number>(n).fill(-1);
@@ -69,9 +73,9 @@ export function placeOnMesh(virtualCores: number, traffic: TrafficMatrix, cost: 
       let c = 0;
       for (const u of placed) {
         const bytes = w[v]!.get(u);
-        if (bytes) c += bytes * cost.hops(p, physical[u]!);
+        if (bytes) c += bytes * hops(p, physical[u]!);
       }
-      if (placed.length === 0) c = cost.hops(p, centre);
+      if (placed.length === 0) c = hops(p, centre);
       if (c < bestCost) {
         bestCost = c;
         bestCore = p;
@@ -84,7 +88,7 @@ export function placeOnMesh(virtualCores: number, traffic: TrafficMatrix, cost: 
   // Improving swaps of two virtual cores (or a move to a free physical core).
   const costOf = (v: number, p: number, skip: number): number => {
     let c = 0;
-    for (const [u, bytes] of w[v]!) if (u !== skip) c += bytes * cost.hops(p, physical[u]!);
+    for (const [u, bytes] of w[v]!) if (u !== skip) c += bytes * hops(p, physical[u]!);
     return c;
   };
   let swaps = 0;

@@ -8,7 +8,7 @@
  */
 import type { CostModel } from '@raptor-pim/pim-target';
 import type { Workload, WorkloadNode } from '../analysis/workload';
-import { packReplicas, replicaItems, type CorePacking } from './core-mapping';
+import { packReplicas, replicaItems, replicaTimeNs, type CorePacking } from './core-mapping';
 import { divisors } from './schedule-plan';
 
 /** The replica counts of a plan and their packing. */
@@ -23,7 +23,7 @@ export interface ReplicationPlan {
 
 /** The smallest divisor r of the node's lanes with ceil(lanes / r) * laneTime <= period (or all lanes). */
 export function replicasForPeriod(node: WorkloadNode, periodNs: number): number {
-  for (const d of divisors(node.lanes)) if (Math.ceil(node.lanes / d) * node.laneComputeNs <= periodNs) return d;
+  for (const d of divisors(node.lanes)) if (replicaTimeNs(node, d) <= periodNs) return d;
   return node.lanes;
 }
 
@@ -45,7 +45,7 @@ export function planReplicasForPeriod(workload: Workload, cost: CostModel, toler
     const packing = packReplicas(replicaItems(workload, replicas), nodes, cost, { cores: cost.cores, timeBudgetNs: periodNs, preferAffinity: true });
     return packing ? { replicas, packing, periodNs: Math.max(0, ...packing.timeNs) } : undefined;
   };
-  let hi = workload.nodes.reduce((a, n) => a + n.lanes * n.laneComputeNs, 0);
+  let hi = workload.nodes.reduce((a, n) => a + replicaTimeNs(n, 1), 0);
   let best = attempt(hi);
   if (!best) return undefined;
   let lo = 0;

@@ -164,6 +164,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   }
 
   // ------------------------------------------------------------------ scheduled ops
+  const constants = new Map<Block, Map<number, Value>>();
   const scheduled: Operation[][] = workload.nodes.map(() => []);
   const firstOnCore = new Map<number, Operation>();
   for (const n of workload.nodes) {
@@ -183,7 +184,10 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
         const first = firstOnCore.get(rd.core)!;
         const block = first.regions[0]!.firstBlock!;
         const b = new OpBuilder(ctx);
-        if (block.firstOp) b.setInsertionPoint(block.firstOp);
+        // After the block's index constants, before its first real op.
+        let at = block.firstOp;
+        while (at && ConstantOp.isInstance(at)) at = at.next;
+        if (at) b.setInsertionPoint(at);
         else b.setInsertionPointToEnd(block);
         SyncOp.build(b, { targetCoreId: constant(b, s.writer, first.location), eventRegister: constant(b, s.freeRegister, first.location) }, first.location);
       }
@@ -225,8 +229,21 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
 
   // ------------------------------------------------------------------ helpers
 
+  /** An index constant at the start of the builder's block (one per value and block). */
   function constant(b: OpBuilder, n: number, loc: Location): Value {
-    return ConstantOp.build(b, { result: index, value: IntegerAttr.get(index, n) }, loc).result;
+    const block = b.insertionBlock!;
+    let cache = constants.get(block);
+    if (!cache) constants.set(block, (cache = new Map()));
+    let v = cache.get(n);
+    if (!v) {
+      const cb = new OpBuilder(ctx);
+      const first = block.firstOp;
+      if (first) cb.setInsertionPoint(first);
+      else cb.setInsertionPointToEnd(block);
+      v = ConstantOp.build(cb, { result: index, value: IntegerAttr.get(index, n) }, loc).result;
+      cache.set(n, v);
+    }
+    return v;
   }
 
   function fragmentType(collection: RankedTensorType): RankedTensorType {
