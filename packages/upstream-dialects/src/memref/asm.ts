@@ -26,6 +26,7 @@ import { MemRefMessages as M } from './diagnostics';
 
 /** MLIR's `ShapedType::kDynamic` as stored in `array<i64: ...>` (INT64_MIN). */
 export const I64_DYNAMIC = -(2n ** 63n);
+const I64_DYNAMIC_NUMBER = Number(I64_DYNAMIC);
 
 /** `array<i64: ...>` from static values, {@link DYNAMIC} becoming INT64_MIN. */
 export function staticArray(context: MLIRContext, values: readonly number[]): DenseArrayAttr {
@@ -39,7 +40,10 @@ export function staticArray(context: MLIRContext, values: readonly number[]): De
 /** The values of an `array<i64: ...>`, INT64_MIN becoming {@link DYNAMIC}. */
 export function readStaticArray(attr: Attribute | undefined): number[] {
   if (!(attr instanceof DenseArrayAttr)) return [];
-  return (attr.values as readonly (bigint | number)[]).map((v) => (BigInt(v) === I64_DYNAMIC ? DYNAMIC : Number(v)));
+  // No BigInt conversion per element (interpreters read these lists on every slice they run).
+  return (attr.values as readonly (bigint | number)[]).map((v) =>
+    typeof v === 'number' ? (v === I64_DYNAMIC_NUMBER ? DYNAMIC : v) : v === I64_DYNAMIC ? DYNAMIC : Number(v),
+  );
 }
 
 /** The reassociation `[[0, 1], [2]]` as arrays of numbers; undefined when malformed. */
