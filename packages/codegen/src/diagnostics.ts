@@ -57,6 +57,8 @@ export const CodegenMessages = {
     `${what} is core ${core}, which is not one of the target's cores [0, ${cores})`,
   peerSelf: (what: string, core: number) => `${what} is core ${core}, the executing core itself (pimsim-nn cannot message its own core)`,
   peerNoStream: (what: string, core: number) => `${what} is core ${core}, which runs no stream`,
+  selfSyncUnconsumed: (core: number, event: number, count: number) =>
+    `core ${core} signals its own event register ${event} ${count} more time(s) than its later waits consume`,
   eventRange: (value: number, count: number) => `event register ${value} is outside [0, ${count})`,
   vsoftmaxDisabled: () =>
     `'pim.vsoftmax' needs raptor_config.allow_vsoftmax (opcode 21 is rejected by pimsim-nn); the model needs softmax, enable it in the target configuration or lower softmax before code generation`,

@@ -69,6 +69,11 @@ function argumentTypes(module: Operation): MemRefType[] {
  * (by index; the others start at zero) and returns every argument's final contents.
  */
 export function interpret(module: Operation, inputs: ReadonlyMap<number, Float32Array>): Float32Array[] {
+  return interpretAll(module, inputs).args;
+}
+
+/** Like {@link interpret}, also returning the function's results. */
+export function interpretAll(module: Operation, inputs: ReadonlyMap<number, Float32Array>): { args: Float32Array[]; results: Float32Array[] } {
   const types = argumentTypes(module);
   const args = types.map((t, i) => {
     const v = ShapedValue.allocate('buffer', FloatType.f32(module.context), t.shape)!;
@@ -82,7 +87,8 @@ export function interpret(module: Operation, inputs: ReadonlyMap<number, Float32
   const name = (func.getAttr('sym_name') as unknown as { value: string }).value;
   const r = new Interpreter(rules).runFunction(module, name, args as RuntimeValue[]);
   if (!r.ok) throw new Error(`interpreter: ${r.diagnostic.message}`);
-  return args.map((a) => Float32Array.from(a.toContiguousArray() as Float32Array));
+  const contents = (v: RuntimeValue): Float32Array => Float32Array.from((v as ShapedValue).toContiguousArray() as Float32Array);
+  return { args: args.map(contents), results: r.values.map(contents) };
 }
 
 /** Runs `bundle` in pim-sim with inputs by tensor name; returns the outputs by name and the latency. */

@@ -264,7 +264,39 @@ function evaluateStream(seed: StreamSeed, module: Operation, host: HostLayout, t
   if (!last || !HaltOp.isInstance(last)) report.error(coreOp, M.noHalt());
   const state: StreamState = { seed, module, host, target, report, ops: [], arena, weights: new Map() };
   walkBlock(state, seed.body, seed.scope, new Map());
-  return { coreId: seed.coreId, lane: seed.lane, coreOp, localMemorySize: arena, ops: state.ops };
+  return { coreId: seed.coreId, lane: seed.lane, coreOp, localMemorySize: arena, ops: elideSelfSyncs(state.ops, seed.coreId, report) };
+}
+
+/**
+ * A core signalling its own event register (which pimsim-nn cannot deliver: a core has no
+ * route to itself) only adds a token that a later `wait` of the same stream consumes, so the
+ * pair is resolved at compile time: each self-`sync` is dropped and the next waits on that
+ * register wait for that many fewer signals (a wait left with zero is dropped). A self-signal
+ * no later wait consumes is reported.
+ */
+function elideSelfSyncs(ops: readonly StaticOp[], core: number, report: Reporter): StaticOp[] {
+  const pending = new Map<number, Operation[]>();
+  const out: StaticOp[] = [];
+  for (const op of ops) {
+    if (op.kind === 'sync' && op.peer === core) {
+      const list = pending.get(op.event) ?? [];
+      list.push(op.op);
+      pending.set(op.event, list);
+      continue;
+    }
+    if (op.kind === 'wait') {
+      const list = pending.get(op.event) ?? [];
+      const used = Math.min(list.length, op.count);
+      list.splice(0, used);
+      if (op.count - used > 0) out.push(used > 0 ? { ...op, count: op.count - used } : op);
+      continue;
+    }
+    out.push(op);
+  }
+  for (const [event, list] of [...pending.entries()].sort((a, b) => a[0] - b[0])) {
+    if (list.length > 0) report.warning(list[0]!, M.selfSyncUnconsumed(core, event, list.length));
+  }
+  return out;
 }
 
 function laneText(state: StreamState): string {
@@ -467,7 +499,7 @@ function sizeProperty(op: Operation): number {
   return a instanceof IntegerAttr ? Number(a.value) : 0;
 }
 
-function peer(o: Operands, value: Value, what: string): number | undefined {
+function peer(o: Operands, value: Value, what: string, allowSelf = false): number | undefined {
   const p = integer(o, value, what);
   if (p === undefined) return undefined;
   const cores = o.state.target.config.chip_config.core_cnt;
@@ -476,7 +508,7 @@ function peer(o: Operands, value: Value, what: string): number | undefined {
     o.ok = false;
     return undefined;
   }
-  if (p === o.state.seed.coreId) {
+  if (p === o.state.seed.coreId && !allowSelf) {
     o.state.report.error(o.op, M.peerSelf(what, p));
     o.ok = false;
     return undefined;
@@ -679,7 +711,7 @@ function lowerPimOp(state: StreamState, op: Operation, scope: StaticScope, bound
     return true;
   }
   if (SyncOp.isInstance(op)) {
-    const p = peer(o, op.getOperand(0), 'target core');
+    const p = peer(o, op.getOperand(0), 'target core', true);
     const e = event(o, op.getOperand(1));
     if (p !== undefined && e !== undefined) push({ kind: 'sync', peer: p, event: e, op });
     return true;
