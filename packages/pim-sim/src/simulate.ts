@@ -6,15 +6,15 @@
 import {
   cloneConfig,
   emptyNetworkTable,
-  loadBundle,
-  loadBundleFiles,
+  readBundle,
+  readBundleFiles,
   pimsimDefaultConfig,
   validateBundle,
   ELEMENT_SIZE,
   isPimsimCompatibilityDiagnostic,
   formatDiagnostic,
 } from '@raptor-pim/pim-target';
-import type { LoadedBundle, ProgramBundle, Target, TargetDiagnostic, TensorLocation, WeightBlock } from '@raptor-pim/pim-target';
+import type { ProgramBundle, Result, Target, TargetDiagnostic, TensorLocation, WeightBlock } from '@raptor-pim/pim-target';
 import type { SimError } from './diagnostics';
 import { SIM_MESSAGES } from './diagnostics';
 import { compileProgram } from './program';
@@ -150,6 +150,15 @@ function configNotes(target: Target): string[] {
  * ```
  */
 export function simulateBundle(bundle: ProgramBundle, options: SimulateOptions = {}): SimulationResult {
+  return simulate(bundle, options, false, []);
+}
+
+/**
+ * The simulation. With `owned` (a bundle this module read itself), each core's instruction
+ * objects are dropped as soon as that core is compiled: on a 1M-instruction bundle they are
+ * about half the process's memory, and only the compiled form is used afterwards.
+ */
+function simulate(bundle: ProgramBundle, options: SimulateOptions, owned: boolean, readDiagnostics: readonly TargetDiagnostic[]): SimulationResult {
   const baseTarget: Target = options.target ?? bundle.target ?? { config: pimsimDefaultConfig(), network: emptyNetworkTable() };
   const config = cloneConfig(baseTarget.config);
   const defaultMode: SimMode =
@@ -159,7 +168,7 @@ export function simulateBundle(bundle: ProgramBundle, options: SimulateOptions =
   const target: Target = { config, network: baseTarget.network };
 
   const validation = validateBundle(bundle, { target });
-  const diagnostics = validation.diagnostics;
+  const diagnostics = readDiagnostics.length > 0 ? [...readDiagnostics, ...validation.diagnostics] : validation.diagnostics;
   const notes = diagnostics.filter(isPimsimCompatibilityDiagnostic).map(formatDiagnostic);
   notes.push(...configNotes(target));
   const compatibility: Compatibility = { pimsimCompatible: validation.pimsimCompatible && notes.length === 0, notes };
@@ -167,7 +176,11 @@ export function simulateBundle(bundle: ProgramBundle, options: SimulateOptions =
   if (firstError) return failure(bundleError(formatDiagnostic(firstError)), diagnostics, target, mode, compatibility);
 
   const params: SimParams = deriveParams(config);
-  const programs = bundle.programs.map((p) => compileProgram(p));
+  const programs = bundle.programs.map((p, core) => {
+    const compiled = compileProgram(p);
+    if (owned) bundle.programs[core] = [];
+    return compiled;
+  });
   const groups = bundle.arrayGroupMap;
 
   // Global memory image with the inputs written in.
@@ -260,22 +273,23 @@ export function simulateBundle(bundle: ProgramBundle, options: SimulateOptions =
   return result;
 }
 
-function simulateLoaded(loaded: LoadedBundle, options: SimulateOptions): SimulationResult {
+/** Simulates a bundle read by this module (validated once, by {@link simulate}). */
+function simulateRead(read: Result<ProgramBundle>, options: SimulateOptions): SimulationResult {
   const fallback: Target = options.target ?? { config: pimsimDefaultConfig(), network: emptyNetworkTable() };
-  if (!loaded.bundle) {
-    const first = loaded.diagnostics.find((d) => d.severity === 'error');
+  if (!read.value) {
+    const first = read.diagnostics.find((d) => d.severity === 'error');
     return failure(
       bundleError(first ? formatDiagnostic(first) : SIM_MESSAGES.bundleUnreadable()),
-      loaded.diagnostics,
+      read.diagnostics,
       fallback,
       options.mode ?? 'latency',
     );
   }
-  const readErrors = loaded.diagnostics.filter((d) => d.severity === 'error');
+  const readErrors = read.diagnostics.filter((d) => d.severity === 'error');
   if (readErrors.length > 0) {
-    return failure(bundleError(formatDiagnostic(readErrors[0])), loaded.diagnostics, loaded.bundle.target ?? fallback, options.mode ?? 'latency');
+    return failure(bundleError(formatDiagnostic(readErrors[0])), read.diagnostics, read.value.target ?? fallback, options.mode ?? 'latency');
   }
-  return simulateBundle(loaded.bundle, options);
+  return simulate(read.value, options, true, read.diagnostics);
 }
 
 /**
@@ -289,12 +303,12 @@ function simulateLoaded(loaded: LoadedBundle, options: SimulateOptions): Simulat
  * ```
  */
 export function simulateDirectory(directory: string, options: SimulateOptions = {}): SimulationResult {
-  return simulateLoaded(loadBundle(directory, options.target ? { target: options.target } : {}), options);
+  return simulateRead(readBundle(directory), options);
 }
 
 /**
  * Like {@link simulateDirectory} for a bundle held in memory (file name → bytes).
  */
 export function simulateBundleFiles(files: ReadonlyMap<string, Uint8Array>, options: SimulateOptions = {}): SimulationResult {
-  return simulateLoaded(loadBundleFiles(files, options.target ? { target: options.target } : {}), options);
+  return simulateRead(readBundleFiles(files), options);
 }

@@ -16,6 +16,8 @@ import type { CompiledProgram } from '../program';
 import { STRIDE, F_OP, F_RD, F_RS1, F_RS2, F_IMM, F_LEN, F_OSEL, F_OVAL, F_CORE, F_A, F_B, F_C, OP } from '../program';
 import { formatInstruction } from '../format';
 import { Memory } from './memory';
+import { createSimdKernel } from './simd-kernel';
+import type { SimdKernel } from './simd-kernel';
 
 /** Element type of 32-bit values: IEEE float (default) or two's-complement integer. */
 export type ElementType = 'f32' | 'i32';
@@ -662,6 +664,16 @@ class FunctionalEngine {
       for (let j = 0; j < cols; j++) this.store(mem, d, ow, j, 0);
       return;
     }
+    // f32 elements and weights: the WebAssembly SIMD kernel (f32 arithmetic, see simd-kernel.ts).
+    if (iw === 4 && ow === 4 && this.m.elementType === 'f32' && weights.data instanceof Float32Array && cols % 4 === 0 && rows > 0) {
+      const kernel = this.simdKernel();
+      if (kernel) {
+        const y = mem.f32.subarray(d >> 2, (d >> 2) + cols);
+        kernel.mvm(weights.data, rows, cols, mem.f32.subarray(a >> 2, (a >> 2) + rows), y);
+        if (relu) for (let j = 0; j < cols; j++) if (y[j] < 0) y[j] = 0;
+        return;
+      }
+    }
     // Dot products over the transposed matrix (cached per weight block): both operands are
     // read sequentially and the sum stays in a register.
     const wt = this.transposed(weights);
@@ -686,6 +698,12 @@ class FunctionalEngine {
       const v = s0 + s1 + s2 + s3;
       dst[di + j] = relu && v < 0 ? 0 : v;
     }
+  }
+
+  private kernel: SimdKernel | null | undefined;
+  private simdKernel(): SimdKernel | undefined {
+    if (this.kernel === undefined) this.kernel = createSimdKernel() ?? null;
+    return this.kernel ?? undefined;
   }
 
   private readonly transposes = new WeakMap<GroupWeights, Float64Array>();
