@@ -24,6 +24,7 @@ export * from './ir/builder';
 export * from './ir/ir-mapping';
 export * from './ir/walk';
 export * from './ir/traits';
+export * from './ir/side-effects';
 export * from './ir/interfaces';
 export * from './ir/op-definition';
 export * from './ir/symbol-table';

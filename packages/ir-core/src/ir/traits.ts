@@ -334,7 +334,3 @@ export const Traits = {
   AutomaticAllocationScope: { kind: 'AutomaticAllocationScope' } as OpTrait,
 } as const;
 
-/** True when `op` has no side effects (`Pure` or `NoMemoryEffect`). */
-export function isMemoryEffectFree(op: Operation): boolean {
-  return op.hasTrait(Traits.Pure) || op.hasTrait(Traits.NoMemoryEffect);
-}

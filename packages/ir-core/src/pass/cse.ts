@@ -2,7 +2,8 @@ import type { Operation } from '../ir/operation';
 import type { Block } from '../ir/block';
 import { DominanceInfo } from '../ir/dominance';
 import type { Region } from '../ir/region';
-import { isMemoryEffectFree, Traits } from '../ir/traits';
+import { isMemoryEffectFree } from '../ir/side-effects';
+import { Traits } from '../ir/traits';
 import type { Value } from '../ir/value';
 import { isOpTriviallyDead } from '../rewrite/folding';
 import { Pass } from './pass';
@@ -57,6 +58,7 @@ function isCSECandidate(op: Operation): boolean {
  * MLIR's `mightHaveTrait<IsIsolatedFromAbove>`); within a region, a block sees the values of its
  * dominators (dominator-tree scoping); unreachable blocks and multi-block graph regions are not
  * touched; single-block graph regions only get dead-op erasure. Iterative (explicit stack).
+ * Dominance comes from the analysis manager (`getAnalysis(DominanceInfo)`) and is preserved.
  */
 export class CSEPass extends Pass {
   override readonly argument = 'cse';
@@ -81,7 +83,7 @@ export class CSEPass extends Pass {
       return undefined;
     };
     const work: { region: Region; scope: Scope | null }[] = root.regions.map((region) => ({ region, scope: null }));
-    const dom = new DominanceInfo();
+    const dom = this.getAnalysis(DominanceInfo);
     while (work.length > 0) {
       const { region, scope } = work.pop()!;
       if (region.empty) continue;
@@ -122,5 +124,8 @@ export class CSEPass extends Pass {
       const op = toErase[i]!;
       if (op.useEmpty) op.erase();
     }
+    // Erasing ops changes no block structure: dominance stays valid (as MLIR's CSE declares).
+    if (toErase.length === 0) this.markAllAnalysesPreserved();
+    else this.markAnalysesPreserved(DominanceInfo);
   }
 }

@@ -1,8 +1,8 @@
 import { Attribute } from '../ir/attribute';
 import type { Operation } from '../ir/operation';
-import { isMemoryEffectFree, Traits } from '../ir/traits';
+import { hasOnlyRemovableEffects } from '../ir/side-effects';
+import { Traits } from '../ir/traits';
 import type { Value } from '../ir/value';
-import { WalkResult } from '../ir/walk';
 import type { RewriterBase } from './rewriter';
 
 /**
@@ -20,31 +20,24 @@ export function getConstantValue(value: Value): Attribute | undefined {
 
 /**
  * True when `op` can be erased without changing the program: no result is used, it is not a
- * terminator or symbol, and it has no side effects (`Pure`/`NoMemoryEffect`, or
- * `RecursiveMemoryEffects` with only such ops nested). Unregistered ops are never dead.
+ * terminator or symbol, and its memory effects are at most reads and allocations of its own
+ * results (`Pure`/`NoMemoryEffect`, the `MemoryEffectOpInterface`, or `RecursiveMemoryEffects`
+ * over such ops). Unregistered ops and ops with unknown effects are never dead.
  */
 export function isOpTriviallyDead(op: Operation): boolean {
   if (!op.useEmpty) return false;
   return wouldOpBeTriviallyDead(op);
 }
 
-/** As {@link isOpTriviallyDead} but ignoring uses. */
+/**
+ * As {@link isOpTriviallyDead} but ignoring uses: the op's memory effects (see
+ * {@link getMemoryEffects}) are known and only reads or allocations of its own results, so
+ * ops that write, free, send or synchronize are never dead.
+ */
 export function wouldOpBeTriviallyDead(op: Operation): boolean {
   if (!op.isRegistered || op.hasTrait(Traits.IsTerminator) || op.hasTrait(Traits.Symbol)) return false;
-  if (isMemoryEffectFree(op)) return true;
-  if (!op.hasTrait(Traits.RecursiveMemoryEffects)) return false;
-  let ok = true;
-  op.walk((o) => {
-    if (o === op) return WalkResult.Advance;
-    const effectFree =
-      o.isRegistered && (isMemoryEffectFree(o) || o.hasTrait(Traits.RecursiveMemoryEffects) || o.hasTrait(Traits.ReturnLike));
-    if (!effectFree) {
-      ok = false;
-      return WalkResult.Interrupt;
-    }
-    return WalkResult.Advance;
-  });
-  return ok;
+  if (op.hasTrait(Traits.Pure) || op.hasTrait(Traits.NoMemoryEffect)) return true;
+  return hasOnlyRemovableEffects(op);
 }
 
 /** Outcome of {@link tryFold}. */
