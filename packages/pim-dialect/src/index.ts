@@ -5,7 +5,7 @@
  */
 export { PimDialect, PIM_OPS, registerPimDialect } from './ir/dialect';
 export { PimMessages } from './diagnostics';
-export { destinationAt, getPimDestination } from './ir/interfaces';
+export { PimChannelResource, PimEventRegisterResource, destinationAt, destinationBufferEffects, getPimDestination } from './ir/interfaces';
 export { TensorOrMemRef } from './ir/asm';
 export * from './ir/ops/core';
 export * from './ir/ops/transfer';

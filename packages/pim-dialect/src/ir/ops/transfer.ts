@@ -4,9 +4,21 @@
  * verifier (the reference lists their range, peer and ordering requirements as later checks);
  * `pim.receive` gets the destination-interface check (result type = destination type).
  */
-import { I32Attr, Index, defineOp, prop, single, type AnyOpDefinition, type Value } from '@raptor-pim/ir-core';
+import {
+  I32Attr,
+  Index,
+  MemoryEffects,
+  bufferEffects,
+  defineOp,
+  memoryEffects,
+  prop,
+  single,
+  type AnyOpDefinition,
+  type MemoryEffect,
+  type Value,
+} from '@raptor-pim/ir-core';
 import { TensorOrMemRef, parseAttrDictWithProperties, printAttrDictWithProperties, resolveAll, verifyDestinationResult } from '../asm';
-import { destinationAt } from '../interfaces';
+import { PimChannelResource, PimEventRegisterResource, destinationAt, destinationBufferEffects } from '../interfaces';
 import { indexType, parseBufferTypes, parseOffsetsBuffers, printOffsetsBuffers } from './vector';
 
 function copyOp(name: string, summary: string) {
@@ -21,7 +33,7 @@ function copyOp(name: string, summary: string) {
     },
     results: { output: single(TensorOrMemRef) },
     attributes: { size: prop(I32Attr) },
-    interfaces: [destinationAt(0)],
+    interfaces: [destinationAt(0), destinationBufferEffects],
     parse: (p, state) => parseOffsetsBuffers(p, state, 2, 2, 'size'),
     print: (op, p) => printOffsetsBuffers(op, p, 2, 2),
   });
@@ -45,7 +57,15 @@ export const ReceiveOp = defineOp({
   },
   results: { output: single(TensorOrMemRef) },
   attributes: { size: prop(I32Attr) },
-  interfaces: [destinationAt(0)],
+  // Consumes a message from the channel (read and write) and writes the destination buffer.
+  interfaces: [
+    destinationAt(0),
+    memoryEffects((op) => [
+      MemoryEffects.read(PimChannelResource),
+      MemoryEffects.write(PimChannelResource),
+      ...bufferEffects([], [op.getOperand(0)]),
+    ]),
+  ],
   parse(p, state) {
     const off = p.parseOperandList('square', 1);
     const ops = off && p.parseOperandList('paren', 2);
@@ -81,6 +101,7 @@ export const SendOp = defineOp({
   summary: 'Send local data',
   operands: { input: single(TensorOrMemRef), targetCoreId: single(Index) },
   attributes: { size: prop(I32Attr) },
+  interfaces: [memoryEffects((op) => [MemoryEffects.write(PimChannelResource), ...bufferEffects([op.getOperand(0)], [])])],
   parse(p, state) {
     const ops = p.parseOperandList('paren', 2);
     if (!ops) return false;
@@ -104,11 +125,12 @@ export const SendOp = defineOp({
   },
 });
 
-function keywordPair(name: string, summary: string, keyword: string, first: string, second: string) {
+function keywordPair(name: string, summary: string, keyword: string, first: string, second: string, effects: readonly MemoryEffect[]) {
   return defineOp({
     name,
     summary,
     operands: { [first]: single(Index), [second]: single(Index) } as Record<string, ReturnType<typeof single>>,
+    interfaces: [memoryEffects(() => effects)],
     parse(p, state) {
       const a = p.parseOperand();
       if (!a || !p.parseKeyword(keyword)) return false;
@@ -131,9 +153,14 @@ function keywordPair(name: string, summary: string, keyword: string, first: stri
 }
 
 /** `pim.sync %target event %event`: increment event register `%event` of core `%target`. */
-export const SyncOp = keywordPair('pim.sync', 'Signal an event register', 'event', 'targetCoreId', 'eventRegister');
+export const SyncOp = keywordPair('pim.sync', 'Signal an event register', 'event', 'targetCoreId', 'eventRegister', [
+  MemoryEffects.write(PimEventRegisterResource),
+]);
 /** `pim.wait %event value %count`: block until the local register equals `%count`, then reset it. */
-export const WaitOp = keywordPair('pim.wait', 'Wait for an exact event count', 'value', 'eventRegister', 'waitValue');
+export const WaitOp = keywordPair('pim.wait', 'Wait for an exact event count', 'value', 'eventRegister', 'waitValue', [
+  MemoryEffects.read(PimEventRegisterResource),
+  MemoryEffects.write(PimEventRegisterResource),
+]);
 
 /** The copy, transfer and synchronization op definitions. */
 export const TRANSFER_OPS: readonly AnyOpDefinition[] = [MemcpOp, MemcpHdOp, MemcpDhOp, ReceiveOp, SendOp, SyncOp, WaitOp];

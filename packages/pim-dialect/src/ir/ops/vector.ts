@@ -40,7 +40,7 @@ import {
   shapeOf,
   verifyDestinationResult,
 } from '../asm';
-import { destinationAt } from '../interfaces';
+import { destinationAt, destinationBufferEffects } from '../interfaces';
 
 // ------------------------------------------------------------------ `(%a, ..., %dst) {..} : (T, ...) -> R`
 
@@ -87,7 +87,7 @@ function unaryOp(name: string, summary: string) {
       outputBuffer: single(TensorOrMemRef),
     },
     results: { output: single(TensorOrMemRef) },
-    interfaces: [destinationAt(1)],
+    interfaces: [destinationAt(1), destinationBufferEffects],
     parse: (p, s) => parseParenForm(p, s, 2, []),
     print: (op, p) => printParenForm(op, p),
   });
@@ -114,7 +114,7 @@ function binaryOp(name: string, summary: string) {
       outputBuffer: single(TensorOrMemRef),
     },
     results: { output: single(TensorOrMemRef) },
-    interfaces: [destinationAt(2)],
+    interfaces: [destinationAt(2), destinationBufferEffects],
     parse: (p, s) => parseParenForm(p, s, 3, []),
     print: (op, p) => printParenForm(op, p),
     // Destination-interface check: the result is the updated destination.
@@ -149,7 +149,7 @@ export const VMMOp = defineOp({
     outputBuffer: single(TensorOrMemRef),
   },
   results: { output: single(TensorOrMemRef) },
-  interfaces: [destinationAt(2)],
+  interfaces: [destinationAt(2), destinationBufferEffects],
   parse: (p, s) => parseParenForm(p, s, 2, [], 1),
   print: (op, p) => printParenForm(op, p, 1),
   verify(v) {
@@ -207,7 +207,7 @@ export const VMVOp = defineOp({
   },
   results: { output: single(TensorOrMemRef) },
   attributes: { length: prop(I32Attr) },
-  interfaces: [destinationAt(0)],
+  interfaces: [destinationAt(0), destinationBufferEffects],
   parse: (p, state) => parseOffsetsBuffers(p, state, 2, 3, 'length'),
   print: (op, p) => printOffsetsBuffers(op, p, 2, 3),
   verify(v) {
@@ -300,7 +300,7 @@ export const TransposeOp = defineOp({
   },
   results: { output: single(TensorOrMemRef) },
   attributes: { permutation: prop(ArrayAttrOf(I64Attr)) },
-  interfaces: [destinationAt(1)],
+  interfaces: [destinationAt(1), destinationBufferEffects],
   parse: (p, s) => parseParenForm(p, s, 2, ['permutation']),
   print: (op, p) => printParenForm(op, p),
 });
@@ -321,7 +321,7 @@ export const ConcatOp = defineOp({
   },
   results: { output: single(TensorOrMemRef) },
   attributes: { axis: prop(I64Attr) },
-  interfaces: [destinationAt(-1)],
+  interfaces: [destinationAt(-1), destinationBufferEffects],
   parse(p, state) {
     if (!p.parseKeyword('axis')) return false;
     const axis = p.parseInteger();

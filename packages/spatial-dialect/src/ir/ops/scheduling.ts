@@ -17,9 +17,13 @@ import {
   Region,
   Traits,
   UnrankedTensorType,
+  MemoryEffects,
   VectorType,
+  bufferEffects,
   defineOp,
+  defineSideEffectResource,
   formatType,
+  memoryEffects,
   optAttr,
   optProp,
   prop,
@@ -302,6 +306,13 @@ function printIndicesThenResult(op: Operation, p: OpAsmPrinter, keywords: readon
   p.printType(op.resultTypes[0]!);
 }
 
+/** The logical channels between cores: `spat.channel_send` writes, `spat.channel_receive` consumes. */
+export const SpatChannelResource = defineSideEffectResource('spat.channel');
+/** The cores' event registers: `spat.sync` increments, `spat.wait` reads and resets. */
+export const SpatEventRegisterResource = defineSideEffectResource('spat.event_register');
+/** Shared host memory written by `spat.host_store_sync` and read by `spat.host_wait_load`. */
+export const SpatHostMemoryResource = defineSideEffectResource('spat.host_memory');
+
 const SEND_KEYWORDS = ['channel', 'from', 'to'] as const;
 const STORE_KEYWORDS = ['from', 'to', 'host_offset', 'event'] as const;
 const LOAD_KEYWORDS = ['from', 'to', 'host_offset', 'event', 'count'] as const;
@@ -312,6 +323,7 @@ export const ChannelReceiveOp = defineOp({
   summary: 'Receive a logical payload',
   operands: { channelId: single(Index), sourceCoreId: single(Index), targetCoreId: single(Index) },
   results: { output: single(AnyShaped) },
+  interfaces: [memoryEffects(() => [MemoryEffects.read(SpatChannelResource), MemoryEffects.write(SpatChannelResource)])],
   parse: (p, state) => parseIndicesThenResult(p, state, SEND_KEYWORDS),
   print: (op, p) => printIndicesThenResult(op, p, SEND_KEYWORDS),
 });
@@ -321,6 +333,7 @@ export const ChannelSendOp = defineOp({
   name: 'spat.channel_send',
   summary: 'Send a logical payload',
   operands: { input: single(AnyShaped), channelId: single(Index), sourceCoreId: single(Index), targetCoreId: single(Index) },
+  interfaces: [memoryEffects((op) => [MemoryEffects.write(SpatChannelResource), ...bufferEffects([op.getOperand(0)], [])])],
   parse: (p, state) => parsePayloadThenIndices(p, state, SEND_KEYWORDS),
   print: (op, p) => printPayloadThenIndices(op, p, SEND_KEYWORDS),
 });
@@ -552,6 +565,13 @@ export const HostStoreSyncOp = defineOp({
     hostOffset: single(Index),
     eventRegister: single(Index),
   },
+  interfaces: [
+    memoryEffects((op) => [
+      MemoryEffects.write(SpatHostMemoryResource),
+      MemoryEffects.write(SpatEventRegisterResource),
+      ...bufferEffects([op.getOperand(0)], []),
+    ]),
+  ],
   parse: (p, state) => parsePayloadThenIndices(p, state, STORE_KEYWORDS),
   print: (op, p) => printPayloadThenIndices(op, p, STORE_KEYWORDS),
 });
@@ -568,6 +588,13 @@ export const HostWaitLoadOp = defineOp({
     waitValue: single(Index),
   },
   results: { output: single(AnyShaped) },
+  interfaces: [
+    memoryEffects(() => [
+      MemoryEffects.read(SpatHostMemoryResource),
+      MemoryEffects.read(SpatEventRegisterResource),
+      MemoryEffects.write(SpatEventRegisterResource),
+    ]),
+  ],
   parse: (p, state) => parseIndicesThenResult(p, state, LOAD_KEYWORDS),
   print: (op, p) => printIndicesThenResult(op, p, LOAD_KEYWORDS),
 });
@@ -597,6 +624,7 @@ export const SyncOp = defineOp({
   name: 'spat.sync',
   summary: 'Signal an event register',
   operands: { targetCoreId: single(Index), eventRegister: single(Index) },
+  interfaces: [memoryEffects(() => [MemoryEffects.write(SpatEventRegisterResource)])],
   parse: (p, state) => parseTwoIndices(p, state, 'event'),
   print: (op, p) => printTwoIndices(op, p, 'event'),
 });
@@ -606,6 +634,7 @@ export const WaitOp = defineOp({
   name: 'spat.wait',
   summary: 'Wait for an exact event count',
   operands: { eventRegister: single(Index), waitValue: single(Index) },
+  interfaces: [memoryEffects(() => [MemoryEffects.read(SpatEventRegisterResource), MemoryEffects.write(SpatEventRegisterResource)])],
   parse: (p, state) => parseTwoIndices(p, state, 'value'),
   print: (op, p) => printTwoIndices(op, p, 'value'),
 });

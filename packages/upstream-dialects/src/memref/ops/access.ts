@@ -5,15 +5,18 @@
 import {
   AnyType,
   areCompatibleShapes,
-  BoolAttr,
   Block,
+  BoolAttr,
   defineOp,
   formatType,
   Index,
   IndexType,
   IntegerAttr,
   IntegerType,
+  isBufferValue,
   isMemoryEffectFree,
+  memoryEffects,
+  MemoryEffects,
   MemRefType,
   optProp,
   prop,
@@ -56,6 +59,7 @@ export const LoadOp = defineOp({
   summary: 'load operation',
   operands: { memref: single(AnyRankedMemRef), indices: variadic(Index) },
   results: { result: single(AnyType) },
+  interfaces: [memoryEffects((op) => [MemoryEffects.read(op.getOperand(0))])],
   attributes: { nontemporal: optProp(BoolAttr), alignment: optProp(AlignmentAttr), invariant: optProp(BoolAttr) },
   verify(op) {
     const t = op.memref.type as MemRefType;
@@ -96,6 +100,7 @@ export const StoreOp = defineOp({
   name: 'memref.store',
   summary: 'store operation',
   operands: { value: single(AnyType), memref: single(AnyRankedMemRef), indices: variadic(Index) },
+  interfaces: [memoryEffects((op) => [MemoryEffects.write(op.getOperand(1))])],
   attributes: { nontemporal: optProp(BoolAttr), alignment: optProp(AlignmentAttr) },
   verify(op) {
     const t = op.memref.type as MemRefType;
@@ -215,6 +220,7 @@ export const AtomicRMWOp = defineOp({
   summary: 'atomic read-modify-write operation',
   operands: { value: single(SignlessIntegerOrFloat), memref: single(MemRefOfIntOrFloat), indices: variadic(Index) },
   results: { result: single(SignlessIntegerOrFloat) },
+  interfaces: [memoryEffects((op) => [MemoryEffects.read(op.getOperand(1)), MemoryEffects.write(op.getOperand(1))])],
   attributes: { kind: prop(AtomicRMWKindAttr) },
   verify(op) {
     const t = op.memref.type as MemRefType;
@@ -324,6 +330,7 @@ export const GenericAtomicRMWOp = defineOp({
   summary: 'atomic read-modify-write operation with a region',
   operands: { memref: single(MemRefOfIntOrFloat), indices: variadic(Index) },
   results: { result: single(SignlessIntegerOrFloat) },
+  interfaces: [memoryEffects((op) => [MemoryEffects.read(op.getOperand(0)), MemoryEffects.write(op.getOperand(0))])],
   regions: { atomic_body: sizedRegion(1) },
   traits: [Traits.SingleBlockImplicitTerminator('memref.atomic_yield')],
   verify(op) {
@@ -397,6 +404,7 @@ export const CopyOp = defineOp({
   name: 'memref.copy',
   summary: 'copy',
   operands: { source: single(AnyRankedOrUnrankedMemRef), target: single(AnyRankedOrUnrankedMemRef) },
+  interfaces: [memoryEffects((op) => [MemoryEffects.read(op.getOperand(0)), MemoryEffects.write(op.getOperand(1))])],
   verify(op) {
     const a = op.source.type as MemRefType | UnrankedMemRefType;
     const b = op.target.type as MemRefType | UnrankedMemRefType;
@@ -487,6 +495,8 @@ export const DmaStartOp = defineOp({
   name: 'memref.dma_start',
   summary: 'non-blocking DMA operation that starts a transfer',
   operands: { operands: variadic(AnyType) },
+  // Reads the source, writes the destination and the tag: every buffer operand is read and written.
+  interfaces: [memoryEffects((op) => op.operands.filter(isBufferValue).flatMap((v) => [MemoryEffects.read(v), MemoryEffects.write(v)]))],
   verify(op) {
     const l = dmaStartLayout(op.op, true);
     if (!l) return false;
@@ -576,6 +586,7 @@ export const DmaWaitOp = defineOp({
   name: 'memref.dma_wait',
   summary: 'blocking DMA operation that waits for transfer completion',
   operands: { tagMemRef: single(AnyRankedMemRef), tagIndices: variadic(Index), numElements: single(Index) },
+  interfaces: [memoryEffects((op) => [MemoryEffects.read(op.getOperand(0)), MemoryEffects.write(op.getOperand(0))])],
   verify(op) {
     const rank = (op.tagMemRef.type as MemRefType).rank;
     if (op.tagIndices.length !== rank) {

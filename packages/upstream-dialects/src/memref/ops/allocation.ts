@@ -5,10 +5,14 @@
 import {
   AffineMapAttr,
   AnyType,
+  AutomaticAllocationScopeResource,
   Block,
+  DefaultResource,
   defineOp,
   formatType,
   Index,
+  memoryEffects,
+  MemoryEffects,
   MemRefType,
   Operation,
   optional,
@@ -99,6 +103,11 @@ function makeAllocOp<N extends 'memref.alloc' | 'memref.alloca'>(name: N, asmNam
     operands: { dynamicSizes: variadic(Index), symbolOperands: variadic(Index) },
     results: { memref: single(AnyRankedMemRef) },
     attributes: { alignment: optProp(AlignmentAttr) },
+    interfaces: [
+      memoryEffects((op) => [
+        MemoryEffects.allocate(op.getResult(0), name === 'memref.alloca' ? AutomaticAllocationScopeResource : DefaultResource),
+      ]),
+    ],
     verify(op) {
       if (name === 'memref.alloca') {
         let found = false;
@@ -231,6 +240,7 @@ export const DeallocOp = defineOp({
   name: 'memref.dealloc',
   summary: 'memory deallocation operation',
   operands: { memref: single(AnyRankedOrUnrankedMemRef) },
+  interfaces: [memoryEffects((op) => [MemoryEffects.free(op.getOperand(0))])],
   parse(parser, state) {
     const m = parser.parseOperand();
     if (!m || !parseAttrDictInto(parser, state)) return false;
@@ -257,6 +267,9 @@ export const ReallocOp = defineOp({
   operands: { source: single(MemRef1D), dynamicResultSize: optional(Index) },
   results: { result: single(MemRef1D) },
   attributes: { alignment: optProp(AlignmentAttr) },
+  interfaces: [
+    memoryEffects((op) => [MemoryEffects.allocate(op.getResult(0)), MemoryEffects.read(op.getOperand(0)), MemoryEffects.free(op.getOperand(0))]),
+  ],
   verify(op) {
     const src = op.source.type as MemRefType;
     const dst = op.result.type as MemRefType;
