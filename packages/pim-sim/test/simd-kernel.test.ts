@@ -38,7 +38,7 @@ describe('SIMD mvmul kernel', () => {
         const w = seeded(rows * cols, seed);
         const x = seeded(rows, seed ^ 0x5bd1e995);
         const y = new Float32Array(cols);
-        kernel!.mvm(w, rows, cols, x, y);
+        kernel!.mvm(w, rows, cols, x, 0, y, 0);
         const want = reference(w, rows, cols, x);
         for (let j = 0; j < cols; j++) if (Math.abs(y[j] - want[j]) > 1e-5) return false;
         return true;
@@ -55,8 +55,8 @@ describe('SIMD mvmul kernel', () => {
     const ya = new Float32Array(512);
     const yb = new Float32Array(36);
     for (let round = 0; round < 2; round++) {
-      kernel!.mvm(a, 128, 512, xa, ya);
-      kernel!.mvm(b, 64, 36, xb, yb);
+      kernel!.mvm(a, 128, 512, xa, 0, ya, 0);
+      kernel!.mvm(b, 64, 36, xb, 0, yb, 0);
       const wa = reference(a, 128, 512, xa);
       const wb = reference(b, 64, 36, xb);
       expect(Math.max(...Array.from(ya, (v, j) => Math.abs(v - wa[j])))).toBeLessThanOrEqual(1e-5);

@@ -668,9 +668,10 @@ class FunctionalEngine {
     if (iw === 4 && ow === 4 && this.m.elementType === 'f32' && weights.data instanceof Float32Array && cols % 4 === 0 && rows > 0) {
       const kernel = this.simdKernel();
       if (kernel) {
-        const y = mem.f32.subarray(d >> 2, (d >> 2) + cols);
-        kernel.mvm(weights.data, rows, cols, mem.f32.subarray(a >> 2, (a >> 2) + rows), y);
-        if (relu) for (let j = 0; j < cols; j++) if (y[j] < 0) y[j] = 0;
+        const y = mem.f32;
+        const yi = d >> 2;
+        kernel.mvm(weights.data, rows, cols, y, a >> 2, y, yi);
+        if (relu) for (let j = yi; j < yi + cols; j++) if (y[j] < 0) y[j] = 0;
         return;
       }
     }

@@ -139,10 +139,11 @@ export function simdKernelModuleBytes(): Uint8Array {
 /** What {@link createSimdKernel} returns: the product on f32 data with the kernel's memory. */
 export interface SimdKernel {
   /**
-   * y = x · W for a row-major `rows × cols` f32 block (`cols` a multiple of 4, `rows > 0`).
+   * y = x · W for a row-major `rows × cols` f32 block (`cols` a multiple of 4, `rows > 0`):
+   * x is `src[xAt .. xAt + rows)`, y is written to `dst[yAt .. yAt + cols)` (element indices).
    * `weights` is copied into the kernel's memory once per block object (cached by identity).
    */
-  mvm(weights: Float32Array, rows: number, cols: number, x: Float32Array, y: Float32Array): void;
+  mvm(weights: Float32Array, rows: number, cols: number, src: Float32Array, xAt: number, dst: Float32Array, yAt: number): void;
 }
 
 /** The part of the host's WebAssembly API used here (the package compiles without DOM types). */
@@ -187,7 +188,7 @@ export function createSimdKernel(): SimdKernel | undefined {
     }
   };
   return {
-    mvm(weights, rows, cols, x, y) {
+    mvm(weights, rows, cols, src, xSrc, dst, yDst) {
       let w = placed.get(weights);
       if (w === undefined) {
         w = top;
@@ -199,9 +200,12 @@ export function createSimdKernel(): SimdKernel | undefined {
       const xAt = top;
       const yAt = xAt + Math.ceil((rows * 4) / 16) * 16;
       reserve(yAt + cols * 4);
-      f32.set(x.subarray(0, rows), xAt / 4);
+      const m = f32;
+      const xi = xAt >> 2;
+      for (let i = 0; i < rows; i++) m[xi + i] = src[xSrc + i];
       mvm(xAt, w, yAt, rows, cols);
-      y.set(f32.subarray(yAt / 4, yAt / 4 + cols));
+      const yi = yAt >> 2;
+      for (let j = 0; j < cols; j++) dst[yDst + j] = m[yi + j];
     },
   };
 }
