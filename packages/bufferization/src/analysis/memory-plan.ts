@@ -99,19 +99,46 @@ function placeInOrder(buffers: readonly LiveBuffer[], order: readonly number[], 
   return { offsets, peak };
 }
 
-/** The orders, best tie-break first. */
-function orders(buffers: readonly LiveBuffer[]): [PlanningOrder, number[]][] {
+/** Per buffer, the total size of the buffers live with it (itself included): sorted sweeps, O(n log n). */
+function conflictSizes(buffers: readonly LiveBuffer[]): number[] {
+  const byStart = [...buffers].sort((a, b) => a.start - b.start);
+  const byEnd = [...buffers].sort((a, b) => a.end - b.end);
+  const prefix = (xs: readonly LiveBuffer[]): number[] => {
+    const p = [0];
+    for (const x of xs) p.push(p[p.length - 1]! + x.size);
+    return p;
+  };
+  const startSums = prefix(byStart);
+  const endSums = prefix(byEnd);
+  const total = startSums[startSums.length - 1]!;
+  const countBelow = (xs: readonly LiveBuffer[], key: (b: LiveBuffer) => number, limit: number): number => {
+    let lo = 0;
+    let hi = xs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (key(xs[mid]!) < limit) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return buffers.map((b) => {
+    const endedBefore = endSums[countBelow(byEnd, (x) => x.end, b.start)]!;
+    const startsAfter = total - startSums[countBelow(byStart, (x) => x.start, b.end + 1)]!;
+    return total - endedBefore - startsAfter;
+  });
+}
+
+/** The orders, best tie-break first (computed on demand: the planner stops at an optimal plan). */
+function* orders(buffers: readonly LiveBuffer[]): Generator<[PlanningOrder, number[]]> {
   const idx = buffers.map((_, i) => i);
   const size = (i: number) => buffers[i]!.size;
   const len = (i: number) => buffers[i]!.end - buffers[i]!.start + 1;
-  const conflicts = buffers.map((b) => buffers.reduce((n, o) => n + (livesOverlap(b, o) ? o.size : 0), 0));
   const tie = (a: number, b: number) => buffers[a]!.start - buffers[b]!.start || a - b;
-  return [
-    ['greedy-by-size', [...idx].sort((a, b) => size(b) - size(a) || tie(a, b))],
-    ['by-start', [...idx].sort((a, b) => tie(a, b))],
-    ['by-area', [...idx].sort((a, b) => size(b) * len(b) - size(a) * len(a) || tie(a, b))],
-    ['by-conflicts', [...idx].sort((a, b) => conflicts[b]! - conflicts[a]! || size(b) - size(a) || tie(a, b))],
-  ];
+  yield ['greedy-by-size', [...idx].sort((a, b) => size(b) - size(a) || tie(a, b))];
+  yield ['by-start', [...idx].sort((a, b) => tie(a, b))];
+  yield ['by-area', [...idx].sort((a, b) => size(b) * len(b) - size(a) * len(a) || tie(a, b))];
+  const conflicts = conflictSizes(buffers);
+  yield ['by-conflicts', [...idx].sort((a, b) => conflicts[b]! - conflicts[a]! || size(b) - size(a) || tie(a, b))];
 }
 
 /**

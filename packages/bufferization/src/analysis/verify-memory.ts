@@ -24,7 +24,7 @@ import { evaluateStatic } from './static-index';
 
 interface Recorded {
   readonly op: Operation;
-  readonly name: string;
+  readonly ordinal: number;
   readonly address: number;
   readonly bytes: number;
   readonly start: number;
@@ -91,21 +91,22 @@ export function verifyStreamMemory(stream: Operation, config: HardwareConfig): b
   let reach = 0;
   for (let op = body.firstOp; op; op = op.next) {
     if (op.definition !== AllocOp) continue;
-    const name = describeAlloc(ordinal++, op);
+    const k = ordinal++;
+    const name = (): string => describeAlloc(k, op);
     const addr = op.getDiscardableAttr(A.address);
     const live = op.getDiscardableAttr(A.live);
     const bytes = byteSizeOf(op.getResult(0).type) ?? 0;
     if (!(addr instanceof IntegerAttr) || !(live instanceof DenseArrayAttr) || live.values.length !== 2) {
-      fail(op, M.noAddress(core, name));
+      fail(op, M.noAddress(core, name()));
       continue;
     }
     const address = Number(addr.value);
     const [start, end] = (live.values as readonly (number | bigint)[]).map(Number) as [number, number];
-    if (address < 0) fail(op, M.negativeAddress(core, name, address));
-    else if (address % alignment !== 0) fail(op, M.misaligned(core, name, address, alignment));
-    else if (address + bytes > capacity) fail(op, M.outOfArena(core, name, address, address + bytes, capacity));
+    if (address < 0) fail(op, M.negativeAddress(core, name(), address));
+    else if (address % alignment !== 0) fail(op, M.misaligned(core, name(), address, alignment));
+    else if (address + bytes > capacity) fail(op, M.outOfArena(core, name(), address, address + bytes, capacity));
     reach = Math.max(reach, address + bytes);
-    allocs.set(op.getResult(0), { op, name, address, bytes, start, end });
+    allocs.set(op.getResult(0), { op, ordinal: k, address, bytes, start, end });
   }
   const list = [...allocs.values()];
   for (let i = 0; i < list.length; i++) {
@@ -115,7 +116,10 @@ export function verifyStreamMemory(stream: Operation, config: HardwareConfig): b
       if (a.start > b.end || b.start > a.end) continue;
       const lo = Math.max(a.address, b.address);
       const hi = Math.min(a.address + a.bytes, b.address + b.bytes);
-      if (lo < hi) fail(b.op, M.overlap(core, a.name, b.name, lo, hi), [a.op, `${a.name} allocated here`]);
+      if (lo < hi) {
+        const an = describeAlloc(a.ordinal, a.op);
+        fail(b.op, M.overlap(core, an, describeAlloc(b.ordinal, b.op), lo, hi), [a.op, `${an} allocated here`]);
+      }
     }
   }
   const recordedSize = stream.getDiscardableAttr(A.localMemorySize);
@@ -134,7 +138,7 @@ export function verifyStreamMemory(stream: Operation, config: HardwareConfig): b
         if (!r || inner === r.op) continue;
         const top = topLevelAncestor(body, inner)!;
         const at = positions.get(top)!;
-        if (at < r.start || at > r.end) fail(inner, M.useAfterEnd(core, r.name, inner.name, at, r.start, r.end));
+        if (at < r.start || at > r.end) fail(inner, M.useAfterEnd(core, describeAlloc(r.ordinal, r.op), inner.name, at, r.start, r.end));
       }
     });
     for (const acc of accessesOf(op)) {
@@ -156,7 +160,7 @@ export function verifyStreamMemory(stream: Operation, config: HardwareConfig): b
           break;
         }
         if (offset < 0 || offset + size > r.bytes) {
-          fail(op, M.accessOutside(core, r.name, op.name, offset, offset + size, r.bytes));
+          fail(op, M.accessOutside(core, describeAlloc(r.ordinal, r.op), op.name, offset, offset + size, r.bytes));
           break;
         }
       }

@@ -60,12 +60,14 @@ function isTensor(v: Value): boolean {
   return v.type instanceof RankedTensorType;
 }
 
-/** True when `v` is used by an op after `op` in the block (uses are top-level ops of one block). */
-function usedAfter(v: Value, op: Operation): boolean {
+/** True when `v` is used by an op after `op` (positions of the top-level ops, taken before any insertion). */
+function usedAfter(v: Value, op: Operation, positions: ReadonlyMap<Operation, number>): boolean {
+  const at = positions.get(op)!;
   for (let u = v.firstUse; u; u = u.nextUse) {
     let owner: Operation | null = u.owner;
     while (owner && owner.parent !== op.parent) owner = owner.getParentOp();
-    if (owner && owner !== op && op.isBeforeInBlock(owner)) return true;
+    const p = owner ? positions.get(owner) : undefined;
+    if (p !== undefined && p > at) return true;
   }
   return false;
 }
@@ -93,7 +95,11 @@ export function bufferizeCoreBody(body: Block, weights: ReadonlySet<Value>, alig
     ok = false;
   };
   const ops: Operation[] = [];
-  for (let op = body.firstOp; op; op = op.next) ops.push(op);
+  const positions = new Map<Operation, number>();
+  for (let op = body.firstOp; op; op = op.next) {
+    positions.set(op, ops.length);
+    ops.push(op);
+  }
   for (const op of ops) {
     if (op.definition === EmptyOp) {
       const t = op.getResult(0).type as RankedTensorType;
@@ -129,7 +135,7 @@ export function bufferizeCoreBody(body: Block, weights: ReadonlySet<Value>, alig
     if (dst && isTensor(dst) && dstIndex >= 0) {
       let buf = buffers.get(dst)!;
       const readsDst = op.operands.some((v, i) => i !== dstIndex && v === dst);
-      if (usedAfter(dst, op) || readsDst) {
+      if (usedAfter(dst, op, positions) || readsDst) {
         const b = OpBuilder.before(op);
         const copy = alloc(b, op, dst.type as RankedTensorType);
         const zero = constant(b, op, 0);

@@ -24,6 +24,8 @@ import {
   IRMapping,
   MemRefType,
   applyFullConversion,
+  type ConversionPattern,
+  type ConversionTarget,
   Diagnostic,
   OpBuilder,
   RankedTensorType,
@@ -301,9 +303,11 @@ export function convertScheduledFunction(func: Operation, config: HardwareConfig
 
   let ok = true;
   const lowering = new LoweringContext(ctx, config, host, stats);
+  const patterns = spatToPimPatterns(lowering);
+  const target = spatToPimTarget();
   const streams = planStreams(placed);
   for (const plan of streams) {
-    const core = buildStream(b, ctx, plan, lowering, stats);
+    const core = buildStream(b, ctx, plan, lowering, stats, target, patterns);
     created.push(core.op);
     if (!core.ok) ok = false;
   }
@@ -332,6 +336,8 @@ function buildStream(
   plan: StreamPlan,
   lowering: LoweringContext,
   stats: SpatToPimStats,
+  target: ConversionTarget,
+  patterns: readonly ConversionPattern[],
 ): { op: Operation; ok: boolean } {
   const loc = plan.work[0]!.compute.op.location;
   const weights: Value[] = [];
@@ -364,7 +370,7 @@ function buildStream(
   HaltOp.build(sb, {}, loc);
   if (!ok) return { op, ok };
   // The ops of the stream: every spat op and tensor slice converted by the patterns.
-  const r = applyFullConversion(op, spatToPimTarget(), spatToPimPatterns(lowering), { emitDiagnostics: false });
+  const r = applyFullConversion(op, target, patterns, { emitDiagnostics: false });
   if (!r.success) {
     lowering.forget(body);
     for (const f of r.failures) if (!lowering.wasReported(f.opName, f.location)) ctx.diagnostics.emit(new Diagnostic('error', f.location, M.unsupportedOp(f.opName)));

@@ -1,0 +1,182 @@
+// See bench.mjs. Programs: the scheduled fixtures of spatial-to-pim, and two synthetic
+// scheduled programs at ResNet-18 scale (64 cores; a 16-stage pipeline of 4-lane batches kept as
+// pim.core_batch, and the same work as 64 separate pim.core streams), until the scheduler
+// produces the shared models.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { MLIRContext, PassRegistry, parsePassPipeline, parseSourceString, renderDiagnostics, verify, type Operation } from '@raptor-pim/ir-core';
+import { registerPimDialect } from '@raptor-pim/pim-dialect';
+import { registerSpatialDialect } from '@raptor-pim/spatial-dialect';
+import { SpatToPimPass } from '@raptor-pim/spatial-to-pim';
+import { PimBufferizePass, PimPlanMemoryPass, PimVerifyMemoryPass, type BufferizeReport, type ModuleMemoryReport } from '@raptor-pim/bufferization';
+
+const args = process.argv.slice(2);
+const opt = (name: string, d: number): number => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : d;
+};
+const LAYERS = opt('layers', 200);
+const ROUNDS = opt('rounds', 3);
+const root = path.resolve(__dirname, '../../..');
+
+/** A pipeline of `stages` scheduled batches of `lanes` lanes, `layers` wvmm+vadd+relu per lane. */
+function synthetic(stages: number, lanes: number, layers: number, batched: boolean): string {
+  const W = 128;
+  const T = `tensor<1x${W}xf32>`;
+  const L: string[] = [`func.func @main(%x: tensor<${lanes}x${W}xf32>) -> tensor<${lanes}x${W}xf32> {`];
+  L.push('  %c0 = arith.constant 0 : index');
+  for (let w = 0; w < 16; w++) L.push(`  %w${w} = arith.constant dense<${(0.001 * (w + 1)).toFixed(3)}> : tensor<${W}x${W}xf32>`);
+  const coreIds = (s: number) => Array.from({ length: lanes }, (_, k) => s * lanes + k);
+  for (let s = 0; s < stages; s++) {
+    const last = s === stages - 1;
+    const body = (laneExpr: string, indent: string): string[] => {
+      const b: string[] = [];
+      b.push(`${indent}%me = affine.apply affine_map<(d0) -> (d0 + ${s * lanes})>(${laneExpr})`);
+      if (s === 0) b.push(`${indent}%v = tensor.extract_slice %arg[${laneExpr}, 0] [1, ${W}] [1, 1] : tensor<${lanes}x${W}xf32> to ${T}`);
+      else {
+        b.push(`${indent}%prev = affine.apply affine_map<(d0) -> (d0 + ${(s - 1) * lanes})>(${laneExpr})`);
+        b.push(`${indent}%v = spat.channel_receive channel %c0 from %prev to %me : ${T}`);
+      }
+      let cur = '%v';
+      for (let l = 0; l < layers; l++) {
+        b.push(`${indent}%m${l} = spat.wvmm[%wa${l % 16}](${cur}) : (tensor<${W}x${W}xf32>, ${T}) -> ${T}`);
+        b.push(`${indent}%s${l} = spat.vadd %m${l}, ${cur} : (${T}, ${T}) -> ${T}`);
+        b.push(`${indent}%r${l} = spat.relu(%s${l}) : ${T} -> ${T}`);
+        cur = `%r${l}`;
+      }
+      if (!last) {
+        b.push(`${indent}%next = affine.apply affine_map<(d0) -> (d0 + ${(s + 1) * lanes})>(${laneExpr})`);
+        b.push(`${indent}spat.channel_send ${cur} channel %c0 from %me to %next : ${T}`);
+      }
+      return [...b, cur];
+    };
+    const wBind = Array.from({ length: 16 }, (_, w) => `%wa${w}`).join(', ');
+    const wOuter = Array.from({ length: 16 }, (_, w) => `%w${w}`).join(', ');
+    const wTypes = `tensor<${W}x${W}xf32> x16`;
+    const res = last ? `tensor<${lanes}x${W}xf32>` : '()';
+    const inputs = s === 0 ? ['(%arg) = (%x)', `(tensor<${lanes}x${W}xf32>)`] : ['() = ()', '()'];
+    if (batched) {
+      L.push(
+        `  ${last ? '%y = ' : ''}spat.scheduled_compute_batch %lane = 0 to ${lanes} [${wBind}] = [${wOuter}] ${inputs[0]} ${last ? 'shared_outs(%out) ' : ''}coreIds [${coreIds(s).join(', ')}] crossbarWeights 16 : [${wTypes}] ${inputs[1]} -> ${res} {`,
+      );
+      const lines = body('%lane', '    ');
+      const cur = lines.pop()!;
+      L.push(...lines);
+      if (last) L.push('    spat.in_parallel {', `      tensor.parallel_insert_slice ${cur} into %out[%lane, 0] [1, ${W}] [1, 1] : ${T} into tensor<${lanes}x${W}xf32>`, '    }');
+      else L.push('    spat.yield');
+      L.push('  }');
+      continue;
+    }
+    // One scheduled compute per core (lane k of stage s on core s * lanes + k).
+    for (let k = 0; k < lanes; k++) {
+      const lastLane = last && k === lanes - 1;
+      const rt = last ? `tensor<1x${W}xf32>` : '()';
+      L.push(`  %lane_${s}_${k} = arith.constant ${k} : index`);
+      L.push(
+        `  ${last ? `%y${k} = ` : ''}spat.scheduled_compute [${wBind}] = [${wOuter}] ${inputs[0]} coreId ${s * lanes + k} crossbarWeights 16 : [${wTypes}] ${inputs[1]} -> ${rt} {`,
+      );
+      const lines = body(`%lane_${s}_${k}`, '    ').map((l) => l.replace(/%arg\[%lane_\d+_\d+, 0\]/, `%arg[${k}, 0]`));
+      const cur = lines.pop()!;
+      L.push(...lines, last ? `    spat.yield ${cur} : ${T}` : '    spat.yield', '  }');
+      void lastLane;
+    }
+  }
+  if (batched) L.push(`  return %y : tensor<${lanes}x${W}xf32>`, '}');
+  else {
+    const outs = Array.from({ length: lanes }, (_, k) => `%y${k}`);
+    L[0] = L[0]!.replace(/-> tensor<.*> \{$/, `-> (${outs.map(() => `tensor<1x${W}xf32>`).join(', ')}) {`);
+    L.push(`  return ${outs.join(', ')} : ${outs.map(() => `tensor<1x${W}xf32>`).join(', ')}`, '}');
+  }
+  return L.join('\n');
+}
+
+interface Row {
+  name: string;
+  ops: number;
+  copies: number;
+  streams: number;
+  worstPeak: number;
+  worstBound: number;
+  worstRatio: number;
+  hostBytes: number;
+  ms: Record<string, number>;
+}
+
+function countOps(op: Operation): number {
+  let n = 0;
+  op.walk(() => void n++);
+  return n;
+}
+
+function runOnce(name: string, text: string): Row {
+  const ctx = new MLIRContext();
+  ctx.allowUnregisteredDialects = true;
+  registerSpatialDialect(ctx);
+  registerPimDialect(ctx);
+  const { result: module, diagnostics } = ctx.diagnostics.capture(() => {
+    const m = parseSourceString(ctx, text);
+    return m && verify(m) ? m : undefined;
+  });
+  if (!module) throw new Error(`${name}: ${renderDiagnostics(diagnostics)}`);
+  let buf: BufferizeReport | undefined;
+  let plan: ModuleMemoryReport | undefined;
+  const registry = new PassRegistry();
+  registry.registerPass(() => new SpatToPimPass());
+  registry.registerPass(() => new PimBufferizePass({ onReport: (r) => (buf = r) }));
+  registry.registerPass(() => new PimPlanMemoryPass({ onReport: (r) => (plan = r) }));
+  registry.registerPass(() => new PimVerifyMemoryPass());
+  const ms: Record<string, number> = {};
+  for (const pass of ['spat-to-pim', 'pim-bufferize', 'pim-plan-memory', 'pim-verify-memory']) {
+    const { result, diagnostics: d } = ctx.diagnostics.capture(() => {
+      const pm = parsePassPipeline(ctx, `builtin.module(${pass})`, registry)!;
+      pm.enableVerifier(false);
+      const t0 = performance.now();
+      const ok = pm.run(module).success;
+      ms[pass] = performance.now() - t0;
+      return ok;
+    });
+    if (!result) throw new Error(`${name}: ${pass} failed\n${renderDiagnostics(d)}`);
+  }
+  const worst = plan!.streams.reduce((w, s) => (s.lowerBound && s.peak / s.lowerBound >= w.peak / Math.max(1, w.lowerBound) ? s : w), plan!.streams[0]!);
+  return {
+    name,
+    ops: countOps(module),
+    copies: buf!.copies,
+    streams: plan!.streams.length,
+    worstPeak: worst?.peak ?? 0,
+    worstBound: worst?.lowerBound ?? 0,
+    worstRatio: plan!.worstRatio,
+    hostBytes: plan!.hostBytes,
+    ms,
+  };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+function main(): void {
+  const programs: [string, string][] = [];
+  const fixtures = path.join(root, 'packages/spatial-to-pim/test/fixtures/patterns');
+  for (const f of fs.readdirSync(fixtures).sort()) {
+    if (f.endsWith('.mlir') && !f.endsWith('.pim.mlir')) programs.push([f.replace(/\.mlir$/, ''), fs.readFileSync(path.join(fixtures, f), 'utf8')]);
+  }
+  programs.push([`synthetic: 16 stages x 4-lane batches, ${LAYERS} layers`, synthetic(16, 4, LAYERS, true)]);
+  programs.push([`synthetic: 16 stages x 4 cores, ${LAYERS} layers`, synthetic(16, 4, LAYERS, false)]);
+  console.log(`spat-to-pim + bufferization benchmark (median of ${ROUNDS} rounds; pass times in ms)`);
+  console.log('| program | ops after | streams | copies | worst peak / bound (B) | worst ratio | host B | spat-to-pim | bufferize | plan | verify | total |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const [name, text] of programs) {
+    const rows = Array.from({ length: ROUNDS }, () => runOnce(name, text));
+    const r = rows[0]!;
+    const m = (k: string) => median(rows.map((x) => x.ms[k]!));
+    const total = m('spat-to-pim') + m('pim-bufferize') + m('pim-plan-memory') + m('pim-verify-memory');
+    console.log(
+      `| ${name} | ${r.ops} | ${r.streams} | ${r.copies} | ${r.worstPeak} / ${r.worstBound} | ${r.worstRatio.toFixed(3)} | ${r.hostBytes} | ${m('spat-to-pim').toFixed(1)} | ${m('pim-bufferize').toFixed(1)} | ${m('pim-plan-memory').toFixed(1)} | ${m('pim-verify-memory').toFixed(1)} | ${total.toFixed(1)} |`,
+    );
+  }
+}
+
+main();
