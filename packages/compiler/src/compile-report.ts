@@ -3,7 +3,7 @@
  * stage, and the peak JS heap, collected by a pass instrumentation while the pipeline runs.
  */
 import { printOperation, type Operation, type Pass, type PassInstrumentation } from '@raptor-pim/ir-core';
-import type { ScheduleReport } from './scheduler';
+import type { SchedulerRunReport } from '@raptor-pim/scheduler';
 
 /** Time spent in one pass (summed over the ops it ran on). */
 export interface PassTimingEntry {
@@ -33,8 +33,8 @@ export interface CompileReport {
   readonly totalMs: number;
   /** The largest JS heap in use (bytes), sampled before the run and after the import and every pass. */
   readonly peakHeapBytes: number;
-  /** The scheduler's own report, when a scheduler ran. */
-  readonly schedule?: { readonly scheduler: string; readonly report: ScheduleReport };
+  /** The scheduler's own report (`spat-schedule`'s), when a scheduler ran. */
+  readonly schedule?: SchedulerRunReport;
 }
 
 /** The IR printed after a pass named in `dumpAfter`. */
@@ -88,7 +88,7 @@ export class CompileReportCollector implements PassInstrumentation {
   /** The dumps, in order. */
   readonly dumps: IrDump[] = [];
   /** The scheduler report, if one arrived. */
-  schedule: { scheduler: string; report: ScheduleReport } | undefined;
+  schedule: SchedulerRunReport | undefined;
 
   constructor(
     private readonly root: () => Operation | undefined,
@@ -179,6 +179,6 @@ export function formatCompileReport(report: CompileReport): string {
     lines.push(`${s.stage.padEnd(14)} ${s.ms.toFixed(1).padStart(8)} ${String(s.opCount).padStart(8)}  ${passes}`);
   }
   lines.push(`total ${report.totalMs.toFixed(1)} ms, peak heap ${(report.peakHeapBytes / 2 ** 20).toFixed(1)} MiB`);
-  if (report.schedule) lines.push(`scheduler ${report.schedule.scheduler}: ${JSON.stringify(report.schedule.report)}`);
+  if (report.schedule) lines.push(`scheduler ${report.schedule.strategy}: ${report.schedule.functions.length} function(s) scheduled`);
   return lines.join('\n') + '\n';
 }

@@ -25,11 +25,11 @@ import {
   type CompileDiagnostic,
 } from './compile-diagnostic';
 import { CompileReportCollector, type CompileProgress, type CompileReport, type IrDump } from './compile-report';
-import { SchedulerKey, TargetKey } from './context-keys';
+import { TargetKey } from './context-keys';
 import { CompilerMessages as M } from './diagnostics';
 import { parseRaptorPipeline } from './pipeline';
-import { RAPTOR_COMPILE_PIPELINE, RAPTOR_FRONTEND_PIPELINE, RaptorPassRegistry, createRaptorPassRegistry } from './registry';
-import type { Scheduler, SchedulerOptions } from './scheduler';
+import { CORE_STAGE, RAPTOR_COMPILE_PIPELINE, RAPTOR_FRONTEND_PIPELINE, RaptorPassRegistry, createRaptorPassRegistry } from './registry';
+import { ScheduleReportKey, type Scheduler, type SchedulerOptions } from '@raptor-pim/scheduler';
 
 /** What {@link compile} takes: an ONNX model (read with onnx-frontend) or a module at any IR level. */
 export type CompileInput = OnnxModel | Operation;
@@ -42,9 +42,13 @@ export interface CompileOptions {
    * from the pass context key `'raptor.target'`.
    */
   readonly target?: Target | string;
-  /** The scheduler the `raptor-schedule` pass runs (any value implementing {@link Scheduler}). */
+  /**
+   * The scheduler `spat-schedule` runs (any value implementing `@raptor-pim/scheduler`'s
+   * {@link Scheduler}; default: the built-in strategy `spat-schedule` picks). A pipeline
+   * element `spat-schedule{strategy=NAME}` still selects a built-in strategy.
+   */
   readonly scheduler?: Scheduler;
-  /** Options for the scheduler (typed by its `optionsSchema`). */
+  /** Options for that scheduler (typed by its `optionsSchema`; options written in the pipeline win). */
   readonly schedulerOptions?: SchedulerOptions;
   /**
    * The pipeline: a registered pipeline name (`raptor-compile`, the default, or
@@ -58,7 +62,10 @@ export interface CompileOptions {
   readonly onProgress?: (event: CompileProgress) => void;
   /** ONNX import options (input shapes, constant inputs, function name); the crossbar size comes from the target. */
   readonly import?: Omit<ImportOnnxOptions, 'crossbarSize'>;
-  /** The pass registry (default {@link createRaptorPassRegistry}). */
+  /**
+   * The pass registry (default {@link createRaptorPassRegistry} with `scheduler` and
+   * `schedulerOptions`; a registry given here is used as it is, so those two are ignored).
+   */
   readonly registry?: PassRegistry;
   /** Verify the module after every pass (default true). */
   readonly verifyEach?: boolean;
@@ -82,6 +89,9 @@ export interface CompileResult {
   readonly target: Target | undefined;
 }
 
+/** The pass that runs the scheduler. */
+const SCHEDULE_PASS = 'spat-schedule';
+
 function isModule(input: CompileInput): input is Operation {
   return input instanceof Operation;
 }
@@ -101,13 +111,15 @@ function resolveTarget(target: Target | string | undefined, diagnostics: Compile
 /**
  * Builds the pass manager for `pipeline`. The named Raptor pipelines are built stage by stage,
  * so every pass is attributed to the stage whose elements added it (ir-core's `canonicalize`
- * in the frontend's clean-up counts as `frontend`); other pipelines attribute each pass to the
- * stage that registered it.
+ * in the frontend's clean-up counts as `frontend`). In other pipelines each pass counts toward
+ * the stage that registered it, and ir-core's passes toward the stage that ran before them
+ * (`frontend` after an import; `core` when nothing ran before).
  */
 function buildPassManager(
   context: MLIRContext,
   pipeline: string,
   registry: PassRegistry,
+  firstStage: string | undefined,
 ): { pm: PassManager | undefined; stageOfPass: Map<Pass, string> } {
   const stageOfPass = new Map<Pass, string>();
   const name = pipeline.trim();
@@ -123,8 +135,14 @@ function buildPassManager(
     return { pm, stageOfPass };
   }
   const pm = parseRaptorPipeline(context, pipeline, registry);
-  if (pm && registry instanceof RaptorPassRegistry) {
-    for (const p of pm.allPasses) stageOfPass.set(p, registry.stageOf(p.argument) ?? 'custom');
+  if (pm) {
+    let previous = firstStage;
+    for (const p of pm.allPasses) {
+      const registered = registry instanceof RaptorPassRegistry ? (registry.stageOf(p.argument) ?? 'custom') : 'custom';
+      const stage = registered === CORE_STAGE && previous !== undefined ? previous : registered;
+      stageOfPass.set(p, stage);
+      previous = stage;
+    }
   }
   return { pm, stageOfPass };
 }
@@ -143,7 +161,8 @@ function buildPassManager(
 export function compile(model: CompileInput, options: CompileOptions = {}): CompileResult {
   const diagnostics: CompileDiagnostic[] = [];
   let module: Operation | undefined = isModule(model) ? model : undefined;
-  const registry = options.registry ?? createRaptorPassRegistry();
+  const registry =
+    options.registry ?? createRaptorPassRegistry({ ...(options.scheduler ? { scheduler: options.scheduler } : {}), ...(options.schedulerOptions ? { schedulerOptions: options.schedulerOptions } : {}) });
   const pipelineText = options.pipeline ?? RAPTOR_COMPILE_PIPELINE;
   const dumpAfter = new Set(options.dumpAfter ?? []);
   const finish = (collector: CompileReportCollector, pipeline: string | undefined, target: Target | undefined): CompileResult => ({
@@ -159,7 +178,8 @@ export function compile(model: CompileInput, options: CompileOptions = {}): Comp
   // The pipeline is parsed first (in a scratch context when the module does not exist yet), so
   // a typo is reported before an import runs.
   const context = module ? module.context : new MLIRContext();
-  const built = context.diagnostics.capture(() => buildPassManager(context, pipelineText, registry));
+  const firstStage = module ? undefined : 'frontend';
+  const built = context.diagnostics.capture(() => buildPassManager(context, pipelineText, registry, firstStage));
   diagnostics.push(...built.diagnostics.map((d) => fromIrDiagnostic('pipeline', d)));
   const { pm, stageOfPass } = built.result;
   const importSteps = module ? 0 : 1;
@@ -176,6 +196,9 @@ export function compile(model: CompileInput, options: CompileOptions = {}): Comp
   }
   const passNames = [...new Set(pm.allPasses.map((p) => p.argument))];
   for (const name of dumpAfter) if (!passNames.includes(name)) diagnostics.push(compileError('pipeline', M.dumpAfterUnknownPass(name, passNames)));
+  if (options.scheduler && !passNames.includes(SCHEDULE_PASS)) {
+    diagnostics.push({ ...compileError('pipeline', M.schedulerUnused(options.scheduler.name, SCHEDULE_PASS)), severity: 'warning' });
+  }
   const target = resolveTarget(options.target, diagnostics);
   if (!target || diagnostics.some((d) => d.severity === 'error')) return finish(collector, pm.printAsTextualPipeline(), target);
 
@@ -198,22 +221,16 @@ export function compile(model: CompileInput, options: CompileOptions = {}): Comp
   // receives the passes' diagnostics).
   let runner = pm;
   if (context !== module.context) {
-    const again = buildPassManager(module.context, pipelineText, registry);
+    const again = buildPassManager(module.context, pipelineText, registry, firstStage);
     runner = again.pm!;
     stageOfPass.clear();
     for (const [p, s] of again.stageOfPass) stageOfPass.set(p, s);
   }
   runner.enableVerifier(options.verifyEach ?? true);
   runner.setContext(TargetKey, target);
-  if (options.scheduler) {
-    runner.setContext(SchedulerKey, {
-      scheduler: options.scheduler,
-      options: options.schedulerOptions ?? {},
-      onReport: (scheduler, report) => {
-        collector.schedule = { scheduler, report };
-      },
-    });
-  }
+  runner.setContext(ScheduleReportKey, (report) => {
+    collector.schedule = report;
+  });
   runner.addInstrumentation(collector);
   const root = module;
   root.context.diagnostics.withHandler(

@@ -10,13 +10,9 @@
  */
 import { definePassContextKey, type PassContextKey } from '@raptor-pim/ir-core';
 import type { Target } from '@raptor-pim/pim-target';
-import type { SchedulerSelection } from './scheduler';
 
 /** Name of the key holding the target machine (a pim-target {@link Target}: configuration and NoC table). */
 export const TARGET_CONTEXT_KEY_NAME = 'raptor.target';
-
-/** Name of the key holding the scheduler the `raptor-schedule` pass runs. */
-export const SCHEDULER_CONTEXT_KEY_NAME = 'raptor.scheduler';
 
 /**
  * The target machine every pass reads its hardware numbers from (crossbar size, core count,
@@ -24,6 +20,3 @@ export const SCHEDULER_CONTEXT_KEY_NAME = 'raptor.scheduler';
  * `defaultTarget()` otherwise.
  */
 export const TargetKey: PassContextKey<Target> = definePassContextKey<Target>(TARGET_CONTEXT_KEY_NAME);
-
-/** The scheduler (and its options) that `raptor-schedule` runs; set by `compile({ scheduler })`. */
-export const SchedulerKey: PassContextKey<SchedulerSelection> = definePassContextKey<SchedulerSelection>(SCHEDULER_CONTEXT_KEY_NAME);

@@ -1,18 +1,7 @@
 /** Every message text the compiler package emits, in one place. */
 export const CompilerMessages = {
-  // raptor-schedule
-  noSchedulerStage: () =>
-    `raptor-schedule: no scheduler stage: no Scheduler was given and @raptor-pim/scheduler provides no built-in strategy yet; ` +
-    `pass one with compile(model, { scheduler }), or stop the pipeline before raptor-schedule (e.g. pipeline 'raptor-frontend')`,
-  schedulerMismatch: (wanted: string, available: readonly string[]) =>
-    `raptor-schedule: strategy '${wanted}' is not available; the available schedulers are: ${available.length ? available.join(', ') : '(none)'}`,
-  schedulerBadOption: (scheduler: string, message: string) => `raptor-schedule: scheduler '${scheduler}': ${message}`,
-  schedulerFailed: (scheduler: string) => `raptor-schedule: scheduler '${scheduler}' failed (its diagnostics are above)`,
-  schedulerReturnedNonModule: (scheduler: string, name: string) =>
-    `raptor-schedule: scheduler '${scheduler}' returned a '${name}' op, expected a 'builtin.module'`,
-  schedulerForeignContext: (scheduler: string) =>
-    `raptor-schedule: scheduler '${scheduler}' returned a module of another MLIRContext; build the scheduled module in the input's context`,
-  noTarget: (pass: string) => `${pass}: no target machine in the pass context (key 'raptor.target'); run it through compile() or raptor opt`,
+  schedulerUnused: (scheduler: string, pass: string) =>
+    `compile: the scheduler '${scheduler}' is not used: the pipeline has no scheduler stage (${pass})`,
   // compile()
   badPipeline: (pipeline: string) => `compile: invalid pipeline '${pipeline}' (see the diagnostic above)`,
   dumpAfterUnknownPass: (name: string, passes: readonly string[]) =>

@@ -10,20 +10,23 @@ export { formatCompileDiagnostic, formatIrLocation } from './compile-diagnostic'
 export type { CompileDiagnostic } from './compile-diagnostic';
 export { countOperations, formatCompileReport } from './compile-report';
 export type { CompileProgress, CompileReport, IrDump, PassTimingEntry, StageReport } from './compile-report';
-export { SchedulerKey, TargetKey, SCHEDULER_CONTEXT_KEY_NAME, TARGET_CONTEXT_KEY_NAME } from './context-keys';
+export { TargetKey, TARGET_CONTEXT_KEY_NAME } from './context-keys';
 export { CompilerMessages } from './diagnostics';
 export { createRaptorContext } from './raptor-context';
 export { createRaptorInterpreterRegistry, findEntryFunction, interpretFunction } from './interpret';
 export type { EntryFunction, EntryFunctionResult, EntryValue, F32Tensor, InterpretResult } from './interpret';
 export { anchorPipeline, parseRaptorPipeline, printPipeline } from './pipeline';
 export {
+  CORE_STAGE,
   RAPTOR_COMPILE_PIPELINE,
   RAPTOR_FRONTEND_PIPELINE,
   RaptorPassRegistry,
   createRaptorPassRegistry,
   raptorCompileElements,
+  registerRaptorPasses,
 } from './registry';
-export type { ScheduleReport, ScheduleReportValue, ScheduleResult, Scheduler, SchedulerOptions, SchedulerSelection } from './scheduler';
-export { CORE_PASSES, RAPTOR_STAGES, registerCompilerPasses } from './stages';
-export type { CompilerStage } from './stages';
-export { RaptorSchedulePass, parseSchedulerOptions } from './transforms/raptor-schedule';
+export type { RaptorPassRegistryOptions } from './registry';
+export { RAPTOR_STAGES } from './stages';
+export type { CompilerStage, StageRegistrationOptions } from './stages';
+// The scheduler slot takes any value implementing @raptor-pim/scheduler's interface.
+export type { ScheduleResult, Scheduler, SchedulerOptions, SchedulerRunReport } from '@raptor-pim/scheduler';

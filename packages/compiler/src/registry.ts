@@ -2,14 +2,23 @@
  * The registry of every Raptor pass and named pipeline: what `compile()` and `raptor opt`
  * resolve textual pipelines with.
  */
-import { PassRegistry } from '@raptor-pim/ir-core';
-import { CORE_PASSES, RAPTOR_STAGES, type CompilerStage } from './stages';
+import { PassRegistry, registerCorePasses } from '@raptor-pim/ir-core';
+import { RAPTOR_STAGES, type CompilerStage, type StageRegistrationOptions } from './stages';
 
 /** Name of the pipeline that cleans up an imported module (the frontend stage's elements). */
 export const RAPTOR_FRONTEND_PIPELINE = 'raptor-frontend';
 
 /** Name of the whole pipeline (every stage's elements, in order). */
 export const RAPTOR_COMPILE_PIPELINE = 'raptor-compile';
+
+/** The stage name of ir-core's generic passes (`canonicalize`, `cse`) outside a stage's elements. */
+export const CORE_STAGE = 'core';
+
+/** Options of {@link createRaptorPassRegistry}. */
+export interface RaptorPassRegistryOptions extends StageRegistrationOptions {
+  /** The stages (default {@link RAPTOR_STAGES}). */
+  readonly stages?: readonly CompilerStage[];
+}
 
 /** A {@link PassRegistry} that also knows which stage registered each pass. */
 export class RaptorPassRegistry extends PassRegistry {
@@ -27,12 +36,11 @@ export class RaptorPassRegistry extends PassRegistry {
     return this.stageByPass.get(argument);
   }
 
-  /** @internal Records that the passes registered by `register` belong to `stage`. */
-  registerStage(stage: CompilerStage): void {
-    if (!stage.register) return;
+  /** @internal Runs `register` and records that the passes it added belong to `stage`. */
+  registerFor(stage: string, register: (registry: PassRegistry) => void): void {
     const before = new Set(this.registeredPasses.map((p) => p.argument));
-    stage.register(this);
-    for (const p of this.registeredPasses) if (!before.has(p.argument)) this.stageByPass.set(p.argument, stage.name);
+    register(this);
+    for (const p of this.registeredPasses) if (!before.has(p.argument)) this.stageByPass.set(p.argument, stage);
   }
 }
 
@@ -48,25 +56,32 @@ export function raptorCompileElements(stages: readonly CompilerStage[] = RAPTOR_
 }
 
 /**
- * Creates the registry of every Raptor pass: ir-core's core passes, each stage package's
+ * Registers every Raptor pass in `registry`: ir-core's core passes, each stage's
  * `register...Passes`, and the named pipelines `raptor-frontend` and `raptor-compile`.
+ */
+export function registerRaptorPasses(registry: PassRegistry, options: RaptorPassRegistryOptions = {}): void {
+  const stages = options.stages ?? RAPTOR_STAGES;
+  const record = registry instanceof RaptorPassRegistry ? registry.registerFor.bind(registry) : (_: string, r: (x: PassRegistry) => void) => r(registry);
+  record(CORE_STAGE, registerCorePasses);
+  for (const stage of stages) if (stage.register) record(stage.name, (r) => stage.register!(r, options));
+  const frontend = stages.find((s) => s.name === 'frontend');
+  registry.registerPipeline(RAPTOR_FRONTEND_PIPELINE, frontend?.pipeline ?? '', 'the clean-up of a module imported from ONNX (the frontend stage)');
+  registry.registerPipeline(RAPTOR_COMPILE_PIPELINE, raptorCompileElements(stages), 'the whole Raptor pipeline, stage by stage');
+}
+
+/**
+ * Creates the registry of every Raptor pass (see {@link registerRaptorPasses}); with a
+ * `scheduler`, `spat-schedule` runs it unless the pipeline names a strategy.
  *
  * @example
  * ```ts
  * const registry = createRaptorPassRegistry();
- * registry.registeredPasses.map((p) => p.argument); // ['canonicalize', 'cse', 'raptor-schedule', ...]
+ * registry.registeredPasses.map((p) => p.argument); // ['canonicalize', 'cse', 'pim-bufferize', ...]
+ * registry.stageOf('spat-schedule'); // 'scheduler'
  * ```
  */
-export function createRaptorPassRegistry(stages: readonly CompilerStage[] = RAPTOR_STAGES): RaptorPassRegistry {
-  const registry = new RaptorPassRegistry(stages);
-  registry.registerStage(CORE_PASSES);
-  for (const stage of stages) registry.registerStage(stage);
-  const frontend = stages.find((s) => s.name === 'frontend');
-  registry.registerPipeline(
-    RAPTOR_FRONTEND_PIPELINE,
-    frontend?.pipeline ?? '',
-    'the clean-up of a module imported from ONNX (the frontend stage)',
-  );
-  registry.registerPipeline(RAPTOR_COMPILE_PIPELINE, raptorCompileElements(stages), 'the whole Raptor pipeline, stage by stage');
+export function createRaptorPassRegistry(options: RaptorPassRegistryOptions = {}): RaptorPassRegistry {
+  const registry = new RaptorPassRegistry(options.stages ?? RAPTOR_STAGES);
+  registerRaptorPasses(registry, options);
   return registry;
 }

@@ -3,8 +3,21 @@
  * its passes and the pipeline elements it contributes to `raptor-compile`. Adding a stage
  * package is one line here: its `register<Stage>Passes` and its elements.
  */
-import { registerCorePasses, type PassRegistry } from '@raptor-pim/ir-core';
-import { RaptorSchedulePass } from './transforms/raptor-schedule';
+import type { PassRegistry } from '@raptor-pim/ir-core';
+import { registerBufferizationPasses } from '@raptor-pim/bufferization';
+import { registerCodegenPasses } from '@raptor-pim/codegen';
+import { registerLayoutPlannerPasses } from '@raptor-pim/layout-planner';
+import { registerPlanLoweringPasses } from '@raptor-pim/plan-lowering';
+import { SpatSchedulePass, SpatVerifyCommunicationPass, registerSchedulerPasses, type Scheduler, type SchedulerOptions } from '@raptor-pim/scheduler';
+import { registerSpatialToPimPasses } from '@raptor-pim/spatial-to-pim';
+
+/** What a stage's registration may depend on (the values given to `compile()`). */
+export interface StageRegistrationOptions {
+  /** The scheduler `spat-schedule` runs when the pipeline names no strategy. */
+  readonly scheduler?: Scheduler;
+  /** Options of that scheduler (typed by its `optionsSchema`; the pipeline's own options win). */
+  readonly schedulerOptions?: SchedulerOptions;
+}
 
 /** One stage of the pipeline. */
 export interface CompilerStage {
@@ -13,38 +26,45 @@ export interface CompilerStage {
   /** The package that provides it. */
   readonly packageName: string;
   /** Registers the stage's passes (`registerLayoutPlannerPasses`); omitted when it has none. */
-  readonly register?: (registry: PassRegistry) => void;
+  readonly register?: (registry: PassRegistry, options: StageRegistrationOptions) => void;
   /**
    * The pipeline elements the stage contributes to `raptor-compile`, anchored on
-   * `builtin.module` (`func.func(canonicalize,cse)`, `spat-plan-layouts`); empty when none.
+   * `builtin.module` (`func.func(canonicalize,cse)`, `spat-schedule`); empty when none.
    */
   readonly pipeline: string;
 }
 
-/** Registers the compiler's own passes (the `raptor-schedule` slot). */
-export function registerCompilerPasses(registry: PassRegistry): void {
-  registry.registerPass(() => new RaptorSchedulePass());
+/** A pass option value as pipeline text (`1,2,3` for lists). */
+function optionText(value: SchedulerOptions[string]): string {
+  return Array.isArray(value) ? value.join(',') : String(value);
 }
 
 /**
- * ir-core's generic passes (`canonicalize`, `cse`): registered first, part of no stage's own
- * pipeline unless a stage lists them.
+ * The scheduler stage: `registerSchedulerPasses`, except that a {@link Scheduler} given to
+ * `compile()` becomes the one `spat-schedule` runs (with its options).
  */
-export const CORE_PASSES: CompilerStage = {
-  name: 'core',
-  packageName: '@raptor-pim/ir-core',
-  register: registerCorePasses,
-  pipeline: '',
-};
+function registerSchedulerStage(registry: PassRegistry, options: StageRegistrationOptions): void {
+  const { scheduler, schedulerOptions = {} } = options;
+  if (!scheduler) return registerSchedulerPasses(registry);
+  registry.registerPass(() => {
+    const pass = new SpatSchedulePass(scheduler);
+    for (const [name, value] of Object.entries(schedulerOptions)) pass.setStrategyOption(name, optionText(value));
+    return pass;
+  });
+  registry.registerPass(() => new SpatVerifyCommunicationPass());
+}
 
 /**
  * Every stage, in pipeline order (ARCHITECTURE.md): onnx-frontend, layout-planner,
- * plan-lowering, scheduler, spatial-to-pim, bufferization, codegen. A stage package that
- * exists but exports no `register...Passes` yet is not listed.
+ * plan-lowering, scheduler, spatial-to-pim, bufferization, codegen.
  */
 export const RAPTOR_STAGES: readonly CompilerStage[] = [
   // The importer is not a pass; after it, the module of plans is cleaned up.
   { name: 'frontend', packageName: '@raptor-pim/onnx-frontend', pipeline: 'func.func(canonicalize,cse)' },
-  // Graph computes -> scheduled computes, through the Scheduler given to compile().
-  { name: 'scheduler', packageName: '@raptor-pim/compiler', register: registerCompilerPasses, pipeline: 'raptor-schedule' },
+  { name: 'layout-planner', packageName: '@raptor-pim/layout-planner', register: (r) => registerLayoutPlannerPasses(r), pipeline: 'func.func(spat-plan-layouts,spat-verify-layouts)' },
+  { name: 'plan-lowering', packageName: '@raptor-pim/plan-lowering', register: (r) => registerPlanLoweringPasses(r), pipeline: 'func.func(spat-lower-plans)' },
+  { name: 'scheduler', packageName: '@raptor-pim/scheduler', register: registerSchedulerStage, pipeline: 'spat-schedule,spat-verify-communication' },
+  { name: 'spatial-to-pim', packageName: '@raptor-pim/spatial-to-pim', register: (r) => registerSpatialToPimPasses(r), pipeline: 'spat-to-pim' },
+  { name: 'bufferization', packageName: '@raptor-pim/bufferization', register: (r) => registerBufferizationPasses(r), pipeline: 'pim-bufferize,pim-plan-memory,pim-verify-memory' },
+  { name: 'codegen', packageName: '@raptor-pim/codegen', register: (r) => registerCodegenPasses(r), pipeline: 'pim-verify-codegen,pim-allocate-array-groups,pim-emit' },
 ];

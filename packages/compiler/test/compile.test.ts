@@ -6,6 +6,7 @@ import {
   formatCompileReport,
   interpretFunction,
   TargetKey,
+  RAPTOR_STAGES,
   type CompileProgress,
   type ScheduleResult,
   type Scheduler,
@@ -38,14 +39,17 @@ function fakeScheduler(result: 'in-place' | 'new-module' | 'fail' = 'in-place') 
       if (result === 'fail') return { diagnostics: [new Diagnostic('error', module.location, 'fake: cannot schedule this')] };
       if (result === 'new-module') {
         const fresh = parseSourceString(module.context, 'module attributes {fake.scheduled} {\n  func.func @main(%x: tensor<1x784xf32>) -> tensor<1x784xf32> {\n    return %x : tensor<1x784xf32>\n  }\n}\n')!;
-        return { module: fresh, report: { cores: Number(options['cores']) } };
+        return { module: fresh, report: { strategy: 'fake', functions: [] } };
       }
-      module.setAttr('fake.scheduled', StringAttr.get(module.context, String(options['order'])));
-      return { module, report: { cores: Number(options['cores']), order: String(options['order']) } };
+      module.setAttr('fake.scheduled', StringAttr.get(module.context, `${String(options['cores'])}/${String(options['order'])}`));
+      return { module, report: { strategy: 'fake', functions: [] } };
     },
   };
   return { scheduler, calls };
 }
+
+/** The frontend and the scheduler stage only (the fake scheduler takes plans as they are). */
+const UP_TO_SCHEDULER = 'raptor-frontend,spat-schedule';
 
 describe('compile()', () => {
   it('runs raptor-frontend on an imported model: same outputs as onnxruntime, a report per stage, dumps, progress', () => {
@@ -72,45 +76,60 @@ describe('compile()', () => {
     expect(errorAgainstReference(reparsed.result!)).toBeLessThan(1e-5);
   });
 
-  it("without a scheduler, raptor-compile stops at the scheduler slot with the 'no scheduler stage' diagnostic", () => {
-    const r = compile(mlp);
-    expect(r.ok).toBe(false);
-    expect(r.diagnostics.map((d) => [d.stage, d.severity])).toEqual([['scheduler', 'error']]);
-    expect(r.diagnostics[0]!.message).toContain('raptor-schedule: no scheduler stage');
-    expect(r.report.stages.map((s) => s.stage)).toEqual(['frontend', 'scheduler']);
-    expect(r.module).toBeDefined();
-  });
-
   it('runs a fake Scheduler value with the target and typed options, and keeps its report', () => {
     const target = defaultTarget();
     target.config.chip_config.core_cnt = 7;
     const { scheduler, calls } = fakeScheduler();
-    const r = compile(mlp, { scheduler, schedulerOptions: { cores: 3 }, target });
+    const r = compile(mlp, { scheduler, schedulerOptions: { cores: 3 }, target, pipeline: UP_TO_SCHEDULER });
     expect(r.diagnostics.map(formatCompileDiagnostic)).toEqual([]);
     expect(calls).toHaveLength(1);
     expect(calls[0]!.target).toBe(target);
     expect(calls[0]!.options).toEqual({ cores: 3 });
-    expect((r.module!.getAttr('fake.scheduled') as StringAttr).value).toBe('undefined');
-    expect(r.report.schedule).toEqual({ scheduler: 'fake', report: { cores: 3, order: 'undefined' } });
+    expect((r.module!.getAttr('fake.scheduled') as StringAttr).value).toBe('3/undefined');
+    expect(r.report.schedule).toEqual({ strategy: 'fake', functions: [] });
+    expect(r.report.stages.map((s) => s.stage)).toEqual(['frontend', 'scheduler']);
     expect(errorAgainstReference(r.module!)).toBeLessThan(1e-5);
-    // Options in the pipeline text are parsed with the scheduler's schema and override the given ones.
-    const t = compile(mlp, { scheduler, schedulerOptions: { cores: 3 }, pipeline: 'raptor-frontend,raptor-schedule{strategy=fake options={cores=5 order=dfs}}' });
+    // Options written in the pipeline are parsed with the scheduler's schema and win over the given ones.
+    const t = compile(mlp, { scheduler, schedulerOptions: { cores: 3 }, pipeline: 'raptor-frontend,spat-schedule{cores=5 order=dfs}' });
     expect(t.diagnostics).toEqual([]);
     expect(calls[1]!.options).toEqual({ cores: 5, order: 'dfs' });
-    expect(t.report.stages.map((s) => s.stage)).toEqual(['frontend', 'core', 'scheduler']);
+    // A built-in strategy named in the pipeline is used instead.
+    expect(compile(mlp, { scheduler, pipeline: 'raptor-frontend,spat-schedule{strategy=no-such}' }).diagnostics.map((d) => d.stage)).toEqual(['scheduler']);
+    expect(calls).toHaveLength(2);
   });
 
   it("replaces the module's body when the scheduler returns a new module; reports its failures", () => {
-    const fresh = compile(mlp, { scheduler: fakeScheduler('new-module').scheduler });
+    const fresh = compile(mlp, { scheduler: fakeScheduler('new-module').scheduler, pipeline: UP_TO_SCHEDULER });
     expect(fresh.diagnostics).toEqual([]);
-    expect(fresh.module!.getAttr('fake.scheduled')).toBeDefined();
     expect(interpretFunction(fresh.module!, 'main', [input])).toMatchObject({ ok: true, outputs: [{ shape: [1, 784] }] });
-    const failed = compile(mlp, { scheduler: fakeScheduler('fail').scheduler });
+    const failed = compile(mlp, { scheduler: fakeScheduler('fail').scheduler, pipeline: UP_TO_SCHEDULER });
     expect(failed.ok).toBe(false);
-    expect(failed.diagnostics.map((d) => `${d.stage}: ${d.message}`)).toEqual([
-      'scheduler: fake: cannot schedule this',
-      "scheduler: raptor-schedule: scheduler 'fake' failed (its diagnostics are above)",
+    expect(failed.diagnostics.map((d) => `${d.stage}: ${d.message}`)).toEqual(['scheduler: fake: cannot schedule this']);
+    // A scheduler given to a pipeline without a scheduler stage is reported, not silently dropped.
+    const unused = compile(mlp, { scheduler: fakeScheduler().scheduler, pipeline: 'raptor-frontend' });
+    expect(unused.ok).toBe(true);
+    expect(unused.diagnostics.map((d) => `${d.severity}: ${d.message}`)).toEqual([
+      "warning: compile: the scheduler 'fake' is not used: the pipeline has no scheduler stage (spat-schedule)",
     ]);
+  });
+
+  it('every stage of raptor-compile that completes on mlp leaves a module that computes what onnxruntime computes', () => {
+    const registry = createRaptorPassRegistry();
+    const lastPasses = RAPTOR_STAGES.filter((s) => s.pipeline !== '').map((s) => [...s.pipeline.matchAll(/[a-z][\w-]*(?=[,){]|$)/g)].pop()![0]);
+    const r = compile(mlp, { registry, dumpAfter: lastPasses });
+    // The report has one entry per stage that ran, in pipeline order.
+    const ran = r.report.stages.map((s) => s.stage);
+    expect(RAPTOR_STAGES.map((s) => s.name).filter((n) => ran.includes(n))).toEqual(ran);
+    expect(r.dumps.length).toBeGreaterThanOrEqual(1);
+    for (const dump of r.dumps) {
+      const ctx = createRaptorContext();
+      const m = ctx.diagnostics.capture(() => parseSourceString(ctx, dump.ir));
+      expect([dump.pass, m.diagnostics.map((d) => d.message)]).toEqual([dump.pass, []]);
+      const out = interpretFunction(m.result!, 'main', [input]);
+      if (!out.ok) throw new Error(`after ${dump.pass}: ${out.diagnostics.map((d) => d.message).join('; ')}`);
+      expect([dump.pass, maxAbsDiff(out.outputs[0]!.data, reference.data) < 1e-5]).toEqual([dump.pass, true]);
+    }
+    if (r.ok) expect(r.dumps.map((d) => d.pass)).toEqual(lastPasses);
   });
 
   it('bad pipelines, options, dumpAfter names, scheduler options and targets are diagnostics, not exceptions', () => {
@@ -129,15 +148,12 @@ describe('compile()', () => {
       "pipeline: compile: dumpAfter names 'spat-plan-layouts', which is not a pass of the pipeline; the pipeline runs: canonicalize, cse",
     ]);
     const { scheduler } = fakeScheduler();
-    expect(messages(compile(mlp, { scheduler, pipeline: 'raptor-schedule{options={order=sideways}}' }))).toEqual([
-      "scheduler: raptor-schedule: scheduler 'fake': option 'order' expects one of 'bfs', 'dfs', got 'sideways'",
-    ]);
-    expect(messages(compile(mlp, { scheduler, pipeline: 'raptor-schedule{options={threads=2}}' }))).toEqual([
-      "scheduler: raptor-schedule: scheduler 'fake': unknown option 'threads'; the options are: cores, order",
-    ]);
-    expect(messages(compile(mlp, { scheduler, pipeline: 'raptor-schedule{strategy=greedy}' }))).toEqual([
-      "scheduler: raptor-schedule: strategy 'greedy' is not available; the available schedulers are: fake",
-    ]);
+    const badStrategyOption = messages(compile(mlp, { scheduler, pipeline: 'spat-schedule{order=sideways}' }));
+    expect(badStrategyOption).toHaveLength(1);
+    expect(badStrategyOption[0]).toBe("scheduler: spat-schedule: option 'order' of strategy 'fake' expects one of 'bfs', 'dfs', got 'sideways'");
+    const unknownOption = messages(compile(mlp, { scheduler, pipeline: 'spat-schedule{threads=2}' }));
+    expect(unknownOption[0]).toMatch(/^scheduler: spat-schedule: .*'threads'/);
+    expect(unknownOption[0]).toContain('cores, order');
     const missingTarget = compile(mlp, { target: path.join(SHARED, 'no-such-arch.json') });
     expect(missingTarget.ok).toBe(false);
     expect(missingTarget.diagnostics.map((d) => d.stage)).toEqual(['target', 'target']);

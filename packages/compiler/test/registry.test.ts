@@ -16,14 +16,14 @@ describe('the Raptor pass registry', () => {
   it("lists ir-core's passes, the compiler's and every stage's, each with its stage and a description", () => {
     const names = registry.registeredPasses.map((p) => p.argument);
     expect(names).toEqual([...names].sort());
-    expect(names).toEqual(expect.arrayContaining(['canonicalize', 'cse', 'raptor-schedule']));
+    expect(names).toEqual(expect.arrayContaining(['canonicalize', 'cse', 'spat-schedule']));
     expect(registry.stageOf('canonicalize')).toBe('core');
-    expect(registry.stageOf('raptor-schedule')).toBe('scheduler');
+    expect(registry.stageOf('spat-schedule')).toBe('scheduler');
     // Every pass a stage registers is listed under that stage, and nothing else is.
     for (const stage of RAPTOR_STAGES) {
       if (!stage.register) continue;
       const alone = new PassRegistry();
-      stage.register(alone);
+      stage.register(alone, {});
       for (const p of alone.registeredPasses) expect([p.argument, registry.stageOf(p.argument)]).toEqual([p.argument, stage.name]);
     }
     for (const p of registry.registeredPasses) {
@@ -47,7 +47,12 @@ describe('the Raptor pass registry', () => {
   it('prints raptor-compile fully expanded, and the printed text parses to the same pipeline', () => {
     const printed = printPipeline(RAPTOR_COMPILE_PIPELINE, registry);
     expect(printed.diagnostics).toEqual([]);
-    expect(printed.text).toMatch(/^builtin\.module\(func\.func\(canonicalize\{.*\},cse\),raptor-schedule\{options= strategy=\}/);
+    expect(printed.text).toMatch(/^builtin\.module\(func\.func\(canonicalize\{.*\},cse\),func\.func\(spat-plan-layouts/);
+    // Every stage's passes appear in pipeline order.
+    const order = RAPTOR_STAGES.flatMap((s) => [...s.pipeline.matchAll(/[a-z][\w-]*(?=[,){]|$)/g)].map((m) => m[0]));
+    const positions = order.map((p) => printed.text!.search(new RegExp(`[(,]${p}[,){]`)));
+    expect(positions.every((p) => p >= 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
     expect(printed.text).not.toContain(RAPTOR_COMPILE_PIPELINE);
     expect(printPipeline(printed.text!, registry).text).toBe(printed.text);
     // An edited copy runs the edit.
