@@ -78,3 +78,5 @@ export * from './pass/pass-context';
 export * from './pass/analysis-manager';
 // Dialect conversion
 export * from './conversion/index';
+// Analyses
+export * from './analysis/liveness';

@@ -1,0 +1,136 @@
+import { Liveness, PassManager, createPass, getRetainedName, parseSourceString, type Block, type Operation, type Value } from '../../src';
+import { testContext } from '../ir/test-dialect';
+
+function parse(text: string): Operation {
+  const t = testContext();
+  t.ctx.allowUnregisteredDialects = true;
+  const m = parseSourceString(t.ctx, text, { filename: 'liveness.mlir', retainIdentifierNames: true });
+  if (!m) throw new Error('parse failed');
+  return m;
+}
+
+/** The values of `root` by their source name. */
+function valuesByName(root: Operation): Map<string, Value> {
+  const out = new Map<string, Value>();
+  root.walk((op) => {
+    for (const r of op.results) {
+      const n = getRetainedName(r);
+      if (n) out.set(n, r);
+    }
+    for (const reg of op.regions) for (let b = reg.firstBlock; b; b = b.next) for (const a of b.arguments) {
+      const n = getRetainedName(a);
+      if (n) out.set(n, a);
+    }
+  });
+  return out;
+}
+
+const names = (vals: Iterable<Value>, byName: Map<string, Value>) => {
+  const rev = new Map([...byName].map(([k, v]) => [v, k]));
+  return [...vals].map((v) => rev.get(v) ?? '?').sort();
+};
+
+const STRAIGHT = `
+"test.func"() <{sym_name = "f"}> ({
+^bb0(%a: i32):
+  %b = "x.def"(%a) : (i32) -> i32
+  %c = "x.def"(%b) : (i32) -> i32
+  "x.loop"() ({
+    %d = "x.use"(%b) : (i32) -> i32
+    "x.use"(%d) : (i32) -> ()
+  }) : () -> ()
+  "x.use"(%c) : (i32) -> ()
+  %unused = "x.def"() : () -> i32
+  "test.return"() : () -> ()
+}) : () -> ()`;
+
+describe('liveness', () => {
+  test('live intervals over a linear op order; a use in a nested region covers the whole op', () => {
+    const m = parse(STRAIGHT);
+    const v = valuesByName(m);
+    const func = m.regions[0]!.firstBlock!.firstOp!;
+    const iv = new Liveness(func).getLiveIntervals(func.regions[0]!);
+    expect(iv.operations.map((o) => o.name)).toEqual(['x.def', 'x.def', 'x.loop', 'x.use', 'x.use', 'x.use', 'x.def', 'test.return']);
+    const at = (n: string) => {
+      const i = iv.getInterval(v.get(n)!)!;
+      return [i.start, i.end];
+    };
+    expect(at('a')).toEqual([0, 0]);
+    expect(at('b')).toEqual([0, 4]); // used inside x.loop (ops 2..4): live to the end of the loop
+    expect(at('c')).toEqual([1, 5]);
+    expect(at('d')).toEqual([3, 4]);
+    expect(at('unused')).toEqual([6, 6]);
+    expect(iv.overlaps(v.get('c')!, v.get('d')!)).toBe(true);
+    expect(iv.overlaps(v.get('a')!, v.get('d')!)).toBe(false);
+    expect(iv.liveAt(4).length).toBe(3); // b, c, d
+    expect(iv.indexOf(iv.operations[2]!)).toBe(2);
+    expect(iv.endIndexOf(iv.operations[2]!)).toBe(4);
+    expect(iv.intervals.map((x) => x.start)).toEqual([...iv.intervals.map((x) => x.start)].sort((p, q) => p - q));
+  });
+
+  test('live-in / live-out across blocks and nested regions', () => {
+    const m = parse(`
+"test.func"() <{sym_name = "g"}> ({
+^bb0(%a: i32, %flag: i1):
+  %x = "x.def"(%a) : (i32) -> i32
+  "test.cond_br"(%flag) [^bb1, ^bb2] : (i1) -> ()
+^bb1:
+  %y = "x.def"(%x) : (i32) -> i32
+  "test.br"(%y) [^bb3] : (i32) -> ()
+^bb2:
+  "x.region"() ({
+    "x.use"(%a) : (i32) -> ()
+  }) : () -> ()
+  "test.br"(%x) [^bb3] : (i32) -> ()
+^bb3(%z: i32):
+  "x.use"(%z, %x) : (i32, i32) -> ()
+  "test.return"() : () -> ()
+}) : () -> ()`);
+    const v = valuesByName(m);
+    const func = m.regions[0]!.firstBlock!.firstOp!;
+    const blocks: Block[] = func.regions[0]!.blocks;
+    const live = new Liveness(func);
+    expect(names(live.getLiveIn(blocks[0]!), v)).toEqual([]);
+    expect(names(live.getLiveOut(blocks[0]!), v)).toEqual(['a', 'x']);
+    expect(names(live.getLiveIn(blocks[1]!), v)).toEqual(['x']);
+    expect(names(live.getLiveOut(blocks[1]!), v)).toEqual(['x']);
+    expect(names(live.getLiveIn(blocks[2]!), v)).toEqual(['a', 'x']);
+    expect(names(live.getLiveIn(blocks[3]!), v)).toEqual(['x']);
+    expect(names(live.getLiveOut(blocks[3]!), v)).toEqual([]);
+    // The region nested in x.region sees %a live-in.
+    const nested = blocks[2]!.firstOp!.regions[0]!.firstBlock!;
+    expect(names(live.getLiveIn(nested), v)).toEqual(['a']);
+    expect(live.isDeadAfter(v.get('y')!, blocks[1]!.lastOp!)).toBe(true);
+    expect(live.isDeadAfter(v.get('x')!, blocks[0]!.firstOp!)).toBe(false);
+    // Intervals across blocks: %x is live from its definition (op 0) to its use in ^bb3.
+    const iv = live.getLiveIntervals(func.regions[0]!);
+    const ops = iv.operations.map((o) => o.name);
+    expect(ops).toEqual(['x.def', 'test.cond_br', 'x.def', 'test.br', 'x.region', 'x.use', 'test.br', 'x.use', 'test.return']);
+    expect(iv.getInterval(v.get('x')!)).toMatchObject({ start: 0, end: 7 });
+    expect(iv.getInterval(v.get('a')!)).toMatchObject({ start: 0, end: 5 });
+    expect(iv.getInterval(v.get('y')!)).toMatchObject({ start: 2, end: 3 });
+    expect(iv.getInterval(v.get('z')!)).toMatchObject({ start: 7, end: 7 });
+    const info = live.getBlockInfo(blocks[3]!)!;
+    expect(names(info.currentlyLiveValues(blocks[3]!.firstOp!), v)).toEqual(['x', 'z']);
+  });
+
+  test('is an analysis: cached by the pass manager', () => {
+    const m = parse(STRAIGHT);
+    const pm = new PassManager(m.context);
+    const seen: Liveness[] = [];
+    for (const name of ['a', 'b']) {
+      pm.addPass(
+        createPass({
+          argument: name,
+          run(_op, pass) {
+            seen.push(pass.getAnalysis(Liveness));
+            pass.markAllAnalysesPreserved();
+          },
+        }),
+      );
+    }
+    expect(pm.run(m).success).toBe(true);
+    expect(seen[0]).toBe(seen[1]);
+    expect(seen[0]!.operation).toBe(m);
+  });
+});
