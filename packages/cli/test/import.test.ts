@@ -2,8 +2,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '@raptor-pim/cli';
-import { MLIRContext, parseSourceString, verify } from '@raptor-pim/ir-core';
-import { registerSpatialDialect } from '@raptor-pim/spatial-dialect';
+import { createRaptorContext } from '@raptor-pim/compiler';
+import { parseSourceString, verify } from '@raptor-pim/ir-core';
 import { OnnxDataType, readNpy, readTensorProtoFile, tensorToNumbers, writeNpy } from '@raptor-pim/onnx-frontend';
 import { captureIo } from './support/capture-io';
 
@@ -33,8 +33,7 @@ describe('raptor import', () => {
     expect(a.out).toMatch(/^module \{\n  func\.func @main\(%arg0: tensor<1x1x28x28xf32>\)/);
     expect(a.out).toContain('"spat.conv2d_plan"');
     expect(a.out).toContain('spat.graph_compute');
-    const ctx = new MLIRContext();
-    registerSpatialDialect(ctx);
+    const ctx = createRaptorContext();
     const { result } = ctx.diagnostics.capture(() => {
       const m = parseSourceString(ctx, a.out);
       return m !== undefined && verify(m);
