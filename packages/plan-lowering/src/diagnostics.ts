@@ -11,7 +11,9 @@ export const PlanLoweringMessages = {
   weightNotConstant: (what: string): string =>
     `spat-lower-plans: the ${what} must be a compile-time constant (an arith.constant of dense f32 elements) to be placed on crossbars`,
   /** An element type other than f32. */
-  notF32: (what: string, type: string): string => `spat-lower-plans: ${what} has type ${type}; only static f32 tensors are lowered`,
+  notF32: (index: number, type: string): string => `spat-lower-plans: operand or result #${index} has type ${type}; only f32 tensors are lowered`,
+  /** An activation that is not a static rank-4 tensor with positive dimensions. */
+  notStatic: (what: string): string => `spat-lower-plans: ${what}: expected static rank-4 tensors with positive dimensions`,
   /** The selected operand/result layout pair has no lowering. */
   unsupportedLayouts: (operands: string, result: string, supported: string): string =>
     `spat-lower-plans: operand layout(s) ${operands} -> result layout ${result} is not supported (supported: ${supported})`,
@@ -30,8 +32,7 @@ export const PlanLoweringMessages = {
   /** The nearest-neighbour index map is not an affine function of the output coordinate. */
   resizeNotAffine: (axis: string, inSize: number, outSize: number): string =>
     `spat-lower-plans: the ${axis} index map of the resize ${inSize} -> ${outSize} (asymmetric, floor) is not (o * ${inSize}) floordiv ${outSize}; this resize is not supported yet`,
-  /** Unknown recorded layout attribute. */
-  unknownLayout: (value: string): string => `spat-lower-plans: unknown recorded layout '${value}'`,
-  /** The lowering left a plan or a physical value behind (an internal contract). */
-  leftover: (name: string): string => `spat-lower-plans: '${name}' could not be lowered`,
+  /** A layout record that is not one physical layout per operand and one for the result. */
+  malformedRecord: (result: string, operands: string): string =>
+    `spat-lower-plans: malformed layout record: spat.result_layout = ${result}, spat.operand_layouts = ${operands}`,
 } as const;

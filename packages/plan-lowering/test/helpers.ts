@@ -8,7 +8,6 @@ import {
   FloatType,
   Interpreter,
   InterpreterRegistry,
-  PassManager,
   PassRegistry,
   ShapedValue,
   parsePassPipeline,

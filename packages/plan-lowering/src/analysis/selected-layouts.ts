@@ -4,9 +4,9 @@
  * the operands actually have after their producers were lowered. A plan without a record is
  * lowered in its dense alternative.
  */
-import type { Operation, Value } from '@raptor-pim/ir-core';
+import { printAttribute, type Operation, type Value } from '@raptor-pim/ir-core';
 import type { PhysicalLayoutName } from '@raptor-pim/spatial-dialect';
-import { readSelectedLayouts } from '@raptor-pim/layout-planner';
+import { OPERAND_LAYOUTS_ATTR, RESULT_LAYOUT_ATTR, readSelectedLayouts } from '@raptor-pim/layout-planner';
 import { PlanLoweringMessages as M } from '../diagnostics';
 import { physicalValueOf } from '../conversion/physical-values';
 import { refuse, type LoweringEnv } from '../conversion/lowering-env';
@@ -25,7 +25,11 @@ export function selectedResultLayout(env: LoweringEnv, op: Operation): PhysicalL
   const record = readSelectedLayouts(op);
   if (!record.ok) {
     if (record.problem === 'missing') return 'dense_nchw';
-    refuse(env, op, M.unknownLayout(String(op.getDiscardableAttr('spat.result_layout') ?? op.getDiscardableAttr('spat.operand_layouts'))));
+    const show = (name: string): string => {
+      const a = op.getDiscardableAttr(name);
+      return a ? printAttribute(a) : '<missing>';
+    };
+    refuse(env, op, M.malformedRecord(show(RESULT_LAYOUT_ATTR), show(OPERAND_LAYOUTS_ATTR)));
     return undefined;
   }
   const layouts = record.layouts;

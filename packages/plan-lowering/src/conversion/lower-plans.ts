@@ -5,8 +5,8 @@
  * row-strip cast), then the row-strip casts erased. Everything a pattern cannot lower is a
  * diagnostic at the plan; nothing is left half-lowered silently.
  */
-import { ConstantOp, FrozenPatternSet, PatternRewriter, UnrealizedConversionCastOp, type Operation, type RewritePattern } from '@raptor-pim/ir-core';
-import { PLAN_OPS } from '@raptor-pim/spatial-dialect';
+import { ConstantOp, FloatType, FrozenPatternSet, RankedTensorType, formatType, PatternRewriter, UnrealizedConversionCastOp, type Operation, type RewritePattern } from '@raptor-pim/ir-core';
+import { MaterializeLayoutOp, PLAN_OPS } from '@raptor-pim/spatial-dialect';
 import type { HardwareConfig } from '@raptor-pim/pim-target';
 import { PlanLoweringMessages as M } from '../diagnostics';
 import { crossbarShapeOf } from '../target';
@@ -44,7 +44,18 @@ export interface LowerPlansResult {
   readonly loweredMaterializations: number;
 }
 
-const PLAN_NAMES = new Set(PLAN_OPS.map((d) => d.name));
+const PLAN_NAMES = new Set([...PLAN_OPS.map((d) => d.name), MaterializeLayoutOp.name]);
+
+/** True when every operand and result of `op` is an f32 tensor (else a diagnostic). */
+function hasF32Types(env: LoweringEnv, op: Operation): boolean {
+  const types = [...op.operands.map((v) => v.type), ...op.resultTypes];
+  for (let i = 0; i < types.length; i++) {
+    const t = types[i]!;
+    const el = t instanceof RankedTensorType ? t.elementType : undefined;
+    if (!(el instanceof FloatType) || el.kind !== 'f32') return refuse(env, op, M.notF32(i, formatType(t)));
+  }
+  return true;
+}
 
 /**
  * Lowers every plan and materialization directly in the body of `func` (a `func.func`) for the
@@ -73,6 +84,7 @@ export function lowerPlans(func: Operation, config: HardwareConfig): LowerPlansR
       }
     }
     for (const op of ops) {
+      if (PLAN_NAMES.has(op.name) && !hasF32Types(env, op)) break;
       for (const pattern of patterns.patternsFor(op)) {
         if (pattern.matchAndRewrite(op, rewriter)) break;
       }
@@ -81,7 +93,7 @@ export function lowerPlans(func: Operation, config: HardwareConfig): LowerPlansR
     if (!env.failed) {
       for (let op = body.firstOp; op; op = op.next) {
         if (UnrealizedConversionCastOp.match(op) && op.getDiscardableAttr(PHYSICAL_LAYOUT_ATTR) !== undefined) casts.push(op);
-        else if (PLAN_NAMES.has(op.name)) refuse(env, op, M.leftover(op.name));
+        else if (PLAN_NAMES.has(op.name)) throw new Error(`internal error: spat-lower-plans left '${op.name}' behind`);
       }
       for (const cast of casts.reverse()) {
         const user = cast.getResult(0).firstUse?.owner;

@@ -32,7 +32,7 @@ export function convPlanPattern(env: LoweringEnv) {
     const input = physicalValueOf(conv.input);
     const output = nchwOf(conv.output.type);
     const wType = conv.weight.type as RankedTensorType;
-    if (!input || !output) return refuse(env, op, M.notF32('the convolution', 'a non-static or non-rank-4 tensor'));
+    if (!input || !output) return refuse(env, op, M.notStatic('the input and output of the convolution'));
     const wShape = wType.shape as [number, number, number, number];
     const [cout, cg, kh, kw] = wShape;
     const g = input.geometry;

@@ -32,7 +32,7 @@ export function concatPlanPattern(env: LoweringEnv) {
     const pvs: PhysicalValue[] = [];
     for (const v of concat.inputs) {
       const pv = physicalValueOf(v);
-      if (!pv) return refuse(env, op, M.notF32('a concatenated operand', 'a non-static or non-rank-4 tensor'));
+      if (!pv) return refuse(env, op, M.notStatic('a concatenated operand'));
       pvs.push(pv);
     }
     const output = nchwOf(concat.output.type)!;
@@ -103,7 +103,7 @@ export function resizeNearestPlanPattern(env: LoweringEnv) {
     const op = resize.op;
     const input = physicalValueOf(resize.input);
     const output = nchwOf(resize.output.type);
-    if (!input || !output) return refuse(env, op, M.notF32('the resize', 'a non-static or non-rank-4 tensor'));
+    if (!input || !output) return refuse(env, op, M.notStatic('the input and output of the resize'));
     const g = input.geometry;
     if (output.n !== g.n || output.c !== g.c) return refuse(env, op, M.unsupportedGeometry('output', `[${output.n}, ${output.c}, ...]`, `batch ${g.n} and ${g.c} channels (only H and W resize)`));
     if (!isAffineNearest(g.h, output.h)) return refuse(env, op, M.resizeNotAffine('height', g.h, output.h));

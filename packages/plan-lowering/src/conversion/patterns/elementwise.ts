@@ -31,7 +31,7 @@ function lowerElementwise(env: LoweringEnv, op: Operation, rw: PatternRewriter, 
   const pvs: PhysicalValue[] = [];
   for (const v of kind.data) {
     const pv = physicalValueOf(v);
-    if (!pv) return refuse(env, op, M.notF32('an activation operand', 'a non-static or non-rank-4 tensor'));
+    if (!pv) return refuse(env, op, M.notStatic('an activation operand'));
     pvs.push(pv);
   }
   const result = selectedResultLayout(env, op);

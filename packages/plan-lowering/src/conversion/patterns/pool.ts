@@ -33,7 +33,7 @@ export function maxPoolPlanPattern(env: LoweringEnv) {
     const op = pool.op;
     const input = physicalValueOf(pool.input);
     const output = nchwOf(pool.output.type);
-    if (!input || !output) return refuse(env, op, M.notF32('the max pooling', 'a non-static or non-rank-4 tensor'));
+    if (!input || !output) return refuse(env, op, M.notStatic('the input and output of the max pooling'));
     const g = input.geometry;
     const win = checkWindow(ints(pool.kernelShape), ints(pool.strides), ints(pool.dilations), ints(pool.pads), g, output);
     if (isRefusal(win)) return refuse(env, op, M.unsupportedGeometry(win.parameter, win.value, win.limit));
@@ -89,7 +89,7 @@ export function globalAveragePoolPlanPattern(env: LoweringEnv) {
     const op = pool.op;
     const input = physicalValueOf(pool.input);
     const output = nchwOf(pool.output.type);
-    if (!input || !output) return refuse(env, op, M.notF32('the global average pooling', 'a non-static or non-rank-4 tensor'));
+    if (!input || !output) return refuse(env, op, M.notStatic('the input and output of the global average pooling'));
     const g = input.geometry;
     const result = selectedResultLayout(env, op);
     if (!result) return false;
