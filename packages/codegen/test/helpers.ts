@@ -108,3 +108,21 @@ export function simulate(
   const outputs = new Map(r.outputs.map((o) => [o.name, Float32Array.from(o.array.data as Float32Array)]));
   return { outputs, latencyNs: r.timing!.latencyNs, energyPj: r.timing!.energyPj, pimsimCompatible: r.compatibility.pimsimCompatible };
 }
+
+/**
+ * Expects `got` (pim-sim) to equal `expected` (interpreter) element by element within
+ * rtol 1e-4 and atol 1e-6 · max(1, max|expected|): pim-sim's f32 `mvmul` kernel accumulates in
+ * f32 SIMD lanes while the interpreter accumulates `pim.vmm` in double and rounds once, so
+ * matrix results may differ by a few ulps; every other instruction matches bit for bit.
+ */
+export function expectClose(got: Float32Array, expected: Float32Array): void {
+  expect(got.length).toBe(expected.length);
+  let scale = 1;
+  for (const v of expected) scale = Math.max(scale, Math.abs(v));
+  const bad: string[] = [];
+  got.forEach((g, i) => {
+    const e = expected[i]!;
+    if (!(Math.abs(g - e) <= 1e-6 * scale + 1e-4 * Math.abs(e))) bad.push(`[${i}] ${g} vs ${e}`);
+  });
+  expect(bad.slice(0, 8)).toEqual([]);
+}
