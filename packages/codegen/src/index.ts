@@ -13,7 +13,7 @@ export type { EmitBundleOptions, EmitBundleResult, EmitStatistics, GeneratedBund
 export { buildStaticProgram, findEntryFunction, LOCAL_MEMORY_SIZE_ATTR, MAX_FIELD, MAX_UNROLL } from './analysis/static-program';
 export type { StaticOp, StaticStream, StaticProgram, ResidentWeight, VectorMnemonic } from './analysis/static-program';
 export { StaticScope } from './analysis/static-eval';
-export { HostLayout, ADDRESS_ATTR, NAME_ATTR } from './analysis/host-layout';
+export { HostLayout, ADDRESS_ATTR, HOST_ADDRESS_ATTR, HOST_ARG_ADDRESSES_ATTR, NAME_ATTR } from './analysis/host-layout';
 export type { HostBuffer } from './analysis/host-layout';
 export { resolveBuffer, isContiguous, viewBytes, viewElements } from './analysis/buffers';
 export type { BufferView, BufferEnvironment, MemorySpace, Resolution } from './analysis/buffers';
