@@ -9,7 +9,10 @@ import type { F32Tensor } from './kernels';
 export function toF32(value: RuntimeValue | undefined): F32Tensor | string {
   if (!(value instanceof ShapedValue)) return 'not a tensor value';
   if (!(value.elementType instanceof FloatType) || value.elementType.kind !== 'f32') return `element type ${formatType(value.elementType)} is not f32`;
-  const data = value.toContiguousArray() as Float32Array;
+  // Kernels never write their inputs: a dense value is handed over without a copy (a copy per
+  // operand made interpreting crossbar-tiled graphs copy every weight tile on every spat.wvmm).
+  const dense = value.offset === 0 && value.isContiguous && value.data.length === value.numElements;
+  const data = (dense ? value.data : value.toContiguousArray()) as Float32Array;
   return { shape: [...value.shape], data };
 }
 
