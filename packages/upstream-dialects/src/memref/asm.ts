@@ -40,11 +40,18 @@ export function staticArray(context: MLIRContext, values: readonly number[]): De
 /** The values of an `array<i64: ...>`, INT64_MIN becoming {@link DYNAMIC}. */
 export function readStaticArray(attr: Attribute | undefined): number[] {
   if (!(attr instanceof DenseArrayAttr)) return [];
-  // No BigInt conversion per element (interpreters read these lists on every slice they run).
-  return (attr.values as readonly (bigint | number)[]).map((v) =>
-    typeof v === 'number' ? (v === I64_DYNAMIC_NUMBER ? DYNAMIC : v) : v === I64_DYNAMIC ? DYNAMIC : Number(v),
-  );
+  // Attributes are uniqued and immutable: interpreters read these lists on every slice they run,
+  // so the converted list is computed once per attribute (callers get their own copy).
+  let known = staticArrayCache.get(attr);
+  if (!known) {
+    known = (attr.values as readonly (bigint | number)[]).map((v) =>
+      typeof v === 'number' ? (v === I64_DYNAMIC_NUMBER ? DYNAMIC : v) : v === I64_DYNAMIC ? DYNAMIC : Number(v),
+    );
+    staticArrayCache.set(attr, known);
+  }
+  return known.slice();
 }
+const staticArrayCache = new WeakMap<DenseArrayAttr, number[]>();
 
 /** The reassociation `[[0, 1], [2]]` as arrays of numbers; undefined when malformed. */
 export function readReassociation(attr: Attribute | undefined): number[][] | undefined {
