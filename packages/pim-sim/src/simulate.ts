@@ -6,18 +6,19 @@
 import {
   cloneConfig,
   emptyNetworkTable,
-  readBundle,
-  readBundleFiles,
   pimsimDefaultConfig,
   validateBundle,
   ELEMENT_SIZE,
   isPimsimCompatibilityDiagnostic,
   formatDiagnostic,
 } from '@raptor-pim/pim-target';
-import type { ProgramBundle, Result, Target, TargetDiagnostic, TensorLocation, WeightBlock } from '@raptor-pim/pim-target';
+import type { ProgramBundle, Target, TargetDiagnostic, TensorLocation, WeightBlock } from '@raptor-pim/pim-target';
 import type { SimError } from './diagnostics';
 import { SIM_MESSAGES } from './diagnostics';
 import { compileProgram } from './program';
+import type { CompiledProgram } from './program';
+import { readDirectoryForSimulation, readForSimulation } from './bundle-stream';
+import type { BundleForSimulation } from './bundle-stream';
 import { deriveParams, denseNetwork } from './params';
 import type { SimParams } from './params';
 import { runFunctional } from './functional/engine';
@@ -150,15 +151,22 @@ function configNotes(target: Target): string[] {
  * ```
  */
 export function simulateBundle(bundle: ProgramBundle, options: SimulateOptions = {}): SimulationResult {
-  return simulate(bundle, options, false, []);
+  return simulate(bundle, options, false, [], undefined);
 }
 
 /**
  * The simulation. With `owned` (a bundle this module read itself), each core's instruction
  * objects are dropped as soon as that core is compiled: on a 1M-instruction bundle they are
  * about half the process's memory, and only the compiled form is used afterwards.
+ * `precompiled` are the programs already compiled by the reader (see bundle-stream.ts).
  */
-function simulate(bundle: ProgramBundle, options: SimulateOptions, owned: boolean, readDiagnostics: readonly TargetDiagnostic[]): SimulationResult {
+function simulate(
+  bundle: ProgramBundle,
+  options: SimulateOptions,
+  owned: boolean,
+  readDiagnostics: readonly TargetDiagnostic[],
+  precompiled: readonly CompiledProgram[] | undefined,
+): SimulationResult {
   const baseTarget: Target = options.target ?? bundle.target ?? { config: pimsimDefaultConfig(), network: emptyNetworkTable() };
   const config = cloneConfig(baseTarget.config);
   const defaultMode: SimMode =
@@ -176,11 +184,13 @@ function simulate(bundle: ProgramBundle, options: SimulateOptions, owned: boolea
   if (firstError) return failure(bundleError(formatDiagnostic(firstError)), diagnostics, target, mode, compatibility);
 
   const params: SimParams = deriveParams(config);
-  const programs = bundle.programs.map((p, core) => {
-    const compiled = compileProgram(p);
-    if (owned) bundle.programs[core] = [];
-    return compiled;
-  });
+  const programs =
+    precompiled ??
+    bundle.programs.map((p, core) => {
+      const compiled = compileProgram(p);
+      if (owned) bundle.programs[core] = [];
+      return compiled;
+    });
   const groups = bundle.arrayGroupMap;
 
   // Global memory image with the inputs written in.
@@ -274,7 +284,8 @@ function simulate(bundle: ProgramBundle, options: SimulateOptions, owned: boolea
 }
 
 /** Simulates a bundle read by this module (validated once, by {@link simulate}). */
-function simulateRead(read: Result<ProgramBundle>, options: SimulateOptions): SimulationResult {
+function simulateRead(forSimulation: BundleForSimulation, options: SimulateOptions): SimulationResult {
+  const read = forSimulation.read;
   const fallback: Target = options.target ?? { config: pimsimDefaultConfig(), network: emptyNetworkTable() };
   if (!read.value) {
     const first = read.diagnostics.find((d) => d.severity === 'error');
@@ -289,7 +300,7 @@ function simulateRead(read: Result<ProgramBundle>, options: SimulateOptions): Si
   if (readErrors.length > 0) {
     return failure(bundleError(formatDiagnostic(readErrors[0])), read.diagnostics, read.value.target ?? fallback, options.mode ?? 'latency');
   }
-  return simulate(read.value, options, true, read.diagnostics);
+  return simulate(read.value, options, true, read.diagnostics, forSimulation.compiled);
 }
 
 /**
@@ -303,12 +314,12 @@ function simulateRead(read: Result<ProgramBundle>, options: SimulateOptions): Si
  * ```
  */
 export function simulateDirectory(directory: string, options: SimulateOptions = {}): SimulationResult {
-  return simulateRead(readBundle(directory), options);
+  return simulateRead(readDirectoryForSimulation(directory), options);
 }
 
 /**
  * Like {@link simulateDirectory} for a bundle held in memory (file name → bytes).
  */
 export function simulateBundleFiles(files: ReadonlyMap<string, Uint8Array>, options: SimulateOptions = {}): SimulationResult {
-  return simulateRead(readBundleFiles(files), options);
+  return simulateRead(readForSimulation(files), options);
 }
