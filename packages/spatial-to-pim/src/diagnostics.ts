@@ -8,7 +8,7 @@ export const SpatToPimMessages = {
   notChannelized: (op: string, user: string) =>
     `a result of '${op}' is used by '${user}'; spat-to-pim needs channelized schedules: computes exchange data through spat.channel_send/receive or host slots, and only graph outputs (func.return) may use a compute result`,
   capturedCompute: (op: string) =>
-    `an input of '${op}' is the result of another scheduled compute; spat-to-pim needs channelized schedules (send it through spat.channel_send/receive)`,
+    `an input of '${op}' is the result of a scheduled compute on another core (or of a batch); SSA forwarding works only between earlier and later computes of one core, other data must travel through spat.channel_send/receive or host slots`,
   unsupportedInput: (op: string, producer: string) =>
     `an input of '${op}' is defined by '${producer}'; spat-to-pim accepts function arguments (host inputs) and constants as compute inputs`,
   unsupportedTopLevel: (op: string) =>

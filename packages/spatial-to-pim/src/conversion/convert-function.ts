@@ -27,6 +27,7 @@ import {
   type ConversionPattern,
   type ConversionTarget,
   Diagnostic,
+  DYNAMIC,
   OpBuilder,
   RankedTensorType,
   Traits,
@@ -47,7 +48,7 @@ import {
   ScheduledComputeBatchOp,
   ScheduledComputeOp,
 } from '@raptor-pim/spatial-dialect';
-import { ExtractSliceOp, ParallelInsertSliceOp, createAlloc } from '@raptor-pim/upstream-dialects';
+import { EmptyOp, ExtractSliceOp, InsertSliceOp, ParallelInsertSliceOp, createAlloc, createExtractSlice, readSliceLists } from '@raptor-pim/upstream-dialects';
 import { SpatToPimMessages as M } from '../diagnostics';
 import { copyRuns, spatToPimPatterns, spatToPimTarget } from './patterns';
 import { evaluateStatic } from './static-index';
@@ -185,8 +186,12 @@ function validate(func: Operation, block: Block): Placed[] | undefined {
             ok = false;
           }
         } else if (def && isScheduled(def)) {
-          op.emitError(M.capturedCompute(op.name));
-          ok = false;
+          // SSA forwarding: allowed between computes of one core (checked when streams form).
+          const from = placement(def);
+          if (!from || op.definition !== ScheduledComputeOp || def.definition !== ScheduledComputeOp || from[0] !== cores[0]) {
+            op.emitError(M.capturedCompute(op.name));
+            ok = false;
+          }
         } else if (!isConstant(def)) {
           op.emitError(M.unsupportedInput(op.name, def?.name ?? 'a block argument'));
           ok = false;
@@ -194,7 +199,8 @@ function validate(func: Operation, block: Block): Placed[] | undefined {
       }
       for (const r of op.results) {
         for (let u = r.firstUse; u; u = u.nextUse) {
-          if (u.owner.definition !== ReturnOp) {
+          const d = u.owner.definition;
+          if (d !== ReturnOp && d !== ExtractSliceOp && d !== InsertSliceOp && !(isScheduled(u.owner) && u.owner.parent === block)) {
             op.emitError(M.notChannelized(op.name, u.owner.name));
             ok = false;
           }
@@ -204,14 +210,8 @@ function validate(func: Operation, block: Block): Placed[] | undefined {
           ok = false;
         }
       }
-    } else if (op.definition === ReturnOp) {
-      for (const v of op.operands) {
-        const def = v.definingOp;
-        if (!def || !isScheduled(def)) {
-          op.emitError(M.unsupportedOutput(def?.name ?? 'a function argument'));
-          ok = false;
-        }
-      }
+    } else if (op.definition === ReturnOp || op.definition === EmptyOp || op.definition === ExtractSliceOp || op.definition === InsertSliceOp) {
+      // Graph outputs and their host reassembly: checked by hostPlacements.
     } else if (!isConstant(op)) {
       op.emitError(M.unsupportedTopLevel(op.name));
       ok = false;
@@ -219,6 +219,83 @@ function validate(func: Operation, block: Block): Placed[] | undefined {
   }
   void func;
   return ok ? placed : undefined;
+}
+
+/** Where (part of) a compute result lands in a graph output buffer. */
+export interface HostPlacement {
+  /** The output buffer. */
+  readonly out: Value;
+  /** The part of the result that is stored (undefined: all of it). */
+  readonly source?: { readonly offsets: readonly number[]; readonly sizes: readonly number[] };
+  /** Where it lands in the output (undefined: the whole output). */
+  readonly dest?: { readonly offsets: readonly number[]; readonly sizes: readonly number[] };
+}
+
+function staticSlice(op: Operation): { offsets: number[]; sizes: number[] } | undefined {
+  const l = readSliceLists(op);
+  if ([...l.offsets, ...l.sizes].some((x) => x === DYNAMIC) || l.strides.some((x) => x !== 1)) return undefined;
+  return { offsets: [...l.offsets], sizes: [...l.sizes] };
+}
+
+/**
+ * The graph outputs: each returned value is a compute result, or a host reassembly
+ * (`tensor.insert_slice` chains into a `tensor.empty`, of compute results or static slices of
+ * them, as the scheduler writes when replicas produce parts of a result). Returns, per compute
+ * result, where its parts land, after allocating one host buffer per returned value; undefined
+ * after a diagnostic.
+ */
+function hostPlacements(ret: Operation | null, alloc: (t: RankedTensorType) => Value): { placements: Map<Value, HostPlacement[]>; outputs: Map<Value, Value> } | undefined {
+  const placements = new Map<Value, HostPlacement[]>();
+  const outputs = new Map<Value, Value>();
+  if (!ret || ret.definition !== ReturnOp) return { placements, outputs };
+  const add = (r: Value, p: HostPlacement): void => {
+    let list = placements.get(r);
+    if (!list) placements.set(r, (list = []));
+    list.push(p);
+  };
+  let ok = true;
+  const fail = (op: Operation | null, at: Operation): void => {
+    at.emitError(M.unsupportedOutput(op?.name ?? 'a function argument'));
+    ok = false;
+  };
+  for (const v of ret.operands) {
+    if (outputs.has(v)) continue;
+    const out = alloc(v.type as RankedTensorType);
+    outputs.set(v, out);
+    for (let cur: Value | undefined = v; cur; ) {
+      const def: Operation | null = cur.definingOp;
+      if (def && isScheduled(def)) {
+        add(cur, { out });
+        break;
+      }
+      if (def?.definition === EmptyOp) break;
+      if (def?.definition !== InsertSliceOp) {
+        fail(def, ret);
+        break;
+      }
+      const ins = InsertSliceOp.get(def);
+      const dest = staticSlice(def);
+      const src = ins.source.definingOp;
+      if (!dest) {
+        fail(def, def);
+        break;
+      }
+      if (src && isScheduled(src)) add(ins.source, { out, dest });
+      else if (src?.definition === ExtractSliceOp && ExtractSliceOp.get(src).source.definingOp && isScheduled(ExtractSliceOp.get(src).source.definingOp!)) {
+        const source = staticSlice(src);
+        if (!source) {
+          fail(src, src);
+          break;
+        }
+        add(ExtractSliceOp.get(src).source, { out, source, dest });
+      } else {
+        fail(src, def);
+        break;
+      }
+      cur = ins.dest;
+    }
+  }
+  return ok ? { placements, outputs } : undefined;
 }
 
 /** Largest byte end of the host slots used by the schedule, or undefined after a diagnostic. */
@@ -284,22 +361,23 @@ export function convertScheduledFunction(func: Operation, config: HardwareConfig
 
   const created: Operation[] = [];
   const b = OpBuilder.before(first);
-  const outputs = new Map<Value, Value>();
   const ret = block.terminator;
-  if (ret && ret.definition === ReturnOp) {
-    for (const v of ret.operands) {
-      if (outputs.has(v)) continue;
-      const alloc = createAlloc(b, ret.location, memrefOf(ctx, v.type as RankedTensorType));
-      created.push(alloc.definingOp!);
-      outputs.set(v, alloc);
-    }
+  const graphOutputs = hostPlacements(ret, (t) => {
+    const alloc = createAlloc(b, ret!.location, memrefOf(ctx, t));
+    created.push(alloc.definingOp!);
+    return alloc;
+  });
+  if (!graphOutputs) {
+    for (const op of created.reverse()) op.erase();
+    return { ok: false, stats };
   }
+  const { placements, outputs } = graphOutputs;
   let slots: Value | undefined;
   if (slotBytes > 0) {
     slots = createAlloc(b, first.location, MemRefType.get(ctx, [slotBytes], IntegerType.get(ctx, 8)));
     created.push(slots.definingOp!);
   }
-  const host: HostBuffers = { slots, outputs };
+  const host: HostBuffers = { slots, outputs: placements };
 
   let ok = true;
   const lowering = new LoweringContext(ctx, config, host, stats);
@@ -318,6 +396,11 @@ export function convertScheduledFunction(func: Operation, config: HardwareConfig
 
   // Commit: outputs returned as host buffers, scheduled ops erased, host arguments as memrefs.
   if (ret && ret.definition === ReturnOp) ret.setOperands(ret.operands.map((v) => outputs.get(v) ?? v));
+  const reassembly: Operation[] = [];
+  for (let op = block.firstOp; op; op = op.next) {
+    if (op.definition === EmptyOp || op.definition === ExtractSliceOp || op.definition === InsertSliceOp) reassembly.push(op);
+  }
+  for (const op of reassembly.reverse()) op.erase();
   for (const p of [...placed].reverse()) p.op.erase();
   for (const arg of block.arguments) if (arg.type instanceof RankedTensorType) arg.type = memrefOf(ctx, arg.type);
   const fnType = FunctionType.get(
@@ -358,10 +441,11 @@ function buildStream(
   const weightArgs = weights.map((w) => body.addArgument(w.type, loc));
   const sb = OpBuilder.atBlockEnd(body, ctx);
   const expanded = new Set<Operation>();
+  const forwarded = new Map<Value, Value>();
   let ok = true;
   for (const w of plan.work) {
     if (w.lane !== undefined) expanded.add(w.compute.op);
-    if (!formCompute(sb, lowering, w.compute, w.lane, lane, weights, weightArgs)) {
+    if (!formCompute(sb, lowering, w.compute, w.lane, lane, weights, weightArgs, forwarded)) {
       ok = false;
       break;
     }
@@ -394,6 +478,7 @@ function formCompute(
   laneArg: Value | undefined,
   weights: readonly Value[],
   weightArgs: readonly Value[],
+  forwarded: Map<Value, Value>,
 ): boolean {
   const op = compute.op;
   const view = bindingsOf(op);
@@ -410,7 +495,11 @@ function formCompute(
   for (const input of view.inputs) {
     const arg = args[k++]!;
     if (input instanceof BlockArgument) host.set(arg, input);
-    else mapping.map(arg, input); // a captured constant
+    else if (input.definingOp && isScheduled(input.definingOp)) {
+      const v = forwarded.get(input);
+      if (!v) return ctx.error(op, M.capturedCompute(op.name));
+      mapping.map(arg, v); // SSA forwarding from an earlier compute of this core
+    } else mapping.map(arg, input); // a captured constant
   }
   const outputArgs = args.slice(k);
   const load = (v: Value, at: Operation): void => {
@@ -423,7 +512,7 @@ function formCompute(
   };
   for (let inner = entry.firstOp; inner; inner = inner.next) {
     if (inner.hasTrait(Traits.IsTerminator)) {
-      if (!storeOutputs(b, ctx, compute, inner, outputArgs, mapping)) return false;
+      if (!storeOutputs(b, ctx, compute, inner, outputArgs, mapping, forwarded)) return false;
       continue;
     }
     if (inner.numRegions > 0) return ctx.error(inner, M.nestedRegion(inner.name));
@@ -468,14 +557,23 @@ function readHostSlice(b: OpBuilder, ctx: LoweringContext, op: Operation, source
 }
 
 /** `spat.yield` of a resultful compute and `spat.in_parallel` publications -> host outputs (`pim.memcp_dh`). */
-function storeOutputs(b: OpBuilder, ctx: LoweringContext, compute: Placed, term: Operation, outputArgs: readonly Value[], mapping: IRMapping): boolean {
+function storeOutputs(
+  b: OpBuilder,
+  ctx: LoweringContext,
+  compute: Placed,
+  term: Operation,
+  outputArgs: readonly Value[],
+  mapping: IRMapping,
+  forwarded: Map<Value, Value>,
+): boolean {
   if (term.definition === InParallelOp) {
     const inner = term.regions[0]!.firstBlock!;
     for (let ins = inner.firstOp; ins; ins = ins.next) {
       if (ins.definition !== ParallelInsertSliceOp) continue;
       const view = ParallelInsertSliceOp.get(ins);
       const k = outputArgs.indexOf(view.dest);
-      const out = k >= 0 ? ctx.host.outputs.get(compute.op.getResult(k)) : undefined;
+      const places = k >= 0 ? ctx.host.outputs.get(compute.op.getResult(k)) : undefined;
+      const out = places && places.length === 1 && !places[0]!.source && !places[0]!.dest ? places[0]!.out : undefined;
       if (!out) return ctx.error(ins, M.badPublication(ins.name));
       const dest = staticTensor(view.dest.type);
       if (!dest) return ctx.error(ins, M.dynamicShape(ins.name, String(view.dest.type)));
@@ -492,15 +590,48 @@ function storeOutputs(b: OpBuilder, ctx: LoweringContext, compute: Placed, term:
     }
     return true;
   }
-  // spat.yield: values of a scalar compute are graph outputs; a batch yields nothing.
+  // spat.yield: values of a scalar compute go to later computes of the core (SSA forwarding)
+  // and to the graph outputs they are part of; a batch yields nothing.
   for (let i = 0; i < term.numOperands; i++) {
-    const out = ctx.host.outputs.get(compute.op.getResult(i));
-    if (!out) return ctx.error(term, M.yieldCount(compute.op.name));
-    const v = term.getOperand(i);
-    const info = staticTensor(v.type)!;
-    const zero = ctx.constant(b, 0);
-    MemcpDhOp.build(b, { dst: out, src: mapping.lookupOrDefault(v), dstOffset: zero, srcOffset: zero, output: out.type, size: ctx.i32(info.bytes) }, term.location);
-    ctx.counters.hostStores++;
+    const result = compute.op.getResult(i);
+    const y = mapping.lookupOrDefault(term.getOperand(i));
+    forwarded.set(result, y);
+    for (const place of ctx.host.outputs.get(result) ?? []) {
+      const loc = term.location;
+      const yInfo = staticTensor(y.type)!;
+      const outType = place.out.type as MemRefType;
+      if (place.source) {
+        // One contiguous run on both sides: store straight from the result, no local copy.
+        const src = ctx.sliceRuns(b, yInfo.shape, place.source.offsets, place.source.sizes, yInfo.elementBytes, loc);
+        const dst = place.dest
+          ? ctx.sliceRuns(b, outType.shape, place.dest.offsets, place.dest.sizes, yInfo.elementBytes, loc)
+          : { base: 0, runs: [{ delta: 0, bytes: src.runs.reduce((n, r) => n + r.bytes, 0) }] };
+        if (src.runs.length === 1 && dst.runs.length === 1 && src.runs[0]!.bytes === dst.runs[0]!.bytes) {
+          MemcpDhOp.build(
+            b,
+            {
+              dst: place.out,
+              src: y,
+              dstOffset: ctx.materialize(b, ctx.add(b, dst.base, dst.runs[0]!.delta, loc)),
+              srcOffset: ctx.materialize(b, ctx.add(b, src.base, src.runs[0]!.delta, loc)),
+              output: place.out.type,
+              size: ctx.i32(src.runs[0]!.bytes),
+            },
+            loc,
+          );
+          ctx.counters.hostStores++;
+          continue;
+        }
+      }
+      const frag = place.source ? createExtractSlice(b, loc, y, place.source) : y;
+      const info = staticTensor(frag.type)!;
+      const runs = place.dest
+        ? ctx.sliceRuns(b, outType.shape, place.dest.offsets, place.dest.sizes, info.elementBytes, loc)
+        : { base: 0, runs: [{ delta: 0, bytes: info.bytes }] };
+      copyRuns(ctx, b, loc, MemcpDhOp, place.out, frag, runs.runs, runs.base, false);
+      ctx.counters.hostStores += runs.runs.length;
+      ctx.counters.copies -= runs.runs.length;
+    }
   }
   return true;
 }

@@ -47,8 +47,15 @@ export interface SliceRuns {
 export interface HostBuffers {
   /** The host-slot buffer (`memref<Nxi8>`) when the schedule uses host slots. */
   readonly slots: Value | undefined;
-  /** Graph output buffers keyed by the scheduled compute result they receive. */
-  readonly outputs: ReadonlyMap<Value, Value>;
+  /** Where the scheduled compute results land in the graph output buffers. */
+  readonly outputs: ReadonlyMap<Value, readonly HostPlacementRef[]>;
+}
+
+/** A part of a compute result stored into a graph output buffer (see `HostPlacement`). */
+export interface HostPlacementRef {
+  readonly out: Value;
+  readonly source?: { readonly offsets: readonly number[]; readonly sizes: readonly number[] };
+  readonly dest?: { readonly offsets: readonly number[]; readonly sizes: readonly number[] };
 }
 
 /** Counters the conversion reports as pass statistics. */
