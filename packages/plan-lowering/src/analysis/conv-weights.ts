@@ -34,17 +34,21 @@ export function constantF32(v: Value): Float32Array | undefined {
 export function unfoldConvWeights(weight: Float32Array, shape: readonly [number, number, number, number], order: PatchOrder): Float32Array {
   const [cout, cg, kh, kw] = shape;
   const k = cg * kh * kw;
+  // Matrix row of each element (c, i, j) of a filter, in the filter's own (c, i, j) order.
+  const rowOf = new Int32Array(k);
+  for (let c = 0; c < cg; c++) {
+    for (let i = 0; i < kh; i++) {
+      for (let j = 0; j < kw; j++) rowOf[(c * kh + i) * kw + j] = order === 'channel-major' ? (c * kh + i) * kw + j : (i * kw + j) * cg + c;
+    }
+  }
+  // A blocked transpose (filters are rows of `weight`, columns of the matrix).
   const out = new Float32Array(k * cout);
-  for (let n = 0; n < cout; n++) {
-    const base = n * k;
-    for (let c = 0; c < cg; c++) {
-      for (let i = 0; i < kh; i++) {
-        for (let j = 0; j < kw; j++) {
-          const src = base + (c * kh + i) * kw + j;
-          const row = order === 'channel-major' ? (c * kh + i) * kw + j : (i * kw + j) * cg + c;
-          out[row * cout + n] = weight[src]!;
-        }
-      }
+  const BLOCK = 32;
+  for (let n0 = 0; n0 < cout; n0 += BLOCK) {
+    const n1 = Math.min(cout, n0 + BLOCK);
+    for (let e = 0; e < k; e++) {
+      const dst = rowOf[e]! * cout;
+      for (let n = n0; n < n1; n++) out[dst + n] = weight[n * k + e]!;
     }
   }
   return out;
