@@ -21,11 +21,11 @@ export { isScheduler, loadSchedulerPlugin, loadSchedulerPluginSync } from './plu
 export { Workload, byteSizeOfType, describeNode } from './analysis/workload';
 export type { WorkloadInput, WorkloadNode, WorkloadProblem, WorkloadSource } from './analysis/workload';
 export { analyzeFragmentNeeds, evaluateIndex } from './analysis/fragment-needs';
-export { coreOfLane, divisors } from './planning/schedule-plan';
-export type { Granularity, NodePlacement, SchedulePlan, TransferMode } from './planning/schedule-plan';
+export { coreOfLane, divisors, lanesOfReplica, replicaOfLane, roundsOf } from './planning/schedule-plan';
+export type { Granularity, NodePlacement, Replication, SchedulePlan, TransferMode } from './planning/schedule-plan';
 export { packReplicas, replicaItems, replicaTimeNs } from './planning/core-mapping';
 export type { CorePacking, PackOptions, ReplicaItem } from './planning/core-mapping';
-export { crossbarsOf, planReplicasForPeriod, planSingleCopies, replicasForPeriod } from './planning/replication';
+export { crossbarsOf, planReplicasForPeriod, planSingleCopies, replicationForPeriod } from './planning/replication';
 export type { ReplicationPlan } from './planning/replication';
 export { addTraffic, placeOnMesh, trafficCost } from './planning/placement';
 export type { MeshPlacement, TrafficMatrix } from './planning/placement';

@@ -184,6 +184,7 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
           name: n.name,
           lanes: n.lanes,
           replicas: p.plan.placements[n.index]!.replicas,
+          copies: p.plan.placements[n.index]!.copies,
           cores: [...p.plan.placements[n.index]!.cores],
           crossbarsPerCopy: n.crossbars,
           granularity: p.plan.placements[n.index]!.granularity,

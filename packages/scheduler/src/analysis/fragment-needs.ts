@@ -11,7 +11,7 @@ import { AffineApplyOp, ExtractSliceOp, readSliceLists } from '@raptor-pim/upstr
 import { BlueprintOp } from '@raptor-pim/spatial-dialect';
 
 /** A read box: offsets and sizes per dimension. */
-interface Box {
+export interface Box {
   readonly offsets: readonly number[];
   readonly sizes: readonly number[];
 }
@@ -62,6 +62,31 @@ function readBoxes(arg: Value, lane: Value | undefined, laneValue: number): Box[
     boxes.push({ offsets, sizes: lists.sizes });
   }
   return boxes;
+}
+
+/** The bounding box of `boxes` (undefined for none). */
+export function boundingBox(boxes: readonly Box[]): Box | undefined {
+  if (!boxes.length) return undefined;
+  const lo = [...boxes[0]!.offsets];
+  const hi = boxes[0]!.offsets.map((o, i) => o + boxes[0]!.sizes[i]!);
+  for (const b of boxes) {
+    for (let i = 0; i < lo.length; i++) {
+      lo[i] = Math.min(lo[i]!, b.offsets[i]!);
+      hi[i] = Math.max(hi[i]!, b.offsets[i]! + b.sizes[i]!);
+    }
+  }
+  return { offsets: lo, sizes: hi.map((h, i) => h - lo[i]!) };
+}
+
+/**
+ * The bounding box of what each consumer lane reads of a whole (scalar-producer) value bound
+ * to `arg`, or undefined for a lane whose reads are not analyzable slices.
+ */
+export function analyzeReadBoxes(arg: Value, lane: Value | undefined, consumerLanes: number): (Box | undefined)[] {
+  return range(consumerLanes).map((l) => {
+    const boxes = readBoxes(arg, lane, l);
+    return boxes ? boundingBox(boxes) : undefined;
+  });
 }
 
 function intersects(a: Box, b: Box): boolean {

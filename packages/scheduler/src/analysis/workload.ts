@@ -24,7 +24,7 @@ import {
   ELEMENTWISE_OPS,
 } from '@raptor-pim/spatial-dialect';
 import type { CostModel } from '@raptor-pim/pim-target';
-import { analyzeFragmentNeeds } from './fragment-needs';
+import { analyzeFragmentNeeds, analyzeReadBoxes, type Box } from './fragment-needs';
 
 /** Bytes of a static shaped type (element bits rounded up to bytes), 0 when unknown. */
 export function byteSizeOfType(t: unknown): number {
@@ -51,6 +51,11 @@ export interface WorkloadSource {
   readonly slotsPerLane: readonly (readonly number[])[];
   /** Bytes of one slot (scalar producers: the whole result). */
   readonly slotBytes: number;
+  /**
+   * Scalar producers read directly: the box each consumer lane reads (undefined: the whole
+   * value), so only that window is transferred.
+   */
+  readonly boxesPerLane?: readonly (Box | undefined)[];
 }
 
 /** One input binding of a consumer that comes from other graph computes. */
@@ -87,6 +92,8 @@ export interface WorkloadNode {
   readonly vectorElementsPerLane: number;
   /** Estimated compute time of one lane on one core (MVM sequence + vector ops), ns. */
   readonly laneComputeNs: number;
+  /** Vector-unit part of {@link WorkloadNode.laneComputeNs}, ns. */
+  readonly laneVectorNs: number;
   /** Estimated time of one lane's transfers (receiving what it reads, sending what it publishes, one hop), ns. */
   readonly laneTransferNs: number;
   /** Bytes a lane publishes (all results, one fragment each). */
@@ -237,8 +244,10 @@ function buildNode(
       const resultIndex = def.results.indexOf(v as never);
       const producerLanes = GraphComputeBatchOp.isInstance(def) ? Number(GraphComputeBatchOp.get(def).laneCount.value) : 1;
       const needs = analyzeFragmentNeeds(arg, lane, lanes, producerLanes > 1 || GraphComputeBatchOp.isInstance(def) ? v.type : undefined, null);
-      const slotBytes = GraphComputeBatchOp.isInstance(def) ? byteSizeOfType(v.type) / producerLanes : byteSizeOfType(v.type);
-      nodeInputs.push({ inputIndex: k, blueprint: null, sources: [{ producer: producerIndex, resultIndex, viewOperand: 0, slotsPerLane: needs[0]!, slotBytes }] });
+      const isBatchProducer = GraphComputeBatchOp.isInstance(def);
+      const slotBytes = isBatchProducer ? byteSizeOfType(v.type) / producerLanes : byteSizeOfType(v.type);
+      const boxesPerLane = isBatchProducer ? undefined : analyzeReadBoxes(arg, lane, lanes);
+      nodeInputs.push({ inputIndex: k, blueprint: null, sources: [{ producer: producerIndex, resultIndex, viewOperand: 0, slotsPerLane: needs[0]!, slotBytes, ...(boxesPerLane ? { boxesPerLane } : {}) }] });
       inputBytesPerLane += maxNeeded(needs[0]!) * slotBytes;
       continue;
     }
@@ -277,6 +286,7 @@ function buildNode(
     crossbarMvmsPerLane: crossbarMvms,
     vectorElementsPerLane: vectorElements,
     laneComputeNs: cost.mvmSequenceNs(mvmInputs.size) + vectorNs,
+    laneVectorNs: vectorNs,
     laneTransferNs: cost.transferNs(inputBytesPerLane - hostInputBytes / lanes, 0, 1) + cost.transferNs(outputBytesPerLane, 0, 1),
     outputBytesPerLane,
     localBytesPerLane,

@@ -5,6 +5,7 @@
  */
 import type { CostModel } from '@raptor-pim/pim-target';
 import type { Workload, WorkloadNode } from '../analysis/workload';
+import type { Replication } from './schedule-plan';
 
 /** One replica to place. */
 export interface ReplicaItem {
@@ -34,16 +35,24 @@ export interface CorePacking {
   readonly memoryBytes: number[];
 }
 
-/** Per-replica busy time of a node with `replicas` replicas: its rounds one after another. */
-export function replicaTimeNs(node: WorkloadNode, replicas: number): number {
-  return Math.ceil(node.lanes / replicas) * (node.laneComputeNs + node.laneTransferNs);
+/**
+ * Per-replica busy time of a node with `replicas` replicas of `copies` weight copies each: its
+ * rounds run in waves of `copies` lanes whose MVMs issue back to back on distinct array groups
+ * (the first takes the MVM latency, each further one the issue interval), then their vector
+ * work and transfers.
+ */
+export function replicaTimeNs(node: WorkloadNode, cost: CostModel, replicas: number, copies = 1): number {
+  const rounds = Math.ceil(node.lanes / replicas);
+  const waves = Math.ceil(rounds / copies);
+  const width = Math.min(copies, rounds);
+  return waves * (cost.mvmSequenceNs(width * node.mvmIssuesPerLane) + width * (node.laneVectorNs + node.laneTransferNs));
 }
 
 /** The replicas of every node as items (node order, then replica order). */
-export function replicaItems(workload: Workload, replicas: readonly number[]): ReplicaItem[] {
+export function replicaItems(workload: Workload, replication: readonly Replication[], cost: CostModel): ReplicaItem[] {
   const items: ReplicaItem[] = [];
   for (const n of workload.nodes) {
-    const r = replicas[n.index]!;
+    const { replicas: r, copies } = replication[n.index]!;
     let affinity = -1;
     let best = -1;
     for (const input of n.inputs) {
@@ -56,7 +65,7 @@ export function replicaItems(workload: Workload, replicas: readonly number[]): R
       }
     }
     for (let j = 0; j < r; j++) {
-      items.push({ node: n.index, replica: j, crossbars: n.crossbars, timeNs: replicaTimeNs(n, r), memoryBytes: n.localBytesPerLane, affinity });
+      items.push({ node: n.index, replica: j, crossbars: n.crossbars * copies, timeNs: replicaTimeNs(n, cost, r, copies), memoryBytes: n.localBytesPerLane, affinity });
     }
   }
   return items;

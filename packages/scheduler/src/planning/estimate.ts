@@ -5,7 +5,7 @@
  */
 import type { CostModel } from '@raptor-pim/pim-target';
 import type { Workload } from '../analysis/workload';
-import type { SchedulePlan } from './schedule-plan';
+import { lanesOfReplica, replicaOfLane, type SchedulePlan } from './schedule-plan';
 import type { ReplicaInputReads } from './transfers';
 
 /** Busy time of one core by unit, its crossbars and memory. */
@@ -82,12 +82,11 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
 
   const finish: number[][] = workload.nodes.map((n) => new Array<number>(n.lanes).fill(0));
   const coreFree = new Map<number, number>();
+  const replicaDone = new Map<string, number>();
   let latencyNs = 0;
   let ioBytes = 0;
   for (const n of workload.nodes) {
     const pl = plan.placements[n.index]!;
-    const mvm = cost.mvmSequenceNs(n.mvmIssuesPerLane);
-    const vec = n.laneComputeNs - mvm;
     const inLoad = n.hostInputBytes > 0 ? cost.hostLoadNs(n.hostInputBytes / n.lanes) : 0;
     const outStore = n.hostOutputBytes > 0 ? cost.hostStoreNs(n.hostOutputBytes / n.lanes) : 0;
     ioBytes += n.hostInputBytes + n.hostOutputBytes;
@@ -95,7 +94,7 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
       const core = pl.cores[j]!;
       const u = use(core);
       u.replicas++;
-      u.crossbars += n.crossbars;
+      u.crossbars += n.crossbars * pl.copies;
       const rounds = Math.ceil(n.lanes / pl.replicas);
       u.peakLocalBytes = Math.max(u.peakLocalBytes, n.localBytesPerLane * (pl.granularity === 'layer' ? rounds : 1));
       const myReads = readsOf.get(`${n.index}:${j}`) ?? [];
@@ -109,9 +108,14 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
         const producerDone = (slot: number): number => {
           if (!prodLayer) return finish[r.producer]![slot]!;
           // Layer granularity: sends happen after the replica's last round.
-          let t = 0;
-          const rep = slot % producer.replicas;
-          for (let l = rep; l < finish[r.producer]!.length; l += producer.replicas) t = Math.max(t, finish[r.producer]![l]!);
+          const rep = replicaOfLane(producer, workload.nodes[r.producer]!.lanes, slot);
+          const key = `${r.producer}:${rep}`;
+          let t = replicaDone.get(key);
+          if (t === undefined) {
+            t = 0;
+            for (const l of lanesOfReplica(producer, workload.nodes[r.producer]!.lanes, rep)) t = Math.max(t, finish[r.producer]![l]!);
+            replicaDone.set(key, t);
+          }
           return t;
         };
         for (const f of r.remote) {
@@ -134,24 +138,36 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
       }
       let t = coreFree.get(core) ?? 0;
       let arrived = 0;
-      for (let round = 0, lane = j; lane < n.lanes; round++, lane += pl.replicas) {
-        arrived = Math.max(arrived, arrivalByRound[round]!);
+      const lanesOf = lanesOfReplica(pl, n.lanes, j);
+      // Waves of `copies` rounds: their MVMs issue back to back on distinct weight copies.
+      for (let first = 0; first < lanesOf.length; first += pl.copies) {
+        const wave = lanesOf.slice(first, first + pl.copies);
+        let recv = 0;
+        for (let k = first; k < first + wave.length; k++) {
+          arrived = Math.max(arrived, arrivalByRound[k]!);
+          recv += recvByRound[k]!;
+        }
         const ready = pl.granularity === 'layer' ? arrivalAll : arrived;
-        t = Math.max(t, ready) + recvByRound[round]! + inLoad + mvm + vec + outStore;
-        const send = sendNsOf.get(`${n.index}:${lane}`) ?? 0;
-        if (pl.granularity === 'window') t += send;
-        finish[n.index]![lane] = t;
-        u.mvmNs += mvm;
-        u.vectorNs += vec;
-        u.hostNs += inLoad + outStore;
-        if (host) u.hostNs += send;
-        else u.transferNs += send;
+        const mvmWave = cost.mvmSequenceNs(wave.length * n.mvmIssuesPerLane);
+        const vecWave = wave.length * n.laneVectorNs;
+        const hostWave = wave.length * (inLoad + outStore);
+        t = Math.max(t, ready) + recv + hostWave + mvmWave + vecWave;
+        u.mvmNs += mvmWave;
+        u.vectorNs += vecWave;
+        u.hostNs += hostWave;
+        for (const lane of wave) {
+          const send = sendNsOf.get(`${n.index}:${lane}`) ?? 0;
+          if (pl.granularity === 'window') t += send;
+          if (host) u.hostNs += send;
+          else u.transferNs += send;
+        }
+        for (const lane of wave) finish[n.index]![lane] = t;
       }
       if (pl.granularity === 'layer') {
         let send = 0;
-        for (let lane = j; lane < n.lanes; lane += pl.replicas) send += sendNsOf.get(`${n.index}:${lane}`) ?? 0;
+        for (const lane of lanesOf) send += sendNsOf.get(`${n.index}:${lane}`) ?? 0;
         t += send;
-        for (let lane = j; lane < n.lanes; lane += pl.replicas) finish[n.index]![lane] = t;
+        for (const lane of lanesOf) finish[n.index]![lane] = t;
       }
       coreFree.set(core, t);
       latencyNs = Math.max(latencyNs, t);

@@ -9,27 +9,43 @@
 import type { CostModel } from '@raptor-pim/pim-target';
 import type { Workload, WorkloadNode } from '../analysis/workload';
 import { packReplicas, replicaItems, replicaTimeNs, type CorePacking } from './core-mapping';
-import { divisors } from './schedule-plan';
+import { divisors, type Replication } from './schedule-plan';
 
 /** The replica counts of a plan and their packing. */
 export interface ReplicationPlan {
-  /** Replicas per node. */
-  readonly replicas: number[];
+  /** Replicas and copies per node. */
+  readonly replication: Replication[];
   /** The packing onto virtual cores. */
   readonly packing: CorePacking;
   /** The period the search reached (ns; the busiest core's time). */
   readonly periodNs: number;
 }
 
-/** The smallest divisor r of the node's lanes with ceil(lanes / r) * laneTime <= period (or all lanes). */
-export function replicasForPeriod(node: WorkloadNode, periodNs: number): number {
-  for (const d of divisors(node.lanes)) if (replicaTimeNs(node, d) <= periodNs) return d;
-  return node.lanes;
+/**
+ * The cheapest replication of `node` whose per-replica time fits `periodNs`: over the divisors
+ * r of the lane count (at most `maxReplicas`) and the copies c a core can hold, the fewest
+ * crossbars r*c*X (then the fewest replicas); all lanes on distinct cores when nothing fits.
+ */
+export function replicationForPeriod(node: WorkloadNode, cost: CostModel, periodNs: number, maxReplicas = cost.cores): Replication {
+  const maxCopies = node.crossbars > 0 ? Math.max(1, Math.floor(cost.crossbarsPerCore / node.crossbars)) : 1;
+  let best: Replication | undefined;
+  for (const r of divisors(node.lanes)) {
+    if (r > maxReplicas) break;
+    const rounds = node.lanes / r;
+    for (let c = 1; c <= Math.min(maxCopies, rounds); c++) {
+      if (replicaTimeNs(node, cost, r, c) > periodNs) continue;
+      if (!best || r * c < best.replicas * best.copies) best = { replicas: r, copies: c };
+      break;
+    }
+  }
+  if (best) return best;
+  const r = divisors(node.lanes).filter((d) => d <= maxReplicas).pop() ?? 1;
+  return { replicas: r, copies: Math.min(maxCopies, node.lanes / r) };
 }
 
-/** Crossbars that `replicas` copies of every node hold. */
-export function crossbarsOf(workload: Workload, replicas: readonly number[]): number {
-  return workload.nodes.reduce((a, n) => a + n.crossbars * replicas[n.index]!, 0);
+/** Crossbars that a replication of every node holds. */
+export function crossbarsOf(workload: Workload, replication: readonly Replication[]): number {
+  return workload.nodes.reduce((a, n) => a + n.crossbars * replication[n.index]!.replicas * replication[n.index]!.copies, 0);
 }
 
 /**
@@ -40,12 +56,12 @@ export function crossbarsOf(workload: Workload, replicas: readonly number[]): nu
 export function planReplicasForPeriod(workload: Workload, cost: CostModel, tolerance = 1e-3): ReplicationPlan | undefined {
   const nodes = workload.nodes.length;
   const attempt = (periodNs: number): ReplicationPlan | undefined => {
-    const replicas = workload.nodes.map((n) => replicasForPeriod(n, periodNs));
-    if (crossbarsOf(workload, replicas) > cost.crossbars) return undefined;
-    const packing = packReplicas(replicaItems(workload, replicas), nodes, cost, { cores: cost.cores, timeBudgetNs: periodNs, preferAffinity: true });
-    return packing ? { replicas, packing, periodNs: Math.max(0, ...packing.timeNs) } : undefined;
+    const replication = workload.nodes.map((n) => replicationForPeriod(n, cost, periodNs));
+    if (crossbarsOf(workload, replication) > cost.crossbars) return undefined;
+    const packing = packReplicas(replicaItems(workload, replication, cost), nodes, cost, { cores: cost.cores, timeBudgetNs: periodNs, preferAffinity: true });
+    return packing ? { replication, packing, periodNs: Math.max(0, ...packing.timeNs) } : undefined;
   };
-  let hi = workload.nodes.reduce((a, n) => a + replicaTimeNs(n, 1), 0);
+  let hi = workload.nodes.reduce((a, n) => a + replicaTimeNs(n, cost, 1), 0);
   let best = attempt(hi);
   if (!best) return undefined;
   let lo = 0;
@@ -62,7 +78,7 @@ export function planReplicasForPeriod(workload: Workload, cost: CostModel, toler
 
 /** One copy of every node, packed without a time limit (the baseline capacity check). */
 export function planSingleCopies(workload: Workload, cost: CostModel, preferAffinity: boolean): ReplicationPlan | undefined {
-  const replicas = workload.nodes.map(() => 1);
-  const packing = packReplicas(replicaItems(workload, replicas), workload.nodes.length, cost, { cores: cost.cores, timeBudgetNs: Infinity, preferAffinity });
-  return packing ? { replicas, packing, periodNs: Math.max(0, ...packing.timeNs) } : undefined;
+  const replication = workload.nodes.map(() => ({ replicas: 1, copies: 1 }));
+  const packing = packReplicas(replicaItems(workload, replication, cost), workload.nodes.length, cost, { cores: cost.cores, timeBudgetNs: Infinity, preferAffinity });
+  return packing ? { replication, packing, periodNs: Math.max(0, ...packing.timeNs) } : undefined;
 }

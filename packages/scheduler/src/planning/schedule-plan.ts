@@ -4,9 +4,19 @@
  * a consumer waits for its producer. Strategies build a plan with the building blocks of
  * `planning/`; `materializeSchedule` writes it into the module.
  *
- * Graph lane `l` of a node with `r` replicas runs on scheduled lane `l % r` in round
- * `floor(l / r)`, on core `cores[l % r]`.
+ * The lanes of a node with `r` replicas are split in `r` contiguous blocks of
+ * `lanes / r` (block distribution, so a replica reads a compact window of its input): lane
+ * `l` runs on replica `floor(l / (lanes / r))` in round `l % (lanes / r)`, on that replica's
+ * core, with weight copy `round % copies`.
  */
+
+/** Replicas and weight copies per replica of one node. */
+export interface Replication {
+  /** Replicas (distinct cores); divides the lanes. */
+  readonly replicas: number;
+  /** Weight copies per replica. */
+  readonly copies: number;
+}
 
 /** How payloads between two cores move. */
 export type TransferMode = 'channel' | 'host';
@@ -21,8 +31,13 @@ export type Granularity = 'layer' | 'window';
 
 /** Placement of one graph compute. */
 export interface NodePlacement {
-  /** Replicas = scheduled lanes; divides the node's graph lanes. */
+  /** Replicas = scheduled computes on distinct cores; divides the node's graph lanes. */
   readonly replicas: number;
+  /**
+   * Weight copies each replica holds on its core: its rounds use them in turn, so `copies`
+   * consecutive rounds (a wave) drive distinct array groups and their MVMs overlap.
+   */
+  readonly copies: number;
   /** Core of each replica (distinct). */
   readonly cores: readonly number[];
   /** When consumers of this node's inputs may start. */
@@ -44,9 +59,27 @@ export interface SchedulePlan {
   readonly pipelined: boolean;
 }
 
-/** The core that runs graph lane `lane` of a placement. */
-export function coreOfLane(p: NodePlacement, lane: number): number {
-  return p.cores[lane % p.replicas]!;
+/** Rounds (lanes per replica) of a placement of a node with `lanes` lanes. */
+export function roundsOf(p: NodePlacement, lanes: number): number {
+  return Math.ceil(lanes / p.replicas);
+}
+
+/** The replica that runs graph lane `lane`. */
+export function replicaOfLane(p: NodePlacement, lanes: number, lane: number): number {
+  return Math.floor(lane / roundsOf(p, lanes));
+}
+
+/** The graph lanes of replica `replica`, in round order. */
+export function lanesOfReplica(p: NodePlacement, lanes: number, replica: number): number[] {
+  const rounds = roundsOf(p, lanes);
+  const out: number[] = [];
+  for (let l = replica * rounds; l < Math.min(lanes, (replica + 1) * rounds); l++) out.push(l);
+  return out;
+}
+
+/** The core that runs graph lane `lane` of a placement of a node with `lanes` lanes. */
+export function coreOfLane(p: NodePlacement, lanes: number, lane: number): number {
+  return p.cores[replicaOfLane(p, lanes, lane)]!;
 }
 
 /** The divisors of `n` in increasing order. */

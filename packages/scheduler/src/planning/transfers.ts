@@ -4,8 +4,9 @@
  * in which round of the consumer it is first needed. Materialization, the estimate and the
  * placement's traffic matrix all read this one list.
  */
-import type { Workload } from '../analysis/workload';
-import { coreOfLane, type SchedulePlan } from './schedule-plan';
+import { elementsOf, type Workload } from '../analysis/workload';
+import { boundingBox, type Box } from '../analysis/fragment-needs';
+import { coreOfLane, lanesOfReplica, type SchedulePlan } from './schedule-plan';
 import { addTraffic, type TrafficMatrix } from './placement';
 
 /** One fragment a consumer replica reads. */
@@ -24,6 +25,8 @@ export interface FragmentRead {
   readonly bytes: number;
   /** First consumer round that reads it. */
   readonly round: number;
+  /** For a whole value read through slices: the window transferred (bytes counts only it). */
+  readonly box?: Box;
 }
 
 /** The reads of one consumer input by one consumer replica. */
@@ -57,16 +60,25 @@ export function planReads(workload: Workload, plan: SchedulePlan): ReplicaInputR
         input.sources.forEach((s, sourceIndex) => {
           const pp = plan.placements[s.producer]!;
           const first = new Map<number, number>();
-          for (let lane = j, round = 0; lane < n.lanes; lane += pl.replicas, round++) {
+          lanesOfReplica(pl, n.lanes, j).forEach((lane, round) => {
             for (const slot of s.slotsPerLane[lane] ?? []) if (!first.has(slot)) first.set(slot, round);
-          }
+          });
           const remote: FragmentRead[] = [];
           let hasLocal = false;
           const slots = [...first.keys()].sort((a, b) => first.get(a)! - first.get(b)! || a - b);
+          // A whole value read through slices: only the bounding box of this replica's reads moves.
+          let box: Box | undefined;
+          if (s.boxesPerLane && plan.transfer === 'channel') {
+            const boxes = lanesOfReplica(pl, n.lanes, j).map((l) => s.boxesPerLane![l]);
+            if (boxes.every((b) => b !== undefined)) box = boundingBox(boxes as Box[]);
+          }
           for (const slot of slots) {
-            const fromCore = coreOfLane(pp, slot);
+            const fromCore = coreOfLane(pp, workload.nodes[s.producer]!.lanes, slot);
             if (fromCore === toCore) hasLocal = true;
-            else remote.push({ producer: s.producer, resultIndex: s.resultIndex, slot, fromCore, toCore, bytes: s.slotBytes, round: first.get(slot)! });
+            else {
+              const bytes = box ? (s.slotBytes / Math.max(1, totalOf(workload, s.producer, s.resultIndex))) * box.sizes.reduce((a, b) => a * b, 1) : s.slotBytes;
+              remote.push({ producer: s.producer, resultIndex: s.resultIndex, slot, fromCore, toCore, bytes, round: first.get(slot)!, ...(box ? { box } : {}) });
+            }
           }
           out.push({ consumer: n.index, replica: j, inputIndex: input.inputIndex, sourceIndex, producer: s.producer, resultIndex: s.resultIndex, remote, hasLocal });
         });
@@ -74,6 +86,11 @@ export function planReads(workload: Workload, plan: SchedulePlan): ReplicaInputR
     }
   }
   return out;
+}
+
+/** Elements of a producer result. */
+function totalOf(workload: Workload, producer: number, resultIndex: number): number {
+  return elementsOf(workload.nodes[producer]!.op.getResult(resultIndex).type);
 }
 
 /** Bytes per inference between cores. */

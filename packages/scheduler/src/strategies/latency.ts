@@ -3,27 +3,27 @@
  * window) of a consumer starts as soon as the producer fragments it reads have arrived, so
  * layers overlap within one inference. Replication is chosen greedily where it shortens the
  * estimated critical path: starting from the better of one copy per layer and the throughput
- * replication, the node whose next replica count (next divisor of its lanes) lowers the
- * estimated latency most is replicated, until nothing improves or capacity runs out.
+ * replication, the node change (next replica count, or one more weight copy on its cores)
+ * that lowers the estimated latency most is taken, until nothing improves or capacity runs out.
  */
 import { uintOption } from '@raptor-pim/ir-core';
 import type { CostModel } from '@raptor-pim/pim-target';
 import type { Workload } from '../analysis/workload';
-import { packReplicas, replicaItems } from '../planning/core-mapping';
+import { packReplicas, replicaItems, replicaTimeNs } from '../planning/core-mapping';
 import { estimateSchedule } from '../planning/estimate';
 import { crossbarsOf, planReplicasForPeriod } from '../planning/replication';
-import { divisors, type NodePlacement, type SchedulePlan } from '../planning/schedule-plan';
+import { divisors, type NodePlacement, type Replication, type SchedulePlan } from '../planning/schedule-plan';
 import { planReads } from '../planning/transfers';
 import { createPlanScheduler, type PlanContext } from '../scheduler';
 import { SchedulerMessages as M } from '../diagnostics';
 
-const stepsOption = uintOption('max-steps', 64, 'greedy replication steps');
+const stepsOption = uintOption('max-steps', 16, 'greedy replication steps');
 
-function planFor(workload: Workload, cost: CostModel, replicas: readonly number[]): SchedulePlan | undefined {
-  if (crossbarsOf(workload, replicas) > cost.crossbars) return undefined;
-  const packing = packReplicas(replicaItems(workload, replicas), workload.nodes.length, cost, { cores: cost.cores, timeBudgetNs: Infinity, preferAffinity: true });
+function planFor(workload: Workload, cost: CostModel, replication: readonly Replication[]): SchedulePlan | undefined {
+  if (crossbarsOf(workload, replication) > cost.crossbars) return undefined;
+  const packing = packReplicas(replicaItems(workload, replication, cost), workload.nodes.length, cost, { cores: cost.cores, timeBudgetNs: Infinity, preferAffinity: true });
   if (!packing) return undefined;
-  const placements: NodePlacement[] = workload.nodes.map((n) => ({ replicas: replicas[n.index]!, cores: packing.cores[n.index]!, granularity: 'window' }));
+  const placements: NodePlacement[] = workload.nodes.map((n) => ({ ...replication[n.index]!, cores: packing.cores[n.index]!, granularity: 'window' }));
   return { strategy: 'latency', placements, transfer: 'channel', pipelined: true };
 }
 
@@ -32,40 +32,51 @@ function latencyOf(workload: Workload, plan: SchedulePlan, cost: CostModel): num
 }
 
 function planLatency({ workload, cost, options }: PlanContext): SchedulePlan | string {
-  const single = workload.nodes.map(() => 1);
-  const balanced = planReplicasForPeriod(workload, cost)?.replicas;
-  let best: { replicas: number[]; plan: SchedulePlan; latency: number } | undefined;
+  const single: Replication[] = workload.nodes.map(() => ({ replicas: 1, copies: 1 }));
+  const balanced = planReplicasForPeriod(workload, cost)?.replication;
+  interface Candidate {
+    replication: Replication[];
+    plan: SchedulePlan;
+    latency: number;
+  }
+  let current: Candidate | undefined;
   for (const r of balanced ? [single, balanced] : [single]) {
     const plan = planFor(workload, cost, r);
     if (!plan) continue;
     const latency = latencyOf(workload, plan, cost);
-    if (!best || latency < best.latency) best = { replicas: [...r], plan, latency };
+    if (!current || latency < current.latency) current = { replication: [...r], plan, latency };
   }
-  if (!best) return M.noPacking('latency', cost.cores);
-  let current = best;
-  const steps = Number(options['max-steps'] ?? 64);
+  if (!current) return M.noPacking('latency', cost.cores);
+  let chosen: Candidate = current;
+  const steps = Number(options['max-steps'] ?? 16);
   for (let step = 0; step < steps; step++) {
-    // Candidates: the nodes with the longest per-replica time (at most 8, deterministic order).
-    const cur = current;
+    const cur: Candidate = chosen;
+    // Candidates: the nodes with the longest per-replica time (at most 4, deterministic order).
+    const time = (i: number): number => replicaTimeNs(workload.nodes[i]!, cost, cur.replication[i]!.replicas, cur.replication[i]!.copies);
     const candidates = workload.nodes
-      .filter((n) => cur.replicas[n.index]! < n.lanes)
-      .sort((a, b) => (b.lanes / cur.replicas[b.index]!) * b.laneComputeNs - (a.lanes / cur.replicas[a.index]!) * a.laneComputeNs || a.index - b.index)
-      .slice(0, 8);
-    let improved: typeof cur | undefined;
+      .filter((n) => cur.replication[n.index]!.replicas * cur.replication[n.index]!.copies < n.lanes)
+      .sort((a, b) => time(b.index) - time(a.index) || a.index - b.index)
+      .slice(0, 4);
+    let improved: Candidate | undefined;
     for (const n of candidates) {
-      const next = divisors(n.lanes).find((d) => d > cur.replicas[n.index]!);
-      if (next === undefined) continue;
-      const r = [...cur.replicas];
-      r[n.index] = next;
-      const plan = planFor(workload, cost, r);
-      if (!plan) continue;
-      const latency = latencyOf(workload, plan, cost);
-      if (latency < (improved ?? cur).latency * 0.999) improved = { replicas: r, plan, latency };
+      const { replicas, copies } = cur.replication[n.index]!;
+      const options: Replication[] = [];
+      const next = divisors(n.lanes).find((d) => d > replicas);
+      if (next !== undefined && next <= cost.cores) options.push({ replicas: next, copies: Math.min(copies, n.lanes / next) });
+      if (n.crossbars > 0 && (copies + 1) * n.crossbars <= cost.crossbarsPerCore && copies + 1 <= n.lanes / replicas) options.push({ replicas, copies: copies + 1 });
+      for (const o of options) {
+        const r = [...cur.replication];
+        r[n.index] = o;
+        const plan = planFor(workload, cost, r);
+        if (!plan) continue;
+        const latency = latencyOf(workload, plan, cost);
+        if (latency < (improved ?? cur).latency * 0.999) improved = { replication: r, plan, latency };
+      }
     }
     if (!improved) break;
-    current = improved;
+    chosen = improved;
   }
-  return current.plan;
+  return chosen.plan;
 }
 
 /** The `latency` strategy. */

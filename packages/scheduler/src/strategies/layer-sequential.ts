@@ -15,7 +15,7 @@ import { SchedulerMessages as M } from '../diagnostics';
 const transferOption = enumOption('transfer', ['host', 'channel'] as const, 'host', 'how activations move between layers');
 
 function planLayerSequential({ workload, cost, options }: PlanContext) {
-  const items = replicaItems(workload, workload.nodes.map(() => 1));
+  const items = replicaItems(workload, workload.nodes.map(() => ({ replicas: 1, copies: 1 })), cost);
   const coreOf: number[] = [];
   const used: number[] = [];
   let next = 0;
@@ -31,7 +31,7 @@ function planLayerSequential({ workload, cost, options }: PlanContext) {
     used[core]! += n.crossbars;
     coreOf[n.index] = core;
   }
-  const placements: NodePlacement[] = workload.nodes.map((n) => ({ replicas: 1, cores: [coreOf[n.index]!], granularity: 'layer' }));
+  const placements: NodePlacement[] = workload.nodes.map((n) => ({ replicas: 1, copies: 1, cores: [coreOf[n.index]!], granularity: 'layer' }));
   return { strategy: 'layer-sequential', placements, transfer: options['transfer'] as TransferMode, pipelined: false };
 }
 

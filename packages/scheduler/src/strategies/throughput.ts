@@ -19,7 +19,7 @@ export function planThroughput(context: PlanContext, granularity: Granularity, s
   const { workload, cost, options } = context;
   const r = planReplicasForPeriod(workload, cost, Number(options['tolerance'] ?? 0.001));
   if (!r) return M.noPacking(strategy, cost.cores);
-  const placements: NodePlacement[] = workload.nodes.map((n) => ({ replicas: r.replicas[n.index]!, cores: r.packing.cores[n.index]!, granularity }));
+  const placements: NodePlacement[] = workload.nodes.map((n) => ({ ...r.replication[n.index]!, cores: r.packing.cores[n.index]!, granularity }));
   return { strategy, placements, transfer: 'channel', pipelined: true };
 }
 

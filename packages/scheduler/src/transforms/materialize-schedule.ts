@@ -40,7 +40,7 @@ import type { CostModel } from '@raptor-pim/pim-target';
 import { EVENT_REGISTER_COUNT } from '@raptor-pim/pim-target';
 import type { Workload, WorkloadNode } from '../analysis/workload';
 import { byteSizeOfType } from '../analysis/workload';
-import type { SchedulePlan } from '../planning/schedule-plan';
+import { lanesOfReplica, replicaOfLane, type SchedulePlan } from '../planning/schedule-plan';
 import type { FragmentRead, ReplicaInputReads } from '../planning/transfers';
 import { allocateEventRegisters, type EventRegisterRequest } from './event-registers';
 
@@ -98,7 +98,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     for (const r of reads) {
       for (const f of r.remote) {
         const pp = plan.placements[f.producer]!;
-        const replica = f.slot % pp.replicas;
+        const replica = replicaOfLane(pp, workload.nodes[f.producer]!.lanes, f.slot);
         const key = slotKey(f.producer, replica, f.resultIndex);
         let s = slots.get(key);
         if (!s) {
@@ -136,7 +136,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   const viaHost = (f: FragmentRead): HostSlot | undefined => {
     if (!host) return undefined;
     const pp = plan.placements[f.producer]!;
-    return slots.get(slotKey(f.producer, f.slot % pp.replicas, f.resultIndex));
+    return slots.get(slotKey(f.producer, replicaOfLane(pp, workload.nodes[f.producer]!.lanes, f.slot), f.resultIndex));
   };
 
   // ------------------------------------------------------------------ channel ids
@@ -205,7 +205,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
         const type = res.type as RankedTensorType;
         value = createEmpty(b, n.op.location, type);
         for (let lane = 0; lane < n.lanes; lane++) {
-          const part = scheduled[n.index]![lane % pl.replicas]!.getResult(k);
+          const part = scheduled[n.index]![replicaOfLane(pl, n.lanes, lane)]!.getResult(k);
           const sizes = [1, ...type.shape.slice(1)];
           const offsets = [lane, ...type.shape.slice(1).map(() => 0)];
           const frag = createExtractSlice(b, n.op.location, part, { offsets, sizes });
@@ -307,9 +307,12 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     }
     const resultTypes = g.resultTypes;
     const b = OpBuilder.before(g);
-    const s = ScheduledComputeOp.build(b, { weights: [...weights], inputs: newInputs, outputs: [...resultTypes], coreId: IntegerAttr.get(i32, core) }, loc).op;
+    // `copies` bindings of every weight: round k computes on copy k % copies.
+    const copiedWeights: Value[] = [];
+    for (let c = 0; c < pl.copies; c++) copiedWeights.push(...weights);
+    const s = ScheduledComputeOp.build(b, { weights: copiedWeights, inputs: newInputs, outputs: [...resultTypes], coreId: IntegerAttr.get(i32, core) }, loc).op;
     const block: Block = s.regions[0]!.addBlock();
-    const wArgs = weights.map((w) => block.addArgument(w.type, loc));
+    const wArgs = copiedWeights.map((w) => block.addArgument(w.type, loc));
     const iArgs = newInputs.map((v) => block.addArgument(v.type, loc));
     const bb = OpBuilder.atBlockEnd(block, ctx);
 
@@ -344,7 +347,12 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
             return v;
           };
           if (!producer.isBatch) {
-            bases.set(key, slot ? whole() : receive(bb, f, me, collection, loc));
+            if (slot || !f.box) bases.set(key, slot ? whole() : receive(bb, f, me, collection, loc));
+            else {
+              // Only the window this replica reads was sent: place it in an otherwise unread value.
+              const window = receive(bb, f, me, RankedTensorType.get(ctx, [...f.box.sizes], collection.elementType), loc);
+              bases.set(key, createInsertSlice(bb, loc, window, createEmpty(bb, loc, collection), { offsets: [...f.box.offsets], sizes: [...f.box.sizes] }));
+            }
             continue;
           }
           const base = baseOf(r.inputIndex, r.sourceIndex, collection);
@@ -367,11 +375,19 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       input.sources.forEach((src, k) => m.map(input.blueprint!.getOperand(k), baseOf(inputIndex, k, workload.nodes[src.producer]!.op.getResult(src.resultIndex).type as RankedTensorType)));
       return bb.clone(input.blueprint, m).getResult(0);
     };
+    const windows = new Map<string, Value>();
     const send = (v: Value, lane: number, resultIndex: number): void => {
       for (const f of sendsOf.get(`${n.index}:${lane}:${resultIndex}`) ?? []) {
+        let payload = v;
+        if (f.box) {
+          const key = `${resultIndex}:${f.box.offsets.join(',')}:${f.box.sizes.join(',')}`;
+          let w = windows.get(key);
+          if (!w) windows.set(key, (w = createExtractSlice(bb, loc, v, { offsets: [...f.box.offsets], sizes: [...f.box.sizes] })));
+          payload = w;
+        }
         ChannelSendOp.build(
           bb,
-          { input: v, channelId: constant(bb, channelOf.get(f)!, loc), sourceCoreId: constant(bb, f.fromCore, loc), targetCoreId: constant(bb, f.toCore, loc) },
+          { input: payload, channelId: constant(bb, channelOf.get(f)!, loc), sourceCoreId: constant(bb, f.fromCore, loc), targetCoreId: constant(bb, f.toCore, loc) },
           loc,
         );
       }
@@ -382,11 +398,12 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     const window = pl.granularity === 'window';
     if (!window) receiveRound(null);
     const pendingSends: [Value, number, number][] = [];
-    for (let lane = j, round = 0; lane < n.lanes; lane += pl.replicas, round++) {
+    for (const [round, lane] of lanesOfReplica(pl, n.lanes, j).entries()) {
       if (window) receiveRound(round);
       const mapping = new IRMapping();
       if (n.isBatch) mapping.map(gEntry.arguments[0]!, constant(bb, lane, loc));
-      weights.forEach((_, k) => mapping.map(gEntry.arguments[firstWeightArg + k]!, wArgs[k]!));
+      const copy = round % pl.copies;
+      weights.forEach((_, k) => mapping.map(gEntry.arguments[firstWeightArg + k]!, wArgs[copy * weights.length + k]!));
       inputs.forEach((_, k) => {
         const arg = gEntry.arguments[firstWeightArg + weights.length + k]!;
         if (nodeInputs.has(k)) mapping.map(arg, inputValue(k));
