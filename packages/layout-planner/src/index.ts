@@ -76,6 +76,7 @@ export type { SelectedLayouts, SelectedLayoutsRecord } from './ir/selected-layou
 // Passes
 export { SpatPlanLayoutsPass, disableSpatialPlanningOption, layoutSolverOption, debugLayoutsOption } from './transforms/spat-plan-layouts';
 export { SpatVerifyLayoutsPass } from './transforms/spat-verify-layouts';
-export { registerLayoutPlannerPasses } from './register';
+export { registerLayoutPlannerPasses, layoutPlanningPipeline } from './register';
+export type { LayoutPlanningPipelineOptions } from './register';
 export { TargetKey, targetOf } from './target';
 export { GateMessages, PlannerMessages, VerifyMessages } from './diagnostics';

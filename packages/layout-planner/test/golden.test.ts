@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PassRegistry, parsePassPipeline, parseSourceString, printOperation, type Operation } from '@raptor-pim/ir-core';
-import { countLayoutOps, readSelectedLayouts, registerLayoutPlannerPasses } from '@raptor-pim/layout-planner';
+import { countLayoutOps, layoutPlanningPipeline, readSelectedLayouts, registerLayoutPlannerPasses } from '@raptor-pim/layout-planner';
 import { FIXTURES_DIR, makeContext } from './helpers';
 
 const MODES: [string, string][] = [
@@ -40,8 +40,9 @@ describe.each(inputs)('%s', (file) => {
       fs.writeFileSync(golden, r.text);
     }
     expect(r.text).toBe(fs.readFileSync(golden, 'utf8'));
-    // Deterministic: a second run prints the same bytes.
+    // Deterministic: a second run prints the same bytes; planning planned IR changes nothing.
     expect(run(file, passes).text).toBe(r.text);
+    expect(run(file, `${passes},${passes}`).text).toBe(r.text);
   });
 });
 
@@ -53,6 +54,16 @@ function resultLayouts(m: Operation): string[] {
   });
   return out;
 }
+
+it('layoutPlanningPipeline spells the compiler flags as pass options that parse', () => {
+  expect(layoutPlanningPipeline()).toBe('func.func(spat-plan-layouts,spat-verify-layouts)');
+  const off = layoutPlanningPipeline({ disableSpatialPlanning: true, solver: 'local', debugLayouts: true });
+  expect(off).toBe('func.func(spat-plan-layouts{disable-spatial-planning=true solver=local debug-layouts=true},spat-verify-layouts)');
+  const ctx = makeContext();
+  const registry = new PassRegistry();
+  registerLayoutPlannerPasses(registry);
+  expect(parsePassPipeline(ctx, `builtin.module(${off})`, registry)).toBeDefined();
+});
 
 describe('the hand-built chain conv -> relu -> maxpool -> conv -> flatten', () => {
   it('row strips through the chain and one materialization at the flatten', () => {
