@@ -93,6 +93,8 @@ export interface BufferEnvironment {
   readonly host: (value: Value) => HostBuffer | undefined;
   /** The op of the core stream (local allocations must be inside it). */
   readonly coreOp: Operation;
+  /** Views of root buffers (allocations, host buffers) already resolved in this stream. */
+  readonly roots: Map<Value, BufferView>;
 }
 
 /** MLIR's `kDynamic` in static offset/size/stride lists (an i64 minimum). */
@@ -124,7 +126,7 @@ function reassociation(a: Attribute | undefined): number[][] {
 
 /** Resolves `value` (a memref) to the bytes it covers in the environment's stream. */
 export function resolveBuffer(value: Value, env: BufferEnvironment, what: string): Resolution {
-  const bound = env.bound.get(value);
+  const bound = env.bound.get(value) ?? env.roots.get(value);
   if (bound) return { view: bound };
   const type = value.type;
   if (!(type instanceof MemRefType)) return { error: M.tensorOperand(what, typeText(type)) };
@@ -137,9 +139,9 @@ export function resolveBuffer(value: Value, env: BufferEnvironment, what: string
   }
   const host = env.host(value);
   if (host) {
-    return {
-      view: { space: 'host', address: host.address, shape: type.shape, strides: canonical(type.shape), elementBytes: eb, rootAddress: host.address, rootBytes: host.bytes, host },
-    };
+    const view: BufferView = { space: 'host', address: host.address, shape: type.shape, strides: canonical(type.shape), elementBytes: eb, rootAddress: host.address, rootBytes: host.bytes, host };
+    env.roots.set(value, view);
+    return { view };
   }
   if (!(value instanceof OpResult)) return { error: M.unknownStorage(what) };
   const op = value.definingOp;
@@ -149,7 +151,9 @@ export function resolveBuffer(value: Value, env: BufferEnvironment, what: string
     if (!(address instanceof IntegerAttr)) return { error: M.notPlanned(), at: op };
     const a = Number(address.value);
     const bytes = (staticElementCount(type.shape) ?? 0) * eb;
-    return { view: { space: 'local', address: a, shape: type.shape, strides: canonical(type.shape), elementBytes: eb, rootAddress: a, rootBytes: bytes } };
+    const view: BufferView = { space: 'local', address: a, shape: type.shape, strides: canonical(type.shape), elementBytes: eb, rootAddress: a, rootBytes: bytes };
+    env.roots.set(value, view);
+    return { view };
   }
   const sub = SubViewOp.match(op);
   if (sub) {

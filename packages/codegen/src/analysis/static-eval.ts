@@ -11,11 +11,14 @@ import { Attribute, IndexType, IntegerAttr, OpResult, type MLIRContext, type Val
 /** Values bound to constants, with a parent scope (a loop body inside a lane). */
 export class StaticScope {
   private readonly values = new Map<Value, Attribute | null>();
+  private readonly indexAttrs: Map<number, IntegerAttr>;
 
   constructor(
     private readonly context: MLIRContext,
     private readonly parent?: StaticScope,
-  ) {}
+  ) {
+    this.indexAttrs = parent ? parent.indexAttrs : new Map();
+  }
 
   /** A child scope (for a loop iteration): sees this scope's bindings. */
   child(): StaticScope {
@@ -24,7 +27,9 @@ export class StaticScope {
 
   /** Binds `value` to the index constant `n`. */
   bindIndex(value: Value, n: number): void {
-    this.values.set(value, IntegerAttr.get(IndexType.get(this.context), n));
+    let a = this.indexAttrs.get(n);
+    if (!a) this.indexAttrs.set(n, (a = IntegerAttr.get(IndexType.get(this.context), n)));
+    this.values.set(value, a);
   }
 
   /** Binds `value` to an attribute. */

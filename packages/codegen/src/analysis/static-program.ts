@@ -248,6 +248,7 @@ interface StreamState {
   readonly ops: StaticOp[];
   readonly arena: number;
   readonly weights: Map<Value, ResidentWeight | null>;
+  readonly roots: Map<Value, BufferView>;
 }
 
 function evaluateStream(seed: StreamSeed, module: Operation, host: HostLayout, target: Target, report: Reporter): StaticStream {
@@ -262,7 +263,7 @@ function evaluateStream(seed: StreamSeed, module: Operation, host: HostLayout, t
   }
   const last = seed.body.lastOp;
   if (!last || !HaltOp.isInstance(last)) report.error(coreOp, M.noHalt());
-  const state: StreamState = { seed, module, host, target, report, ops: [], arena, weights: new Map() };
+  const state: StreamState = { seed, module, host, target, report, ops: [], arena, weights: new Map(), roots: new Map() };
   walkBlock(state, seed.body, seed.scope, new Map());
   return { coreId: seed.coreId, lane: seed.lane, coreOp, localMemorySize: arena, ops: elideSelfSyncs(state.ops, seed.coreId, report) };
 }
@@ -304,7 +305,7 @@ function laneText(state: StreamState): string {
 }
 
 function env(state: StreamState, scope: StaticScope, bound: ReadonlyMap<Value, BufferView>): BufferEnvironment {
-  return { scope, bound, outer: state.seed.outer, host: (v) => state.host.lookup(v), coreOp: state.seed.coreOp };
+  return { scope, bound, outer: state.seed.outer, host: (v) => state.host.lookup(v), coreOp: state.seed.coreOp, roots: state.roots };
 }
 
 /** True for ops evaluated on demand (index arithmetic, constants) or pure views. */
