@@ -32,6 +32,7 @@ describe('bufferized streams', () => {
 
     const r = emitBundle(parseModule(planned), defaultTarget());
     if (!r.ok) throw new Error(r.diagnostics.map((d) => d.message).join('\n'));
+    expect(r.diagnostics.map((d) => d.message)).toEqual([]);
     const v = validateBundle(r.bundle);
     expect(v.diagnostics).toEqual([]);
     expect(v.pimsimCompatible).toBe(true);
