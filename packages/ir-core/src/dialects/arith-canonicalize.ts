@@ -11,6 +11,8 @@ import type { Value } from '../ir/value';
 import { getConstantValue } from '../rewrite/folding';
 import { createPattern, type RewritePattern } from '../rewrite/pattern';
 import type { PatternRewriter } from '../rewrite/rewriter';
+import type { ViewOf } from '../ir/op-definition';
+import { AddIOp, ConstantOp, MulIOp, SubIOp } from './arith';
 import { OverflowFlagsAttr } from './arith-attributes';
 
 /** The integer value of a constant operand (scalar or splat), if it is one. */
@@ -32,28 +34,32 @@ function flagsOf(op: Operation): number {
   return f instanceof OverflowFlagsAttr ? f.flags : 0;
 }
 
-/** Replaces `op` by `<name>(lhs, rhs)` where one side is a new constant `c`. */
+/** The integer binary op definitions the patterns rewrite (all built by the same factory). */
+type IntBinaryDef = typeof AddIOp;
+type IntBinaryView = ViewOf<IntBinaryDef>;
+
+/** Replaces `op` by `def(lhs, rhs)` where one side is a new constant `c`. */
 function rewriteWith(
-  op: Operation,
+  op: IntBinaryView,
   rewriter: PatternRewriter,
-  name: string,
+  def: IntBinaryDef,
   c: bigint,
   operand: Value,
   constantFirst: boolean,
   flags: number,
 ): boolean {
-  const type = op.getResult(0).type;
+  const type = op.result.type;
   const value = constAttr(type, c);
   if (!value) return false;
-  rewriter.setInsertionPoint(op);
-  const cst = rewriter.create({ name: 'arith.constant', location: op.location, properties: { value }, resultTypes: [type] });
+  rewriter.setInsertionPoint(op.op);
+  const cst = rewriter.create({ name: ConstantOp.name, location: op.location, properties: { value }, resultTypes: [type] });
   const operands = constantFirst ? [cst.getResult(0), operand] : [operand, cst.getResult(0)];
-  rewriter.replaceOpWithNew(op, (r) =>
+  rewriter.replaceOpWithNew(op.op, (r) =>
     r.create({
-      name,
+      name: def.name,
       location: op.location,
       operands,
-      properties: { overflowFlags: OverflowFlagsAttr.get(op.context, flags) },
+      properties: { overflowFlags: OverflowFlagsAttr.get(op.op.context, flags) },
       resultTypes: [type],
     }),
   );
@@ -62,61 +68,68 @@ function rewriteWith(
 
 /** `outer(inner(x, c0), c1)` (or `outer(c1, inner(...))` with `lhsConst`) matched for `rewrite`. */
 function reassociate(
-  outer: string,
-  inner: string,
+  outer: IntBinaryDef,
+  inner: IntBinaryDef,
   debugName: string,
-  rewrite: (op: Operation, rw: PatternRewriter, innerOp: Operation, c1: bigint) => boolean,
+  rewrite: (op: IntBinaryView, rw: PatternRewriter, innerOp: IntBinaryView, c1: bigint) => boolean,
   lhsConst = false,
 ): RewritePattern {
-  return createPattern({
-    root: `arith.${outer}`,
-    debugName,
-    matchAndRewrite(op, rw) {
-      const c1 = constInt(op.getOperand(lhsConst ? 0 : 1));
+  return createPattern(
+    outer,
+    (op, rw) => {
+      const c1 = constInt(lhsConst ? op.lhs : op.rhs);
       if (c1 === undefined) return false;
-      const innerOp = op.getOperand(lhsConst ? 1 : 0).definingOp;
-      if (!innerOp || innerOp.name !== `arith.${inner}`) return false;
-      return rewrite(op, rw, innerOp, c1);
+      const def = (lhsConst ? op.rhs : op.lhs).definingOp;
+      const innerOp = def ? inner.match(def) : undefined;
+      return innerOp !== undefined && rewrite(op, rw, innerOp, c1);
     },
-  });
+    { debugName },
+  );
 }
 
-/** MLIR's constant-reassociation canonicalizations of addi, subi and muli. */
-export const ARITH_CANONICALIZATION_PATTERNS: readonly RewritePattern[] = [
-  // addi(addi(x, c0), c1) -> addi(x, c0 + c1), flags intersected.
-  reassociate('addi', 'addi', 'AddIAddConstant', (op, rw, inner, c1) => {
-    const c0 = constInt(inner.getOperand(1));
-    return c0 !== undefined && rewriteWith(op, rw, 'arith.addi', c0 + c1, inner.getOperand(0), false, flagsOf(op) & flagsOf(inner));
-  }),
-  // addi(subi(x, c0), c1) -> addi(x, c1 - c0).
-  reassociate('addi', 'subi', 'AddISubConstantRHS', (op, rw, inner, c1) => {
-    const c0 = constInt(inner.getOperand(1));
-    return c0 !== undefined && rewriteWith(op, rw, 'arith.addi', c1 - c0, inner.getOperand(0), false, 0);
-  }),
-  // addi(subi(c0, x), c1) -> subi(c0 + c1, x).
-  reassociate('addi', 'subi', 'AddISubConstantLHS', (op, rw, inner, c1) => {
-    const c0 = constInt(inner.getOperand(0));
-    return c0 !== undefined && rewriteWith(op, rw, 'arith.subi', c0 + c1, inner.getOperand(1), true, 0);
-  }),
-  // subi(addi(x, c0), c1) -> addi(x, c0 - c1).
-  reassociate('subi', 'addi', 'SubIRHSAddConstant', (op, rw, inner, c1) => {
-    const c0 = constInt(inner.getOperand(1));
-    return c0 !== undefined && rewriteWith(op, rw, 'arith.addi', c0 - c1, inner.getOperand(0), false, 0);
-  }),
-  // subi(c1, addi(x, c0)) -> subi(c1 - c0, x).
-  reassociate(
-    'subi',
-    'addi',
-    'SubILHSAddConstant',
-    (op, rw, inner, c1) => {
-      const c0 = constInt(inner.getOperand(1));
-      return c0 !== undefined && rewriteWith(op, rw, 'arith.subi', c1 - c0, inner.getOperand(0), true, 0);
-    },
-    true,
-  ),
-  // muli(muli(x, c0), c1) -> muli(x, c0 * c1), flags intersected.
-  reassociate('muli', 'muli', 'MulIMulIConstant', (op, rw, inner, c1) => {
-    const c0 = constInt(inner.getOperand(1));
-    return c0 !== undefined && rewriteWith(op, rw, 'arith.muli', c0 * c1, inner.getOperand(0), false, flagsOf(op) & flagsOf(inner));
-  }),
-];
+let patterns: readonly RewritePattern[] | null = null;
+
+/**
+ * MLIR's constant-reassociation canonicalizations of addi, subi and muli, matched on the op
+ * definitions (built on first use: the arith dialect that defines the ops lists them).
+ */
+export function arithCanonicalizationPatterns(): readonly RewritePattern[] {
+  return (patterns ??= [
+    // addi(addi(x, c0), c1) -> addi(x, c0 + c1), flags intersected.
+    reassociate(AddIOp, AddIOp, 'AddIAddConstant', (op, rw, inner, c1) => {
+      const c0 = constInt(inner.rhs);
+      return c0 !== undefined && rewriteWith(op, rw, AddIOp, c0 + c1, inner.lhs, false, flagsOf(op.op) & flagsOf(inner.op));
+    }),
+    // addi(subi(x, c0), c1) -> addi(x, c1 - c0).
+    reassociate(AddIOp, SubIOp, 'AddISubConstantRHS', (op, rw, inner, c1) => {
+      const c0 = constInt(inner.rhs);
+      return c0 !== undefined && rewriteWith(op, rw, AddIOp, c1 - c0, inner.lhs, false, 0);
+    }),
+    // addi(subi(c0, x), c1) -> subi(c0 + c1, x).
+    reassociate(AddIOp, SubIOp, 'AddISubConstantLHS', (op, rw, inner, c1) => {
+      const c0 = constInt(inner.lhs);
+      return c0 !== undefined && rewriteWith(op, rw, SubIOp, c0 + c1, inner.rhs, true, 0);
+    }),
+    // subi(addi(x, c0), c1) -> addi(x, c0 - c1).
+    reassociate(SubIOp, AddIOp, 'SubIRHSAddConstant', (op, rw, inner, c1) => {
+      const c0 = constInt(inner.rhs);
+      return c0 !== undefined && rewriteWith(op, rw, AddIOp, c0 - c1, inner.lhs, false, 0);
+    }),
+    // subi(c1, addi(x, c0)) -> subi(c1 - c0, x).
+    reassociate(
+      SubIOp,
+      AddIOp,
+      'SubILHSAddConstant',
+      (op, rw, inner, c1) => {
+        const c0 = constInt(inner.rhs);
+        return c0 !== undefined && rewriteWith(op, rw, SubIOp, c1 - c0, inner.lhs, true, 0);
+      },
+      true,
+    ),
+    // muli(muli(x, c0), c1) -> muli(x, c0 * c1), flags intersected.
+    reassociate(MulIOp, MulIOp, 'MulIMulIConstant', (op, rw, inner, c1) => {
+      const c0 = constInt(inner.rhs);
+      return c0 !== undefined && rewriteWith(op, rw, MulIOp, c0 * c1, inner.lhs, false, flagsOf(op.op) & flagsOf(inner.op));
+    }),
+  ]);
+}

@@ -44,7 +44,7 @@ import {
   roundFloat,
   type ScalarValue,
 } from './arith-semantics';
-import { ARITH_CANONICALIZATION_PATTERNS } from './arith-canonicalize';
+import { arithCanonicalizationPatterns } from './arith-canonicalize';
 import { addParsedAttributes, printAttrDict, stateMaps } from './asm-helpers';
 import { DM } from './messages';
 
@@ -900,7 +900,7 @@ export const ArithDialect: Dialect = defineDialect({
   namespace: 'arith',
   operations: ARITH_OPS,
   materializeConstant,
-  getCanonicalizationPatterns: () => ARITH_CANONICALIZATION_PATTERNS,
+  getCanonicalizationPatterns: () => arithCanonicalizationPatterns(),
   parseAttribute(parser: DialectAsmParser): ParseResult<Attribute> {
     const loc = parser.getCurrentLocation();
     const mnemonic = parser.parseOptionalKeyword(['overflow', 'fastmath']);

@@ -278,7 +278,7 @@ export const ReturnOp = defineOp({
     const fn = op.getParentOp();
     const type = fn ? functionTypeOf(fn) : undefined;
     if (!fn || !type) return true;
-    const fnName = (fn.getAttr('sym_name') as StringAttr | undefined)?.value ?? '';
+    const fnName = (FuncOp.match(fn)?.sym_name as StringAttr | undefined)?.value ?? '';
     if (op.numOperands !== type.results.length) {
       view.emitOpError(DM.returnCount(op.numOperands, fnName, type.results.length));
       return false;
@@ -295,7 +295,7 @@ export const ReturnOp = defineOp({
 });
 
 function verifyCallAgainst(op: Operation, calleeType: FunctionType): boolean {
-  const args = op.definition?.name === 'func.call_indirect' ? op.operands.slice(1) : op.operands;
+  const args = CallIndirectOp.isInstance(op) ? op.operands.slice(1) : op.operands;
   if (args.length !== calleeType.inputs.length) {
     op.emitOpError(DM.callOperandCount);
     return false;
@@ -372,7 +372,7 @@ export const CallOp = defineOp({
     const op = view.op;
     const callee = view.callee;
     const fn = SymbolTable.lookupNearestSymbolFrom(op, callee);
-    if (!fn || fn.name !== 'func.func') {
+    if (!fn || !FuncOp.isInstance(fn)) {
       op.emitOpError(DM.calleeNotFunction(callee.leaf));
       return false;
     }

@@ -32,7 +32,7 @@ export { BuiltinDialect, ModuleOp, UnrealizedConversionCastOp, BUILTIN_OPS } fro
 export { FuncDialect, FuncOp, ReturnOp, CallOp, CallIndirectOp, FUNC_OPS } from './func';
 export * from './arith';
 export * from './arith-attributes';
-export { ARITH_CANONICALIZATION_PATTERNS } from './arith-canonicalize';
+export { arithCanonicalizationPatterns } from './arith-canonicalize';
 export { INT_BINARY, FLOAT_BINARY, compareIntegers, compareFloats, evaluateCast, roundFloat } from './arith-semantics';
 export type { ScalarValue, IntBinaryFn, FloatBinaryFn } from './arith-semantics';
 export { registerBuiltinInterpreterRules, BUILTIN_INTERPRETER_RULES, constantToRuntimeValue } from './interpreter-rules';
