@@ -1,7 +1,7 @@
 /**
  * Pooling plans.
  *
- * `spat.max_pool2d_plan` (`spat.vmax` chains over the kernel positions; padding is -inf):
+ * `spat.max_pool2d_plan` (`spat.vmax` chains over the kernel positions; padding is the lowest f32):
  * - dense -> dense: one lane per (example, channel); from the padded `[1, 1, Hp, Wp]` plane each
  *   kernel position `(i, j)` is one strided slice `[1, 1, Ho, Wo]`, maxed together.
  * - dense or row strips -> row strips (gate `canLowerMaxPoolPlanToRowStrip`): one lane per
@@ -25,6 +25,12 @@ import { denseToRowStrips, laneCoordinates, padDense, padRowStrips } from '../da
 import { castRowStrip, nchwOf, physicalValueOf, readPlane, type PhysicalValue } from '../physical-values';
 import { refuse, type LoweringEnv } from '../lowering-env';
 
+/**
+ * The max-pool padding value: the lowest finite f32, which a window made only of padding
+ * yields (as onnxruntime and the interpreter's kernel do); real values always win over it.
+ */
+const LOWEST_F32 = -3.4028234663852886e38;
+
 const ints = (a: { values: readonly (number | bigint)[] }): number[] => a.values.map(Number);
 
 /** The max-pool lowering pattern of `env`. */
@@ -45,7 +51,7 @@ export function maxPoolPlanPattern(env: LoweringEnv) {
     const [sh, sw] = win.strides;
     const [dh, dw] = win.dilations;
     if (result === 'dense_nchw' && input.layout === 'dense_nchw') {
-      const padded = padDense(rw, loc, input, win.pads, -Infinity);
+      const padded = padDense(rw, loc, input, win.pads, LOWEST_F32);
       const hp = g.h + win.pads[0] + win.pads[2];
       const wp = g.w + win.pads[1] + win.pads[3];
       const collection = buildBatch(rw, loc, g.n * g.c, { weights: [], inputs: [padded] }, [1, 1, output.h, output.w], (bb, _w, [x]) => {
@@ -62,7 +68,7 @@ export function maxPoolPlanPattern(env: LoweringEnv) {
       const verdict = checkMaxPoolPlanToRowStrip(pool, env.config);
       if (!verdict.ok) return refuse(env, op, M.gateRefused('canLowerMaxPoolPlanToRowStrip', verdict.parameter, verdict.reason));
       const strips = input.layout === 'dense_nchw' ? denseToRowStrips(rw, loc, input) : input;
-      const padded = padRowStrips(rw, loc, strips as PhysicalValue & { layout: 'nhwc_row_strip' }, win.pads, -Infinity);
+      const padded = padRowStrips(rw, loc, strips as PhysicalValue & { layout: 'nhwc_row_strip' }, win.pads, LOWEST_F32);
       const wp = g.w + win.pads[1] + win.pads[3];
       const khe = windowExtent(win, 0);
       const collection = buildBatch(rw, loc, g.n * output.h, { weights: [], inputs: [padded] }, [output.w, g.c], (bb, _w, [x]) => {
