@@ -41,7 +41,9 @@ export function loadSchedulerPluginSync(file: string, base = process.cwd()): Sch
   const cached = loaded.get(resolved);
   if (cached) return cached;
   try {
-    const req = createRequire(path.join(base, 'noop.js'));
+    // The module's own require where there is one (CommonJS builds, test runners that
+    // transpile plug-ins), else Node's (which also loads ES modules since Node 20.19).
+    const req = typeof require === 'function' ? require : createRequire(path.join(base, 'noop.js'));
     const r = fromModule(req(resolved), file);
     if (typeof r !== 'string') loaded.set(resolved, r);
     return r;
