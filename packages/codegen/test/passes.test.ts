@@ -107,6 +107,36 @@ describe('passes', () => {
   });
 });
 
+describe('memref.global', () => {
+  it('a constant global as host data (memory.bin) and as a resident weight', () => {
+    const text = `memref.global "private" constant @table : memref<1x4xf32> = dense<[[1.5, -2.0, 3.25, 0.5]]>
+memref.global "private" constant @weights : memref<4x2xf32> = dense<[[1.0, 0.0], [0.0, 1.0], [2.0, 2.0], [-1.0, 1.0]]>
+func.func @main(%y: memref<1x2xf32>) {
+  pim.core [] = [] coreId 0 attributes {pim.local_memory_size = 32 : i32} : [] -> () {
+    %c0 = arith.constant 0 : index
+    %t = memref.get_global @table : memref<1x4xf32>
+    %w = memref.get_global @weights : memref<4x2xf32>
+    %a = memref.alloc() {pim.address = 0 : i64} : memref<1x4xf32>
+    %b = memref.alloc() {pim.address = 16 : i64} : memref<1x2xf32>
+    %l = pim.memcp_hd[%c0, %c0](%a, %t) {size = 16 : i32} : memref<1x4xf32>, memref<1x4xf32> -> memref<1x4xf32>
+    %v = pim.vmm[%w](%l, %b) : (memref<4x2xf32>, memref<1x4xf32>, memref<1x2xf32>) -> memref<1x2xf32>
+    %o = pim.memcp_dh[%c0, %c0](%y, %v) {size = 8 : i32} : memref<1x2xf32>, memref<1x2xf32> -> memref<1x2xf32>
+    pim.halt
+  }
+  return
+}`;
+    const r = emitBundle(parseModule(text), defaultTarget());
+    if (!r.ok) throw new Error(r.diagnostics.map((d) => d.message).join('\n'));
+    const table = r.bundle.memoryImage!;
+    const at = 8; // after %y (8 bytes)
+    expect(Array.from(new Float32Array(table.buffer.slice(at, at + 16)))).toEqual([1.5, -2.0, 3.25, 0.5]);
+    expect(r.bundle.weights.map((w) => [w.rows, w.cols])).toEqual([[4, 2]]);
+    const out = simulate(r.bundle, {}).outputs.get('output_0')!;
+    expect(Array.from(out)).toEqual([1.5 + 6.5 - 0.5, -2.0 + 6.5 + 0.5]);
+    expect(Array.from(out)).toEqual(Array.from(interpret(parseModule(text), new Map())[0]!));
+  });
+});
+
 describe('failures', () => {
   it('a module without core streams', () => {
     const module = parseModule('func.func @main() {\n  return\n}');
