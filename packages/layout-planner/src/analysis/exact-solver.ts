@@ -207,7 +207,6 @@ function reduce(st: State, selection: number[], counters: Counters): number {
     let bestCost = Infinity;
     let bestSelection: number[] | undefined;
     for (let a = 0; a < st.labels[i]!; a++) {
-      if (st.unary[i]![a] === Infinity) continue;
       const branch = cloneState(st);
       branch.constant += branch.unary[i]![a]!;
       for (const [j, e] of branch.adj[i]!) {
@@ -218,12 +217,13 @@ function reduce(st: State, selection: number[], counters: Counters): number {
       const sel = [...selection];
       sel[i] = a;
       const cost = reduce(branch, sel, counters);
-      if (cost < bestCost) {
+      // An infeasible problem (every labelling infinite) still gets a labelling; the planner reports it.
+      if (!bestSelection || cost < bestCost) {
         bestCost = cost;
         bestSelection = sel;
       }
     }
-    if (!bestSelection) throw new Error('internal error: every label of a plan is infeasible (the dense alternative never is)');
+    if (!bestSelection) throw new Error('internal error: a plan without alternatives');
     for (let x = 0; x < selection.length; x++) selection[x] = bestSelection[x]!;
     st.constant = bestCost;
     break;
