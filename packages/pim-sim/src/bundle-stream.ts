@@ -16,7 +16,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
-  OPERAND_FIELDS,
   PIMB_HEADER_SIZE,
   PIMB_MAGIC,
   PIMB_VERSION,
@@ -25,7 +24,7 @@ import {
   mnemonicOfOpcode,
   readBundleFiles,
 } from '@raptor-pim/pim-target';
-import type { BundleFiles, Instruction, Mnemonic, OperandField, ProgramBundle, Result, TargetDiagnostic } from '@raptor-pim/pim-target';
+import type { BundleFiles, Instruction, Mnemonic, ProgramBundle, Result, TargetDiagnostic } from '@raptor-pim/pim-target';
 import type { CompiledProgram } from './program';
 import { F_A, F_B, F_C, F_CORE, F_IMM, F_LEN, F_OP, F_OSEL, F_OVAL, F_RD, F_RS1, F_RS2, STRIDE, compileProgram } from './program';
 
@@ -47,54 +46,74 @@ function emptyPimb(): Uint8Array {
   return bytes;
 }
 
-/** The compiled-code slot of every operand field, per mnemonic (the inverse of compileProgram). */
-function slotOf(op: Mnemonic, field: OperandField): number {
-  switch (field) {
-    case 'rd':
-      return F_RD;
-    case 'rs1':
-      return F_RS1;
-    case 'rs2':
-      return F_RS2;
-    case 'imm':
-      return F_IMM;
-    case 'offsetValue':
-      return op === 'sld' ? F_IMM : F_OVAL;
-    case 'offsetSelect':
-      return F_OSEL;
-    case 'len':
-    case 'size':
-      return F_LEN;
-    case 'core':
-      return F_CORE;
-    case 'ibiw':
-    case 'group':
-    case 'eventRegister':
-      return F_A;
-    case 'obiw':
-    case 'mbiw':
-    case 'waitValue':
-      return F_B;
-    case 'relu':
-      return F_C;
-    default:
-      return -1;
-  }
-}
-
-const FIELD_SLOTS: ReadonlyMap<Mnemonic, readonly (readonly [OperandField, number])[]> = new Map(
-  (Object.keys(OPERAND_FIELDS) as Mnemonic[]).map((op) => [op, OPERAND_FIELDS[op].map((f) => [f, slotOf(op, f)] as const)]),
-);
-
-/** Rebuilds instruction `pc` of a compiled program (what the PIMB decoder produced for it). */
+/**
+ * Rebuilds instruction `pc` of a compiled program as the PIMB decoder produced it: `op`, then
+ * the operand fields in OPERAND_FIELDS order (checked against the decoder for every mnemonic
+ * in test/bundle-stream.test.ts). One object literal per shape keeps this fast.
+ */
 export function instructionAt(program: CompiledProgram, pc: number): Instruction {
-  const code = program.code;
-  const base = pc * STRIDE;
-  const op = mnemonicOfOpcode(code[base + F_OP]) as Mnemonic;
-  // The decoder's shape: `op`, then the operand fields in OPERAND_FIELDS order.
-  const instruction: Record<string, string | number | boolean> = { op };
-  for (const [field, slot] of FIELD_SLOTS.get(op)!) instruction[field] = field === 'relu' ? code[base + slot] !== 0 : code[base + slot];
-  return instruction as unknown as Instruction;
+  const c = program.code;
+  const b = pc * STRIDE;
+  const op = mnemonicOfOpcode(c[b + F_OP]) as Mnemonic;
+  let r: Record<string, string | number | boolean>;
+  switch (op) {
+    case 'nop':
+      r = { op };
+      break;
+    case 'sldi':
+      r = { op, rd: c[b + F_RD], imm: c[b + F_IMM] };
+      break;
+    case 'sld':
+      r = { op, rd: c[b + F_RD], rs1: c[b + F_RS1], offsetValue: c[b + F_IMM] };
+      break;
+    case 'sadd':
+    case 'ssub':
+    case 'smul':
+      r = { op, rd: c[b + F_RD], rs1: c[b + F_RS1], rs2: c[b + F_RS2] };
+      break;
+    case 'saddi':
+    case 'smuli':
+      r = { op, rd: c[b + F_RD], rs1: c[b + F_RS1], imm: c[b + F_IMM] };
+      break;
+    case 'setbw':
+      r = { op, ibiw: c[b + F_A], obiw: c[b + F_B] };
+      break;
+    case 'mvmul':
+      r = { op, rd: c[b + F_RD], rs1: c[b + F_RS1], mbiw: c[b + F_B], relu: c[b + F_C] !== 0, group: c[b + F_A] };
+      break;
+    case 'vrelu':
+    case 'vtanh':
+    case 'vsigm':
+    case 'vsoftmax':
+      r = { op, rd: c[b + F_RD], rs1: c[b + F_RS1], len: c[b + F_LEN], offsetSelect: c[b + F_OSEL], offsetValue: c[b + F_OVAL] };
+      break;
+    case 'ld':
+    case 'st':
+      r = { op, rd: c[b + F_RD], rs1: c[b + F_RS1], size: c[b + F_LEN], offsetSelect: c[b + F_OSEL], offsetValue: c[b + F_OVAL] };
+      break;
+    case 'lldi':
+      r = { op, rd: c[b + F_RD], imm: c[b + F_IMM], len: c[b + F_LEN], offsetSelect: c[b + F_OSEL], offsetValue: c[b + F_OVAL] };
+      break;
+    case 'lmv':
+      r = { op, rd: c[b + F_RD], rs1: c[b + F_RS1], len: c[b + F_LEN], offsetSelect: c[b + F_OSEL], offsetValue: c[b + F_OVAL] };
+      break;
+    case 'send':
+      r = { op, rd: c[b + F_RD], rs1: c[b + F_RS1], core: c[b + F_CORE], size: c[b + F_LEN], offsetSelect: c[b + F_OSEL], offsetValue: c[b + F_OVAL] };
+      break;
+    case 'recv':
+      r = { op, rd: c[b + F_RD], core: c[b + F_CORE], size: c[b + F_LEN], offsetSelect: c[b + F_OSEL], offsetValue: c[b + F_OVAL] };
+      break;
+    case 'wait':
+      r = { op, eventRegister: c[b + F_A], waitValue: c[b + F_B] };
+      break;
+    case 'sync':
+      r = { op, eventRegister: c[b + F_A], core: c[b + F_CORE] };
+      break;
+    default:
+      // Two-operand vector ops and vavg/vmv/vrsu/vrsl.
+      r = { op, rd: c[b + F_RD], rs1: c[b + F_RS1], rs2: c[b + F_RS2], len: c[b + F_LEN], offsetSelect: c[b + F_OSEL], offsetValue: c[b + F_OVAL] };
+  }
+  return r as unknown as Instruction;
 }
 
 function indexOf(key: string | symbol): number {

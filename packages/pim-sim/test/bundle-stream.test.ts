@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { decodePimb, encodePimb, instructionsEqual, loadTarget, readBundle, readBundleFiles } from '@raptor-pim/pim-target';
+import { MNEMONICS, OPERAND_FIELDS, decodePimb, encodePimb, instructionsEqual, loadTarget, makeInstruction, readBundle, readBundleFiles } from '@raptor-pim/pim-target';
 import { simulateBundle, simulateDirectory, compileProgram } from '@raptor-pim/pim-sim';
 import { instructionAt, programView, readForSimulation } from '../src/bundle-stream';
 import { SHARED } from './helpers';
@@ -42,6 +42,25 @@ describe('bundle-stream', () => {
       }
     }
     expect(checked).toBeGreaterThan(1000);
+  });
+
+  test('instructionAt matches the decoder for every mnemonic', () => {
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % 200;
+    let checked = 0;
+    for (const op of MNEMONICS) {
+      const fields: Record<string, number | boolean> = {};
+      for (const f of OPERAND_FIELDS[op]) fields[f] = f === 'relu' ? next() % 2 === 1 : f === 'rs2' && (op === 'sadd' || op === 'ssub' || op === 'smul') ? 0 : next() % 32;
+      const encoded = encodePimb([makeInstruction(op, fields as never)]);
+      if (!encoded.bytes) continue; // opcodes PIMB cannot hold
+      const decoded = decodePimb(encoded.bytes).instructions;
+      if (!decoded || decoded.length !== 1) continue;
+      const again = instructionAt(compileProgram(decoded), 0);
+      expect(again).toEqual(decoded[0]);
+      expect(Object.keys(again)).toEqual(Object.keys(decoded[0]));
+      checked++;
+    }
+    expect(checked).toBeGreaterThanOrEqual(MNEMONICS.length - 1);
   });
 
   test('a program view reads like the array it stands for', () => {
