@@ -7,7 +7,8 @@
 export { registerCodegenPasses } from './passes';
 export { VerifyCodegenPass } from './transforms/pim-verify-codegen';
 export { AllocateArrayGroupsPass } from './transforms/pim-allocate-array-groups';
-export { EmitPass } from './transforms/pim-emit';
+export { EmitPass, BundleSinkKey } from './transforms/pim-emit';
+export type { BundleSink } from './transforms/pim-emit';
 export { emitBundle, generateBundle, analyzeModule, PRODUCER } from './emit/emit-bundle';
 export type { EmitBundleOptions, EmitBundleResult, EmitStatistics, GeneratedBundle } from './emit/emit-bundle';
 export { buildStaticProgram, findEntryFunction, LOCAL_MEMORY_SIZE_ATTR, MAX_FIELD, MAX_UNROLL } from './analysis/static-program';

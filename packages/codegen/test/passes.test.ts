@@ -9,6 +9,9 @@ import {
   ARRAY_GROUP_ATTR,
   ARRAY_GROUP_CROSSBARS_ATTR,
   AllocateArrayGroupsPass,
+  BundleSinkKey,
+  TargetContextKey,
+  type BundleSink,
   EmitPass,
   Reporter,
   analyzeModule,
@@ -98,6 +101,19 @@ describe('passes', () => {
     expect(read.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     expect(read.value?.programs.length).toBe(2);
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('pim-emit hands its bundle to the pass manager\'s raptor.bundle sink', () => {
+    const registry = new PassRegistry();
+    registerCodegenPasses(registry);
+    const module = parseModule(fixture('programs/one-core-vmm.mlir'));
+    const pm = parsePassPipeline(module.context, 'builtin.module(pim-emit)', registry)!;
+    const sink: BundleSink = {};
+    pm.setContext(BundleSinkKey, sink);
+    pm.setContext(TargetContextKey, defaultTarget());
+    expect(pm.run(module).success).toBe(true);
+    expect(sink.bundle?.programs[0]?.length).toBe(9);
+    expect(sink.statistics?.elementType).toBe('f32');
   });
 
   it('pim-emit keeps the bundle in memory without bundle-dir', () => {

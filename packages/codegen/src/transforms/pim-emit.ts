@@ -2,14 +2,27 @@
  * `pim-emit`: writes the program bundle of a bufferized PIM module through pim-target's
  * bundle writer (`config.json`, `core_<id>.pim`, `manifest.json`, `memory.bin`,
  * `weights.bin`, optionally `core_<id>.json`). Option `bundle-dir` names the directory (empty:
- * only keep the bundle in memory, in {@link EmitPass.bundle}). The IR is not changed.
+ * only keep the bundle in memory). The bundle is also handed to the pass manager's
+ * {@link BundleSinkKey} context value when there is one (how `compile()` gets it), and kept in
+ * {@link EmitPass.bundle}. The IR is not changed.
  */
-import { Pass, boolOption, stringOption, type Operation } from '@raptor-pim/ir-core';
+import { Pass, boolOption, definePassContextKey, stringOption, type Operation, type PassContextKey } from '@raptor-pim/ir-core';
 import { formatDiagnostic, writeBundle, type ProgramBundle } from '@raptor-pim/pim-target';
 import { Reporter } from '../analysis/reporter';
 import { CodegenMessages as M } from '../diagnostics';
 import { generateBundle, type EmitStatistics } from '../emit/emit-bundle';
 import { passTarget, type TargetLike } from '../target';
+
+/** Where `pim-emit` leaves its bundle for the caller of a pipeline (set on the pass manager). */
+export interface BundleSink {
+  /** The emitted bundle (set by a successful `pim-emit`). */
+  bundle?: ProgramBundle;
+  /** Its figures. */
+  statistics?: EmitStatistics;
+}
+
+/** The pass-context key `'raptor.bundle'`: a {@link BundleSink} the caller owns. */
+export const BundleSinkKey: PassContextKey<BundleSink> = definePassContextKey<BundleSink>('raptor.bundle');
 
 /** The `pim-emit` pass. */
 export class EmitPass extends Pass {
@@ -58,6 +71,11 @@ export class EmitPass extends Pass {
     this.markAllAnalysesPreserved();
     this.bundle = generated.bundle;
     this.statisticsOfLastRun = generated.statistics;
+    const sink = this.getContext(BundleSinkKey);
+    if (sink) {
+      sink.bundle = generated.bundle;
+      sink.statistics = generated.statistics;
+    }
     this.instructionCount.value += generated.statistics.instructions;
   }
 }
