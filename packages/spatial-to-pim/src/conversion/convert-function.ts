@@ -352,16 +352,11 @@ export function convertScheduledFunction(func: Operation, config: HardwareConfig
   const slotBytes = hostSlotExtent(placed);
   if (slotBytes === undefined) return { ok: false, stats };
 
-  // Constants first, so every stream can capture the ones it uses.
-  for (let op = first.next; op; ) {
-    const next = op.next;
-    if (isConstant(op)) op.moveBefore(first);
-    op = next;
-  }
-
+  // Host buffers and streams go right before the return: every constant of the function
+  // dominates them, and nothing moves (a refused function stays exactly as it was).
   const created: Operation[] = [];
-  const b = OpBuilder.before(first);
   const ret = block.terminator;
+  const b = ret ? OpBuilder.before(ret) : OpBuilder.atBlockEnd(block, ctx);
   const graphOutputs = hostPlacements(ret, (t) => {
     const alloc = createAlloc(b, ret!.location, memrefOf(ctx, t));
     created.push(alloc.definingOp!);
@@ -494,8 +489,9 @@ function formCompute(
   view.weights.forEach((w) => mapping.map(args[k++]!, weightArgs[weights.indexOf(w)]!));
   for (const input of view.inputs) {
     const arg = args[k++]!;
-    if (input instanceof BlockArgument) host.set(arg, input);
-    else if (input.definingOp && isScheduled(input.definingOp)) {
+    if (input instanceof BlockArgument || input.type instanceof RankedTensorType && isConstant(input.definingOp)) {
+      host.set(arg, input); // a graph input, or a constant tensor held in host memory
+    } else if (input.definingOp && isScheduled(input.definingOp)) {
       const v = forwarded.get(input);
       if (!v) return ctx.error(op, M.capturedCompute(op.name));
       mapping.map(arg, v); // SSA forwarding from an earlier compute of this core

@@ -23,7 +23,8 @@ import {
 } from '@raptor-pim/ir-core';
 import { registerAllPimInterpreterRules, registerPimDialect } from '@raptor-pim/pim-dialect';
 import { registerAllSpatialInterpreterRules, registerSpatialDialect } from '@raptor-pim/spatial-dialect';
-import { registerSpatialToPimPasses } from '../../src';
+import { TargetKey, registerSpatialToPimPasses } from '../../src';
+import type { Target } from '@raptor-pim/pim-target';
 
 export const FIXTURES = path.join(__dirname, '..', 'fixtures');
 
@@ -58,6 +59,7 @@ export function runPipeline(
   pipeline: string,
   register: (r: PassRegistry) => void = registerSpatialToPimPasses,
   capture = true,
+  target?: Target,
 ): { ok: boolean; diagnostics: readonly Diagnostic[]; statistics: string } {
   const ctx = module.context;
   const registry = new PassRegistry();
@@ -66,6 +68,7 @@ export function runPipeline(
   const run = (): boolean => {
     const pm = parsePassPipeline(ctx, `builtin.module(${pipeline})`, registry);
     if (!pm) return false;
+    if (target) pm.setContext(TargetKey, target);
     const r = pm.run(module);
     stats = pm.statisticsReport();
     return r.success;

@@ -2,12 +2,12 @@
  * Data movement inside a stream: `tensor.extract_slice` / `tensor.insert_slice` -> one
  * `pim.memcp` per contiguous run, `spat.concat` -> `pim.concat`, `spat.extract_rows` -> one
  * `pim.memcp` per row, `spat.deferred_source_select` with a static selector -> the selected
- * value (no copy). (Slices of host inputs are read straight from host memory with
+ * value (no copy), `spat.blueprint` -> `pim.memcp` per slice run. (Slices of host inputs are read straight from host memory with
  * `pim.memcp_hd` when streams are formed, see `convert-function.ts`.)
  */
-import { createConversionPattern, type ConversionPattern, type Location, type OpBuilder, type Value } from '@raptor-pim/ir-core';
+import { createConversionPattern, type ConversionPattern, type DenseArrayAttr, type Location, type OpBuilder, type Value } from '@raptor-pim/ir-core';
 import { ConcatOp as PimConcatOp, MemcpOp } from '@raptor-pim/pim-dialect';
-import { ConcatOp, DeferredSourceSelectOp, ExtractRowsOp } from '@raptor-pim/spatial-dialect';
+import { BlueprintOp, ConcatOp, DeferredSourceSelectOp, ExtractRowsOp } from '@raptor-pim/spatial-dialect';
 import { ExtractSliceOp, InsertSliceOp } from '@raptor-pim/upstream-dialects';
 import { SpatToPimMessages as M } from '../../diagnostics';
 import { staticTensor, type IndexOrValue, type LoweringContext, type SliceRun } from '../lowering-context';
@@ -46,9 +46,72 @@ export function copyRuns(
   return cur;
 }
 
+function ints(a: DenseArrayAttr | undefined): number[] {
+  return a ? (a.values as readonly (number | bigint)[]).map(Number) : [];
+}
+
+/**
+ * `spat.blueprint`: `physical_view` is one byte copy of the collection (row-major slots);
+ * `fragment_assembly` copies slice k from slot `sourceSlots[k]` of fragment collection
+ * `operandIndices[k]`, starting at flat element `sourceOffsets[k]`, into its destination slice,
+ * one `pim.memcp` per contiguous destination run.
+ */
+function blueprintPattern(ctx: LoweringContext): ConversionPattern {
+  return createConversionPattern(BlueprintOp, (view, adaptor, rw) => {
+    const op = view.op;
+    const t = op.getResult(0).type;
+    const out = staticTensor(t);
+    if (!out) return ctx.error(op, M.dynamicShape(op.name, String(t)));
+    const eb = out.elementBytes;
+    let dst = ctx.empty(rw, t, op.location);
+    if (view.mode.value === 'physical_view') {
+      const src = adaptor.fragments[0]!;
+      dst = copyRuns(ctx, rw, op.location, MemcpOp, dst, src, [{ delta: 0, bytes: out.bytes }], 0, false);
+      rw.replaceOp(op, [dst]);
+      return true;
+    }
+    const rank = out.shape.length;
+    const offsets = ints(view.offsets);
+    const sizes = ints(view.sizes);
+    const indices = ints(view.operandIndices);
+    const slots = ints(view.sourceSlots);
+    const sourceOffsets = ints(view.sourceOffsets);
+    for (let k = 0; rank > 0 && k < offsets.length / rank; k++) {
+      const frag = adaptor.fragments[indices[k]!]!;
+      const info = staticTensor(frag.type);
+      if (!info) return ctx.error(op, M.dynamicShape(op.name, String(frag.type)));
+      const slotBytes = info.bytes / info.shape[0]!;
+      const { base, runs } = ctx.sliceRuns(rw, out.shape, offsets.slice(k * rank, (k + 1) * rank), sizes.slice(k * rank, (k + 1) * rank), eb, op.location);
+      // Scatter: consecutive source bytes from the slot start + source offset.
+      let cur = dst;
+      let packed = slots[k]! * slotBytes + sourceOffsets[k]! * eb;
+      for (const run of runs) {
+        cur = MemcpOp.build(
+          rw,
+          {
+            dst: cur,
+            src: frag,
+            dstOffset: ctx.materialize(rw, ctx.add(rw, base, run.delta, op.location)),
+            srcOffset: ctx.constant(rw, packed),
+            output: cur.type,
+            size: ctx.i32(run.bytes),
+          },
+          op.location,
+        ).output;
+        packed += run.bytes;
+        ctx.counters.copies++;
+      }
+      dst = cur;
+    }
+    rw.replaceOp(op, [dst]);
+    return true;
+  });
+}
+
 /** The data-movement patterns. */
 export function dataMovementPatterns(ctx: LoweringContext): ConversionPattern[] {
   return [
+    blueprintPattern(ctx),
     createConversionPattern(ExtractSliceOp, (view, adaptor, rw) => {
       const op = view.op;
       const src = staticTensor(view.source.type);
