@@ -1,24 +1,16 @@
 // pim-verify-memory rejects every broken rule (expected-error cases split by `// -----`), and a
 // stream whose live data exceeds the local memory fails pim-plan-memory with core, peak and
 // capacity.
-import { splitInputFile, verifyDiagnostics, parseSourceString, verify } from '@raptor-pim/ir-core';
+import * as path from 'node:path';
 import { defaultTarget } from '@raptor-pim/pim-target';
-import { PimPlanMemoryPass, TargetKey } from '../src';
-import { makeContext, readFixture, runPipeline, parseOk } from './support/harness';
+import { describeExpectedDiagnostics, passPipelineRunner } from '../../../tools/test-support/expected-diagnostics';
+import { PimPlanMemoryPass, TargetKey, registerBufferizationPasses } from '../src';
+import { FIXTURES, makeContext, runPipeline, parseOk } from './support/harness';
 
-const FILE = 'verify-memory-invalid.mlir';
-
-describe(FILE, () => {
-  const chunks = splitInputFile(readFixture(FILE));
-  it.each(chunks.map((c, i) => [i, c] as const))('case %d', (_i, chunk) => {
-    const ctx = makeContext();
-    const { problems } = verifyDiagnostics(ctx, FILE, chunk.text, () => {
-      const m = parseSourceString(ctx, chunk.text, { filename: FILE, lineOffset: chunk.lineOffset });
-      if (!m || !verify(m)) return false;
-      return runPipeline(m, 'pim-verify-memory', [], false).ok;
-    }, chunk.lineOffset);
-    expect(problems.map((p) => p.message)).toEqual([]);
-  });
+describeExpectedDiagnostics('verify-memory-invalid.mlir', path.join(FIXTURES, 'verify-memory-invalid.mlir'), {
+  makeContext,
+  run: passPipelineRunner('builtin.module(pim-verify-memory)', registerBufferizationPasses),
+  checkOutcome: true,
 });
 
 it('live data beyond the local memory is a diagnostic naming the core, the peak and the capacity', () => {

@@ -6,10 +6,12 @@
  * Recorded attributes: `pim.address` (byte offset, i64) and `pim.live` (`array<i64: start,
  * end>`, op positions) on every local `memref.alloc`; `pim.local_memory_size` (planned peak)
  * and `pim.memory_lower_bound` on every `pim.core` / `pim.core_batch`; `pim.host_address` on
- * every host `memref.alloc` of the function, `pim.host_arg_addresses` and
+ * every host `memref.alloc` and host constant (a tensor constant streams read with
+ * `pim.memcp_hd`) of the function, `pim.host_arg_addresses` and
  * `pim.host_memory_size` on the function.
  */
-import { DenseArrayAttr, FuncOp, IntegerAttr, IntegerType, type Operation } from '@raptor-pim/ir-core';
+import { DenseArrayAttr, FuncOp, IntegerAttr, IntegerType, Traits, type Operation } from '@raptor-pim/ir-core';
+import { isHostOperand } from '@raptor-pim/pim-dialect';
 import type { HardwareConfig } from '@raptor-pim/pim-target';
 import { AllocOp } from '@raptor-pim/upstream-dialects';
 import { byteSizeOf } from '../conversion/bufferize-core';
@@ -101,6 +103,13 @@ export function planStreamMemory(stream: Operation, config: HardwareConfig): Str
   };
 }
 
+/** A constant tensor of the function read by a stream as host data (`pim.memcp_hd` source). */
+function isHostConstant(op: Operation): boolean {
+  if (!op.hasTrait(Traits.ConstantLike) || op.numResults !== 1) return false;
+  for (let u = op.getResult(0).firstUse; u; u = u.nextUse) if (isHostOperand(u.owner, u.index)) return true;
+  return false;
+}
+
 /** Lays out the host buffers of `func` (arguments, then host allocs, in order). */
 export function planHostMemory(func: Operation, config: HardwareConfig): { bytes: number; ok: boolean } {
   const { alignment } = localMemoryOf(config);
@@ -115,7 +124,7 @@ export function planHostMemory(func: Operation, config: HardwareConfig): { bytes
     next = alignUp(next + (byteSizeOf(a.type) ?? 0), alignment);
   }
   for (let op = block.firstOp; op; op = op.next) {
-    if (op.definition !== AllocOp) continue;
+    if (op.definition !== AllocOp && !isHostConstant(op)) continue;
     op.setDiscardableAttr(HOST_ADDRESS, IntegerAttr.get(i64, next));
     next = alignUp(next + (byteSizeOf(op.getResult(0).type) ?? 0), alignment);
   }

@@ -25,7 +25,7 @@ import {
   type Type,
   type Value,
 } from '@raptor-pim/ir-core';
-import { MemcpOp, SendOp, getPimDestination } from '@raptor-pim/pim-dialect';
+import { MemcpOp, SendOp, getPimDestination, isHostOperand } from '@raptor-pim/pim-dialect';
 import { EmptyOp, createAlloc } from '@raptor-pim/upstream-dialects';
 import { BufferizationMessages as M } from '../diagnostics';
 
@@ -111,7 +111,7 @@ export function bufferizeCoreBody(body: Block, weights: ReadonlySet<Value>, alig
       empties.push(op);
       continue;
     }
-    const touchesTensors = op.operands.some((v) => isTensor(v) && !weights.has(v)) || op.results.some(isTensor);
+    const touchesTensors = op.operands.some((v, i) => isTensor(v) && !weights.has(v) && !isHostOperand(op, i)) || op.results.some(isTensor);
     if (!touchesTensors) continue;
     if (op.numRegions > 0 || (!getPimDestination(op) && op.definition !== SendOp) || op.hasTrait(Traits.ConstantLike)) {
       fail(op, M.unsupportedTensorOp(op.name));
@@ -123,7 +123,7 @@ export function bufferizeCoreBody(body: Block, weights: ReadonlySet<Value>, alig
     // Operands: tensors -> their buffers (weights stay resources).
     for (let i = 0; i < op.numOperands; i++) {
       const v = op.getOperand(i);
-      if (!isTensor(v) || weights.has(v)) continue;
+      if (!isTensor(v) || weights.has(v) || isHostOperand(op, i)) continue; // host constants stay in host memory
       const buf = buffers.get(v);
       if (!buf) {
         fail(op, M.constantTensorOperand(op.name));
