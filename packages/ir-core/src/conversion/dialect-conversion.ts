@@ -23,6 +23,12 @@ export interface ConversionConfig {
   readonly emitDiagnostics?: boolean;
   /** How often patterns may be applied to one op (updated in place) before giving up (default 16). */
   readonly maxApplicationsPerOp?: number;
+  /**
+   * The most pattern applications in one conversion (default 64 per op initially nested in the
+   * root, plus 1024): patterns that keep rewriting each other's results (A -> B -> A) stop
+   * there and the ops left illegal are reported.
+   */
+  readonly maxRewrites?: number;
 }
 
 /** One op (or materialization) the conversion could not legalize. */
@@ -150,7 +156,8 @@ class ConversionDriver implements RewriterListener {
       for (let b = r.firstBlock; b; b = b.next) for (let o = b.firstOp; o; o = o.next) this.enqueueTree(o);
     }
     const maxApps = this.config.maxApplicationsPerOp ?? 16;
-    for (let qi = 0; qi < this.queue.length; qi++) {
+    const maxRewrites = this.config.maxRewrites ?? 64 * this.queue.length + 1024;
+    for (let qi = 0; qi < this.queue.length && this.numRewrites < maxRewrites; qi++) {
       const op = this.queue[qi]!;
       if (this.rewriter.materializationOf.has(op) || !this.isLive(op)) continue;
       if (this.target.isLegal(op)) continue;

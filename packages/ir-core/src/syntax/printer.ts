@@ -826,11 +826,15 @@ export class Printer implements OpAsmPrinter {
       this.text += ')';
       tail();
     });
+    // The regions of a generically printed op have no default dialect (as in MLIR, where
+    // `builtin.unrealized_conversion_cast` prints in full inside them).
+    stack.push(() => void this.defaultDialectStack.pop());
     for (let i = op.regions.length - 1; i >= 0; i--) {
       const r = op.regions[i];
       stack.push(() => this.regionTask(r, true, true, true));
       if (i) stack.push(() => (this.text += ', '));
     }
+    stack.push(() => void this.defaultDialectStack.push(''));
   }
 
   private genericOpTail(op: Operation): void {

@@ -24,6 +24,7 @@ import {
   ToyAddOp,
   ToyConstOp,
   ToyFuncOp,
+  ToyNegOp,
   toyContext,
   toyPatterns,
   toyTarget,
@@ -149,7 +150,7 @@ describe('full conversion', () => {
     const m = parseSourceString(ctx, text, { filename: 'full-invalid.mlir' })!;
     const r = applyPartialConversion(m, toyTarget(ctx), toyPatterns(toyTypeConverter(ctx)));
     expect(r.success).toBe(true);
-    expect(printOperation(m)).toContain('%1 = unrealized_conversion_cast %0 : i64 to i32\n    "other.use"(%1) : (i32) -> ()');
+    expect(printOperation(m)).toContain('%1 = builtin.unrealized_conversion_cast %0 : i64 to i32\n    "other.use"(%1) : (i32) -> ()');
   });
 });
 
@@ -184,9 +185,9 @@ describe('conversion rewriter', () => {
         'module {',
         '  "toy.func"() ({',
         '  ^bb0(%arg0: i64, %arg1: i32, %arg2: i32, %arg3: i32, %arg4: i64):',
-        '    %0 = unrealized_conversion_cast %arg0 : i64 to i32',
-        '    %1 = unrealized_conversion_cast %arg1, %arg2 : i32, i32 to i32',
-        '    %2 = unrealized_conversion_cast to i32',
+        '    %0 = builtin.unrealized_conversion_cast %arg0 : i64 to i32',
+        '    %1 = builtin.unrealized_conversion_cast %arg1, %arg2 : i32, i32 to i32',
+        '    %2 = builtin.unrealized_conversion_cast to i32',
         '    "other.use"(%0, %1, %2, %arg3) : (i32, i32, i32, i32) -> ()',
         '    "toy.return"() : () -> ()',
         '  }) : () -> ()',
@@ -217,5 +218,47 @@ describe('conversion rewriter', () => {
     });
     expect(applyFullConversion(m, toyTarget(ctx).markUnknownOpDynamicallyLegal(() => true), [p]).success).toBe(true);
     expect(printOperation(m)).toContain('"low.add"(%0, %0) : (i64, i64) -> i64');
+  });
+});
+
+describe('driver', () => {
+  test('ops created by a pattern are legalized in turn (toy.neg -> toy.add -> low.add)', () => {
+    const { ctx, m } = parse(`
+      %x = "other.def"() : () -> i32
+      %n = "toy.neg"(%x) : (i32) -> i32
+      "other.use"(%n) : (i32) -> ()`);
+    const tc = toyTypeConverter(ctx);
+    const [, lowerAdd] = toyPatterns(tc);
+    // neg(x) -> add(x, x) in the toy dialect (still illegal), then add -> low.add.
+    const negToAdd = createConversionPattern(ToyNegOp, (op, _adaptor, rw) => {
+      rw.replaceOp(op.op, [ToyAddOp.build(rw, { lhs: op.input, rhs: op.input, result: op.result.type }, op.location).result]);
+      return true;
+    });
+    const r = applyPartialConversion(m, toyTarget(ctx), [negToAdd, lowerAdd!]);
+    expect(r.success).toBe(true);
+    expect(r.numRewrites).toBe(2);
+    const out = printOperation(m);
+    expect(out).toContain('"low.add"');
+    expect(out).not.toContain('"toy.');
+  });
+
+  test('patterns that undo each other stop at the rewrite limit and fail with the ops left illegal', () => {
+    const { ctx, m } = parse(`
+      %x = "other.def"() : () -> i32
+      %n = "toy.neg"(%x) : (i32) -> i32
+      "other.use"(%n) : (i32) -> ()`);
+    const before = printOperation(m);
+    const negToAdd = createConversionPattern(ToyNegOp, (op, _a, rw) => {
+      rw.replaceOp(op.op, [ToyAddOp.build(rw, { lhs: op.input, rhs: op.input, result: op.result.type }, op.location).result]);
+      return true;
+    });
+    const addToNeg = createConversionPattern(ToyAddOp, (op, _a, rw) => {
+      rw.replaceOp(op.op, [ToyNegOp.build(rw, { input: op.lhs, result: op.result.type }, op.location).result]);
+      return true;
+    });
+    const { result } = ctx.diagnostics.capture(() => applyFullConversion(m, toyTarget(ctx).markUnknownOpDynamicallyLegal(() => true), [negToAdd, addToNeg], { maxRewrites: 50 }));
+    expect(result.success).toBe(false);
+    expect(result.failures.map((f) => f.message)).toEqual([expect.stringMatching(/^failed to legalize operation 'toy\.(neg|add)'$/)]);
+    expect(printOperation(m)).toBe(before);
   });
 });
