@@ -91,16 +91,19 @@ describe('passes', () => {
     registerCodegenPasses(registry, defaultTarget());
     expect(registry.registeredPasses.map((p) => p.argument)).toEqual(['pim-allocate-array-groups', 'pim-emit', 'pim-verify-codegen']);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'codegen-'));
-    const module = parseModule(fixture('programs/two-core-send-recv.mlir'));
-    const pm = parsePassPipeline(module.context, `builtin.module(pim-verify-codegen,pim-allocate-array-groups,pim-emit{bundle-dir=${dir} json=true})`, registry);
-    expect(pm).toBeDefined();
-    expect(pm!.run(module).success).toBe(true);
-    const names = fs.readdirSync(dir).sort();
-    expect(names).toEqual(['config.json', 'core_0.json', 'core_0.pim', 'core_1.json', 'core_1.pim', 'manifest.json', 'memory.bin', 'network.json']);
-    const read = readBundle(dir);
-    expect(read.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-    expect(read.value?.programs.length).toBe(2);
-    fs.rmSync(dir, { recursive: true, force: true });
+    try {
+      const module = parseModule(fixture('programs/two-core-send-recv.mlir'));
+      const pm = parsePassPipeline(module.context, `builtin.module(pim-verify-codegen,pim-allocate-array-groups,pim-emit{bundle-dir=${dir} json=true})`, registry);
+      expect(pm).toBeDefined();
+      expect(pm!.run(module).success).toBe(true);
+      const names = fs.readdirSync(dir).sort();
+      expect(names).toEqual(['config.json', 'core_0.json', 'core_0.pim', 'core_1.json', 'core_1.pim', 'manifest.json', 'memory.bin', 'network.json']);
+      const read = readBundle(dir);
+      expect(read.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+      expect(read.value?.programs.length).toBe(2);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('pim-emit hands its bundle to the pass manager\'s raptor.bundle sink', () => {
