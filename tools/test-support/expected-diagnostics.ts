@@ -19,16 +19,19 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
+  Diagnostic,
   PassRegistry,
+  UnknownLoc,
   parsePassPipeline,
   parseSourceString,
+  printOperation,
   splitInputFile,
   verify,
   verifyDiagnostics,
-  type Diagnostic,
   type InputChunk,
   type MLIRContext,
   type Operation,
+  type PassManager,
 } from '@raptor-pim/ir-core';
 
 /** How the cases of a fixture are checked. */
@@ -39,9 +42,18 @@ export interface ExpectedDiagnosticsOptions {
   readonly allowUnregisteredDialects?: boolean;
   /**
    * What runs on a case after it parsed (default: the verifier). A stage passes
-   * {@link passPipelineRunner} to check the diagnostics of its passes.
+   * {@link passPipelineRunner} to check the diagnostics of its passes. It may return whether
+   * it succeeded (see {@link checkOutcome}).
    */
-  readonly run?: (module: Operation, context: MLIRContext) => void;
+  readonly run?: (module: Operation, context: MLIRContext) => boolean | void;
+  /**
+   * Also check the outcome: the case must parse and verify, and `run` must fail exactly when
+   * the case expects an error (so a pass that reports its error but forgets
+   * `signalPassFailure()`, or fails silently, is caught). Default false.
+   */
+  readonly checkOutcome?: boolean;
+  /** A case whose run failed must leave the module printing exactly as before (no half-done rewrite). Default false. */
+  readonly unchangedOnFailure?: boolean;
   /**
    * The test title of a case (default: its first `// ` comment that is not a directive or a
  * `// pipeline:` line, else
@@ -75,17 +87,34 @@ export function expectedMessageTitle(chunk: InputChunk, index: number): string {
 export function checkExpectedDiagnostics(fileName: string, chunk: InputChunk, options: ExpectedDiagnosticsOptions): Diagnostic[] {
   const ctx = options.makeContext();
   if (options.allowUnregisteredDialects) ctx.allowUnregisteredDialects = true;
-  const run = options.run ?? ((m: Operation) => void verify(m));
+  const run = options.run ?? ((m: Operation) => verify(m));
+  // What the run did (a holder object: the callback below assigns it).
+  const seen: { parsed: boolean; outcome: boolean | undefined; before: string; after: string } = { parsed: false, outcome: undefined, before: '', after: '' };
   const { problems } = verifyDiagnostics(
     ctx,
     fileName,
     chunk.text,
     () => {
       const m = parseSourceString(ctx, chunk.text, { filename: fileName, lineOffset: chunk.lineOffset });
-      if (m) run(m, ctx);
+      if (!m) return;
+      seen.parsed = true;
+      if (options.unchangedOnFailure) seen.before = printOperation(m);
+      const r = run(m, ctx);
+      seen.outcome = typeof r === 'boolean' ? r : undefined;
+      if (options.unchangedOnFailure) seen.after = printOperation(m);
     },
     chunk.lineOffset,
   );
+  const extra = (message: string): Diagnostic => new Diagnostic('error', UnknownLoc.get(ctx), message);
+  if (options.checkOutcome) {
+    const expectsError = /expected-error/.test(chunk.text);
+    if (!seen.parsed) problems.push(extra('the case does not parse'));
+    else if (seen.outcome === undefined) problems.push(extra('checkOutcome needs a run that returns whether it succeeded'));
+    else if (seen.outcome === expectsError) {
+      problems.push(extra(expectsError ? 'the run succeeded although the case expects an error' : 'the run failed although the case expects no error'));
+    }
+  }
+  if (options.unchangedOnFailure && seen.outcome === false && seen.after !== seen.before) problems.push(extra('the failed run changed the module'));
   return problems;
 }
 
@@ -109,14 +138,23 @@ export function describeExpectedDiagnostics(title: string, file: string, options
 
 /**
  * A {@link ExpectedDiagnosticsOptions.run} that verifies the case and runs `pipeline` on it
- * with the passes `register` adds (as `mlir-opt --pass-pipeline=... --verify-diagnostics`).
- * A pipeline that does not parse is reported as a diagnostic of the case.
+ * with the passes `register` adds (as `mlir-opt --pass-pipeline=... --verify-diagnostics`);
+ * `configure` sees the pass manager first (to set a pass-context value such as the target).
+ * Returns whether everything succeeded. A pipeline that does not parse is reported as a
+ * diagnostic of the case.
  */
-export function passPipelineRunner(pipeline: string, register: (registry: PassRegistry) => void): (module: Operation, context: MLIRContext) => void {
+export function passPipelineRunner(
+  pipeline: string,
+  register: (registry: PassRegistry) => void,
+  configure?: (pm: PassManager) => void,
+): (module: Operation, context: MLIRContext) => boolean {
   return (module, context) => {
-    if (!verify(module)) return;
+    if (!verify(module)) return false;
     const registry = new PassRegistry();
     register(registry);
-    parsePassPipeline(context, pipeline, registry)?.run(module);
+    const pm = parsePassPipeline(context, pipeline, registry);
+    if (!pm) return false;
+    configure?.(pm);
+    return pm.run(module).success;
   };
 }
