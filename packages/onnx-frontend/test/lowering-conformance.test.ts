@@ -18,22 +18,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import {
-  OnnxDataType,
-  type OnnxModel,
-  type OnnxTensor,
-  SUPPORTED_OPERATORS,
-  decodeModelProto,
-  formatDiagnostic,
-  hasErrors,
-  importOnnxModel,
-  onnxType,
-  readOnnxFile,
-  readOnnxModel,
-  readTensorProtoFile,
-  runImportedModule,
-  tensorToNumbers,
-} from '@raptor-pim/onnx-frontend';
+import { OnnxDataType, formatDiagnostic, hasErrors, runImportedModule, tensorToNumbers } from '@raptor-pim/onnx-frontend';
+import { type Case, collectCases, importCase, tensors } from './conformance-cases';
 import { ONNX_TESTDATA_DIR } from './helpers';
 
 jest.setTimeout(300_000);
@@ -41,145 +27,10 @@ jest.setTimeout(300_000);
 /** Tests whose result is a known failure of the lowering or the interpreter kernels: none today. */
 const KNOWN_FAILURES: Readonly<Record<string, string>> = {};
 
-const IN_SCOPE = new Set(SUPPORTED_OPERATORS.map((o) => o.opType));
-
-/** Input positions of each operator that must be known at compile time on a PIM machine. */
-const COMPILE_TIME_INPUTS: Readonly<Record<string, readonly number[]>> = {
-  Conv: [1, 2],
-  Gemm: [1, 2],
-  BatchNormalization: [1, 2, 3, 4],
-  Clip: [1, 2],
-  Resize: [1, 2, 3],
-  Upsample: [1],
-  Pad: [1, 2, 3],
-  Slice: [1, 2, 3, 4],
-  Split: [1],
-  Reshape: [1],
-  Squeeze: [1],
-  Unsqueeze: [1],
-  Gather: [1],
-};
-
-interface Case {
-  readonly key: string;
-  readonly dir: string;
-  readonly op: string;
-  /** The model, read once when the cases are collected. */
-  readonly model: OnnxModel;
-  /** Set when the model was upgraded from an old opset (see {@link upgradeOldOpset}). */
-  readonly upgradedFrom?: number;
-}
-
-/** Operators whose ai.onnx schema is unchanged since opset 1: a model using only them means the same at opset 7. */
-const UNCHANGED_SINCE_OPSET_1 = new Set(['GlobalAveragePool', 'GlobalMaxPool']);
-
-/** The model at `file` with its ai.onnx opset raised to 7, when it is older and every operator is unchanged since opset 1. */
-function upgradeOldOpset(file: string): { model: OnnxModel; from: number } | undefined {
-  const bytes = new Uint8Array(fs.readFileSync(file));
-  const type = onnxType('ModelProto');
-  const msg = decodeModelProto(bytes, file).message;
-  if (!msg?.graph || !msg.graph.node.every((n) => n.domain === '' && UNCHANGED_SINCE_OPSET_1.has(n.opType))) return undefined;
-  const imports = msg.opsetImport.filter((o) => o.domain === '' || o.domain === 'ai.onnx');
-  const from = Number(imports[0]?.version ?? 0);
-  if (imports.length !== 1 || from >= 7) return undefined;
-  imports[0]!.version = 7;
-  const { model } = readOnnxModel(type.encode(type.fromObject(msg as unknown as Record<string, unknown>)).finish(), { file });
-  return model ? { model, from } : undefined;
-}
-
-interface Unreadable {
-  readonly key: string;
-  readonly why: string;
-}
-
-function firstError(diagnostics: readonly { severity: string; message: string }[]): string {
-  return diagnostics.find((d) => d.severity === 'error')?.message ?? 'unknown';
-}
-
-function collectCases(): { cases: Case[]; unreadable: Unreadable[] } {
-  const cases: Case[] = [];
-  const unreadable: Unreadable[] = [];
-  for (const suite of ['node', 'pytorch-converted']) {
-    const root = path.join(ONNX_TESTDATA_DIR, suite);
-    if (!fs.existsSync(root)) continue;
-    for (const name of fs.readdirSync(root).sort()) {
-      const dir = path.join(root, name);
-      const file = path.join(dir, 'model.onnx');
-      if (!fs.existsSync(file) || !fs.existsSync(path.join(dir, 'test_data_set_0'))) continue;
-      const key = `${suite}/${name}`;
-      const outputs = tensors(dir, 'output');
-      if (outputs.length === 0 || outputs.some((t) => t.dataType !== OnnxDataType.FLOAT)) continue;
-      const { model, diagnostics } = readOnnxFile(file);
-      if (!model) {
-        const upgraded = upgradeOldOpset(file);
-        if (upgraded) {
-          const main = upgraded.model.graph.nodes[0]!;
-          cases.push({ key, dir, op: main.opType, model: upgraded.model, upgradedFrom: upgraded.from });
-          continue;
-        }
-        // Unreadable: in scope when its operators are (decoded without validation).
-        const raw = decodeModelProto(new Uint8Array(fs.readFileSync(file)), file).message;
-        const ops = raw?.graph?.node ?? [];
-        if (ops.length > 0 && ops.every((n) => (n.domain === '' || n.domain === 'ai.onnx') && IN_SCOPE.has(n.opType))) unreadable.push({ key, why: firstError(diagnostics) });
-        continue;
-      }
-      const nodes = model.graph.nodes;
-      if (nodes.length === 0 || !nodes.every((n) => n.domain === '' && IN_SCOPE.has(n.opType))) continue;
-      const main = nodes.find((n) => n.opType !== 'Constant') ?? nodes[0]!;
-      cases.push({ key, dir, op: main.opType, model });
-    }
-  }
-  return { cases, unreadable };
-}
-
-function tensors(dir: string, prefix: string): OnnxTensor[] {
-  const out: OnnxTensor[] = [];
-  for (let i = 0; ; i++) {
-    const file = path.join(dir, 'test_data_set_0', `${prefix}_${i}.pb`);
-    if (!fs.existsSync(file)) return out;
-    const t = readTensorProtoFile(file).tensor;
-    if (!t) return out;
-    out.push(t);
-  }
-}
-
-/** Graph inputs to bind as constants: non-float32 inputs, and inputs at compile-time positions. */
-function compileTimeInputs(model: OnnxModel, given: readonly OnnxTensor[]): Set<string> {
-  const names = new Set<string>();
-  model.graph.inputs.forEach((inp, i) => {
-    if (given[i] && given[i]!.dataType !== OnnxDataType.FLOAT) names.add(inp.name);
-  });
-  const graphInputs = new Set(model.graph.inputs.map((i) => i.name));
-  for (const n of model.graph.nodes) {
-    for (const at of COMPILE_TIME_INPUTS[n.opType] ?? []) {
-      const name = n.inputs[at] ?? '';
-      if (graphInputs.has(name)) names.add(name);
-    }
-  }
-  return names;
-}
-
 type Outcome = { kind: 'passed' } | { kind: 'failed' | 'unsupported'; why: string };
 
 function runCase(c: Case): Outcome & { bound: readonly string[] } {
-  const model = c.model;
-  const given = tensors(c.dir, 'input');
-  const graphInputs = model.graph.inputs;
-  const constant = compileTimeInputs(model, given);
-  const inputShapes: Record<string, number[]> = {};
-  const constantInputs: Record<string, OnnxTensor> = {};
-  const runtime: OnnxTensor[] = [];
-  graphInputs.forEach((inp, i) => {
-    const t = given[i];
-    if (!t) return;
-    if (constant.has(inp.name)) constantInputs[inp.name] = t;
-    else {
-      inputShapes[inp.name] = [...t.dims];
-      runtime.push(t);
-    }
-  });
-  const bound = [...constant];
-  const imported = importOnnxModel(model, { inputShapes, constantInputs });
+  const { imported, runtime, bound } = importCase(c);
   if (!imported.module || hasErrors(imported.diagnostics)) {
     const why = imported.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic).join('; ');
     return { kind: why.includes('internal error') ? 'failed' : 'unsupported', why, bound };
