@@ -157,16 +157,32 @@ class ConversionDriver implements RewriterListener {
     }
     const maxApps = this.config.maxApplicationsPerOp ?? 16;
     const maxRewrites = this.config.maxRewrites ?? 64 * this.queue.length + 1024;
-    for (let qi = 0; qi < this.queue.length && this.numRewrites < maxRewrites; qi++) {
-      const op = this.queue[qi]!;
-      if (this.rewriter.materializationOf.has(op) || !this.isLive(op)) continue;
-      if (this.target.isLegal(op)) continue;
-      const n = this.applications.get(op) ?? 0;
-      if (n >= maxApps) continue;
-      if (this.applyPatterns(op)) {
-        this.applications.set(op, n + 1);
-        if (this.isLive(op)) this.queue.push(op); // updated in place: check it again
+    const attempted = new Set<Operation>();
+    let qi = 0;
+    for (;;) {
+      for (; qi < this.queue.length && this.numRewrites < maxRewrites; qi++) {
+        const op = this.queue[qi]!;
+        if (this.rewriter.materializationOf.has(op) || !this.isLive(op)) continue;
+        if (this.target.isLegal(op)) continue;
+        const n = this.applications.get(op) ?? 0;
+        if (n >= maxApps) continue;
+        attempted.add(op);
+        if (this.applyPatterns(op)) {
+          this.applications.set(op, n + 1);
+          if (this.isLive(op)) this.queue.push(op); // updated in place: check it again
+        }
       }
+      if (this.numRewrites >= maxRewrites) break;
+      // Ops a pattern built without going through the rewriter (e.g. a body filled by another
+      // builder) were never queued: sweep for ops that are not legal and were never tried.
+      const before = this.queue.length;
+      for (const r of this.root.regions) {
+        r.walk((o) => {
+          if (!attempted.has(o) && !this.rewriter.materializationOf.has(o) && !this.target.isLegal(o)) this.queue.push(o);
+          return this.target.isRecursivelyLegal(o) ? WalkResult.Skip : WalkResult.Advance;
+        }, WalkOrder.PreOrder);
+      }
+      if (this.queue.length === before) break;
     }
     const live = this.resolveMaterializations();
     const failures = this.collectFailures(live);

@@ -1,8 +1,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
+  Block,
   ConversionTarget,
+  IntegerAttr,
   IntegerType,
+  OpBuilder,
   SignatureConversion,
   applyFullConversion,
   applyPartialConversion,
@@ -25,6 +28,8 @@ import {
   ToyConstOp,
   ToyFuncOp,
   ToyNegOp,
+  ToyReturnOp,
+  LowFuncOp,
   toyContext,
   toyPatterns,
   toyTarget,
@@ -261,4 +266,29 @@ describe('driver', () => {
     expect(result.failures.map((f) => f.message)).toEqual([expect.stringMatching(/^failed to legalize operation 'toy\.(neg|add)'$/)]);
     expect(printOperation(m)).toBe(before);
   });
+
+  test('ops a pattern builds without the rewriter (another builder) are found and legalized too', () => {
+    const { ctx, m } = parse(`
+      "toy.func"() ({
+        "toy.return"() : () -> ()
+      }) : () -> ()`);
+    const tc = toyTypeConverter(ctx);
+    const i32 = IntegerType.get(ctx, 32);
+    const fillBody = createConversionPattern(ToyFuncOp, (op, _a, rw) => {
+      const f = LowFuncOp.build(rw, {}, op.location);
+      const body = new Block();
+      f.body.push(body);
+      // A builder without the rewriter's listener: the driver is not told about these ops.
+      const b = OpBuilder.atBlockEnd(body, ctx);
+      const c = ToyConstOp.build(b, { value: IntegerAttr.get(IntegerType.get(ctx, 64), 5), result: i32 }, op.location);
+      ToyReturnOp.build(b, { values: [c.result] }, op.location);
+      rw.eraseOp(op.op);
+      return true;
+    });
+    const [lowerConst, , , , lowerReturn] = toyPatterns(tc);
+    const r = applyFullConversion(m, toyTarget(ctx), [fillBody, lowerConst!, lowerReturn!]);
+    expect(r.success).toBe(true);
+    expect(printOperation(m)).toContain('"low.const"() <{value = 5 : i64}> : () -> i64\n    "low.return"(%0) : (i64) -> ()');
+  });
 });
+
