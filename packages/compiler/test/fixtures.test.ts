@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { createRaptorContext } from '@raptor-pim/compiler';
-import { registerCorePasses } from '@raptor-pim/ir-core';
+import { Diagnostic, UnitAttr, registerCorePasses, type Operation } from '@raptor-pim/ir-core';
 import { checkExpectedDiagnostics, passPipelineRunner } from '../../../tools/test-support/expected-diagnostics';
 import { describeStageFixtures } from '../../../tools/test-support/stage-fixtures';
 
@@ -26,6 +26,32 @@ describe('the expected-diagnostics harness', () => {
     expect(checkExpectedDiagnostics('t.mlir', chunk('// expected-error@+1 {{never}}\nmodule {\n}\n'), options)).toHaveLength(1);
     const passing = chunk(`// expected-error@+2 {{doesn't match function result type}}\n${BAD_RETURN}`);
     expect(checkExpectedDiagnostics('t.mlir', passing, options)).toEqual([]);
+  });
+
+  it('with checkOutcome, a run must fail exactly when the case expects an error; with unchangedOnFailure, a failed run must not touch the module', () => {
+    const clean = chunk('func.func @f() {\n  return\n}\n');
+    const expectsError = chunk('// expected-error@+1 {{boom}}\nfunc.func @f() {\n  return\n}\n');
+    const outcome = (succeeds: boolean, emit: boolean) => ({
+      makeContext: createRaptorContext,
+      checkOutcome: true,
+      run: (m: Operation): boolean => {
+        if (emit) m.context.diagnostics.emit(new Diagnostic('error', m.regions[0]!.firstBlock!.firstOp!.location, 'boom'));
+        return succeeds;
+      },
+    });
+    expect(checkExpectedDiagnostics('t.mlir', clean, outcome(true, false))).toEqual([]);
+    expect(checkExpectedDiagnostics('t.mlir', expectsError, outcome(false, true))).toEqual([]);
+    expect(checkExpectedDiagnostics('t.mlir', clean, outcome(false, false)).map((d) => d.message)).toEqual(['the run failed although the case expects no error']);
+    expect(checkExpectedDiagnostics('t.mlir', expectsError, outcome(true, true)).map((d) => d.message)).toEqual(['the run succeeded although the case expects an error']);
+    const touches = {
+      makeContext: createRaptorContext,
+      unchangedOnFailure: true,
+      run: (m: Operation): boolean => {
+        m.setAttr('touched', UnitAttr.get(m.context));
+        return false;
+      },
+    };
+    expect(checkExpectedDiagnostics('t.mlir', clean, touches).map((d) => d.message)).toEqual(['the failed run changed the module']);
   });
 
   it('reports a pipeline that does not parse as a diagnostic of the case', () => {
