@@ -92,6 +92,9 @@ export const CodegenMessages = {
   syncsExceedWaits: (core: number, event: number, signalled: number, waited: number) =>
     `${signalled} signals reach event register ${event} of core ${core}, its waits consume ${waited}; pimsim-nn's counting wait and the ISA's exact wait then differ`,
 
+  initialValueType: (name: string, type: string) =>
+    `the initial value of ${name} has element type ${type}, which the global memory image cannot hold yet (f32, f64 and integer types of 8 to 64 bits are supported)`,
+
   // ---------------------------------------------------------------- emission
   emitFailed: (count: number) => `pim-emit: ${count} error(s) in the input; no bundle written`,
   bundleInvalid: (message: string) => `pim-emit: the emitted bundle does not validate: ${message}`,

@@ -157,6 +157,24 @@ func.func @main(%y: memref<1x2xf32>) {
 });
 
 describe('failures', () => {
+  it('an f16 global whose initial value the memory image cannot hold', () => {
+    const text = `memref.global "private" constant @half : memref<4xf16> = dense<[1.0, 2.0, 3.0, 4.0]>
+func.func @main(%y: memref<4xf16>) {
+  pim.core [] = [] coreId 0 attributes {pim.local_memory_size = 8 : i32} : [] -> () {
+    %c0 = arith.constant 0 : index
+    %t = memref.get_global @half : memref<4xf16>
+    %a = memref.alloc() {pim.address = 0 : i64} : memref<4xf16>
+    %l = pim.memcp_hd[%c0, %c0](%a, %t) {size = 8 : i32} : memref<4xf16>, memref<4xf16> -> memref<4xf16>
+    %o = pim.memcp_dh[%c0, %c0](%y, %l) {size = 8 : i32} : memref<4xf16>, memref<4xf16> -> memref<4xf16>
+    pim.halt
+  }
+  return
+}`;
+    const r = emitBundle(parseModule(text), defaultTarget());
+    expect(r.ok).toBe(false);
+    expect(r.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining('the initial value of @half has element type f16')]);
+  });
+
   it('a module without core streams', () => {
     const module = parseModule('func.func @main() {\n  return\n}');
     const r = emitBundle(module, defaultTarget());

@@ -63,7 +63,6 @@ import {
   VVMulOp,
   VVSubOp,
   WaitOp,
-  coreBatchSegments,
 } from '@raptor-pim/pim-dialect';
 import { EVENT_REGISTER_COUNT, type Target } from '@raptor-pim/pim-target';
 import { CodegenMessages as M } from '../diagnostics';
@@ -225,13 +224,11 @@ function collectStreams(func: Operation, target: Target, report: Reporter): Stre
       return;
     }
     const body = op.regions[0]!.firstBlock!;
-    const [nw] = coreBatchSegments(op);
     for (let lane = 0; lane < lanes; lane++) {
       const scope = new StaticScope(op.context);
       scope.bindIndex(body.getArgument(0), lane);
       const outer = new Map<Value, Value>();
       for (let k = 1; k < body.numArguments; k++) outer.set(body.getArgument(k), op.getOperand(k - 1));
-      void nw;
       if (claim(ids[lane]!, op)) seeds.push({ coreId: ids[lane]!, lane, coreOp: op, body, scope, outer });
     }
   });

@@ -24,7 +24,7 @@ import { buildStaticProgram, type StaticProgram } from '../analysis/static-progr
 import { CodegenMessages as M } from '../diagnostics';
 import { selectInstructions, type SelectionStatistics } from '../isel/select';
 import { resolveCodegenTarget, type TargetLike } from '../target';
-import { typeText } from '../analysis/types';
+import { elementBytes, typeText } from '../analysis/types';
 
 /** The producer string written to the manifest. */
 export const PRODUCER = 'raptor codegen 0.1.0';
@@ -111,7 +111,7 @@ export function generateBundle(module: Operation, target: Target, report: Report
     target,
     inputs,
     outputs,
-    memoryImage: memoryImage(program),
+    memoryImage: memoryImage(program, report),
     weights,
     producer: PRODUCER,
   };
@@ -174,15 +174,20 @@ function modelTensors(program: StaticProgram, report: Reporter): { inputs: Tenso
 }
 
 /** The initial global memory: zero, with the initial values of the `memref.global`s. */
-function memoryImage(program: StaticProgram): Uint8Array {
+function memoryImage(program: StaticProgram, report: Reporter): Uint8Array {
   const image = new Uint8Array(program.host.end);
   for (const b of program.host.buffers) {
     const init = b.initialValue;
     if (!init) continue;
-    const data = init.data as unknown as ArrayLike<number> & { BYTES_PER_ELEMENT: number; buffer: ArrayBufferLike; byteOffset: number; byteLength: number };
-    const count = b.bytes / data.BYTES_PER_ELEMENT;
+    const data = init.data;
+    const width = data.BYTES_PER_ELEMENT;
+    if (width !== elementBytes(b.type.elementType)) {
+      // The attribute stores these elements at another width (f16/bf16 values are kept as f32).
+      report.error(b.reportAt, M.initialValueType(b.name, typeText(b.type.elementType)));
+      continue;
+    }
     const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-    if (init.isSplat) for (let i = 0; i < count; i++) image.set(bytes.subarray(0, data.BYTES_PER_ELEMENT), b.address + i * data.BYTES_PER_ELEMENT);
+    if (init.isSplat) for (let at = 0; at < b.bytes; at += width) image.set(bytes.subarray(0, width), b.address + at);
     else image.set(bytes.subarray(0, b.bytes), b.address);
   }
   return image;
