@@ -35,6 +35,10 @@ export interface StageFixtureOptions {
   registerOthers?(registry: PassRegistry): void;
   /** Accept unregistered ops (`test.*`) in the fixtures. */
   readonly allowUnregisteredDialects?: boolean;
+  /** In `-invalid.mlir` files, the pipeline must fail exactly in the cases that expect an error (default true). */
+  readonly checkOutcome?: boolean;
+  /** In `-invalid.mlir` files, a failed pipeline must leave the module unchanged (default false). */
+  readonly unchangedOnFailure?: boolean;
 }
 
 const PIPELINE_HEADER = /^\/\/ pipeline: (.+)$/m;
@@ -62,6 +66,8 @@ export function describeStageFixtures(title: string, options: StageFixtureOption
           makeContext: options.makeContext,
           allowUnregisteredDialects: options.allowUnregisteredDialects ?? false,
           run: passPipelineRunner(pipeline ?? 'builtin.module()', register),
+          checkOutcome: options.checkOutcome ?? true,
+          unchangedOnFailure: options.unchangedOnFailure ?? false,
         });
         continue;
       }
