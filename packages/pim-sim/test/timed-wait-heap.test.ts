@@ -4,6 +4,7 @@
  * memory at t = 25 in the order pimsim-nn's SystemC kernel ran them (measured with a build
  * of the fork on programs from tools/bench/pim-sim/generate.ts).
  */
+import fc from 'fast-check';
 import { CLOCK_ENTRY, TimedWaitHeap } from '../src/timing/timed-wait-heap';
 
 const MEASURED: Record<number, number[]> = {
@@ -64,5 +65,35 @@ describe('TimedWaitHeap', () => {
       heap.extractTop();
     }
     expect(out).toEqual([0, 5, 4, 3, 2, 1]);
+  });
+
+  test('advanceClock(k) equals k single clock edges', () => {
+    const state = (h: TimedWaitHeap): string => {
+      const out: string[] = [];
+      const copy = h as unknown as { time: Float64Array; code: Int32Array };
+      for (let p = 1; p <= h.size; p++) out.push(`${copy.code[p]}@${copy.time[p]}`);
+      return out.join(' ');
+    };
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 20, max: 40 }), { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 15 }), (times, k) => {
+        const build = () => {
+          const h = new TimedWaitHeap();
+          h.insert(1, CLOCK_ENTRY);
+          times.forEach((t, i) => h.insert(t, i));
+          return h;
+        };
+        const a = build();
+        const b = build();
+        const steps = Math.min(k, Math.ceil(a.secondTime() - 1) - 1);
+        a.advanceClock(steps, 1);
+        for (let i = 0; i < steps; i++) {
+          const t = b.topTime();
+          b.extractTop();
+          b.insert(t + 1, CLOCK_ENTRY);
+        }
+        return state(a) === state(b);
+      }),
+      { numRuns: 200 },
+    );
   });
 });

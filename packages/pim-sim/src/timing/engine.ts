@@ -1136,17 +1136,17 @@ class TimingEngine {
   }
 
   /**
-   * With one switch waiting, the clock's pops and re-insertions leave the heap as it is until
-   * the edge before that wait ends: jump the clock there instead of stepping every cycle.
+   * While every switch waits past the next edge, the clock's pops and re-insertions only
+   * permute the heap the same way at each edge: run them at once up to the edge before the
+   * earliest switch wait ends (see TimedWaitHeap.advanceClock) instead of stepping each cycle.
    */
   private fastForwardClock(): void {
     const w = this.waits;
-    if (w.size !== 2 || w.topCode() !== CLOCK_ENTRY) return;
+    if (w.topCode() !== CLOCK_ENTRY) return;
     const clock = w.topTime();
     const P = this.P;
-    const other = w.otherTime();
-    const lastEdge = clock + Math.floor((other - clock) / P - 1e-9) * P;
-    if (lastEdge > clock + 1e-9) w.retimeTop(lastEdge);
+    const steps = Math.ceil((w.secondTime() - clock) / P - 1e-9) - 1;
+    if (steps > 0) w.advanceClock(steps, P);
   }
 
   private switchArrive(sw: number, t: number): void {

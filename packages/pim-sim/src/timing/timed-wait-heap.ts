@@ -48,14 +48,37 @@ export class TimedWaitHeap {
     return this.code[1];
   }
 
-  /** Time of the second entry when there are exactly two. */
-  otherTime(): number {
-    return this.time[2];
+  /** Earliest time among the entries below the root (Infinity with fewer than two entries). */
+  secondTime(): number {
+    const n = this.n;
+    if (n < 2) return Infinity;
+    const l = this.time[2];
+    return n >= 3 && this.time[3] < l ? this.time[3] : l;
   }
 
-  /** Moves the root to an earlier-or-equal place in time that keeps the heap order (no sifting). */
-  retimeTop(time: number): void {
-    this.time[1] = time;
+  /**
+   * Runs `steps` clock edges inside the heap (each pops the clock's entry from the root and
+   * re-inserts it `period` later) without the caller stepping through them. An edge only
+   * rearranges the other entries, and the arrangement soon stops changing: once an edge
+   * leaves it as it was, the remaining edges just move the clock's time. The caller
+   * guarantees that the clock is the root and that `topTime() + steps * period` stays before
+   * {@link secondTime}.
+   */
+  advanceClock(steps: number, period: number): void {
+    const n = this.n;
+    const T = this.time;
+    const C = this.code;
+    const start = T[1];
+    let before = new Int32Array(0);
+    for (let i = 0; i < steps; i++) {
+      if (n > 2) before = C.slice(1, n + 1);
+      const t = T[1];
+      this.extractTop();
+      this.insert(t + period, CLOCK_ENTRY);
+      if (n <= 2 || before.every((code, k) => code === C[k + 1])) break; // a fixed point
+    }
+    // The clock's entry is at the root; the edges left over only move its time.
+    T[1] = start + steps * period;
   }
 
   /** Sets the time of the only entry (the clock while no switch waits). */
