@@ -119,6 +119,28 @@ describe('passes', () => {
     expect(sink.statistics?.elementType).toBe('f32');
   });
 
+  it('the three passes of a pipeline evaluate the module once (its warning is reported once)', () => {
+    const registry = new PassRegistry();
+    registerCodegenPasses(registry, defaultTarget());
+    const text = `func.func @main() {
+  pim.core [] = [] coreId 0 attributes {pim.local_memory_size = 16 : i32} : [] -> () {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    pim.sync %c1 event %c0
+    pim.halt
+  }
+  pim.core [] = [] coreId 1 attributes {pim.local_memory_size = 16 : i32} : [] -> () {
+    pim.halt
+  }
+  return
+}`;
+    const module = parseModule(text);
+    const pm = parsePassPipeline(module.context, 'builtin.module(pim-verify-codegen,pim-allocate-array-groups,pim-emit)', registry)!;
+    const { result, diagnostics } = module.context.diagnostics.capture(() => pm.run(module));
+    expect(result.success).toBe(true);
+    expect(diagnostics.map((d) => d.message)).toEqual([expect.stringContaining('1 signals reach event register 0 of core 1, its waits consume 0')]);
+  });
+
   it('pim-emit keeps the bundle in memory without bundle-dir', () => {
     const pass = new EmitPass(defaultTarget());
     expect(pass.run(parseModule(fixture('programs/one-core-vmm.mlir')))).toBe(true);

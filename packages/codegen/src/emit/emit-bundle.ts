@@ -67,9 +67,19 @@ export function analyzeModule(module: Operation, target: Target, report: Reporte
  * is undefined when there was an error.
  */
 export function generateBundle(module: Operation, target: Target, report: Reporter): GeneratedBundle | undefined {
-  const analyzed = analyzeModule(module, target, report);
-  if (!analyzed) return undefined;
-  const { program, plan } = analyzed;
+  const program = buildStaticProgram(module, target, report);
+  if (!program) return undefined;
+  checkCommunication(program, report);
+  return report.errors > 0 ? undefined : generateBundleFrom(program, target, report);
+}
+
+/**
+ * Generates the bundle of an evaluated, error-free `program`: array groups, instruction
+ * selection, tensors, memory image, validation. Undefined when `report` got an error.
+ */
+export function generateBundleFrom(program: StaticProgram, target: Target, report: Reporter): GeneratedBundle | undefined {
+  const plan = allocateArrayGroups(program, target, report);
+  if (report.errors > 0) return undefined;
   const coreCount = Math.max(1, program.coreCount);
   const stats: EmitStatistics = {
     instructions: 0,

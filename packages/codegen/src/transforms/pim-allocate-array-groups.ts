@@ -7,8 +7,8 @@
  */
 import { Pass, type Operation } from '@raptor-pim/ir-core';
 import { allocateArrayGroups, recordArrayGroups } from '../analysis/array-groups';
+import { CodegenAnalysis } from '../analysis/codegen-analysis';
 import { Reporter } from '../analysis/reporter';
-import { buildStaticProgram } from '../analysis/static-program';
 import { passTarget, type TargetLike } from '../target';
 
 /** The `pim-allocate-array-groups` pass. */
@@ -24,20 +24,22 @@ export class AllocateArrayGroupsPass extends Pass {
     super();
   }
 
-  runOnOperation(op: Operation): void {
+  runOnOperation(_op: Operation): void {
     const target = passTarget(this, this.target);
-    const report = new Reporter();
-    const program = buildStaticProgram(op, target, report);
-    if (!program || report.errors > 0) {
+    const { program, errors } = this.getAnalysis(CodegenAnalysis).evaluate(target);
+    if (!program || errors > 0) {
       this.signalPassFailure();
       return;
     }
+    const report = new Reporter();
     const plan = allocateArrayGroups(program, target, report, { fresh: true });
     if (report.errors > 0) {
       this.signalPassFailure();
       return;
     }
     recordArrayGroups(program, plan);
+    // The recorded groups do not change the static evaluation.
+    this.markAnalysesPreserved(CodegenAnalysis);
     for (const groups of plan.groups.values()) {
       this.groupCount.value += groups.length;
       this.crossbarCount.value += groups.reduce((a, g) => a + g.crossbars, 0);

@@ -10,7 +10,8 @@ import { Pass, boolOption, definePassContextKey, stringOption, type Operation, t
 import { formatDiagnostic, writeBundle, type ProgramBundle } from '@raptor-pim/pim-target';
 import { Reporter } from '../analysis/reporter';
 import { CodegenMessages as M } from '../diagnostics';
-import { generateBundle, type EmitStatistics } from '../emit/emit-bundle';
+import { CodegenAnalysis } from '../analysis/codegen-analysis';
+import { generateBundleFrom, type EmitStatistics } from '../emit/emit-bundle';
 import { passTarget, type TargetLike } from '../target';
 
 /** Where `pim-emit` leaves its bundle for the caller of a pipeline (set on the pass manager). */
@@ -45,8 +46,10 @@ export class EmitPass extends Pass {
 
   runOnOperation(op: Operation): void {
     this.bundle = undefined;
+    const target = passTarget(this, this.target);
+    const { program, errors } = this.getAnalysis(CodegenAnalysis).evaluate(target);
     const report = new Reporter();
-    const generated = generateBundle(op, passTarget(this, this.target), report);
+    const generated = program && errors === 0 ? generateBundleFrom(program, target, report) : undefined;
     if (!generated) {
       this.signalPassFailure();
       return;

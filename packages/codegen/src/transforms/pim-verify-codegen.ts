@@ -9,8 +9,9 @@
  * pairing and sync/wait counts.
  */
 import { Pass, type Operation } from '@raptor-pim/ir-core';
+import { allocateArrayGroups } from '../analysis/array-groups';
+import { CodegenAnalysis } from '../analysis/codegen-analysis';
 import { Reporter } from '../analysis/reporter';
-import { analyzeModule } from '../emit/emit-bundle';
 import { passTarget, type TargetLike } from '../target';
 
 /** The `pim-verify-codegen` pass. */
@@ -25,11 +26,13 @@ export class VerifyCodegenPass extends Pass {
     super();
   }
 
-  runOnOperation(op: Operation): void {
+  runOnOperation(_op: Operation): void {
+    const target = passTarget(this, this.target);
+    const { program, errors } = this.getAnalysis(CodegenAnalysis).evaluate(target);
     const report = new Reporter();
-    analyzeModule(op, passTarget(this, this.target), report);
-    this.errorCount.value += report.errors;
+    if (program && errors === 0) allocateArrayGroups(program, target, report); // crossbar capacity
+    this.errorCount.value += errors + report.errors;
     this.markAllAnalysesPreserved();
-    if (report.errors > 0) this.signalPassFailure();
+    if (!program || errors + report.errors > 0) this.signalPassFailure();
   }
 }
