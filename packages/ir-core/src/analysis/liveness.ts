@@ -30,12 +30,14 @@ export class LivenessBlockInfo {
 
   /**
    * The op of this block where `value`'s live range starts: the first op when it is live-in or
-   * an argument of this block, else its defining op (or the op of this block containing it).
+   * an argument of this block, else its defining op (or the op of this block containing it);
+   * `null` when the value is not defined in or live into this block.
    */
   getStartOperation(value: Value): Operation | null {
     if (this.liveIn.has(value) || (value instanceof BlockArgument && value.parentBlock === this.block)) return this.block.firstOp;
     const def = value.definingOp;
-    return def ? this.block.parent!.findAncestorOpInRegion(def) : null;
+    const a = def ? this.block.parent!.findAncestorOpInRegion(def) : null;
+    return a && a.parent === this.block ? a : null;
   }
 
   /**

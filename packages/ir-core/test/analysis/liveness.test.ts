@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { Liveness, PassManager, createPass, getRetainedName, parseSourceString, type Block, type Operation, type Value } from '../../src';
 import { testContext } from '../ir/test-dialect';
 
@@ -132,5 +133,38 @@ describe('liveness', () => {
     expect(pm.run(m).success).toBe(true);
     expect(seen[0]).toBe(seen[1]);
     expect(seen[0]!.operation).toBe(m);
+  });
+});
+
+describe('liveness property', () => {
+  test('in straight-line code a value is live at op i iff it is defined at or before i and used at or after i', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.nat(), { maxLength: 3 }), { minLength: 1, maxLength: 12 }), (opsOperands) => {
+        // op k defines %v{k+1} and uses earlier values (operand picks modulo the values so far).
+        const lines = ['"test.func"() <{sym_name = "p"}> ({', '^bb0(%v0: i32):'];
+        opsOperands.forEach((picks, k) => {
+          const used = picks.map((p) => `%v${p % (k + 1)}`);
+          lines.push(`  %v${k + 1} = "x.op"(${used.join(', ')}) : (${used.map(() => 'i32').join(', ')}) -> i32`);
+        });
+        lines.push('  "test.return"() : () -> ()', '}) : () -> ()');
+        const m = parse(lines.join('\n'));
+        const func = m.regions[0]!.firstBlock!.firstOp!;
+        const block = func.regions[0]!.firstBlock!;
+        const live = new Liveness(func);
+        const iv = live.getLiveIntervals(func.regions[0]!);
+        const values = [block.getArgument(0), ...block.operations.slice(0, -1).map((o) => o.getResult(0))];
+        values.forEach((v, k) => {
+          const defAt = k === 0 ? 0 : k - 1;
+          const uses = v.users.map((u) => iv.indexOf(u)!);
+          const lastUse = Math.max(defAt, ...uses);
+          expect(iv.getInterval(v)).toEqual({ value: v, start: defAt, end: lastUse });
+          for (let i = 0; i < block.numOperations; i++) {
+            const op = block.operations[i]!;
+            if (i >= defAt) expect(live.isDeadAfter(v, op)).toBe(!uses.some((u) => u > i));
+          }
+        });
+      }),
+      { numRuns: 200, seed: 7 },
+    );
   });
 });
