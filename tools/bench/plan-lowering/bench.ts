@@ -1,6 +1,7 @@
 // The plan-lowering benchmark (run through bench.mjs). Per shared model: plans, layout
 // materializations inserted by spat-plan-layouts (planning on with the local search, planning
-// off, the exact solver), the op count after spat-lower-plans (bodies included, planning on) and
+// off, the exact solver), the op count after spat-lower-plans (bodies included; every plan dense,
+// and after spat-plan-layouts with its default solver) and
 // the lowering time (median of --rounds runs of lowerPlans on fresh imports; wall and CPU).
 // With --interpret: the spatial interpreter's time on the imported and on the lowered module.
 //
@@ -75,7 +76,7 @@ function run(module: Operation, fn: string, inputs: ShapedValue[]): number {
   return performance.now() - t;
 }
 
-const header = ['model', 'plans', 'mat. local', 'mat. off', 'mat. exact', 'ops lowered', 'lower ms', 'lower cpu ms', ...(interpret ? ['interp imported ms', 'interp lowered ms'] : [])];
+const header = ['model', 'plans', 'mat. local', 'mat. off', 'mat. exact', 'ops lowered (dense)', 'ops lowered (planned)', 'lower ms', 'lower cpu ms', ...(interpret ? ['interp imported ms', 'interp lowered ms'] : [])];
 console.log(`| ${header.join(' | ')} |`);
 console.log(`|${header.map(() => '---').join('|')}|`);
 for (const name of models) {
@@ -83,6 +84,9 @@ for (const name of models) {
   const local = materializations(name, '{solver=local}');
   const off = materializations(name, '{disable-spatial-planning}');
   const exact = materializations(name, '{solver=exact}');
+  const denseModel = load(name);
+  if (!lowerPlans(denseModel.func, target.config).success) throw new Error(`${name}: dense lowering failed`);
+  const denseOps = count(denseModel.module, () => true);
   const wall: number[] = [];
   const cpu: number[] = [];
   let ops = 0;
@@ -100,7 +104,7 @@ for (const name of models) {
     ops = count(m.module, () => true);
     lowered = m;
   }
-  const row: (string | number)[] = [name, plans, local, off, exact, ops, median(wall).toFixed(1), median(cpu).toFixed(1)];
+  const row: (string | number)[] = [name, plans, local, off, exact, denseOps, ops, median(wall).toFixed(1), median(cpu).toFixed(1)];
   if (interpret && lowered) {
     const f32 = FloatType.f32(lowered.imported.context);
     const inputs = lowered.model.graph.inputs.map((_, i) => {

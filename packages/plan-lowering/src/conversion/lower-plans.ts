@@ -1,11 +1,24 @@
 /**
- * The plan-lowering driver: the typed patterns of every plan op and of
- * `spat.materialize_layout`, applied once to each op of a function in program order (producers
- * before consumers, so a row-strip consumer finds its producer's collection behind the
- * row-strip cast), then the row-strip casts erased. Everything a pattern cannot lower is a
- * diagnostic at the plan; nothing is left half-lowered silently.
+ * The plan-lowering driver: ir-core's dialect conversion (`applyPartialConversion`) with every
+ * plan op and `spat.materialize_layout` illegal and one typed pattern per op, visited in program
+ * order (producers before consumers, so a row-strip consumer finds its producer's collection
+ * behind the row-strip cast); then the row-strip casts are erased. Everything a pattern cannot
+ * lower is a diagnostic at the plan (plus the driver's "failed to legalize"), and a failure
+ * leaves the function exactly as it was.
  */
-import { ConstantOp, FloatType, FrozenPatternSet, RankedTensorType, formatType, PatternRewriter, UnrealizedConversionCastOp, type Operation, type RewritePattern } from '@raptor-pim/ir-core';
+import {
+  ConstantOp,
+  ConversionTarget,
+  FloatType,
+  PatternRewriter,
+  RankedTensorType,
+  UnrealizedConversionCastOp,
+  applyPartialConversion,
+  createPattern,
+  formatType,
+  type Operation,
+  type RewritePattern,
+} from '@raptor-pim/ir-core';
 import { MaterializeLayoutOp, PLAN_OPS } from '@raptor-pim/spatial-dialect';
 import type { HardwareConfig } from '@raptor-pim/pim-target';
 import { PlanLoweringMessages as M } from '../diagnostics';
@@ -17,9 +30,14 @@ import { addPlanPattern, biasAddPlanPattern, reluPlanPattern, siluPlanPattern } 
 import { globalAveragePoolPlanPattern, maxPoolPlanPattern } from './patterns/pool';
 import { concatPlanPattern, flattenPlanPattern, materializeLayoutPattern, resizeNearestPlanPattern } from './patterns/data-movement';
 
-/** The lowering patterns of every plan op and of `spat.materialize_layout`, sharing `env`. */
+/**
+ * The lowering patterns of every plan op and of `spat.materialize_layout`, sharing `env`. Each
+ * first checks that the op's tensors are f32 and that no earlier pattern failed (after a
+ * failure the conversion is rolled back, and consumers of a plan left unlowered would only
+ * repeat it).
+ */
 export function planLoweringPatterns(env: LoweringEnv): RewritePattern[] {
-  return [
+  const typed = [
     addPlanPattern(env),
     biasAddPlanPattern(env),
     concatPlanPattern(env),
@@ -32,6 +50,13 @@ export function planLoweringPatterns(env: LoweringEnv): RewritePattern[] {
     siluPlanPattern(env),
     materializeLayoutPattern(env),
   ];
+  return typed.map((p) =>
+    createPattern({
+      root: p.rootDefinition.name,
+      debugName: p.debugName,
+      matchAndRewrite: (op, rw) => !env.failed && hasF32Types(env, op) && p.matchAndRewrite(op, rw),
+    }),
+  );
 }
 
 /** What {@link lowerPlans} reports. */
@@ -67,41 +92,33 @@ function hasF32Types(env: LoweringEnv, op: Operation): boolean {
  */
 export function lowerPlans(func: Operation, config: HardwareConfig): LowerPlansResult {
   const env = createLoweringEnv(config, crossbarShapeOf(config));
-  const patterns = new FrozenPatternSet(planLoweringPatterns(env));
-  const rewriter = new PatternRewriter(func.context);
   const body = func.regions[0]?.firstBlock;
-  const casts: Operation[] = [];
-  if (body) {
-    const ops: Operation[] = [];
-    // Constants feeding plans (weights, biases): erased below once nothing reads them.
-    const planConstants = new Set<Operation>();
-    for (let op = body.firstOp; op; op = op.next) {
-      ops.push(op);
-      if (!PLAN_NAMES.has(op.name)) continue;
-      for (const v of op.operands) {
-        const def = v.definingOp;
-        if (def && ConstantOp.match(def)) planConstants.add(def);
-      }
-    }
-    for (const op of ops) {
-      if (PLAN_NAMES.has(op.name) && !hasF32Types(env, op)) break;
-      for (const pattern of patterns.patternsFor(op)) {
-        if (pattern.matchAndRewrite(op, rewriter)) break;
-      }
-      if (env.failed) break;
-    }
-    if (!env.failed) {
-      for (let op = body.firstOp; op; op = op.next) {
-        if (UnrealizedConversionCastOp.match(op) && op.getDiscardableAttr(PHYSICAL_LAYOUT_ATTR) !== undefined) casts.push(op);
-        else if (PLAN_NAMES.has(op.name)) throw new Error(`internal error: spat-lower-plans left '${op.name}' behind`);
-      }
-      for (const cast of casts.reverse()) {
-        const user = cast.getResult(0).firstUse?.owner;
-        if (user) refuse(env, user, M.rowStripEscapes(user.name));
-        else rewriter.eraseOp(cast);
-      }
-      for (const c of planConstants) if (c.getResult(0).useEmpty) rewriter.eraseOp(c);
+  // Constants feeding plans (weights, biases): erased below once nothing reads them.
+  const planConstants = new Set<Operation>();
+  for (let op = body?.firstOp ?? null; op; op = op.next) {
+    if (!PLAN_NAMES.has(op.name)) continue;
+    for (const v of op.operands) {
+      const def = v.definingOp;
+      if (def && ConstantOp.match(def)) planConstants.add(def);
     }
   }
-  return { success: !env.failed, loweredPlans: env.loweredPlans, loweredMaterializations: env.loweredMaterializations };
+  // Every plan and materialization is illegal; the driver visits ops in program order, so a
+  // consumer sees its producer already lowered (a row-strip consumer finds the collection
+  // behind the row-strip cast). On failure it restores the function as it was.
+  const target = new ConversionTarget().addIllegalOp(...PLAN_OPS, MaterializeLayoutOp);
+  const converted = applyPartialConversion(func, target, planLoweringPatterns(env));
+  if (!converted.success || env.failed || !body) return { success: false, loweredPlans: 0, loweredMaterializations: 0 };
+  const rewriter = new PatternRewriter(func.context);
+  const casts: Operation[] = [];
+  for (let op = body.firstOp; op; op = op.next) {
+    if (UnrealizedConversionCastOp.match(op) && op.getDiscardableAttr(PHYSICAL_LAYOUT_ATTR) !== undefined) casts.push(op);
+  }
+  let escaped = false;
+  for (const cast of casts.reverse()) {
+    const user = cast.getResult(0).firstUse?.owner;
+    if (user) escaped = !refuse(env, user, M.rowStripEscapes(user.name)) || escaped;
+    else rewriter.eraseOp(cast);
+  }
+  for (const c of planConstants) if (c.getResult(0).useEmpty) rewriter.eraseOp(c);
+  return { success: !escaped, loweredPlans: env.loweredPlans, loweredMaterializations: env.loweredMaterializations };
 }
