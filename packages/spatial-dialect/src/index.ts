@@ -28,6 +28,7 @@ export * from './ir/ops/plans';
 export * from './ir/ops/compute';
 export * from './ir/ops/elementwise';
 export * from './ir/ops/scheduling';
+export * from './ir/builders';
 // Interpreter
 export { SPATIAL_INTERPRETER_RULES, registerSpatialInterpreterRules, setGraphBatchLaneOrder } from './interpreter/rules';
 export { SCHEDULING_INTERPRETER_RULES, registerSchedulingInterpreterRules, ScheduledRun } from './interpreter/scheduling';
