@@ -4,7 +4,7 @@
 // 1.05x of its lower bound.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { FloatType, Interpreter, InterpreterRegistry, PassRegistry, ShapedValue, printOperation, type Operation } from '@raptor-pim/ir-core';
+import { FloatType, Interpreter, InterpreterRegistry, PassRegistry, ShapedValue, printOperation, registerCorePasses, type Operation } from '@raptor-pim/ir-core';
 import { registerAllPimInterpreterRules, registerPimDialect } from '@raptor-pim/pim-dialect';
 import { registerAllSpatialInterpreterRules } from '@raptor-pim/spatial-dialect';
 import { importOnnxModel, readNpy, readOnnxFile } from '@raptor-pim/onnx-frontend';
@@ -12,12 +12,15 @@ import { defaultTarget, type Target } from '@raptor-pim/pim-target';
 import { builtinScheduler } from '@raptor-pim/scheduler';
 import { PimPlanMemoryPass, registerBufferizationPasses, type ModuleMemoryReport } from '@raptor-pim/bufferization';
 import { registerSpatialToPimPasses } from '../src';
+import { registerLayoutPlannerPasses } from '@raptor-pim/layout-planner';
+import { registerPlanLoweringPasses } from '@raptor-pim/plan-lowering';
 import { runPipeline } from './support/harness';
 
 jest.setTimeout(300_000);
 
 const SHARED = process.env['RAPTOR_SHARED_DIR'] ?? path.resolve(__dirname, '../../../../shared');
-const MODELS = ['mlp', 'mlp_batch4'];
+// RAPTOR_MODELS=a,b overrides (resnet18 and the large models take minutes in the interpreters).
+const MODELS = (process.env['RAPTOR_MODELS'] ?? 'mlp,mlp_batch4,lenet5').split(',');
 const STRATEGIES = ['layer-sequential', 'throughput', 'latency'];
 
 function inputs(name: string, shapes: readonly (readonly number[])[], kind: 'tensor' | 'buffer', ctx: Operation['context']): ShapedValue[] {
@@ -46,6 +49,14 @@ function softmaxTarget(): Target {
   return t;
 }
 
+/** Layout planning and plan lowering (the stages before the scheduler). */
+const FRONTEND = 'func.func(canonicalize,cse),func.func(spat-plan-layouts,spat-verify-layouts),func.func(spat-lower-plans)';
+const registerFrontend = (r: PassRegistry): void => {
+  registerCorePasses(r);
+  registerLayoutPlannerPasses(r);
+  registerPlanLoweringPasses(r);
+};
+
 const register = (r: PassRegistry): void => {
   registerSpatialToPimPasses(r);
   registerBufferizationPasses(r);
@@ -60,6 +71,8 @@ describe.each(MODELS)('%s', (model) => {
     const imported = importOnnxModel(onnx!);
     const module = imported.module!;
     registerPimDialect(module.context);
+    const planned = runPipeline(module, FRONTEND, registerFrontend);
+    expect(planned.diagnostics.map((d) => d.message)).toEqual([]);
     const r = builtinScheduler(strategy)!.schedule(module, defaultTarget(), {});
     expect((r.diagnostics ?? []).map((d) => d.message)).toEqual([]);
     expect(r.module).toBeDefined();

@@ -440,7 +440,7 @@ function buildStream(
   let ok = true;
   for (const w of plan.work) {
     if (w.lane !== undefined) expanded.add(w.compute.op);
-    if (!formCompute(sb, lowering, w.compute, w.lane, lane, weights, weightArgs, forwarded)) {
+    if (!formCompute(sb, lowering, w.compute, w.lane, lane, weights, weightArgs, forwarded, op)) {
       ok = false;
       break;
     }
@@ -474,6 +474,7 @@ function formCompute(
   weights: readonly Value[],
   weightArgs: readonly Value[],
   forwarded: Map<Value, Value>,
+  stream: Operation,
 ): boolean {
   const op = compute.op;
   const view = bindingsOf(op);
@@ -512,6 +513,13 @@ function formCompute(
       continue;
     }
     if (inner.numRegions > 0) return ctx.error(inner, M.nestedRegion(inner.name));
+    if (isConstant(inner) && inner.numResults === 1 && inner.getResult(0).type instanceof RankedTensorType) {
+      // A constant tensor of the body lives in host memory (like the function's constants):
+      // hoisted before the stream and read with pim.memcp_hd where it is used.
+      const hoisted = OpBuilder.before(stream).clone(inner, new IRMapping());
+      host.set(inner.getResult(0), hoisted.getResult(0));
+      continue;
+    }
     if (inner.definition === ExtractSliceOp && host.has(inner.getOperand(0)) && !mapping.contains(inner.getOperand(0))) {
       if (!readHostSlice(b, ctx, inner, host.get(inner.getOperand(0))!, mapping)) return false;
       continue;
@@ -544,7 +552,7 @@ function readHostSlice(b: OpBuilder, ctx: LoweringContext, op: Operation, source
     view.offsets.map((v) => mapping.lookupOrDefault(v)),
   );
   if (!lists) return false;
-  const { base, runs } = ctx.sliceRuns(b, src.shape, lists.offsets, lists.sizes, src.elementBytes, op.location);
+  const { base, runs } = ctx.sliceRuns(b, src.shape, lists.offsets, lists.sizes, src.elementBytes, op.location, lists.strides);
   const dst = ctx.empty(b, op.getResult(0).type, op.location);
   mapping.map(op.getResult(0), copyRuns(ctx, b, op.location, MemcpHdOp, dst, source, runs, base, true));
   ctx.counters.hostLoads += runs.length;
@@ -579,7 +587,7 @@ function storeOutputs(
       );
       if (!lists) return false;
       const src = mapping.lookupOrDefault(view.source);
-      const { base, runs } = ctx.sliceRuns(b, dest.shape, lists.offsets, lists.sizes, dest.elementBytes, ins.location);
+      const { base, runs } = ctx.sliceRuns(b, dest.shape, lists.offsets, lists.sizes, dest.elementBytes, ins.location, lists.strides);
       copyRuns(ctx, b, ins.location, MemcpDhOp, out, src, runs, base, false);
       ctx.counters.hostStores += runs.length;
       ctx.counters.copies -= runs.length;

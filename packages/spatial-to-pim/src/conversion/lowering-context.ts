@@ -31,10 +31,14 @@ import { evaluateStatic } from './static-index';
 /** A static number or an SSA `index` value. */
 export type IndexOrValue = number | Value;
 
-/** One contiguous run of a row-major slice: `bytes` bytes at `delta` bytes after the slice base. */
+/**
+ * One piece of a row-major slice: `bytes` contiguous bytes at `delta` bytes after the slice
+ * base, or (with `gather`) `gather.length` single elements `gather.stride` elements apart.
+ */
 export interface SliceRun {
   readonly delta: number;
   readonly bytes: number;
+  readonly gather?: { readonly length: number; readonly stride: number };
 }
 
 /** The contiguous runs of a slice and its base byte offset (static or an `index` value). */
@@ -189,9 +193,9 @@ export class LoweringContext {
    * Mixed offsets (static numbers, the given values for the dynamic ones) and static sizes of a
    * tensor slice op, or undefined after a diagnostic (dynamic sizes, non-unit strides).
    */
-  sliceLists(op: Operation, dynamicOffsets: readonly Value[]): { offsets: IndexOrValue[]; sizes: number[] } | undefined {
+  sliceLists(op: Operation, dynamicOffsets: readonly Value[]): { offsets: IndexOrValue[]; sizes: number[]; strides: number[] } | undefined {
     const lists = readSliceLists(op);
-    if (lists.strides.some((s) => s !== 1)) {
+    if (lists.strides.some((s) => s === DYNAMIC || s < 1)) {
       this.error(op, M.nonUnitStride(op.name));
       return undefined;
     }
@@ -201,33 +205,50 @@ export class LoweringContext {
     }
     let k = 0;
     const offsets = lists.offsets.map((o) => (o === DYNAMIC ? dynamicOffsets[k++]! : o));
-    return { offsets, sizes: [...lists.sizes] };
+    return { offsets, sizes: [...lists.sizes], strides: [...lists.strides] };
   }
 
   /**
-   * The contiguous runs of the slice `offsets`/`sizes` of a row-major buffer of `shape` with
-   * `eb`-byte elements: the innermost dimensions the slice covers completely merge into one
-   * run; every combination of the outer indices is one run.
+   * The pieces of the slice `offsets`/`sizes`/`steps` (steps: the slice's element strides, 1 by
+   * default) of a row-major buffer of `shape` with `eb`-byte elements, in row-major order of the
+   * slice: the innermost dimensions the slice covers completely merge into one contiguous run;
+   * a strided dimension gives one run per index, or one gather (`pim.vmv`) when its runs are
+   * single elements and `allowGather` is set.
    */
-  sliceRuns(b: OpBuilder, shape: readonly number[], offsets: readonly IndexOrValue[], sizes: readonly number[], eb: number, loc: Location): SliceRuns {
+  sliceRuns(
+    b: OpBuilder,
+    shape: readonly number[],
+    offsets: readonly IndexOrValue[],
+    sizes: readonly number[],
+    eb: number,
+    loc: Location,
+    steps: readonly number[] = sizes.map(() => 1),
+    allowGather = false,
+  ): SliceRuns {
     const rank = shape.length;
     const strides = new Array<number>(rank).fill(1);
     for (let d = rank - 2; d >= 0; d--) strides[d] = strides[d + 1]! * shape[d + 1]!;
     let base: IndexOrValue = 0;
     for (let d = 0; d < rank; d++) base = this.add(b, base, this.scale(b, offsets[d]!, strides[d]! * eb, loc), loc);
     let p = rank - 1;
-    while (p > 0 && sizes[p] === shape[p]) p--;
-    let runElements = 1;
-    for (let d = p; d < rank; d++) runElements *= sizes[d]!;
+    while (p > 0 && sizes[p] === shape[p] && steps[p] === 1) p--;
+    let inner = 1;
+    for (let d = p + 1; d < rank; d++) inner *= sizes[d]!;
     const runs: SliceRun[] = [];
-    const outer = sizes.slice(0, p);
-    const idx = new Array<number>(p).fill(0);
+    const contiguous = steps[p] === 1;
+    const gather = !contiguous && inner === 1 && allowGather && sizes[p]! > 1;
+    // Outer dimensions iterated run by run: 0..p-1, and p itself when strided (not gathered).
+    const last = contiguous || gather ? p : p + 1;
+    const outer = sizes.slice(0, last);
+    const idx = new Array<number>(last).fill(0);
     const total = outer.reduce((x, y) => x * y, 1);
+    const runElements = contiguous ? sizes[p]! * inner : inner;
     for (let r = 0; r < total; r++) {
       let delta = 0;
-      for (let d = 0; d < p; d++) delta += idx[d]! * strides[d]!;
-      runs.push({ delta: delta * eb, bytes: runElements * eb });
-      for (let d = p - 1; d >= 0; d--) {
+      for (let d = 0; d < last; d++) delta += idx[d]! * steps[d]! * strides[d]!;
+      if (gather) runs.push({ delta: delta * eb, bytes: sizes[p]! * eb, gather: { length: sizes[p]!, stride: steps[p]! * strides[p]! } });
+      else runs.push({ delta: delta * eb, bytes: runElements * eb });
+      for (let d = last - 1; d >= 0; d--) {
         if (++idx[d]! < outer[d]!) break;
         idx[d] = 0;
       }

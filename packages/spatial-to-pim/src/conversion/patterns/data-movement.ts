@@ -6,9 +6,9 @@
  * `pim.memcp_hd` when streams are formed, see `convert-function.ts`.)
  */
 import { createConversionPattern, type ConversionPattern, type DenseArrayAttr, type Location, type OpBuilder, type Value } from '@raptor-pim/ir-core';
-import { ConcatOp as PimConcatOp, MemcpOp } from '@raptor-pim/pim-dialect';
+import { ConcatOp as PimConcatOp, MemcpOp, VMVOp } from '@raptor-pim/pim-dialect';
 import { BlueprintOp, ConcatOp, DeferredSourceSelectOp, ExtractRowsOp } from '@raptor-pim/spatial-dialect';
-import { ExtractSliceOp, InsertSliceOp } from '@raptor-pim/upstream-dialects';
+import { ExtractSliceOp, InsertSliceOp, TensorCollapseShapeOp, TensorExpandShapeOp } from '@raptor-pim/upstream-dialects';
 import { SpatToPimMessages as M } from '../../diagnostics';
 import { staticTensor, type IndexOrValue, type LoweringContext, type SliceRun } from '../lowering-context';
 import { evaluateStatic } from '../static-index';
@@ -35,6 +35,24 @@ export function copyRuns(
     const at = ctx.add(b, base, run.delta, loc);
     const srcOffset = gather ? at : packed;
     const dstOffset = gather ? packed : at;
+    if (run.gather) {
+      cur = VMVOp.build(
+        b,
+        {
+          target: cur,
+          source: src,
+          targetOffset: ctx.materialize(b, dstOffset),
+          sourceOffset: ctx.materialize(b, srcOffset),
+          sourceStride: ctx.constant(b, run.gather.stride),
+          output: cur.type,
+          length: ctx.i32(run.gather.length),
+        },
+        loc,
+      ).output;
+      packed += run.bytes;
+      ctx.counters.copies++;
+      continue;
+    }
     cur = def.build(
       b,
       { dst: cur, src, dstOffset: ctx.materialize(b, dstOffset), srcOffset: ctx.materialize(b, srcOffset), output: cur.type, size: ctx.i32(run.bytes) },
@@ -108,17 +126,32 @@ function blueprintPattern(ctx: LoweringContext): ConversionPattern {
   });
 }
 
+/** `tensor.collapse_shape` / `tensor.expand_shape`: the same row-major bytes, one `pim.memcp` into the new shape. */
+function reshapePattern(ctx: LoweringContext, def: typeof TensorCollapseShapeOp | typeof TensorExpandShapeOp): ConversionPattern {
+  return createConversionPattern(def, (view, adaptor, rw) => {
+    const op = view.op;
+    const t = op.getResult(0).type;
+    const out = staticTensor(t);
+    if (!out) return ctx.error(op, M.dynamicShape(op.name, String(t)));
+    const dst = ctx.empty(rw, t, op.location);
+    rw.replaceOp(op, [copyRuns(ctx, rw, op.location, MemcpOp, dst, adaptor.operands[0]!, [{ delta: 0, bytes: out.bytes }], 0, false)]);
+    return true;
+  });
+}
+
 /** The data-movement patterns. */
 export function dataMovementPatterns(ctx: LoweringContext): ConversionPattern[] {
   return [
     blueprintPattern(ctx),
+    reshapePattern(ctx, TensorCollapseShapeOp),
+    reshapePattern(ctx, TensorExpandShapeOp),
     createConversionPattern(ExtractSliceOp, (view, adaptor, rw) => {
       const op = view.op;
       const src = staticTensor(view.source.type);
       if (!src || !staticTensor(op.getResult(0).type)) return ctx.error(op, M.dynamicShape(op.name, String(view.source.type)));
       const lists = ctx.sliceLists(op, adaptor.offsets);
       if (!lists) return false;
-      const { base, runs } = ctx.sliceRuns(rw, src.shape, lists.offsets, lists.sizes, src.elementBytes, op.location);
+      const { base, runs } = ctx.sliceRuns(rw, src.shape, lists.offsets, lists.sizes, src.elementBytes, op.location, lists.strides, true);
       const dst = ctx.empty(rw, op.getResult(0).type, op.location);
       rw.replaceOp(op, [copyRuns(ctx, rw, op.location, MemcpOp, dst, adaptor.source, runs, base, true)]);
       return true;
@@ -129,7 +162,7 @@ export function dataMovementPatterns(ctx: LoweringContext): ConversionPattern[] 
       if (!dest || !staticTensor(view.source.type)) return ctx.error(op, M.dynamicShape(op.name, String(view.dest.type)));
       const lists = ctx.sliceLists(op, adaptor.offsets);
       if (!lists) return false;
-      const { base, runs } = ctx.sliceRuns(rw, dest.shape, lists.offsets, lists.sizes, dest.elementBytes, op.location);
+      const { base, runs } = ctx.sliceRuns(rw, dest.shape, lists.offsets, lists.sizes, dest.elementBytes, op.location, lists.strides);
       rw.replaceOp(op, [copyRuns(ctx, rw, op.location, MemcpOp, adaptor.dest, adaptor.source, runs, base, false)]);
       return true;
     }),

@@ -3,7 +3,7 @@
  * conversion) and the conversion target they legalize to.
  */
 import { ConversionTarget, type ConversionPattern } from '@raptor-pim/ir-core';
-import { EmptyOp, ExtractSliceOp, InsertSliceOp } from '@raptor-pim/upstream-dialects';
+import { EmptyOp, ExtractSliceOp, InsertSliceOp, TensorCollapseShapeOp, TensorExpandShapeOp } from '@raptor-pim/upstream-dialects';
 import type { LoweringContext } from '../lowering-context';
 import { communicationPatterns } from './communication';
 import { dataMovementPatterns } from './data-movement';
@@ -26,5 +26,5 @@ export function spatToPimTarget(): ConversionTarget {
     .addLegalDialect('pim', 'arith', 'affine', 'memref')
     .addLegalOp(EmptyOp)
     .addIllegalDialect('spat')
-    .addIllegalOp(ExtractSliceOp, InsertSliceOp);
+    .addIllegalOp(ExtractSliceOp, InsertSliceOp, TensorCollapseShapeOp, TensorExpandShapeOp);
 }
