@@ -2,7 +2,7 @@ import type { Operation } from '../ir/operation';
 import type { Block } from '../ir/block';
 import { DominanceInfo } from '../ir/dominance';
 import type { Region } from '../ir/region';
-import { isMemoryEffectFree } from '../ir/side-effects';
+import { getMemoryEffects, isMemoryEffectFree, mayHaveEffect } from '../ir/side-effects';
 import { Traits } from '../ir/traits';
 import type { Value } from '../ir/value';
 import { isOpTriviallyDead } from '../rewrite/folding';
@@ -39,21 +39,32 @@ function opKey(op: Operation, numbering: ValueNumbering): string {
   return `${op.name}(${ids.join(',')})->${types}<${attrsKey(op.properties)}>{${attrsKey(op.attributes)}}`;
 }
 
-/** True when `op` may be replaced by an equivalent earlier op. */
-function isCSECandidate(op: Operation): boolean {
-  return (
-    op.numRegions === 0 &&
-    op.numSuccessors === 0 &&
-    op.numResults > 0 &&
-    op.isRegistered &&
-    !op.hasTrait(Traits.IsTerminator) &&
-    isMemoryEffectFree(op)
-  );
+/**
+ * How `op` may be replaced by an equivalent earlier op: `free` (no memory effects: any
+ * dominating equivalent), `read` (only reads: an equivalent earlier in the same block with no
+ * write in between, as MLIR's CSE), or `null` (never).
+ */
+function cseKind(op: Operation): 'free' | 'read' | null {
+  if (op.numRegions !== 0 || op.numSuccessors !== 0 || op.numResults === 0 || !op.isRegistered || op.hasTrait(Traits.IsTerminator)) {
+    return null;
+  }
+  if (isMemoryEffectFree(op)) return 'free';
+  const effects = getMemoryEffects(op);
+  return effects !== undefined && effects.length > 0 && effects.every((e) => e.kind === 'read') ? 'read' : null;
+}
+
+/** True when an op strictly between `from` and `to` (same block) may write or free memory. */
+function hasWriteBetween(from: Operation, to: Operation): boolean {
+  for (let o = from.next; o && o !== to; o = o.next) {
+    if (mayHaveEffect(o, 'write') || mayHaveEffect(o, 'free')) return true;
+  }
+  return false;
 }
 
 /**
  * `cse` (MLIR's CSE pass): replaces a side-effect-free op by an equivalent op that dominates it
- * and erases trivially dead ops. Scopes follow the region tree: values known in a region are
+ * (a read-only op by an equivalent earlier in its block with no write or free in between) and
+ * erases trivially dead ops. Scopes follow the region tree: values known in a region are
  * visible in regions nested in it (except below isolated-from-above and unregistered ops, as
  * MLIR's `mightHaveTrait<IsIsolatedFromAbove>`); within a region, a block sees the values of its
  * dominators (dominator-tree scoping); unreachable blocks and multi-block graph regions are not
@@ -107,10 +118,11 @@ export class CSEPass extends Pass {
             for (let i = op.regions.length - 1; i >= 0; i--) work.push({ region: op.regions[i]!, scope: inner });
             continue;
           }
-          if (!ssa || !isCSECandidate(op)) continue;
+          const kind = ssa ? cseKind(op) : null;
+          if (kind === null) continue;
           const key = opKey(op, numbering);
           const existing = lookup(blockScope, key);
-          if (existing) {
+          if (existing && (kind === 'free' || (existing.parent === op.parent && !hasWriteBetween(existing, op)))) {
             op.replaceAllUsesWith(existing.results);
             toErase.push(op);
             cse.value++;

@@ -133,7 +133,7 @@ describe('memory effects', () => {
     expect(isMemoryEffectFree(first('fx.none'))).toBe(true);
   });
 
-  test('canonicalize,cse: writes, frees and sends stay; dead reads and allocations go; only effect-free ops merge', () => {
+  test('canonicalize,cse: writes, frees and sends stay; dead reads and allocations go', () => {
     const ctx = context();
     const m = parseSourceString(ctx, SOURCE)!;
     const registry = new PassRegistry();
@@ -145,10 +145,34 @@ describe('memory effects', () => {
     expect(count('fx.send')).toBe(2);
     expect(count('fx.free')).toBe(1);
     expect(count('fx.alloc')).toBe(1); // the unused, never freed one is erased
-    expect(count('fx.read')).toBe(1); // the used %r0; %r1 is unused after %s2 dies; reads are never merged
+    expect(count('fx.read')).toBe(1); // %r1 merged into %r0 (no write between), the dead one erased
     expect(count('fx.none')).toBe(0); // all dead once the pure users die
     expect(count('fx.unknown')).toBe(1);
     expect(count('fx.region')).toBe(1); // %g (effect free, unused) erased; %h writes
+  });
+
+  test('cse merges reads only within a block and with no write or free in between', () => {
+    const ctx = context();
+    const m = parseSourceString(ctx, `
+func.func @g(%m: i32, %v: i32) -> (i32, i32, i32, i32, i32) {
+  %a = "fx.read"(%m) : (i32) -> i32
+  %b = "fx.read"(%m) : (i32) -> i32
+  "fx.write"(%v, %m) : (i32, i32) -> ()
+  %c = "fx.read"(%m) : (i32) -> i32
+  %t = "fx.send"(%v) : (i32) -> i32
+  %d = "fx.read"(%m) : (i32) -> i32
+  %e = "fx.read"(%m) : (i32) -> i32
+  return %a, %b, %c, %d, %e : i32, i32, i32, i32, i32
+}`)!;
+    const registry = new PassRegistry();
+    registerCorePasses(registry);
+    expect(parsePassPipeline(ctx, 'builtin.module(cse)', registry)!.run(m).success).toBe(true);
+    const out = printOperation(m);
+    // %b merges into %a; %c stays (a write before it); %d stays too (the send between writes,
+    // and cse treats any write or free between as a barrier, whatever its resource); %e merges
+    // into %d.
+    expect(out.split('"fx.read"').length - 1).toBe(3);
+    expect(out).toContain('return %0, %0, %1, %3, %3');
   });
 
   test('cse reads dominance from the analysis manager and preserves it', () => {
