@@ -3,6 +3,7 @@
  * reports itself as `'spat.<x>_plan' op`), the parameter and the limit, and say what would be
  * accepted.
  */
+/** The message texts of `spat-lower-plans` (see the file comment). */
 export const PlanLoweringMessages = {
   /** A plan parameter outside what the lowering supports. */
   unsupportedGeometry: (parameter: string, value: string, limit: string): string =>
