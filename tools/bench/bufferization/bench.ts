@@ -1,7 +1,7 @@
-// See bench.mjs. Programs: the scheduled fixtures of spatial-to-pim, and two synthetic
-// scheduled programs at ResNet-18 scale (64 cores; a 16-stage pipeline of 4-lane batches kept as
-// pim.core_batch, and the same work as 64 separate pim.core streams), until the scheduler
-// produces the shared models.
+// See bench.mjs. Programs: the shared models the pipeline reaches (imported, layouts planned,
+// plans lowered, scheduled with each built-in strategy; `--models a,b`), the scheduled fixtures
+// of spatial-to-pim, and two synthetic scheduled programs (64 cores; a 16-stage pipeline of
+// 4-lane batches kept as pim.core_batch, and the same work as 64 pim.core streams).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -9,7 +9,13 @@ import { MLIRContext, PassRegistry, parsePassPipeline, parseSourceString, render
 import { registerPimDialect } from '@raptor-pim/pim-dialect';
 import { registerSpatialDialect } from '@raptor-pim/spatial-dialect';
 import { SpatToPimPass } from '@raptor-pim/spatial-to-pim';
-import { PimBufferizePass, PimPlanMemoryPass, PimVerifyMemoryPass, type BufferizeReport, type ModuleMemoryReport } from '@raptor-pim/bufferization';
+import { PimBufferizePass, PimPlanMemoryPass, PimVerifyMemoryPass, TargetKey, type BufferizeReport, type ModuleMemoryReport } from '@raptor-pim/bufferization';
+import { registerCorePasses } from '@raptor-pim/ir-core';
+import { registerLayoutPlannerPasses } from '@raptor-pim/layout-planner';
+import { importOnnxModel, readOnnxFile } from '@raptor-pim/onnx-frontend';
+import { registerPlanLoweringPasses } from '@raptor-pim/plan-lowering';
+import { defaultTarget } from '@raptor-pim/pim-target';
+import { builtinScheduler } from '@raptor-pim/scheduler';
 
 const args = process.argv.slice(2);
 const opt = (name: string, d: number): number => {
@@ -17,6 +23,9 @@ const opt = (name: string, d: number): number => {
   return i >= 0 ? Number(args[i + 1]) : d;
 };
 const LAYERS = opt('layers', 200);
+const modelsAt = args.indexOf('--models');
+const MODELS = (modelsAt >= 0 ? args[modelsAt + 1]! : 'mlp,mlp_batch4,lenet5,mnist-8,resnet_mini,mobilenet_block,yolo_block,resnet18').split(',');
+const STRATEGIES = ['layer-sequential', 'throughput', 'latency'];
 const ROUNDS = opt('rounds', 3);
 const root = path.resolve(__dirname, '../../..');
 
@@ -109,7 +118,14 @@ function countOps(op: Operation): number {
   return n;
 }
 
-function runOnce(name: string, text: string): Row {
+/** A target with pim.vsoftmax enabled (the models end in softmax). */
+function benchTarget() {
+  const t = defaultTarget();
+  t.config.raptor_config.allow_vsoftmax = true;
+  return t;
+}
+
+function parseProgram(name: string, text: string): Operation {
   const ctx = new MLIRContext();
   ctx.allowUnregisteredDialects = true;
   registerSpatialDialect(ctx);
@@ -119,6 +135,39 @@ function runOnce(name: string, text: string): Row {
     return m && verify(m) ? m : undefined;
   });
   if (!module) throw new Error(`${name}: ${renderDiagnostics(diagnostics)}`);
+  return module;
+}
+
+/** A shared model imported, planned, lowered and scheduled (undefined, with the reason, when a stage refuses it). */
+function scheduledModel(model: string, strategy: string): { module?: Operation; why?: string; ms?: number } {
+  const file = path.join(root, '../shared/models', model, 'model.onnx');
+  if (!fs.existsSync(file)) return { why: 'model file missing' };
+  const { model: onnx } = readOnnxFile(file);
+  if (!onnx) return { why: 'unreadable' };
+  const imported = importOnnxModel(onnx);
+  const module = imported.module;
+  if (!module) return { why: 'import refused' };
+  registerPimDialect(module.context);
+  const registry = new PassRegistry();
+  registerCorePasses(registry);
+  registerLayoutPlannerPasses(registry);
+  registerPlanLoweringPasses(registry);
+  const ctx = module.context;
+  const { result, diagnostics } = ctx.diagnostics.capture(() => {
+    const pm = parsePassPipeline(ctx, 'builtin.module(func.func(canonicalize,cse),func.func(spat-plan-layouts,spat-verify-layouts),func.func(spat-lower-plans))', registry)!;
+    return pm.run(module).success;
+  });
+  if (!result) return { why: `plan lowering: ${diagnostics[0]?.message ?? 'failed'}` };
+  const t0 = performance.now();
+  const r = builtinScheduler(strategy)!.schedule(module, defaultTarget(), {});
+  const ms = performance.now() - t0;
+  if (!r.module) return { why: `scheduler: ${r.diagnostics[0]?.message ?? 'failed'}` };
+  return { module, ms };
+}
+
+function runOnce(name: string, text: string | Operation): Row {
+  const module = typeof text === 'string' ? parseProgram(name, text) : text;
+  const ctx = module.context;
   let buf: BufferizeReport | undefined;
   let plan: ModuleMemoryReport | undefined;
   const registry = new PassRegistry();
@@ -131,12 +180,13 @@ function runOnce(name: string, text: string): Row {
     const { result, diagnostics: d } = ctx.diagnostics.capture(() => {
       const pm = parsePassPipeline(ctx, `builtin.module(${pass})`, registry)!;
       pm.enableVerifier(false);
+      pm.setContext(TargetKey, benchTarget());
       const t0 = performance.now();
       const ok = pm.run(module).success;
       ms[pass] = performance.now() - t0;
       return ok;
     });
-    if (!result) throw new Error(`${name}: ${pass} failed\n${renderDiagnostics(d)}`);
+    if (!result) throw new Error(`${pass}: ${d[0]?.message ?? 'failed'}`);
   }
   const worst = plan!.streams.reduce((w, s) => (s.lowerBound && s.peak / s.lowerBound >= w.peak / Math.max(1, w.lowerBound) ? s : w), plan!.streams[0]!);
   return {
@@ -165,17 +215,40 @@ function main(): void {
   }
   programs.push([`synthetic: 16 stages x 4-lane batches, ${LAYERS} layers`, synthetic(16, 4, LAYERS, true)]);
   programs.push([`synthetic: 16 stages x 4 cores, ${LAYERS} layers`, synthetic(16, 4, LAYERS, false)]);
-  console.log(`spat-to-pim + bufferization benchmark (median of ${ROUNDS} rounds; pass times in ms)`);
-  console.log('| program | ops after | streams | copies | worst peak / bound (B) | worst ratio | host B | spat-to-pim | bufferize | plan | verify | total |');
+  console.log(`spat-to-pim + bufferization benchmark (pass times in ms; fixtures and synthetic programs: median of ${ROUNDS} rounds, models: one run)`);
+  const header = '| program | ops after | streams | copies | worst peak / bound (B) | worst ratio | host B | spat-to-pim | bufferize | plan | verify | total |';
+  console.log(header);
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
-  for (const [name, text] of programs) {
-    const rows = Array.from({ length: ROUNDS }, () => runOnce(name, text));
-    const r = rows[0]!;
-    const m = (k: string) => median(rows.map((x) => x.ms[k]!));
+  const line = (name: string, r: Row, m: (k: string) => number): void => {
     const total = m('spat-to-pim') + m('pim-bufferize') + m('pim-plan-memory') + m('pim-verify-memory');
     console.log(
       `| ${name} | ${r.ops} | ${r.streams} | ${r.copies} | ${r.worstPeak} / ${r.worstBound} | ${r.worstRatio.toFixed(3)} | ${r.hostBytes} | ${m('spat-to-pim').toFixed(1)} | ${m('pim-bufferize').toFixed(1)} | ${m('pim-plan-memory').toFixed(1)} | ${m('pim-verify-memory').toFixed(1)} | ${total.toFixed(1)} |`,
     );
+  };
+  for (const model of MODELS) {
+    for (const strategy of STRATEGIES) {
+      const name = `${model} / ${strategy}`;
+      let s: ReturnType<typeof scheduledModel>;
+      try {
+        s = scheduledModel(model, strategy);
+      } catch (e) {
+        s = { why: `internal error: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}` };
+      }
+      if (!s.module) {
+        console.log(`| ${name} | not scheduled: ${s.why} |`);
+        continue;
+      }
+      try {
+        const r = runOnce(name, s.module);
+        line(name, r, (k) => r.ms[k]!);
+      } catch (e) {
+        console.log(`| ${name} | refused: ${e instanceof Error ? e.message.split('\n')[0] : String(e)} |`);
+      }
+    }
+  }
+  for (const [name, text] of programs) {
+    const rows = Array.from({ length: ROUNDS }, () => runOnce(name, text));
+    line(name, rows[0]!, (k) => median(rows.map((x) => x.ms[k]!)));
   }
 }
 

@@ -1,11 +1,11 @@
 /**
- * Live intervals of the local allocations of one core stream over the linear op order of its
- * body: an allocation is live from its `memref.alloc` to the last top-level op that uses it
- * (a use inside a nested region counts at its top-level ancestor). After bufferization every
- * pim op's result *is* its destination buffer and nothing uses the result, so the uses of the
- * allocation are all its accesses.
+ * Live intervals of the local allocations of one core stream, from ir-core's `Liveness`
+ * analysis over the linear (pre-order) op order of the stream body: an allocation is live from
+ * its `memref.alloc` to its last use (a use inside a nested region extends it over that
+ * region). After bufferization every pim op's result *is* its destination buffer and nothing
+ * uses the result, so the uses of the allocation are all its accesses.
  */
-import { DenseArrayAttr, IntegerAttr, type Block, type Operation, type Value } from '@raptor-pim/ir-core';
+import { DenseArrayAttr, IntegerAttr, Liveness, type Block, type Operation, type Value } from '@raptor-pim/ir-core';
 import { CoreBatchOp, CoreOp } from '@raptor-pim/pim-dialect';
 import { AllocOp } from '@raptor-pim/upstream-dialects';
 import { byteSizeOf } from '../conversion/bufferize-core';
@@ -20,16 +20,14 @@ export interface CoreAllocation {
   readonly ordinal: number;
   /** Bytes of the buffer. */
   readonly bytes: number;
-  /** Position of the alloc op. */
+  /** Index of the alloc op in the linear order. */
   readonly start: number;
-  /** Position of the last op that uses the buffer. */
+  /** Index of the last op where the buffer is live. */
   readonly end: number;
 }
 
-/** Op positions and allocations of a stream body. */
+/** The allocations of a stream body with their intervals. */
 export interface StreamLiveness {
-  /** Top-level op -> position. */
-  readonly positions: ReadonlyMap<Operation, number>;
   /** The allocations in program order. */
   readonly allocations: readonly CoreAllocation[];
 }
@@ -41,24 +39,22 @@ export function topLevelAncestor(body: Block, op: Operation): Operation | null {
   return o;
 }
 
-/** Computes positions and allocation intervals of `body`. */
-export function computeStreamLiveness(body: Block): StreamLiveness {
-  const positions = new Map<Operation, number>();
-  let k = 0;
-  for (let op = body.firstOp; op; op = op.next) positions.set(op, k++);
+/**
+ * The allocations of the stream `stream` and their live intervals (`liveness`: the analysis of
+ * an ancestor of the stream, e.g. the pass's `getAnalysis(Liveness)`; computed when omitted).
+ */
+export function computeStreamLiveness(stream: Operation, liveness: Liveness = new Liveness(stream)): StreamLiveness {
+  const region = stream.regions[0]!;
+  const intervals = liveness.getLiveIntervals(region);
   const allocations: CoreAllocation[] = [];
-  for (let op = body.firstOp; op; op = op.next) {
+  for (let op = region.firstBlock?.firstOp ?? null; op; op = op.next) {
     if (op.definition !== AllocOp) continue;
     const value = op.getResult(0);
-    const start = positions.get(op)!;
-    let end = start;
-    for (let u = value.firstUse; u; u = u.nextUse) {
-      const top = topLevelAncestor(body, u.owner);
-      if (top) end = Math.max(end, positions.get(top)!);
-    }
-    allocations.push({ op, value, ordinal: allocations.length, bytes: byteSizeOf(value.type) ?? 0, start, end });
+    const iv = intervals.getInterval(value);
+    const start = iv?.start ?? intervals.indexOf(op)!;
+    allocations.push({ op, value, ordinal: allocations.length, bytes: byteSizeOf(value.type) ?? 0, start, end: iv?.end ?? start });
   }
-  return { positions, allocations };
+  return { allocations };
 }
 
 /** The cores of a `pim.core` / `pim.core_batch` (lane order). */

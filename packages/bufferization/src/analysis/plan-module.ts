@@ -4,13 +4,13 @@
  * (graph inputs, outputs, host slots at aligned addresses).
  *
  * Recorded attributes: `pim.address` (byte offset, i64) and `pim.live` (`array<i64: start,
- * end>`, op positions) on every local `memref.alloc`; `pim.local_memory_size` (planned peak)
+ * end>`, indices in the pre-order op order of the stream body) on every local `memref.alloc`; `pim.local_memory_size` (planned peak)
  * and `pim.memory_lower_bound` on every `pim.core` / `pim.core_batch`; `pim.host_address` on
  * every host `memref.alloc` and host constant (a tensor constant streams read with
  * `pim.memcp_hd`) of the function, `pim.host_arg_addresses` and
  * `pim.host_memory_size` on the function.
  */
-import { DenseArrayAttr, FuncOp, IntegerAttr, IntegerType, Traits, type Operation } from '@raptor-pim/ir-core';
+import { DenseArrayAttr, FuncOp, IntegerAttr, IntegerType, Liveness, Traits, type Operation } from '@raptor-pim/ir-core';
 import { isHostOperand } from '@raptor-pim/pim-dialect';
 import type { HardwareConfig } from '@raptor-pim/pim-target';
 import { AllocOp } from '@raptor-pim/upstream-dialects';
@@ -66,10 +66,9 @@ export const MemoryPlanAttributes = {
 } as const;
 
 /** Plans one stream and records the plan on its ops. */
-export function planStreamMemory(stream: Operation, config: HardwareConfig): StreamMemoryReport & { ok: boolean } {
+export function planStreamMemory(stream: Operation, config: HardwareConfig, liveness?: Liveness): StreamMemoryReport & { ok: boolean } {
   const { capacity, alignment } = localMemoryOf(config);
-  const body = stream.regions[0]!.firstBlock!;
-  const { allocations } = computeStreamLiveness(body);
+  const { allocations } = computeStreamLiveness(stream, liveness);
   const plan = planMemory(
     allocations.map((a) => ({ id: a.ordinal, size: a.bytes, start: a.start, end: a.end })),
     alignment,
@@ -139,7 +138,7 @@ export function planHostMemory(func: Operation, config: HardwareConfig): { bytes
 }
 
 /** Plans every stream and the host layout of every function of `module`. */
-export function planModuleMemory(module: Operation, config: HardwareConfig): ModuleMemoryReport {
+export function planModuleMemory(module: Operation, config: HardwareConfig, liveness: Liveness = new Liveness(module)): ModuleMemoryReport {
   const streams: StreamMemoryReport[] = [];
   let hostBytes = 0;
   let ok = true;
@@ -147,7 +146,7 @@ export function planModuleMemory(module: Operation, config: HardwareConfig): Mod
     if (func.definition !== FuncOp) continue;
     for (const op of func.regions[0]?.firstBlock?.operations ?? []) {
       if (!isStream(op)) continue;
-      const r = planStreamMemory(op, config);
+      const r = planStreamMemory(op, config, liveness);
       if (!r.ok) ok = false;
       const { ok: _ok, ...report } = r;
       void _ok;

@@ -11,14 +11,14 @@
  *   inside its allocation, for every lane of a batch;
  * - `pim.local_memory_size` covers every allocation.
  */
-import { DenseArrayAttr, IntegerAttr, MemRefType, printType, type Operation, type Value } from '@raptor-pim/ir-core';
+import { DenseArrayAttr, IntegerAttr, MemRefType, WalkOrder, printType, type Operation, type Value } from '@raptor-pim/ir-core';
 import { CoreBatchOp, MemcpDhOp, MemcpHdOp, MemcpOp, ReceiveOp, SendOp, VMVOp } from '@raptor-pim/pim-dialect';
 import type { HardwareConfig } from '@raptor-pim/pim-target';
 import { AllocOp } from '@raptor-pim/upstream-dialects';
 import { byteSizeOf, elementBytes } from '../conversion/bufferize-core';
 import { BufferizationMessages as M } from '../diagnostics';
 import { localMemoryOf } from '../target';
-import { coresOf, describeStream, topLevelAncestor } from './live-intervals';
+import { coresOf, describeStream } from './live-intervals';
 import { MemoryPlanAttributes as A } from './plan-module';
 import { evaluateStatic } from './static-index';
 
@@ -77,9 +77,12 @@ export function verifyStreamMemory(stream: Operation, config: HardwareConfig): b
   const { capacity, alignment } = localMemoryOf(config);
   const core = describeStream(stream);
   const body = stream.regions[0]!.firstBlock!;
+  // Op indices in pre-order (an op before the ops of its regions), as the plan records them.
   const positions = new Map<Operation, number>();
   let p = 0;
-  for (let op = body.firstOp; op; op = op.next) positions.set(op, p++);
+  for (let op = body.firstOp; op; op = op.next) {
+    op.walk((inner) => void positions.set(inner, p++), WalkOrder.PreOrder);
+  }
   let ok = true;
   const fail = (at: Operation, message: string, note?: [Operation, string]): void => {
     const d = at.emitError(message);
@@ -136,8 +139,7 @@ export function verifyStreamMemory(stream: Operation, config: HardwareConfig): b
       for (let i = 0; i < inner.numOperands; i++) {
         const r = allocs.get(inner.getOperand(i));
         if (!r || inner === r.op) continue;
-        const top = topLevelAncestor(body, inner)!;
-        const at = positions.get(top)!;
+        const at = positions.get(inner)!;
         if (at < r.start || at > r.end) fail(inner, M.useAfterEnd(core, describeAlloc(r.ordinal, r.op), inner.name, at, r.start, r.end));
       }
     });

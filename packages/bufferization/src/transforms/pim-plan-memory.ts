@@ -1,10 +1,11 @@
 /**
  * The `pim-plan-memory` pass: a local memory plan per core stream (addresses from the live
  * intervals, recorded on the ops) and the host layout; a stream whose live data exceeds the
- * core's local memory is a diagnostic with the core, the peak and the capacity. The logic is
+ * core's local memory is a diagnostic with the core, the peak and the capacity. Intervals come
+ * from ir-core's `Liveness` analysis (`getAnalysis(Liveness)`). The logic is
  * {@link planModuleMemory}.
  */
-import { Pass, type Operation } from '@raptor-pim/ir-core';
+import { Liveness, Pass, type Operation } from '@raptor-pim/ir-core';
 import { planModuleMemory, type ModuleMemoryReport } from '../analysis/plan-module';
 import { targetConfigOf } from '../target';
 
@@ -28,7 +29,8 @@ export class PimPlanMemoryPass extends Pass {
   }
 
   runOnOperation(module: Operation): void {
-    const report = planModuleMemory(module, targetConfigOf(this));
+    const report = planModuleMemory(module, targetConfigOf(this), this.getAnalysis(Liveness));
+    this.markAllAnalysesPreserved(); // attributes only: no op, value or use changes
     this.streams.value += report.streams.length;
     for (const s of report.streams) {
       this.peak.value = Math.max(this.peak.value, s.peak);
