@@ -1,5 +1,8 @@
 import { printOperation } from '@raptor-pim/ir-core';
-import { checkModule, importShared, run, scheduleWith, sharedInput } from './helpers';
+import { defaultTarget } from '@raptor-pim/pim-target';
+import { BUILTIN_SCHEDULERS, formatReport } from '@raptor-pim/scheduler';
+import { checkModule, run, scheduleWith } from './helpers';
+import { importShared, sharedInput } from './models';
 
 jest.setTimeout(120_000);
 
@@ -20,5 +23,19 @@ describe.each(MODELS)('%s', (model) => {
     const after = run(module, imported.functionName, args);
     if (!after.ok) throw new Error(after.message + '\n' + printOperation(module).replace(/dense<"0x[0-9A-F]+">/g, 'dense<...>'));
     expect(after.outputs).toEqual((before as { outputs: number[][] }).outputs);
+  });
+});
+
+describe('determinism', () => {
+  it.each(STRATEGIES)('%s: the same input gives the same module and report, byte for byte', (strategy) => {
+    const outputs = [0, 1].map(() => {
+      const imported = importShared('mlp_batch4');
+      if (!imported) return undefined;
+      const s = BUILTIN_SCHEDULERS.find((x) => x.name === strategy)!;
+      const r = s.schedule(imported.module!, defaultTarget(), {});
+      expect(r.module).toBeDefined();
+      return { ir: printOperation(imported.module!), report: JSON.stringify(r.report), text: formatReport(r.report!.functions[0]!) };
+    });
+    expect(outputs[1]).toEqual(outputs[0]);
   });
 });

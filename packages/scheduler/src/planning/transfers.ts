@@ -6,7 +6,7 @@
  */
 import { elementsOf, type Workload } from '../analysis/workload';
 import { boundingBox, type Box } from '../analysis/fragment-needs';
-import { coreOfLane, lanesOfReplica, type SchedulePlan } from './schedule-plan';
+import { coreOfLane, lanesOfReplica, replicaOfLane, type SchedulePlan } from './schedule-plan';
 import { addTraffic, type TrafficMatrix } from './placement';
 
 /** One fragment a consumer replica reads. */
@@ -15,8 +15,13 @@ export interface FragmentRead {
   readonly producer: number;
   /** Producer result index. */
   readonly resultIndex: number;
-  /** Producer slot (graph lane; 0 for a scalar producer). */
+  /** Producer slot (graph lane; 0 for a scalar producer); the first of `count` consecutive slots. */
   readonly slot: number;
+  /**
+   * Consecutive slots moved in one message (1 unless both ends work at layer granularity,
+   * where a producer replica's run of slots goes as one slice of its partial result).
+   */
+  readonly count: number;
   /** Core the fragment is produced on. */
   readonly fromCore: number;
   /** Consumer core. */
@@ -72,13 +77,29 @@ export function planReads(workload: Workload, plan: SchedulePlan): ReplicaInputR
             const boxes = lanesOfReplica(pl, n.lanes, j).map((l) => s.boxesPerLane![l]);
             if (boxes.every((b) => b !== undefined)) box = boundingBox(boxes as Box[]);
           }
-          for (const slot of slots) {
-            const fromCore = coreOfLane(pp, workload.nodes[s.producer]!.lanes, slot);
-            if (fromCore === toCore) hasLocal = true;
-            else {
-              const bytes = box ? (s.slotBytes / Math.max(1, totalOf(workload, s.producer, s.resultIndex))) * box.sizes.reduce((a, b) => a * b, 1) : s.slotBytes;
-              remote.push({ producer: s.producer, resultIndex: s.resultIndex, slot, fromCore, toCore, bytes, round: first.get(slot)!, ...(box ? { box } : {}) });
+          const producer = workload.nodes[s.producer]!;
+          const grouped = producer.isBatch && pl.granularity === 'layer' && pp.granularity === 'layer' && plan.transfer === 'channel';
+          if (grouped) slots.sort((a, b) => a - b);
+          for (let k = 0; k < slots.length; k++) {
+            const slot = slots[k]!;
+            const fromCore = coreOfLane(pp, producer.lanes, slot);
+            if (fromCore === toCore) {
+              hasLocal = true;
+              continue;
             }
+            let count = 1;
+            let round = first.get(slot)!;
+            if (grouped) {
+              // A run of consecutive slots of one producer replica goes as one message.
+              const replica = replicaOfLane(pp, producer.lanes, slot);
+              while (k + 1 < slots.length && slots[k + 1] === slot + count && replicaOfLane(pp, producer.lanes, slots[k + 1]!) === replica) {
+                round = Math.min(round, first.get(slots[k + 1]!)!);
+                count++;
+                k++;
+              }
+            }
+            const bytes = box ? (s.slotBytes / Math.max(1, totalOf(workload, s.producer, s.resultIndex))) * box.sizes.reduce((a, b) => a * b, 1) : s.slotBytes * count;
+            remote.push({ producer: s.producer, resultIndex: s.resultIndex, slot, count, fromCore, toCore, bytes, round, ...(box ? { box } : {}) });
           }
           out.push({ consumer: n.index, replica: j, inputIndex: input.inputIndex, sourceIndex, producer: s.producer, resultIndex: s.resultIndex, remote, hasLocal });
         });

@@ -22,8 +22,9 @@ import {
   type Operation,
   type Value,
 } from '@raptor-pim/ir-core';
-import { createEmpty, createExtractSlice, createInsertSlice, ParallelInsertSliceOp, readSliceLists } from '@raptor-pim/upstream-dialects';
+import { createEmpty, createExtractSlice, createInsertSlice, EmptyOp, ParallelInsertSliceOp, readSliceLists } from '@raptor-pim/upstream-dialects';
 import {
+  BlueprintOp,
   ChannelReceiveOp,
   ChannelSendOp,
   GraphComputeBatchOp,
@@ -162,6 +163,23 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     if (!list) readsOf.set(k, (list = []));
     list.push(r);
   }
+
+  // Partial results a replica must assemble: read on the host, forwarded to a consumer on the
+  // same core, stored in a host slot, or sliced into grouped messages.
+  const nodeOps = new Set(workload.nodes.map((n) => n.op));
+  const neededPartials = new Set<string>();
+  for (const n of workload.nodes) {
+    n.op.results.forEach((res, k) => {
+      const hostUse = res.users.some((u) => !nodeOps.has(u) && !(BlueprintOp.isInstance(u) && u.getResult(0).users.every((x) => nodeOps.has(x))));
+      if (hostUse) for (let j = 0; j < plan.placements[n.index]!.replicas; j++) neededPartials.add(slotKey(n.index, j, k));
+    });
+  }
+  for (const r of reads) {
+    const pp = plan.placements[r.producer]!;
+    if (r.hasLocal) neededPartials.add(slotKey(r.producer, pp.cores.indexOf(plan.placements[r.consumer]!.cores[r.replica]!), r.resultIndex));
+    for (const f of r.remote) if (f.count > 1) neededPartials.add(slotKey(f.producer, replicaOfLane(pp, workload.nodes[f.producer]!.lanes, f.slot), f.resultIndex));
+  }
+  for (const key of slots.keys()) neededPartials.add(key);
 
   // ------------------------------------------------------------------ scheduled ops
   const constants = new Map<Block, Map<number, Value>>();
@@ -356,11 +374,12 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
             continue;
           }
           const base = baseOf(r.inputIndex, r.sourceIndex, collection);
-          const sizes = [1, ...collection.shape.slice(1)];
+          const sizes = [f.count, ...collection.shape.slice(1)];
           const offsets = [f.slot, ...collection.shape.slice(1).map(() => 0)];
+          const type = f.count > 1 ? RankedTensorType.get(ctx, sizes, collection.elementType) : fragmentType(collection);
           let frag: Value;
-          if (slot) frag = createExtractSlice(bb, loc, whole(), { offsets, sizes }, fragmentType(collection));
-          else frag = receive(bb, f, me, fragmentType(collection), loc);
+          if (slot) frag = createExtractSlice(bb, loc, whole(), { offsets, sizes }, type);
+          else frag = receive(bb, f, me, type, loc);
           bases.set(key, createInsertSlice(bb, loc, frag, base, { offsets, sizes }));
         }
       }
@@ -379,7 +398,13 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     const send = (v: Value, lane: number, resultIndex: number): void => {
       for (const f of sendsOf.get(`${n.index}:${lane}:${resultIndex}`) ?? []) {
         let payload = v;
-        if (f.box) {
+        if (f.count > 1) {
+          // A run of this replica's slots: one slice of its (complete) partial result.
+          const collection = resultTypes[resultIndex] as RankedTensorType;
+          const sizes = [f.count, ...collection.shape.slice(1)];
+          const offsets = [f.slot, ...collection.shape.slice(1).map(() => 0)];
+          payload = createExtractSlice(bb, loc, partialOf(resultIndex), { offsets, sizes });
+        } else if (f.box) {
           const key = `${resultIndex}:${f.box.offsets.join(',')}:${f.box.sizes.join(',')}`;
           let w = windows.get(key);
           if (!w) windows.set(key, (w = createExtractSlice(bb, loc, v, { offsets: [...f.box.offsets], sizes: [...f.box.sizes] })));
@@ -432,7 +457,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           let d = 0;
           const offsets = lists.offsets.map((x) => (x === DYNAMIC ? dyn[d++]! : x));
           const sizes = lists.sizes.map((x) => x);
-          partial[outIndex] = createInsertSlice(bb, loc, value, partialOf(outIndex), { offsets, sizes });
+          if (neededPartials.has(slotKey(n.index, j, outIndex))) partial[outIndex] = createInsertSlice(bb, loc, value, partialOf(outIndex), { offsets, sizes });
           if (window) send(value, lane, outIndex);
           else pendingSends.push([value, lane, outIndex]);
         }
@@ -480,7 +505,10 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     const term = s.regions[0]!.firstBlock!.lastOp!;
     const tb = OpBuilder.before(term);
     YieldOp.build(tb, { outputs: [] }, term.location);
+    const yielded = term.operands.map((v) => v.definingOp);
     term.erase();
+    // Partial results nobody assembled are empty tensors: drop them with the results.
+    for (const d of yielded) if (d && EmptyOp.isInstance(d) && d.getResult(0).useEmpty) d.erase();
     op.erase();
     return s;
   }

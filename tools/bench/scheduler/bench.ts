@@ -1,0 +1,108 @@
+/**
+ * The scheduler benchmark (see bench.mjs). For every model: import (onnx-frontend), plan
+ * layouts and lower plans (layout-planner, plan-lowering) as the compiler's pipeline does, then
+ * schedule a fresh copy with each built-in strategy and print one table row per strategy.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { PassRegistry, parsePassPipeline, type Operation } from '@raptor-pim/ir-core';
+import { importOnnxModel, readOnnxFile } from '@raptor-pim/onnx-frontend';
+import { registerLayoutPlannerPasses } from '@raptor-pim/layout-planner';
+import { registerPlanLoweringPasses } from '@raptor-pim/plan-lowering';
+import { defaultTarget } from '@raptor-pim/pim-target';
+import { BUILTIN_SCHEDULERS, verifyCommunication, type ScheduleReport } from '@raptor-pim/scheduler';
+
+const shared = process.env['RAPTOR_SHARED_DIR'] ?? path.resolve(__dirname, '../../../../shared');
+const args = process.argv.slice(2);
+const json = args.includes('--json');
+const DEFAULT_MODELS = ['mlp', 'mlp_batch4', 'lenet5', 'mnist-8', 'resnet_mini', 'resnet18'];
+const models = args.filter((a) => !a.startsWith('--'));
+
+/** The module of `model` lowered to graph computes, or the reason it is not. */
+function lowered(model: string): Operation | string {
+  const file = path.join(shared, 'models', model, 'model.onnx');
+  if (!fs.existsSync(file)) return 'no model file';
+  const { model: m } = readOnnxFile(file);
+  if (!m) return 'unreadable';
+  const imported = importOnnxModel(m);
+  if (!imported.module) return imported.diagnostics.map((d) => d.message).join('; ');
+  const registry = new PassRegistry();
+  registerLayoutPlannerPasses(registry);
+  registerPlanLoweringPasses(registry);
+  const ctx = imported.context;
+  const errors: string[] = [];
+  const ok = ctx.diagnostics.withHandler(
+    (d) => {
+      if (d.severity === 'error') errors.push(d.message);
+    },
+    () => parsePassPipeline(ctx, 'builtin.module(func.func(spat-plan-layouts,spat-lower-plans))', registry)?.run(imported.module!).success,
+  );
+  return ok ? imported.module : `lowering failed: ${errors[0] ?? 'pipeline'}`;
+}
+
+interface Row {
+  model: string;
+  strategy: string;
+  report?: ScheduleReport;
+  scheduleMs: number;
+  heapMB: number;
+  checks: number;
+  error?: string;
+}
+
+const rows: Row[] = [];
+for (const model of models.length ? models : DEFAULT_MODELS) {
+  for (const s of BUILTIN_SCHEDULERS) {
+    const module = lowered(model);
+    if (typeof module === 'string') {
+      rows.push({ model, strategy: s.name, scheduleMs: 0, heapMB: 0, checks: 0, error: module });
+      continue;
+    }
+    (globalThis as { gc?: () => void }).gc?.();
+    const heap0 = process.memoryUsage().heapUsed;
+    const t0 = performance.now();
+    const r = s.schedule(module, defaultTarget(), {});
+    const scheduleMs = performance.now() - t0;
+    const heapMB = Math.max(0, process.memoryUsage().heapUsed - heap0) / 1e6;
+    if (!r.module) {
+      rows.push({ model, strategy: s.name, scheduleMs, heapMB, checks: 0, error: r.diagnostics.map((d) => d.message).join('; ') });
+      continue;
+    }
+    const checks = verifyCommunication(module, defaultTarget()).diagnostics.length;
+    rows.push({ model, strategy: s.name, report: r.report.functions[0], scheduleMs, heapMB, checks });
+  }
+}
+
+if (json) {
+  console.log(JSON.stringify(rows.map((r) => ({ ...r, report: r.report && { ...r.report, cores: undefined, layers: undefined } })), null, 2));
+} else {
+  const fmt = (x: number, d = 2): string => (Number.isFinite(x) ? x.toFixed(d) : '-');
+  const us = (ns: number): string => fmt(ns / 1000, 1);
+  const header = ['model', 'strategy', 'latency us', 'x lat_min', 'thru /s', 'x thru_max', 'thru vs seq', 'lat vs seq', 'xbar util', 'peak KiB', 'sched ms', 'checks'];
+  const lines: string[][] = [header];
+  for (const r of rows) {
+    if (!r.report) {
+      lines.push([r.model, r.strategy, `(${r.error})`]);
+      continue;
+    }
+    const seq = rows.find((x) => x.model === r.model && x.strategy === 'layer-sequential')?.report;
+    const rep = r.report;
+    lines.push([
+      r.model,
+      r.strategy,
+      us(rep.latencyNs),
+      fmt(rep.latencyRatio),
+      fmt(rep.throughput, 0),
+      fmt(rep.throughputRatio),
+      seq ? `${fmt(rep.throughput / seq.throughput)}x` : '-',
+      seq ? `1/${fmt(seq.latencyNs / rep.latencyNs)}` : '-',
+      `${fmt(rep.crossbarUtilisation * 100, 1)}%`,
+      fmt(rep.peakLocalBytes / 1024, 1),
+      fmt(r.scheduleMs, 0),
+      r.checks === 0 ? 'ok' : `${r.checks} errors`,
+    ]);
+  }
+  const widths = header.map((_, i) => Math.max(...lines.map((l) => (l[i] ?? '').length)));
+  for (const l of lines) console.log('| ' + l.map((c, i) => (c ?? '').padEnd(i < 2 ? widths[i]! : 0).padStart(i < 2 ? 0 : widths[i]!)).join(' | ') + ' |');
+}
