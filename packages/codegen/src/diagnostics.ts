@@ -10,6 +10,9 @@ export const CodegenMessages = {
   coreIdRange: (core: number, cores: number) =>
     `core id ${core} is outside the target's cores [0, ${cores}) (chip_config.core_cnt)`,
   twoStreamsOnCore: (core: number) => `core ${core} already runs another stream; each core runs exactly one stream`,
+  hostOp: (name: string) =>
+    `'${name}' at function level would run on the host, which has no instruction stream; only core streams, host allocations, constants, views and the return can be emitted`,
+  nestedCore: () => `must be at the top level of the entry function to be emitted (core streams run once, side by side)`,
   noHalt: () => `core stream must end with 'pim.halt'`,
   unsupportedOp: (name: string) => `'${name}' is not supported inside a core stream by code generation (supported: pim ops, memref.alloc and views, arith/affine index arithmetic, scf.for with static bounds)`,
   tensorOperand: (what: string, type: string) =>

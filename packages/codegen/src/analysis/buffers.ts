@@ -128,21 +128,31 @@ function reassociation(a: Attribute | undefined): number[][] {
 export function resolveBuffer(value: Value, env: BufferEnvironment, what: string): Resolution {
   const bound = env.bound.get(value) ?? env.roots.get(value);
   if (bound) return { view: bound };
-  const type = value.type;
-  if (!(type instanceof MemRefType)) return { error: M.tensorOperand(what, typeText(type)) };
-  if (type.shape.some((d) => d < 0)) return { error: M.dynamicShape(typeText(type)) };
-  const eb = elementBytes(type.elementType);
-  if (eb === undefined) return { error: M.unknownStorage(what) };
   if (value instanceof BlockArgument) {
     const outer = env.outer.get(value);
     if (outer) return resolveBuffer(outer, env, what);
   }
   const host = env.host(value);
   if (host) {
-    const view: BufferView = { space: 'host', address: host.address, shape: type.shape, strides: canonical(type.shape), elementBytes: eb, rootAddress: host.address, rootBytes: host.bytes, host };
+    const shape = host.type.shape;
+    const view: BufferView = {
+      space: 'host',
+      address: host.address,
+      shape,
+      strides: canonical(shape),
+      elementBytes: elementBytes(host.type.elementType) ?? 1,
+      rootAddress: host.address,
+      rootBytes: host.bytes,
+      host,
+    };
     env.roots.set(value, view);
     return { view };
   }
+  const type = value.type;
+  if (!(type instanceof MemRefType)) return { error: M.tensorOperand(what, typeText(type)) };
+  if (type.shape.some((d) => d < 0)) return { error: M.dynamicShape(typeText(type)) };
+  const eb = elementBytes(type.elementType);
+  if (eb === undefined) return { error: M.unknownStorage(what) };
   if (!(value instanceof OpResult)) return { error: M.unknownStorage(what) };
   const op = value.definingOp;
   if (AllocOp.isInstance(op) || AllocaOp.isInstance(op)) {

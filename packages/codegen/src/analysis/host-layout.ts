@@ -3,10 +3,11 @@
  * global memory.
  *
  * Host buffers are the entry function's memref arguments, memref allocations at function
- * level (host slots, returned outputs) and `memref.global`s read through `memref.get_global`.
+ * level (host slots, returned outputs), constant tensors of the function that streams read as
+ * host data (`pim.memcp_hd` sources) and `memref.global`s read through `memref.get_global`.
  * The addresses bufferization's `pim-plan-memory` records are kept: `pim.host_arg_addresses`
- * (one per argument) on the function, `pim.host_address` on a host `memref.alloc` (and on a
- * `memref.global`); buffers without one are laid out after the planned ones in program order,
+ * (one per argument) on the function, `pim.host_address` on a host `memref.alloc`, on a host
+ * constant (and on a `memref.global`); buffers without one are laid out after the planned ones in program order,
  * 4-byte aligned.
  */
 import {
@@ -17,13 +18,16 @@ import {
   IntegerAttr,
   IntegerType,
   MemRefType,
+  RankedTensorType,
   StringAttr,
+  Traits,
   type Attribute,
   type Operation,
   type Value,
 } from '@raptor-pim/ir-core';
 import { FuncOp } from '@raptor-pim/ir-core';
 import { AllocOp, GetGlobalOp, GlobalOp } from '@raptor-pim/upstream-dialects';
+import { isHostOperand } from '@raptor-pim/pim-dialect';
 import { CodegenMessages as M } from '../diagnostics';
 import { elementBytes, staticByteSize } from './types';
 import type { Reporter } from './reporter';
@@ -45,8 +49,8 @@ export interface HostBuffer {
   readonly address: number;
   /** Size in bytes. */
   readonly bytes: number;
-  /** The buffer's type. */
-  readonly type: MemRefType;
+  /** The buffer's type (a tensor type for a host constant). */
+  readonly type: MemRefType | RankedTensorType;
   /** The function argument index, for arguments. */
   readonly argument?: number;
   /** The tensor name from a `pim.name` argument attribute, if any. */
@@ -109,7 +113,24 @@ export class HostLayout {
       });
     });
     let slot = 0;
+    let constant = 0;
     for (let o = entry?.firstOp ?? null; o; o = o.next) {
+      if (isHostConstant(o)) {
+        const type = o.getResult(0).type as RankedTensorType;
+        const name = `host constant #${constant++}`;
+        const planned = addressOf(o.getDiscardableAttr(HOST_ADDRESS_ATTR), name, o, report);
+        const value = o.getProperty('value') ?? o.getAttr('value');
+        pending.push({
+          name,
+          bytes: staticByteSize(type) ?? 0,
+          type,
+          reportAt: o,
+          key: o.getResult(0),
+          ...(value instanceof DenseElementsAttr ? { initialValue: value } : {}),
+          ...(planned !== undefined ? { planned } : {}),
+        });
+        continue;
+      }
       const alloc = AllocOp.match(o);
       if (!alloc || !(o.getResult(0).type instanceof MemRefType)) continue;
       const type = o.getResult(0).type as MemRefType;
@@ -168,6 +189,13 @@ export class HostLayout {
     if (layout.end > globalSize) report.error(func, M.hostTooBig(layout.end, globalSize));
     return layout;
   }
+}
+
+/** A constant tensor of the function that a stream reads as host data (a `pim.memcp_hd` source). */
+function isHostConstant(op: Operation): boolean {
+  if (!op.hasTrait(Traits.ConstantLike) || op.numResults !== 1 || !(op.getResult(0).type instanceof RankedTensorType)) return false;
+  for (let u = op.getResult(0).firstUse; u; u = u.nextUse) if (isHostOperand(u.owner, u.index)) return true;
+  return false;
 }
 
 function align(n: number, a: number): number {

@@ -23,7 +23,7 @@ import {
   type Operation,
   type Value,
 } from '@raptor-pim/ir-core';
-import { FuncOp } from '@raptor-pim/ir-core';
+import { FuncOp, ReturnOp } from '@raptor-pim/ir-core';
 import {
   AllocOp,
   AllocaOp,
@@ -201,7 +201,15 @@ function collectStreams(func: Operation, target: Target, report: Reporter): Stre
     owner.set(core, op);
     return true;
   };
+  for (let op = func.regions[0]?.firstBlock?.firstOp ?? null; op; op = op.next) {
+    if (CoreOp.isInstance(op) || CoreBatchOp.isInstance(op) || ReturnOp.isInstance(op) || AllocOp.isInstance(op) || isLazy(op) || op.hasTrait(Traits.ConstantLike)) continue;
+    report.error(op, M.hostOp(op.name));
+  }
   func.walk((op) => {
+    if ((CoreOp.isInstance(op) || CoreBatchOp.isInstance(op)) && op.getParentOp() !== func) {
+      report.error(op, M.nestedCore());
+      return;
+    }
     const single = CoreOp.match(op);
     if (single) {
       const body = op.regions[0]!.firstBlock!;

@@ -4,7 +4,7 @@
  * pim-target's bundle (`config.json`, `core_<id>.pim`, `manifest.json`, `memory.bin`,
  * `weights.bin`) checked by pim-target's validator. The same module gives the same bytes.
  */
-import { FloatType, IntegerType, MemRefType, ReturnOp, type Diagnostic, type Operation } from '@raptor-pim/ir-core';
+import { FloatType, IntegerType, ReturnOp, type Diagnostic, type Operation } from '@raptor-pim/ir-core';
 import {
   formatDiagnostic,
   isPimsimCompatibilityDiagnostic,
@@ -176,7 +176,7 @@ function modelTensors(program: StaticProgram, report: Reporter): { inputs: Tenso
       report.error(b.reportAt, M.elementType(`host buffer ${b.name}`, typeText(b.type.elementType)));
       return undefined;
     }
-    return { name: b.tensorName ?? name, address: b.address, elementType, shape: [...(b.type as MemRefType).shape] };
+    return { name: b.tensorName ?? name, address: b.address, elementType, shape: [...b.type.shape] };
   };
   const inputs = inputBuffers.map((b, k) => locate(b, `input_${k}`)).filter((t): t is TensorLocation => t !== undefined);
   const outputs = outputBuffers.map((b, k) => locate(b, `output_${k}`)).filter((t): t is TensorLocation => t !== undefined);
