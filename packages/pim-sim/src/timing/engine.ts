@@ -298,6 +298,7 @@ class TimingEngine {
   private stepping = false;
   private readonly batch: number[] = [];
   private readonly deferred: number[] = [];
+  private readonly pendingWaits: number[] = [];
   // Message pool.
   private mKind: number[] = [];
   private mSrc: number[] = [];
@@ -1066,20 +1067,54 @@ class TimingEngine {
       this.q.push(t, P_NET, phase === W_ARRIVE ? K_SW_ARRIVE : K_SW_DONE, sw, this.swTransport[sw]);
       return;
     }
+    if (!this.stepping && Math.abs(this.netStepAt - t) <= 1e-9) {
+      // SystemC pops this instant's timed waits before any thread runs: a wait started now
+      // enters the heap after that batch (see netStep).
+      this.pendingWaits.push(sw * 2 + phase, until);
+      return;
+    }
+    this.insertWait(sw * 2 + phase, until, t);
+    this.scheduleNetStep(this.nextSwitchTime());
+  }
+
+  private insertWait(code: number, until: number, t: number): void {
     const w = this.waits;
     // The clock's entry is always in SystemC's heap; alone, its place does not matter, so it is
     // (re)placed at the next edge only when a switch starts waiting (unless a batch that popped
-    // it is running: it re-inserts the clock at its turn).
+    // it is running: it re-inserts the clock at its turn). Otherwise the clock's edges up to now
+    // are run first (the clock runs first at an edge, before the threads it wakes).
     if (this.switchWaits === 0) {
       if (this.clockInHeap) w.retimeSingle(this.nextEdge(t));
       else if (!this.stepping) {
         w.insert(this.nextEdge(t), CLOCK_ENTRY);
         this.clockInHeap = true;
       }
-    }
-    w.insert(until, sw * 2 + phase);
+    } else if (!this.stepping) this.runClockEdges(t, true);
+    w.insert(until, code);
     this.switchWaits++;
-    this.scheduleNetStep(w.topTime());
+  }
+
+  /** Earliest end of a switch wait (Infinity when none waits). */
+  private nextSwitchTime(): number {
+    const w = this.waits;
+    if (this.switchWaits === 0) return Infinity;
+    return w.topCode() === CLOCK_ENTRY ? w.secondTime() : w.topTime();
+  }
+
+  /**
+   * Runs the clock's edges before `t` (and at `t` when `inclusive`) that come before every
+   * switch wake-up, in the heap only (TimedWaitHeap.advanceClock).
+   */
+  private runClockEdges(t: number, inclusive: boolean): void {
+    const w = this.waits;
+    if (!this.clockInHeap || this.switchWaits === 0 || w.topCode() !== CLOCK_ENTRY) return;
+    const clock = w.topTime();
+    const P = this.P;
+    if (clock > t + 1e-9) return;
+    let steps = inclusive ? Math.floor((t - clock) / P + 1e-9) + 1 : Math.ceil((t - clock) / P - 1e-9);
+    const cap = Math.ceil((w.secondTime() - clock) / P - 1e-9) - 1;
+    if (steps > cap) steps = cap;
+    if (steps > 0) w.advanceClock(steps, P);
   }
 
   private scheduleNetStep(time: number): void {
@@ -1099,6 +1134,7 @@ class TimingEngine {
     this.netStepAt = Infinity;
     const w = this.waits;
     const P = this.P;
+    this.runClockEdges(t, false);
     const batch = this.batch;
     batch.length = 0;
     while (w.size > 0 && w.topTime() <= t + 1e-9) {
@@ -1124,29 +1160,17 @@ class TimingEngine {
     const deferred = this.deferred;
     for (let i = 0; i < deferred.length; i++) this.startMessage(deferred[i], this.swCur[deferred[i]], t);
     deferred.length = 0;
+    const pending = this.pendingWaits;
+    for (let i = 0; i < pending.length; i += 2) this.insertWait(pending[i], pending[i + 1], t);
+    pending.length = 0;
     if (this.switchWaits > 0) {
       if (!this.clockInHeap) {
         // The batch ran at a time between edges: the clock still waits for its next edge.
         w.insert(this.nextEdge(t), CLOCK_ENTRY);
         this.clockInHeap = true;
       }
-      this.fastForwardClock();
-      this.scheduleNetStep(w.topTime());
+      this.scheduleNetStep(this.nextSwitchTime());
     }
-  }
-
-  /**
-   * While every switch waits past the next edge, the clock's pops and re-insertions only
-   * permute the heap the same way at each edge: run them at once up to the edge before the
-   * earliest switch wait ends (see TimedWaitHeap.advanceClock) instead of stepping each cycle.
-   */
-  private fastForwardClock(): void {
-    const w = this.waits;
-    if (w.topCode() !== CLOCK_ENTRY) return;
-    const clock = w.topTime();
-    const P = this.P;
-    const steps = Math.ceil((w.secondTime() - clock) / P - 1e-9) - 1;
-    if (steps > 0) w.advanceClock(steps, P);
   }
 
   private switchArrive(sw: number, t: number): void {

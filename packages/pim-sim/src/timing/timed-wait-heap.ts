@@ -32,6 +32,7 @@ export class TimedWaitHeap {
   private time = new Float64Array(129);
   private code = new Int32Array(129);
   private n = 0;
+  private scratch = new Int32Array(0);
 
   /** Entries in the heap, the clock's included. */
   get size(): number {
@@ -69,13 +70,17 @@ export class TimedWaitHeap {
     const T = this.time;
     const C = this.code;
     const start = T[1];
-    let before = new Int32Array(0);
+    if (this.scratch.length < n + 1) this.scratch = new Int32Array(2 * (n + 1));
+    const before = this.scratch;
     for (let i = 0; i < steps; i++) {
-      if (n > 2) before = C.slice(1, n + 1);
+      if (n <= 2) break; // the clock and one entry: an edge changes nothing
+      for (let p = 2; p <= n; p++) before[p] = C[p];
       const t = T[1];
       this.extractTop();
       this.insert(t + period, CLOCK_ENTRY);
-      if (n <= 2 || before.every((code, k) => code === C[k + 1])) break; // a fixed point
+      let same = true;
+      for (let p = 2; p <= n && same; p++) same = before[p] === C[p];
+      if (same) break; // a fixed point: further edges only move the clock's time
     }
     // The clock's entry is at the root; the edges left over only move its time.
     T[1] = start + steps * period;
