@@ -22,7 +22,8 @@ import {
   type Operation,
   type Value,
 } from '@raptor-pim/ir-core';
-import { createEmpty, createExtractSlice, createInsertSlice, EmptyOp, ParallelInsertSliceOp, readSliceLists } from '@raptor-pim/upstream-dialects';
+import { createEmpty, EmptyOp, ParallelInsertSliceOp, readSliceLists } from '@raptor-pim/upstream-dialects';
+import { SliceBuilder } from './slice-builder';
 import {
   BlueprintOp,
   ChannelReceiveOp,
@@ -88,6 +89,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   const index = IndexType.get(ctx);
   const i32 = IntegerType.get(ctx, 32);
   const host = plan.transfer === 'host';
+  const slices = new SliceBuilder(ctx);
 
   // ------------------------------------------------------------------ host slots and registers
   const slots = new Map<string, HostSlot>();
@@ -226,8 +228,8 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           const part = scheduled[n.index]![replicaOfLane(pl, n.lanes, lane)]!.getResult(k);
           const sizes = [1, ...type.shape.slice(1)];
           const offsets = [lane, ...type.shape.slice(1).map(() => 0)];
-          const frag = createExtractSlice(b, n.op.location, part, { offsets, sizes });
-          value = createInsertSlice(b, n.op.location, frag, value, { offsets, sizes });
+          const frag = slices.extract(b, n.op.location, part, offsets, sizes);
+          value = slices.insert(b, n.op.location, frag, value, offsets, sizes);
         }
       }
       res.replaceAllUsesWith(value);
@@ -369,7 +371,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
             else {
               // Only the window this replica reads was sent: place it in an otherwise unread value.
               const window = receive(bb, f, me, RankedTensorType.get(ctx, [...f.box.sizes], collection.elementType), loc);
-              bases.set(key, createInsertSlice(bb, loc, window, createEmpty(bb, loc, collection), { offsets: [...f.box.offsets], sizes: [...f.box.sizes] }));
+              bases.set(key, slices.insert(bb, loc, window, createEmpty(bb, loc, collection), f.box.offsets, f.box.sizes));
             }
             continue;
           }
@@ -378,9 +380,9 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           const offsets = [f.slot, ...collection.shape.slice(1).map(() => 0)];
           const type = f.count > 1 ? RankedTensorType.get(ctx, sizes, collection.elementType) : fragmentType(collection);
           let frag: Value;
-          if (slot) frag = createExtractSlice(bb, loc, whole(), { offsets, sizes }, type);
+          if (slot) frag = slices.extract(bb, loc, whole(), offsets, sizes, type);
           else frag = receive(bb, f, me, type, loc);
-          bases.set(key, createInsertSlice(bb, loc, frag, base, { offsets, sizes }));
+          bases.set(key, slices.insert(bb, loc, frag, base, offsets, sizes));
         }
       }
     };
@@ -403,11 +405,11 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           const collection = resultTypes[resultIndex] as RankedTensorType;
           const sizes = [f.count, ...collection.shape.slice(1)];
           const offsets = [f.slot, ...collection.shape.slice(1).map(() => 0)];
-          payload = createExtractSlice(bb, loc, partialOf(resultIndex), { offsets, sizes });
+          payload = slices.extract(bb, loc, partialOf(resultIndex), offsets, sizes);
         } else if (f.box) {
           const key = `${resultIndex}:${f.box.offsets.join(',')}:${f.box.sizes.join(',')}`;
           let w = windows.get(key);
-          if (!w) windows.set(key, (w = createExtractSlice(bb, loc, v, { offsets: [...f.box.offsets], sizes: [...f.box.sizes] })));
+          if (!w) windows.set(key, (w = slices.extract(bb, loc, v, f.box.offsets, f.box.sizes)));
           payload = w;
         }
         ChannelSendOp.build(
@@ -457,7 +459,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           let d = 0;
           const offsets = lists.offsets.map((x) => (x === DYNAMIC ? dyn[d++]! : x));
           const sizes = lists.sizes.map((x) => x);
-          if (neededPartials.has(slotKey(n.index, j, outIndex))) partial[outIndex] = createInsertSlice(bb, loc, value, partialOf(outIndex), { offsets, sizes });
+          if (neededPartials.has(slotKey(n.index, j, outIndex))) partial[outIndex] = slices.insert(bb, loc, value, partialOf(outIndex), offsets, sizes);
           if (window) send(value, lane, outIndex);
           else pendingSends.push([value, lane, outIndex]);
         }
