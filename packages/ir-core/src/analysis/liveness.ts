@@ -1,7 +1,7 @@
 import type { Block } from '../ir/block';
 import type { Operation } from '../ir/operation';
 import type { Region } from '../ir/region';
-import { BlockArgument, type Value } from '../ir/value';
+import { BlockArgument, type OpOperand, type Value } from '../ir/value';
 
 /**
  * The liveness of one block (MLIR's `LivenessBlockInfo`): the values live on entry and on exit,
@@ -84,6 +84,16 @@ export interface LiveInterval {
   readonly end: number;
 }
 
+/** Options of {@link Liveness.getLiveIntervals}. */
+export interface LiveIntervalOptions {
+  /**
+   * The values that alias the used value through `use` (e.g. the result of a view or cast op
+   * of a buffer): their uses keep the used value live too (followed transitively). Default:
+   * none, so each SSA value is on its own.
+   */
+  readonly aliasesOf?: (use: OpOperand) => readonly Value[];
+}
+
 /**
  * Live intervals over a linear order of the ops nested in a region: the ops are numbered in
  * pre-order (an op before the ops of its regions, blocks in order). A value is live from its
@@ -114,6 +124,7 @@ export class LiveIntervals {
     /** The region numbered. */
     readonly region: Region,
     liveness: Liveness,
+    private readonly options: LiveIntervalOptions = {},
   ) {
     const ops: Operation[] = [];
     // Pre-order numbering with subtree ends (explicit stack).
@@ -191,29 +202,44 @@ export class LiveIntervals {
       if (i < start) start = i;
       if (i > end) end = i;
     };
-    for (let u = value.firstUse; u; u = u.nextUse) {
-      // The ancestor of the user that lies in the defining block: the whole ancestor when the
-      // use is nested in one of its regions (it may run repeatedly), else the user itself.
-      let a: Operation | null = u.owner;
-      while (a && a.parent !== defBlock) a = a.getParentOp();
-      if (a) {
-        widen(a === u.owner ? this.index.get(a)! : this.subtreeEnd.get(a)!);
-        continue;
+    // The value and, with `aliasesOf`, the values aliasing it (transitively).
+    const group: Value[] = [value];
+    const seen = new Set<Value>(group);
+    const aliasesOf = this.options.aliasesOf;
+    for (let gi = 0; gi < group.length; gi++) {
+      const v = group[gi]!;
+      for (let u = v.firstUse; u; u = u.nextUse) {
+        if (aliasesOf) {
+          for (const alias of aliasesOf(u)) {
+            if (!seen.has(alias)) {
+              seen.add(alias);
+              group.push(alias);
+            }
+          }
+        }
+        // The ancestor of the user that lies in the defining block: the whole ancestor when the
+        // use is nested in one of its regions (it may run repeatedly), else the user itself.
+        let a: Operation | null = u.owner;
+        while (a && a.parent !== defBlock) a = a.getParentOp();
+        if (a) {
+          const i = a === u.owner ? this.index.get(a) : this.subtreeEnd.get(a);
+          if (i !== undefined) widen(i);
+        }
+        // A use in another block of the region (CFG): covered below through live-in/live-out.
       }
-      // A use in another block of the region (CFG): covered below through live-in/live-out.
     }
     const r = defBlock.parent;
     if (r && !r.hasOneBlock) {
       for (let b = r.firstBlock; b; b = b.next) {
         const info = liveness.getBlockInfo(b);
         if (!info || b.empty) continue;
-        if (info.isLiveIn(value)) {
-          widen(this.index.get(b.firstOp!)!);
-          const s = b.firstOp!;
-          const e = info.getEndOperation(value, s);
-          widen(this.subtreeEnd.get(e)!);
+        for (const v of group) {
+          if (info.isLiveIn(v)) {
+            widen(this.index.get(b.firstOp!)!);
+            widen(this.subtreeEnd.get(info.getEndOperation(v, b.firstOp!))!);
+          }
+          if (info.isLiveOut(v)) widen(this.subtreeEnd.get(b.lastOp!)!);
         }
-        if (info.isLiveOut(value)) widen(this.subtreeEnd.get(b.lastOp!)!);
       }
     }
     return { value, start, end };
@@ -338,8 +364,11 @@ export class Liveness {
     return end === op || end.isBeforeInBlock(op);
   }
 
-  /** The live intervals of the values defined in `region` (see {@link LiveIntervals}). */
-  getLiveIntervals(region: Region): LiveIntervals {
-    return new LiveIntervals(region, this);
+  /**
+   * The live intervals of the values defined in `region` (see {@link LiveIntervals}); with
+   * `options.aliasesOf`, a buffer stays live while a view of it is used.
+   */
+  getLiveIntervals(region: Region, options: LiveIntervalOptions = {}): LiveIntervals {
+    return new LiveIntervals(region, this, options);
   }
 }

@@ -115,6 +115,25 @@ describe('liveness', () => {
     expect(names(info.currentlyLiveValues(blocks[3]!.firstOp!), v)).toEqual(['x', 'z']);
   });
 
+  test('aliasesOf: a buffer stays live while a view of it is used', () => {
+    const m = parse(`
+"test.func"() <{sym_name = "v"}> ({
+^bb0:
+  %buf = "x.alloc"() : () -> i32
+  %view = "x.view"(%buf) : (i32) -> i32
+  %other = "x.def"() : () -> i32
+  "x.use"(%view) : (i32) -> ()
+  "test.return"() : () -> ()
+}) : () -> ()`);
+    const v = valuesByName(m);
+    const func = m.regions[0]!.firstBlock!.firstOp!;
+    const live = new Liveness(func);
+    expect(live.getLiveIntervals(func.regions[0]!).getInterval(v.get('buf')!)).toMatchObject({ start: 0, end: 1 });
+    const iv = live.getLiveIntervals(func.regions[0]!, { aliasesOf: (use) => (use.owner.name === 'x.view' ? use.owner.results : []) });
+    expect(iv.getInterval(v.get('buf')!)).toMatchObject({ start: 0, end: 3 });
+    expect(iv.overlaps(v.get('buf')!, v.get('other')!)).toBe(true);
+  });
+
   test('is an analysis: cached by the pass manager', () => {
     const m = parse(STRAIGHT);
     const pm = new PassManager(m.context);
