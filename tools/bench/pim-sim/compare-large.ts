@@ -29,14 +29,14 @@ function fromReport(text: string): Expected {
   for (const m of text.matchAll(/Core (\d+) Information\s*\n\s*- finish time:\s*([0-9.e+-]+) ms/g)) cores[m[1]] = Math.round(Number(m[2]) * 1e6);
   return { latency_ns: Math.round(num(/- latency:\s*([0-9.e+-]+) ms/) * 1e6), energy_pj: num(/- average energy:\s*([0-9.e+-]+) pJ/), core_finish_ns: cores };
 }
-const shared_case = fs.existsSync(path.join(dir, 'prog'));
+const sharedCase = fs.existsSync(path.join(dir, 'prog'));
 const expected: Expected = fs.existsSync(path.join(dir, 'expected.json'))
   ? (JSON.parse(fs.readFileSync(path.join(dir, 'expected.json'), 'utf8')) as Expected)
   : fromReport(fs.readFileSync(path.join(dir, 'report.txt'), 'utf8'));
-const target = loadTarget(path.join(dir, shared_case ? 'arch/latency_config.json' : 'arch.json'));
+const target = loadTarget(path.join(dir, sharedCase ? 'arch/latency_config.json' : 'arch.json'));
 if (!target.value) throw new Error('cannot load the architecture');
 const t0 = process.hrtime.bigint();
-const r = simulateDirectory(shared_case ? path.join(dir, 'prog') : dir, { target: target.value, timingOnly: args.includes('--timing-only') });
+const r = simulateDirectory(sharedCase ? path.join(dir, 'prog') : dir, { target: target.value, timingOnly: args.includes('--timing-only') });
 const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
 if (!r.ok || !r.timing) throw new Error(r.error?.message ?? 'no timing');
 const t = r.timing;
