@@ -6,8 +6,10 @@
  *
  * The planner runs greedy-by-size offset planning (as TFLite Micro's GreedyMemoryPlanner:
  * largest buffer first, each at the lowest offset that fits between the already placed buffers
- * it is live with) and a few other first-fit orders, and keeps the plan with the smallest peak
- * (ties: greedy by size), so it is never worse than greedy-by-size.
+ * it is live with), three other orders, each first fit and best fit, keeps the plan with the
+ * smallest peak (ties: greedy by size, so it is never worse than greedy-by-size), stops as soon
+ * as a plan reaches the lower bound, and otherwise improves the best plan by promoting the
+ * buffers at the peak to the front of the order and by a fixed set of perturbed size orders.
  */
 
 /** A buffer to place: `size` bytes live from op `start` to op `end` (inclusive). */
@@ -43,7 +45,12 @@ export interface MemoryPlan {
 }
 
 /** The first-fit orders the planner tries. */
-export type PlanningOrder = 'greedy-by-size' | 'by-start' | 'by-area' | 'by-conflicts';
+export type PlanningOrder = 'greedy-by-size' | 'by-start' | 'by-area' | 'by-conflicts' | 'promotion' | 'perturbed';
+
+/** Perturbed orders tried when no order reaches the lower bound (fewer for large streams). */
+const PERTURBED_ROUNDS = 24;
+/** Pair checks the perturbed rounds may spend (about n^2 per placement). */
+const PLACEMENT_BUDGET = 8_000_000;
 
 /** `n` rounded up to a multiple of `alignment`. */
 export function alignUp(n: number, alignment: number): number {
@@ -76,27 +83,68 @@ export function liveBytesLowerBound(buffers: readonly LiveBuffer[], alignment: n
   return { bytes: best, position };
 }
 
-/** First-fit placement of `order` (indices into `buffers`): each at the lowest fitting offset. */
-function placeInOrder(buffers: readonly LiveBuffer[], order: readonly number[], alignment: number): { offsets: number[]; peak: number } {
+/**
+ * Placement of `order` (indices into `buffers`): each buffer at the lowest offset that fits
+ * between the already placed buffers it is live with (first fit), or in the smallest such gap
+ * (best fit; the top of the arena counts as an unbounded gap).
+ */
+function placeInOrder(buffers: readonly LiveBuffer[], order: readonly number[], alignment: number, bestFit = false): { offsets: number[]; peak: number } {
   const offsets = new Array<number>(buffers.length).fill(-1);
+  const sizes = buffers.map((b) => alignUp(b.size, alignment));
   const placed: number[] = [];
   let peak = 0;
   for (const i of order) {
     const b = buffers[i]!;
-    const size = alignUp(b.size, alignment);
+    const size = sizes[i]!;
     const live = placed.filter((j) => livesOverlap(buffers[j]!, b)).sort((x, y) => offsets[x]! - offsets[y]!);
-    let offset = 0;
+    let offset = -1;
+    let bestGap = Infinity;
+    let cursor = 0;
     for (const j of live) {
       const o = offsets[j]!;
-      const e = o + alignUp(buffers[j]!.size, alignment);
-      if (o >= offset + size) break; // the gap before j fits
-      offset = Math.max(offset, e);
+      if (o - cursor >= size) {
+        if (!bestFit) {
+          offset = cursor;
+          break;
+        }
+        if (o - cursor < bestGap) {
+          bestGap = o - cursor;
+          offset = cursor;
+        }
+      }
+      cursor = Math.max(cursor, o + sizes[j]!);
     }
+    if (offset < 0) offset = cursor;
     offsets[i] = offset;
     placed.push(i);
     peak = Math.max(peak, offset + size);
   }
   return { offsets, peak };
+}
+
+/**
+ * Improves a plan by promotion (local search): the buffers that reach the peak move to the
+ * front of the order and the order is placed again; a change is kept when the peak drops.
+ * Deterministic; at most `rounds` re-placements.
+ */
+function promotePeakBuffers(
+  buffers: readonly LiveBuffer[],
+  order: number[],
+  start: { offsets: number[]; peak: number },
+  alignment: number,
+  bound: number,
+  rounds: number,
+): { offsets: number[]; peak: number; order: number[] } {
+  let best = { ...start, order };
+  for (let r = 0; r < rounds && best.peak > bound; r++) {
+    const top = best.order.filter((i) => best.offsets[i]! + alignUp(buffers[i]!.size, alignment) === best.peak);
+    const next = [...top, ...best.order.filter((i) => !top.includes(i))];
+    const placed = placeInOrder(buffers, next, alignment, r % 2 === 1);
+    if (placed.peak < best.peak) best = { ...placed, order: next };
+    else if (r > 0 && next.join() === best.order.join()) break;
+    else best = { ...best, order: next };
+  }
+  return best;
 }
 
 /** Per buffer, the total size of the buffers live with it (itself included): sorted sweeps, O(n log n). */
@@ -153,12 +201,34 @@ function* orders(buffers: readonly LiveBuffer[]): Generator<[PlanningOrder, numb
  */
 export function planMemory(buffers: readonly LiveBuffer[], alignment: number, only?: PlanningOrder): MemoryPlan {
   const bound = liveBytesLowerBound(buffers, alignment);
-  let best: { offsets: number[]; peak: number; strategy: PlanningOrder } | undefined;
+  let best: { offsets: number[]; peak: number; strategy: PlanningOrder; order: number[] } | undefined;
   for (const [strategy, order] of orders(buffers)) {
     if (only && strategy !== only) continue;
-    const r = placeInOrder(buffers, order, alignment);
-    if (!best || r.peak < best.peak) best = { ...r, strategy };
-    if (best.peak === bound.bytes) break; // optimal
+    for (const bestFit of only ? [false] : [false, true]) {
+      const r = placeInOrder(buffers, order, alignment, bestFit);
+      if (!best || r.peak < best.peak) best = { ...r, strategy, order };
+      if (best.peak === bound.bytes) break;
+    }
+    if (best && best.peak === bound.bytes) break; // optimal
+  }
+  if (best && !only && best.peak > bound.bytes) {
+    const improved = promotePeakBuffers(buffers, best.order, best, alignment, bound.bytes, 16);
+    if (improved.peak < best.peak) best = { ...improved, strategy: 'promotion' };
+    // Perturbed greedy-by-size orders (a fixed pseudo-random sequence, so plans are deterministic).
+    let seed = 0x9e3779b9;
+    const random = (): number => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>> 0) / 4294967296;
+    };
+    const rounds = Math.max(2, Math.min(PERTURBED_ROUNDS, Math.floor(PLACEMENT_BUDGET / Math.max(1, buffers.length * buffers.length))));
+    for (let round = 0; round < rounds && best.peak > bound.bytes; round++) {
+      const keys = buffers.map((b) => b.size * (0.7 + 0.6 * random()));
+      const order = buffers.map((_, i) => i).sort((a, c) => keys[c]! - keys[a]! || a - c);
+      const r = placeInOrder(buffers, order, alignment, round % 2 === 1);
+      if (r.peak < best.peak) best = { ...r, strategy: 'perturbed', order };
+    }
   }
   const b = best ?? { offsets: [], peak: 0, strategy: 'greedy-by-size' as const };
   return {
