@@ -39,6 +39,8 @@ export interface ConversionFailure {
   readonly location: Location;
   /** The diagnostic message (`failed to legalize operation 'toy.add'`). */
   readonly message: string;
+  /** For a live materialization: where a user that keeps it live is. */
+  readonly note?: { readonly message: string; readonly location: Location };
 }
 
 /** What a conversion reports. */
@@ -188,7 +190,11 @@ class ConversionDriver implements RewriterListener {
     const failures = this.collectFailures(live);
     if (failures.length > 0) {
       if (this.config.emitDiagnostics !== false) {
-        for (const f of failures) this.root.context.diagnostics.emit(new Diagnostic('error', f.location, f.message));
+        for (const f of failures) {
+          const d = new Diagnostic('error', f.location, f.message);
+          if (f.note) d.attachNote(f.note.message, f.note.location);
+          this.root.context.diagnostics.emit(d);
+        }
       }
       for (let i = 0; i < this.root.numRegions; i++) this.root.regions[i]!.takeBody(snapshot.regions[i]!);
       snapshot.dropAllReferences();
@@ -298,7 +304,9 @@ class ConversionDriver implements RewriterListener {
           if (placeholders.has(op) || full) {
             const from = op.operands.map((v) => `'${formatType(v.type)}'`).join(', ');
             const to = op.results.map((v) => `'${formatType(v.type)}'`).join(', ');
-            failures.push({ opName: op.name, location: op.location, message: M.unresolvedMaterialization(from, to) });
+            const user = op.getResult(0).firstUse?.owner;
+            const failure: ConversionFailure = { opName: op.name, location: op.location, message: M.unresolvedMaterialization(from, to) };
+            failures.push(user ? { ...failure, note: { message: M.seeLiveUser, location: user.location } } : failure);
           }
           return WalkResult.Advance;
         }

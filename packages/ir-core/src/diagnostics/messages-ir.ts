@@ -117,8 +117,7 @@ export const M = {
   failedToLegalizeIllegal: (name: string) => `failed to legalize operation '${name}' that was explicitly marked illegal`,
   unresolvedMaterialization: (from: string, to: string) =>
     `failed to legalize unresolved materialization from (${from}) to (${to}) that remained live after conversion`,
-  erasedOpStillUsed: (name: string) => `failed to legalize operation '${name}' that was erased while its results were still used`,
-  seeLiveUser: (name: string) => `see existing live user here: '${name}'`,
+  seeLiveUser: 'see existing live user here',
 
   // ------------------------------------------------------------------ passes
   unknownPass: (name: string) => `'${name}' does not refer to a registered pass or pass pipeline`,
