@@ -92,6 +92,8 @@ export const CodegenMessages = {
     `receive #${index} on core ${to} from core ${from} has no matching 'pim.send' on core ${from} (it would block forever)`,
   waitsExceedSyncs: (core: number, event: number, waited: number, signalled: number) =>
     `core ${core} waits for ${waited} signals on event register ${event}, but only ${signalled} 'pim.sync' target it (deadlock)`,
+  deadlock: (core: number, what: string, blocked: string) =>
+    `deadlock: core ${core} blocks here: it ${what} (cores that cannot finish: ${blocked})`,
   syncsExceedWaits: (core: number, event: number, signalled: number, waited: number) =>
     `${signalled} signals reach event register ${event} of core ${core}, its waits consume ${waited}; pimsim-nn's counting wait and the ISA's exact wait then differ`,
 

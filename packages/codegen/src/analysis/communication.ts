@@ -11,8 +11,71 @@ import type { StaticOp, StaticProgram } from './static-program';
 
 type Transfer = Extract<StaticOp, { kind: 'send' | 'recv' }>;
 
-/** Checks send/receive pairing and sync/wait counts of `program`. */
+/** Checks send/receive pairing, sync/wait counts and deadlock freedom of `program`. */
 export function checkCommunication(program: StaticProgram, report: Reporter): void {
+  const before = report.errors;
+  checkPairing(program, report);
+  if (report.errors === before) checkDeadlock(program, report);
+}
+
+/**
+ * Executes the streams' communication abstractly (programs have no branches, so this is
+ * exact): a `send` and its `recv` complete together (pimsim-nn's handshake needs the receiver
+ * inside the matching `recv`), a `sync` adds a token to its target's register, a `wait` takes
+ * its count once that many tokens arrived. Cores that can never finish are reported at the op
+ * each one blocks on.
+ */
+function checkDeadlock(program: StaticProgram, report: Reporter): void {
+  const streams = program.streams.map((s) => ({ core: s.coreId, ops: s.ops.filter((o) => o.kind === 'send' || o.kind === 'recv' || o.kind === 'sync' || o.kind === 'wait'), pc: 0 }));
+  const byCore = new Map(streams.map((s) => [s.core, s]));
+  const tokens = new Map<string, number>();
+  const current = (core: number): StaticOp | undefined => {
+    const s = byCore.get(core);
+    return s ? s.ops[s.pc] : undefined;
+  };
+  let progress = true;
+  while (progress) {
+    progress = false;
+    for (const s of streams) {
+      for (;;) {
+        const op = s.ops[s.pc];
+        if (!op) break;
+        if (op.kind === 'sync') {
+          const key = `${op.peer}:${op.event}`;
+          tokens.set(key, (tokens.get(key) ?? 0) + 1);
+        } else if (op.kind === 'wait') {
+          const key = `${s.core}:${op.event}`;
+          const have = tokens.get(key) ?? 0;
+          if (have < op.count) break;
+          tokens.set(key, have - op.count);
+        } else {
+          const other = current(op.peer);
+          const matches = op.kind === 'send' ? other?.kind === 'recv' && other.peer === s.core : other?.kind === 'send' && other.peer === s.core;
+          if (!matches) break;
+          byCore.get(op.peer)!.pc++;
+        }
+        s.pc++;
+        progress = true;
+      }
+    }
+  }
+  const blocked = streams.filter((s) => s.pc < s.ops.length);
+  if (blocked.length === 0) return;
+  const list = blocked.map((s) => `core ${s.core}`).join(', ');
+  for (const s of blocked) {
+    const op = s.ops[s.pc]!;
+    const what =
+      op.kind === 'wait'
+        ? `waits for ${op.count} signal(s) on event register ${op.event} that never arrive`
+        : op.kind === 'send'
+          ? `sends to core ${op.peer}, which never reaches the matching receive`
+          : `receives from core ${op.peer}, which never reaches the matching send`;
+    report.error(op.op, M.deadlock(s.core, what, list));
+  }
+}
+
+/** Send/receive pairing per core pair and sync/wait counts per register. */
+function checkPairing(program: StaticProgram, report: Reporter): void {
   const sends = new Map<string, Transfer[]>();
   const recvs = new Map<string, Transfer[]>();
   const signals = new Map<string, number>();
