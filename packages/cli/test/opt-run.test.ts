@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { runCli } from '@raptor-pim/cli';
 import { TargetKey, createRaptorPassRegistry } from '@raptor-pim/compiler';
 import { createPass } from '@raptor-pim/ir-core';
+import { OnnxDataType, readNpy, writeNpy } from '@raptor-pim/onnx-frontend';
 import { defaultTarget, loadTarget, type Target } from '@raptor-pim/pim-target';
 import { parseOptArgs, runOpt } from '../src/commands/opt';
 import { captureIo } from './support/capture-io';
@@ -15,6 +16,29 @@ const MLP = path.join(SHARED, 'models/mlp');
 const ARCH = path.join(SHARED, 'spec/pimsim-nn-example/arch/latency_config.json');
 const io = captureIo;
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'raptor-opt-run-'));
+
+/** Three cores each compute (x - sigmoid(x)) * sigmoid(x) on one row, on tensors (before bufferization). */
+const PIM_STREAMS = `func.func @main(%arg0: memref<3x4xf32>) -> memref<3x4xf32> {
+  %alloc = memref.alloc() : memref<3x4xf32>
+  pim.core_batch %lane = 0 to 3 [] = [] () = () coreIds [2 to 4] : [] () -> () {
+    %c16 = arith.constant 16 : index
+    %c0 = arith.constant 0 : index
+    %0 = arith.muli %lane, %c16 : index
+    %1 = tensor.empty() : tensor<1x4xf32>
+    %2 = pim.memcp_hd[%c0, %0](%1, %arg0) {size = 16 : i32} : tensor<1x4xf32>, memref<3x4xf32> -> tensor<1x4xf32>
+    %3 = tensor.empty() : tensor<1x4xf32>
+    %4 = pim.vsigm(%2, %3) : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
+    %5 = tensor.empty() : tensor<1x4xf32>
+    %6 = pim.vvsub(%2, %4, %5) : (tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
+    %7 = tensor.empty() : tensor<1x4xf32>
+    %8 = pim.vvmul(%6, %4, %7) : (tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
+    %9 = arith.muli %lane, %c16 : index
+    %10 = pim.memcp_dh[%9, %c0](%alloc, %8) {size = 16 : i32} : memref<3x4xf32>, tensor<1x4xf32> -> memref<3x4xf32>
+    pim.halt
+  }
+  return %alloc : memref<3x4xf32>
+}
+`;
 
 /** The mlp model imported to a Spatial module file (once). */
 let spatialFile = '';
@@ -46,6 +70,26 @@ describe('raptor opt --run', () => {
     expect(await runCli(['opt', spatialFile, '--run', '--input', `arg0=${path.join(MLP, 'input_0.npy')}`, '--output-dir', tmp(), '-o', out], c)).toBe(0);
     expect(c.out).toMatch(/^output 0 'result0' \[1x10\]/);
     expect(fs.readFileSync(out, 'utf8')).toMatch(/^module \{\n  func\.func @main/);
+  });
+
+  it('runs a PIM-level module before and after bufferization (pim.core_batch on tensors, then planned memrefs)', async () => {
+    const file = path.join(tmp(), 'pim.mlir');
+    fs.writeFileSync(file, PIM_STREAMS);
+    const x = Float32Array.from({ length: 12 }, (_, i) => (i - 6) / 3);
+    const input = path.join(tmp(), 'x.npy');
+    fs.writeFileSync(input, writeNpy({ dataType: OnnxDataType.FLOAT, dims: [3, 4], data: x }));
+    const outputs: Float32Array[] = [];
+    for (const pipeline of [[], ['--pass-pipeline=builtin.module(pim-bufferize,pim-plan-memory,pim-verify-memory)']]) {
+      const dir = tmp();
+      const s = io();
+      expect(await runCli(['opt', file, ...pipeline, '--run', '--input', input, '--output-dir', dir], s)).toBe(0);
+      expect(s.err).toBe('');
+      expect(s.out).toMatch(/^output 0 'result0' \[3x4\] -> /);
+      outputs.push(readNpy(fs.readFileSync(path.join(dir, 'output_0.npy'))).tensor!.data as Float32Array);
+    }
+    const sig = (v: number) => 1 / (1 + Math.exp(-v));
+    for (let i = 0; i < 12; i++) expect(outputs[0]![i]).toBeCloseTo((x[i]! - sig(x[i]!)) * sig(x[i]!), 5);
+    expect(outputs[1]).toEqual(outputs[0]);
   });
 
   it('chooses @main or the only public function, or says which to choose with --entry', async () => {
