@@ -179,7 +179,10 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   for (const r of reads) {
     const pp = plan.placements[r.producer]!;
     if (r.hasLocal) neededPartials.add(slotKey(r.producer, pp.cores.indexOf(plan.placements[r.consumer]!.cores[r.replica]!), r.resultIndex));
-    for (const f of r.remote) if (f.count > 1) neededPartials.add(slotKey(f.producer, replicaOfLane(pp, workload.nodes[f.producer]!.lanes, f.slot), f.resultIndex));
+    for (const f of r.remote) {
+      const sendTask = pp.granularity === 'layer' && !viaHost(f);
+      if (f.count > 1 || sendTask) neededPartials.add(slotKey(f.producer, replicaOfLane(pp, workload.nodes[f.producer]!.lanes, f.slot), f.resultIndex));
+    }
   }
   for (const key of slots.keys()) neededPartials.add(key);
 
@@ -196,6 +199,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       if (!firstOnCore.has(core)) firstOnCore.set(core, op);
     }
   }
+  buildSendTasks();
   // FREE signals at every reader's stream entry.
   if (host) {
     const entries = [...slots.values()];
@@ -424,7 +428,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     const partial: Value[] = [];
     const window = pl.granularity === 'window';
     if (!window) receiveRound(null);
-    const pendingSends: [Value, number, number][] = [];
+
     for (const [round, lane] of lanesOfReplica(pl, n.lanes, j).entries()) {
       if (window) receiveRound(round);
       const mapping = new IRMapping();
@@ -447,7 +451,6 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           const value = mapping.lookupOrDefault(v);
           partial[k] = value;
           if (window) send(value, lane, k);
-          else pendingSends.push([value, lane, k]);
         });
       } else if (InParallelOp.isInstance(term)) {
         for (let ins = term.regions[0]!.firstBlock?.firstOp ?? null; ins; ins = ins.next) {
@@ -461,11 +464,9 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           const sizes = lists.sizes.map((x) => x);
           if (neededPartials.has(slotKey(n.index, j, outIndex))) partial[outIndex] = slices.insert(bb, loc, value, partialOf(outIndex), offsets, sizes);
           if (window) send(value, lane, outIndex);
-          else pendingSends.push([value, lane, outIndex]);
         }
       }
     }
-    for (const [v, lane, k] of pendingSends) send(v, lane, k);
     // Host slots: store each partial result once for its remote readers.
     for (let k = 0; k < resultTypes.length; k++) {
       const slot = slots.get(slotKey(n.index, j, k));
@@ -492,6 +493,67 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       let v = partial[k];
       if (!v) partial[k] = v = createEmpty(bb, loc, resultTypes[k] as RankedTensorType);
       return v;
+    }
+  }
+
+  /**
+   * Sends of producers working at layer granularity go into send tasks: a scheduled compute
+   * on the producer's core, right before the consumer replica in program order, that binds the
+   * producer replica's (complete) partial result and sends what that consumer replica reads, in
+   * the order it receives. Every core then performs its transfers in one global order
+   * (consumer, replica, receive position), so blocking sends and receives cannot deadlock.
+   */
+  function buildSendTasks(): void {
+    for (const n of workload.nodes) {
+      const pl = plan.placements[n.index]!;
+      for (let j = 0; j < pl.replicas; j++) {
+        const consumerOp = scheduled[n.index]![j]!;
+        const byCore = new Map<number, FragmentRead[]>();
+        for (const r of readsOf.get(`${n.index}:${j}`) ?? []) {
+          for (const f of r.remote) {
+            if (viaHost(f) || plan.placements[f.producer]!.granularity !== 'layer') continue;
+            let list = byCore.get(f.fromCore);
+            if (!list) byCore.set(f.fromCore, (list = []));
+            list.push(f);
+          }
+        }
+        for (const [core, sends] of [...byCore].sort((a, b) => a[0] - b[0])) {
+          const loc = consumerOp.location;
+          // The partial results sent, bound as inputs (local forwarding on the producer core).
+          const sources: Value[] = [];
+          const sourceOf = (f: FragmentRead): number => {
+            const pp = plan.placements[f.producer]!;
+            const v = scheduled[f.producer]![replicaOfLane(pp, workload.nodes[f.producer]!.lanes, f.slot)]!.getResult(f.resultIndex);
+            let k = sources.indexOf(v);
+            if (k < 0) k = sources.push(v) - 1;
+            return k;
+          };
+          const indices = sends.map(sourceOf);
+          const b = OpBuilder.before(consumerOp);
+          const task = ScheduledComputeOp.build(b, { weights: [], inputs: sources, outputs: [], coreId: IntegerAttr.get(i32, core) }, loc).op;
+          const block = task.regions[0]!.addBlock();
+          const args = sources.map((v) => block.addArgument(v.type, loc));
+          const tb = OpBuilder.atBlockEnd(block, ctx);
+          sends.forEach((f, i) => {
+            const whole = args[indices[i]!]!;
+            const collection = whole.type as RankedTensorType;
+            let payload: Value;
+            if (f.box) payload = slices.extract(tb, loc, whole, f.box.offsets, f.box.sizes);
+            else if (!workload.nodes[f.producer]!.isBatch) payload = whole;
+            else {
+              const sizes = [f.count, ...collection.shape.slice(1)];
+              const offsets = [f.slot, ...collection.shape.slice(1).map(() => 0)];
+              payload = slices.extract(tb, loc, whole, offsets, sizes, f.count > 1 ? undefined : fragmentType(collection));
+            }
+            ChannelSendOp.build(
+              tb,
+              { input: payload, channelId: constant(tb, channelOf.get(f)!, loc), sourceCoreId: constant(tb, f.fromCore, loc), targetCoreId: constant(tb, f.toCore, loc) },
+              loc,
+            );
+          });
+          YieldOp.build(tb, { outputs: [] }, loc);
+        }
+      }
     }
   }
 
