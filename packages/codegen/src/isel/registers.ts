@@ -25,10 +25,29 @@ export class RegisterAllocator {
 
   constructor(private readonly out: Instruction[]) {}
 
-  /** Starts the operands of a new instruction (earlier pins are released). */
-  begin(): void {
+  /**
+   * Starts the operands of a new instruction (earlier pins are released). The registers that
+   * already hold one of its `scalars` or global addresses (`pairs`) are pinned first, so that
+   * loading another operand never evicts them.
+   */
+  begin(scalars: readonly number[] = [], pairs: readonly number[] = []): void {
     this.pinned.clear();
     this.clock++;
+    for (const n of scalars) {
+      const r = this.value.indexOf(n | 0);
+      if (r >= 0) this.pinned.add(r);
+    }
+    for (const address of pairs) {
+      const high = Math.floor(address / WORD) | 0;
+      const low = (address % WORD) | 0;
+      for (let r = 0; r + 1 < REGISTER_COUNT; r += 2) {
+        if (this.value[r] === high && this.value[r + 1] === low) {
+          this.pinned.add(r);
+          this.pinned.add(r + 1);
+          break;
+        }
+      }
+    }
   }
 
   private use(r: number): Register {
@@ -76,9 +95,13 @@ export class RegisterAllocator {
     let victim = -1;
     let best = Infinity;
     for (let r = 0; r + 1 < REGISTER_COUNT; r += 2) {
-      if (this.pinned.has(r) || this.pinned.has(r + 1)) continue;
-      // Prefer a pair whose high word already matches (one load), then the least recently used.
-      const cost = (this.value[r] === high ? 0 : REGISTER_COUNT * this.clock + 1) + Math.max(this.lastUse[r]!, this.lastUse[r + 1]!);
+      // A register another operand needs may be shared when it already holds the right word.
+      const highOk = this.value[r] === high || !this.pinned.has(r);
+      const lowOk = this.value[r + 1] === low || !this.pinned.has(r + 1);
+      if (!highOk || !lowOk) continue;
+      // Fewest loads first, then the least recently used pair.
+      const loads = (this.value[r] === high ? 0 : 1) + (this.value[r + 1] === low ? 0 : 1);
+      const cost = loads * (this.clock + 1) + Math.max(this.lastUse[r]!, this.lastUse[r + 1]!);
       if (cost < best) {
         best = cost;
         victim = r;
@@ -86,7 +109,7 @@ export class RegisterAllocator {
     }
     if (victim < 0) throw new Error('internal error: no free register pair');
     if (this.value[victim] !== high) this.load(victim, high);
-    this.load(victim + 1, low);
+    if (this.value[victim + 1] !== low) this.load(victim + 1, low);
     this.use(victim + 1);
     return this.use(victim);
   }

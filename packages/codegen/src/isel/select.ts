@@ -38,7 +38,8 @@ export function selectInstructions(stream: StaticStream, plan: ArrayGroupPlan, t
   const regs = new RegisterAllocator(out);
   const mbiw = mvmulWeightBits(target.config.chip_config.core_config.matrix_config);
   for (const op of stream.ops) {
-    regs.begin();
+    const [scalars, pairs] = operandValues(op);
+    regs.begin(scalars, pairs);
     out.push(select(op, regs, stream, plan, mbiw));
   }
   const program = out.length === 1 ? [] : out;
@@ -51,6 +52,30 @@ export function selectInstructions(stream: StaticStream, plan: ArrayGroupPlan, t
 }
 
 const NO_OFFSET = { offsetSelect: 0, offsetValue: 0 } as const;
+
+/** The register values (scalars) and global addresses (pairs) `op` needs. */
+function operandValues(op: StaticOp): [number[], number[]] {
+  switch (op.kind) {
+    case 'lmv':
+    case 'mvmul':
+      return [[op.src, op.dst], []];
+    case 'ld':
+      return [[op.dst], [op.src]];
+    case 'st':
+      return [[op.src], [op.dst]];
+    case 'vmv':
+      return [[op.src, op.stride, op.dst], []];
+    case 'vector':
+      return [op.mnemonic === 'vavg' ? [op.lhs, 1, op.dst] : op.rhs !== undefined ? [op.lhs, op.rhs, op.dst] : [op.lhs, op.dst], []];
+    case 'send':
+      return [[op.src], []];
+    case 'recv':
+      return [[op.dst], []];
+    case 'sync':
+    case 'wait':
+      return [[], []];
+  }
+}
 
 function select(op: StaticOp, regs: RegisterAllocator, stream: StaticStream, plan: ArrayGroupPlan, mbiw: number): Instruction {
   switch (op.kind) {
