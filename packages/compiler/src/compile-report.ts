@@ -3,6 +3,7 @@
  * stage, and the peak JS heap, collected by a pass instrumentation while the pipeline runs.
  */
 import { printOperation, type Operation, type Pass, type PassInstrumentation } from '@raptor-pim/ir-core';
+import type { EmitStatistics } from '@raptor-pim/codegen';
 import type { SchedulerRunReport } from '@raptor-pim/scheduler';
 
 /** Time spent in one pass (summed over the ops it ran on). */
@@ -35,6 +36,8 @@ export interface CompileReport {
   readonly peakHeapBytes: number;
   /** The scheduler's own report (`spat-schedule`'s), when a scheduler ran. */
   readonly schedule?: SchedulerRunReport;
+  /** What `pim-emit` emitted (cores, array groups, crossbars, instructions, ...), when it ran. */
+  readonly emit?: EmitStatistics;
 }
 
 /** The IR printed after a pass named in `dumpAfter`. */
@@ -180,5 +183,6 @@ export function formatCompileReport(report: CompileReport): string {
   }
   lines.push(`total ${report.totalMs.toFixed(1)} ms, peak heap ${(report.peakHeapBytes / 2 ** 20).toFixed(1)} MiB`);
   if (report.schedule) lines.push(`scheduler ${report.schedule.strategy}: ${report.schedule.functions.length} function(s) scheduled`);
+  if (report.emit) lines.push(`bundle: ${report.emit.cores} cores (${report.emit.activeCores} active), ${report.emit.arrayGroups} array groups, ${report.emit.crossbars} crossbars`);
   return lines.join('\n') + '\n';
 }

@@ -15,7 +15,7 @@ import {
 } from '@raptor-pim/ir-core';
 import { hasErrors as onnxHasErrors, importOnnxModel, type ImportOnnxOptions, type OnnxModel } from '@raptor-pim/onnx-frontend';
 import { registerPimDialect } from '@raptor-pim/pim-dialect';
-import { defaultTarget, loadTarget, type Target } from '@raptor-pim/pim-target';
+import { defaultTarget, loadTarget, type ProgramBundle, type Target } from '@raptor-pim/pim-target';
 import { registerSpatialDialect } from '@raptor-pim/spatial-dialect';
 import {
   compileError,
@@ -30,6 +30,7 @@ import { CompilerMessages as M } from './diagnostics';
 import { parseRaptorPipeline } from './pipeline';
 import { CORE_STAGE, RAPTOR_COMPILE_PIPELINE, RAPTOR_FRONTEND_PIPELINE, RaptorPassRegistry, createRaptorPassRegistry } from './registry';
 import { ScheduleReportKey, type Scheduler, type SchedulerOptions } from '@raptor-pim/scheduler';
+import { BundleSinkKey, type BundleSink } from '@raptor-pim/codegen';
 
 /** What {@link compile} takes: an ONNX model (read with onnx-frontend) or a module at any IR level. */
 export type CompileInput = OnnxModel | Operation;
@@ -87,6 +88,8 @@ export interface CompileResult {
   readonly pipeline: string | undefined;
   /** The target the passes saw. */
   readonly target: Target | undefined;
+  /** The program bundle `pim-emit` produced (in memory; `pim-emit{bundle-dir=DIR}` also writes it), when the pipeline reached it. */
+  readonly bundle: ProgramBundle | undefined;
 }
 
 /** The pass that runs the scheduler. */
@@ -165,15 +168,20 @@ export function compile(model: CompileInput, options: CompileOptions = {}): Comp
     options.registry ?? createRaptorPassRegistry({ ...(options.scheduler ? { scheduler: options.scheduler } : {}), ...(options.schedulerOptions ? { schedulerOptions: options.schedulerOptions } : {}) });
   const pipelineText = options.pipeline ?? RAPTOR_COMPILE_PIPELINE;
   const dumpAfter = new Set(options.dumpAfter ?? []);
-  const finish = (collector: CompileReportCollector, pipeline: string | undefined, target: Target | undefined): CompileResult => ({
-    ok: !diagnostics.some((d) => d.severity === 'error'),
-    module,
-    diagnostics,
-    report: collector.finish(),
-    dumps: collector.dumps,
-    pipeline,
-    target,
-  });
+  const emitted: BundleSink = {};
+  const finish = (collector: CompileReportCollector, pipeline: string | undefined, target: Target | undefined): CompileResult => {
+    const report = collector.finish();
+    return {
+      ok: !diagnostics.some((d) => d.severity === 'error'),
+      module,
+      diagnostics,
+      report: emitted.statistics ? { ...report, emit: emitted.statistics } : report,
+      dumps: collector.dumps,
+      pipeline,
+      target,
+      bundle: emitted.bundle,
+    };
+  };
 
   // The pipeline is parsed first (in a scratch context when the module does not exist yet), so
   // a typo is reported before an import runs.
@@ -231,6 +239,7 @@ export function compile(model: CompileInput, options: CompileOptions = {}): Comp
   runner.setContext(ScheduleReportKey, (report) => {
     collector.schedule = report;
   });
+  runner.setContext(BundleSinkKey, emitted);
   runner.addInstrumentation(collector);
   const root = module;
   root.context.diagnostics.withHandler(

@@ -113,14 +113,17 @@ describe('compile()', () => {
     ]);
   });
 
-  it('every stage of raptor-compile that completes on mlp leaves a module that computes what onnxruntime computes', () => {
-    const registry = createRaptorPassRegistry();
+  it('raptor-compile takes mlp to a program bundle, and the module after every stage computes what onnxruntime computes', () => {
+    const target = defaultTarget();
+    target.config.raptor_config.allow_vsoftmax = true; // mlp ends in Softmax
     const lastPasses = RAPTOR_STAGES.filter((s) => s.pipeline !== '').map((s) => [...s.pipeline.matchAll(/[a-z][\w-]*(?=[,){]|$)/g)].pop()![0]);
-    const r = compile(mlp, { registry, dumpAfter: lastPasses });
-    // The report has one entry per stage that ran, in pipeline order.
-    const ran = r.report.stages.map((s) => s.stage);
-    expect(RAPTOR_STAGES.map((s) => s.name).filter((n) => ran.includes(n))).toEqual(ran);
-    expect(r.dumps.length).toBeGreaterThanOrEqual(1);
+    const r = compile(mlp, { target, dumpAfter: lastPasses });
+    expect(r.diagnostics.map(formatCompileDiagnostic)).toEqual([]);
+    expect(r.report.stages.map((s) => s.stage)).toEqual(RAPTOR_STAGES.map((s) => s.name));
+    expect(r.report.schedule!.functions).toHaveLength(1);
+    expect(r.bundle!.programs.length).toBe(r.report.emit!.cores);
+    expect(r.report.emit!.activeCores).toBeGreaterThan(0);
+    expect(r.dumps.map((d) => d.pass)).toEqual(lastPasses);
     for (const dump of r.dumps) {
       const ctx = createRaptorContext();
       const m = ctx.diagnostics.capture(() => parseSourceString(ctx, dump.ir));
@@ -129,7 +132,12 @@ describe('compile()', () => {
       if (!out.ok) throw new Error(`after ${dump.pass}: ${out.diagnostics.map((d) => d.message).join('; ')}`);
       expect([dump.pass, maxAbsDiff(out.outputs[0]!.data, reference.data) < 1e-5]).toEqual([dump.pass, true]);
     }
-    if (r.ok) expect(r.dumps.map((d) => d.pass)).toEqual(lastPasses);
+    // The default target refuses the softmax at spat-to-pim, with the flag to set.
+    const refused = compile(mlp);
+    expect(refused.ok).toBe(false);
+    expect(refused.diagnostics.map((d) => d.stage)).toEqual(['spatial-to-pim']);
+    expect(refused.diagnostics[0]!.message).toContain('allow_vsoftmax');
+    expect(refused.bundle).toBeUndefined();
   });
 
   it('bad pipelines, options, dumpAfter names, scheduler options and targets are diagnostics, not exceptions', () => {
