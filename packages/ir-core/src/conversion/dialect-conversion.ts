@@ -154,6 +154,21 @@ class ConversionDriver implements RewriterListener {
   run(): ConversionResult {
     const snapshot = this.root.clone();
     for (let i = 0; i < this.root.numRegions; i++) copyRetainedNames(this.root.regions[i]!, snapshot.regions[i]!);
+    try {
+      return this.convert(snapshot);
+    } catch (e) {
+      // An internal error (a pattern that threw): still never leave a half-converted module.
+      this.restore(snapshot);
+      throw e;
+    }
+  }
+
+  private restore(snapshot: Operation): void {
+    for (let i = 0; i < this.root.numRegions; i++) this.root.regions[i]!.takeBody(snapshot.regions[i]!);
+    snapshot.dropAllReferences();
+  }
+
+  private convert(snapshot: Operation): ConversionResult {
     for (const r of this.root.regions) {
       for (let b = r.firstBlock; b; b = b.next) for (let o = b.firstOp; o; o = o.next) this.enqueueTree(o);
     }
@@ -196,8 +211,7 @@ class ConversionDriver implements RewriterListener {
           this.root.context.diagnostics.emit(d);
         }
       }
-      for (let i = 0; i < this.root.numRegions; i++) this.root.regions[i]!.takeBody(snapshot.regions[i]!);
-      snapshot.dropAllReferences();
+      this.restore(snapshot);
       return { success: false, failures, numRewrites: 0 };
     }
     snapshot.dropAllReferences();

@@ -218,7 +218,9 @@ describe('conversion rewriter', () => {
       LowConstOp.build(rw, { value: op.value, result: IntegerType.get(ctx, 64) }, op.location);
       return false;
     });
+    const before = printOperation(m);
     expect(() => applyPartialConversion(m, toyTarget(ctx), [bad])).toThrow(/changed the IR and then returned failure/);
+    expect(printOperation(m)).toBe(before); // restored even after an internal error
   });
 
   test('plain rewrite patterns (createPattern) also drive a conversion', () => {
