@@ -35,7 +35,8 @@ function synthetic(stages: number, lanes: number, layers: number, batched: boole
   const T = `tensor<1x${W}xf32>`;
   const L: string[] = [`func.func @main(%x: tensor<${lanes}x${W}xf32>) -> tensor<${lanes}x${W}xf32> {`];
   L.push('  %c0 = arith.constant 0 : index');
-  for (let w = 0; w < 16; w++) L.push(`  %w${w} = arith.constant dense<${(0.001 * (w + 1)).toFixed(3)}> : tensor<${W}x${W}xf32>`);
+  const NW = Math.min(16, layers);
+  for (let w = 0; w < NW; w++) L.push(`  %w${w} = arith.constant dense<${(0.001 * (w + 1)).toFixed(3)}> : tensor<${W}x${W}xf32>`);
   const coreIds = (s: number) => Array.from({ length: lanes }, (_, k) => s * lanes + k);
   for (let s = 0; s < stages; s++) {
     const last = s === stages - 1;
@@ -49,7 +50,7 @@ function synthetic(stages: number, lanes: number, layers: number, batched: boole
       }
       let cur = '%v';
       for (let l = 0; l < layers; l++) {
-        b.push(`${indent}%m${l} = spat.wvmm[%wa${l % 16}](${cur}) : (tensor<${W}x${W}xf32>, ${T}) -> ${T}`);
+        b.push(`${indent}%m${l} = spat.wvmm[%wa${l % NW}](${cur}) : (tensor<${W}x${W}xf32>, ${T}) -> ${T}`);
         b.push(`${indent}%s${l} = spat.vadd %m${l}, ${cur} : (${T}, ${T}) -> ${T}`);
         b.push(`${indent}%r${l} = spat.relu(%s${l}) : ${T} -> ${T}`);
         cur = `%r${l}`;
@@ -60,14 +61,14 @@ function synthetic(stages: number, lanes: number, layers: number, batched: boole
       }
       return [...b, cur];
     };
-    const wBind = Array.from({ length: 16 }, (_, w) => `%wa${w}`).join(', ');
-    const wOuter = Array.from({ length: 16 }, (_, w) => `%w${w}`).join(', ');
-    const wTypes = `tensor<${W}x${W}xf32> x16`;
+    const wBind = Array.from({ length: NW }, (_, w) => `%wa${w}`).join(', ');
+    const wOuter = Array.from({ length: NW }, (_, w) => `%w${w}`).join(', ');
+    const wTypes = `tensor<${W}x${W}xf32> x${NW}`;
     const res = last ? `tensor<${lanes}x${W}xf32>` : '()';
     const inputs = s === 0 ? ['(%arg) = (%x)', `(tensor<${lanes}x${W}xf32>)`] : ['() = ()', '()'];
     if (batched) {
       L.push(
-        `  ${last ? '%y = ' : ''}spat.scheduled_compute_batch %lane = 0 to ${lanes} [${wBind}] = [${wOuter}] ${inputs[0]} ${last ? 'shared_outs(%out) ' : ''}coreIds [${coreIds(s).join(', ')}] crossbarWeights 16 : [${wTypes}] ${inputs[1]} -> ${res} {`,
+        `  ${last ? '%y = ' : ''}spat.scheduled_compute_batch %lane = 0 to ${lanes} [${wBind}] = [${wOuter}] ${inputs[0]} ${last ? 'shared_outs(%out) ' : ''}coreIds [${coreIds(s).join(', ')}] crossbarWeights ${NW} : [${wTypes}] ${inputs[1]} -> ${res} {`,
       );
       const lines = body('%lane', '    ');
       const cur = lines.pop()!;
@@ -83,7 +84,7 @@ function synthetic(stages: number, lanes: number, layers: number, batched: boole
       const rt = last ? `tensor<1x${W}xf32>` : '()';
       L.push(`  %lane_${s}_${k} = arith.constant ${k} : index`);
       L.push(
-        `  ${last ? `%y${k} = ` : ''}spat.scheduled_compute [${wBind}] = [${wOuter}] ${inputs[0]} coreId ${s * lanes + k} crossbarWeights 16 : [${wTypes}] ${inputs[1]} -> ${rt} {`,
+        `  ${last ? `%y${k} = ` : ''}spat.scheduled_compute [${wBind}] = [${wOuter}] ${inputs[0]} coreId ${s * lanes + k} crossbarWeights ${NW} : [${wTypes}] ${inputs[1]} -> ${rt} {`,
       );
       const lines = body(`%lane_${s}_${k}`, '    ').map((l) => l.replace(/%arg\[%lane_\d+_\d+, 0\]/, `%arg[${k}, 0]`));
       const cur = lines.pop()!;

@@ -37,8 +37,19 @@ export function elementBytes(type: Type): number | undefined {
   return undefined;
 }
 
+/** Byte sizes per (uniqued) type. */
+const BYTE_SIZES = new WeakMap<Type, number | null>();
+
 /** Byte size of a static tensor or memref type, or undefined. */
 export function byteSizeOf(type: Type): number | undefined {
+  const hit = BYTE_SIZES.get(type);
+  if (hit !== undefined) return hit ?? undefined;
+  const n = computeByteSize(type);
+  BYTE_SIZES.set(type, n ?? null);
+  return n;
+}
+
+function computeByteSize(type: Type): number | undefined {
   const t = type as { shape?: readonly number[]; elementType?: Type };
   if (!(type instanceof RankedTensorType) && !(type instanceof MemRefType)) return undefined;
   if (!t.shape || t.shape.some((d) => d === DYNAMIC || d < 0)) return undefined;

@@ -80,8 +80,19 @@ export function elementBytes(type: Type): number | undefined {
   return undefined;
 }
 
+/** Static tensor facts per (uniqued) type. */
+const STATIC_TENSORS = new WeakMap<Type, { shape: readonly number[]; elementBytes: number; bytes: number } | null>();
+
 /** The shape and byte size of a static ranked tensor type, or undefined. */
 export function staticTensor(type: Type): { shape: readonly number[]; elementBytes: number; bytes: number } | undefined {
+  const hit = STATIC_TENSORS.get(type);
+  if (hit !== undefined) return hit ?? undefined;
+  const info = computeStaticTensor(type);
+  STATIC_TENSORS.set(type, info ?? null);
+  return info;
+}
+
+function computeStaticTensor(type: Type): { shape: readonly number[]; elementBytes: number; bytes: number } | undefined {
   if (!(type instanceof RankedTensorType)) return undefined;
   if (type.shape.some((d) => d === DYNAMIC || d < 0)) return undefined;
   const eb = elementBytes(type.elementType);
