@@ -171,6 +171,10 @@ export const LoweringMessages = {
   noSpatReshape: (op: string, node: string, from: readonly number[], to: readonly number[]) =>
     `cannot lower ${op} (node ${q(node)}) from ${shapeText(from)} to ${shapeText(to)}: no spat op represents this reshape (spat.flatten_plan only produces rank-2 [prod(dims before axis), prod(rest)])`,
   nonFloatValue: (value: string, type: string) => `value ${q(value)} has element type ${type}; the Spatial lowering supports float32 tensors only`,
+  badCrossbarSize: (size: number) => `crossbar size ${size} is not a positive integer`,
+  crossbarSizeConflict: (size: number, rows: number, columns: number) =>
+    `crossbar size ${size} (--crossbar-size) conflicts with the target's crossbar ${rows}x${columns} (matrix_config.xbar_size); the target decides the tiling: drop the crossbar size or change the target`,
+  weightTiling: (message: string) => `cannot tile the weights onto crossbars: ${message}`,
   generatedIrInvalid: (message: string) => `internal error: the generated Spatial module does not verify: ${message}`,
   runInputCount: (got: number, expected: number) => `the model has ${expected} input(s), ${got} given`,
   runInputShape: (index: number, name: string, got: readonly number[], expected: readonly number[]) =>

@@ -57,6 +57,8 @@ export { loadOnnxModel, loadOnnxFile } from './import-model';
 export type { LoadOnnxOptions, LoadedOnnxModel } from './import-model';
 export { importOnnxModel, DEFAULT_CROSSBAR_SIZE, LOWERED_OPERATORS } from './lowering/lower-model';
 export type { ImportOnnxOptions, ImportTimings, ImportedModule, ImportedValue } from './lowering/lower-model';
+export { crossbarShapeOf, resolveCrossbarShape } from './lowering/crossbar';
+export type { CrossbarShape, CrossbarTarget } from './lowering/crossbar';
 export { runImportedModule } from './lowering/run-module';
 export type { F32Array, RunImportedResult } from './lowering/run-module';
 export { LoweringMessages } from './diagnostics';

@@ -1,106 +1,110 @@
 /**
- * Writes the body of a compute region: element-wise spat ops, `spat.concat`, and the data
+ * Builds the body of a compute region: element-wise spat ops, `spat.concat`, and the data
  * movement the Spatial dialect expresses with upstream `tensor` ops inside a region (static
  * slices, reshapes through `tensor.collapse_shape`/`tensor.expand_shape`, and transposes as a
- * sequence of strided slices). Every method returns the SSA name of its result.
+ * sequence of strided slices). Ops are appended to one (detached) block; every method returns
+ * the value of its result.
  */
-import type { LoweringContext } from './lowering-context';
-import { elementCount, tensorType } from './mlir-text';
+import { ArrayAttr, DenseArrayAttr, IntegerAttr, IntegerType, OpBuilder, type Block, type Location, type MLIRContext, type Value } from '@raptor-pim/ir-core';
+import { ConcatOp, type ReluOp, type VaddOp } from '@raptor-pim/spatial-dialect';
+import { TensorCollapseShapeOp, TensorExpandShapeOp, createEmpty, createExtractSlice, createInsertSlice } from '@raptor-pim/upstream-dialects';
+import { elementCount, tensorType } from './ir-helpers';
 
-/** Builder of the lines of one region body. */
+/** A one-operand element-wise spat op (`ReluOp`, `SigmoidOp`, `SoftmaxOp`, `VavgOp`). */
+export type UnaryOpDefinition = typeof ReluOp;
+/** A two-operand element-wise spat op (`VaddOp`, `VsubOp`, `VmulOp`, `VmaxOp`). */
+export type BinaryOpDefinition = typeof VaddOp;
+
+function reassociation(ctx: MLIRContext, groups: readonly (readonly number[])[]): ArrayAttr {
+  const i64 = IntegerType.get(ctx, 64);
+  return ArrayAttr.get(
+    ctx,
+    groups.map((g) => ArrayAttr.get(ctx, g.map((d) => IntegerAttr.get(i64, d)))),
+  );
+}
+
+/** Builder of the ops of one region body. */
 export class BodyBuilder {
-  /** The body lines, unindented, in order. */
-  readonly lines: string[] = [];
+  /** The builder, at the end of the body block. */
+  readonly b: OpBuilder;
 
   constructor(
-    private readonly cx: LoweringContext,
-    /** The location appended to every op (the ONNX node name). */
-    readonly loc: string,
-  ) {}
-
-  /** Appends a raw line (the caller appends the location). */
-  push(line: string): void {
-    this.lines.push(line);
+    /** The body block (its arguments are the bound values). */
+    readonly block: Block,
+    readonly ctx: MLIRContext,
+    /** The location of every op (the ONNX node name). */
+    readonly loc: Location,
+  ) {
+    this.b = OpBuilder.atBlockEnd(block, ctx);
   }
 
-  /** A fresh SSA name. */
-  fresh(prefix = 'r'): string {
-    return this.cx.fresh(prefix);
+  /** An element-wise op of definition `def` on `a` (shape `shape`): relu, sigmoid, softmax. */
+  unary(def: UnaryOpDefinition, a: Value, shape: readonly number[]): Value {
+    return def.build(this.b, { input: a, output: tensorType(this.ctx, shape) }, this.loc).output;
   }
 
-  /** `spat.<op>(%a)` on a tensor of `shape` (relu, sigmoid, softmax). */
-  unary(op: string, a: string, shape: readonly number[]): string {
-    const t = tensorType(shape);
-    const r = this.fresh();
-    this.lines.push(`${r} = ${op}(${a}) : ${t} -> ${t} ${this.loc}`);
-    return r;
-  }
-
-  /** `spat.<op> %a, %b` on two tensors of `shape` (vadd, vsub, vmul, vmax). */
-  binary(op: string, a: string, b: string, shape: readonly number[]): string {
-    const t = tensorType(shape);
-    const r = this.fresh();
-    this.lines.push(`${r} = ${op} ${a}, ${b} : (${t}, ${t}) -> ${t} ${this.loc}`);
-    return r;
+  /** An element-wise op of definition `def` on `a`, `b` (shape `shape`): vadd, vsub, vmul, vmax. */
+  binary(def: BinaryOpDefinition, a: Value, b: Value, shape: readonly number[]): Value {
+    return def.build(this.b, { lhs: a, rhs: b, output: tensorType(this.ctx, shape) }, this.loc).output;
   }
 
   /** `spat.concat axis k` of `parts` (shapes `shapes`) giving `outShape`. */
-  concat(axis: number, parts: readonly string[], shapes: readonly (readonly number[])[], outShape: readonly number[]): string {
+  concat(axis: number, parts: readonly Value[], _shapes: readonly (readonly number[])[], outShape: readonly number[]): Value {
     if (parts.length === 1) return parts[0]!;
-    const r = this.fresh('cat');
-    this.lines.push(`${r} = spat.concat axis ${axis} ${parts.join(', ')} : (${shapes.map(tensorType).join(', ')}) -> ${tensorType(outShape)} ${this.loc}`);
-    return r;
+    return ConcatOp.build(this.b, { inputs: parts, output: tensorType(this.ctx, outShape), axis: IntegerAttr.get(IntegerType.get(this.ctx, 64), axis) }, this.loc).output;
   }
 
   /** `tensor.empty() : tensor<shape>`. */
-  empty(shape: readonly number[]): string {
-    const r = this.fresh('e');
-    this.lines.push(`${r} = tensor.empty() : ${tensorType(shape)} ${this.loc}`);
-    return r;
+  empty(shape: readonly number[]): Value {
+    return createEmpty(this.b, this.loc, tensorType(this.ctx, shape));
+  }
+
+  /**
+   * `tensor.extract_slice` of `v` at `offsets` (static, or the lane value) with `sizes`; the
+   * result has shape `resultShape` (default `sizes`; fewer dimensions for a rank-reducing slice).
+   */
+  slice(v: Value, offsets: readonly (number | Value)[], sizes: readonly number[], strides: readonly number[], resultShape: readonly number[] = sizes): Value {
+    return createExtractSlice(this.b, this.loc, v, { offsets, sizes, strides }, tensorType(this.ctx, resultShape));
   }
 
   /** `tensor.extract_slice` of `v` (shape `from`) at static offsets/sizes/strides; the result has shape `sizes`. */
-  extractSlice(v: string, from: readonly number[], offsets: readonly number[], sizes: readonly number[], strides?: readonly number[]): string {
+  extractSlice(v: Value, from: readonly number[], offsets: readonly number[], sizes: readonly number[], strides?: readonly number[]): Value {
     const st = strides ?? sizes.map(() => 1);
     if (offsets.every((o) => o === 0) && st.every((s) => s === 1) && sizes.every((s, i) => s === from[i])) return v;
-    const r = this.fresh('s');
-    this.lines.push(`${r} = tensor.extract_slice ${v}[${offsets.join(', ')}] [${sizes.join(', ')}] [${st.join(', ')}] : ${tensorType(from)} to ${tensorType(sizes)} ${this.loc}`);
-    return r;
+    return this.slice(v, offsets, sizes, st);
   }
 
   /** `tensor.insert_slice` of `src` (shape `sizes`) into `dest` (shape `destShape`). */
-  insertSlice(src: string, dest: string, destShape: readonly number[], offsets: readonly number[], sizes: readonly number[], strides?: readonly number[]): string {
-    const st = strides ?? sizes.map(() => 1);
-    const r = this.fresh('ins');
-    this.lines.push(`${r} = tensor.insert_slice ${src} into ${dest}[${offsets.join(', ')}] [${sizes.join(', ')}] [${st.join(', ')}] : ${tensorType(sizes)} into ${tensorType(destShape)} ${this.loc}`);
-    return r;
+  insertSlice(src: Value, dest: Value, _destShape: readonly number[], offsets: readonly number[], sizes: readonly number[], strides?: readonly number[]): Value {
+    return createInsertSlice(this.b, this.loc, src, dest, { offsets, sizes, strides: strides ?? sizes.map(() => 1) });
+  }
+
+  private collapse(v: Value, groups: readonly (readonly number[])[], to: readonly number[]): Value {
+    return TensorCollapseShapeOp.build(this.b, { src: v, result: tensorType(this.ctx, to), reassociation: reassociation(this.ctx, groups) }, this.loc).result;
+  }
+
+  private expand(v: Value, groups: readonly (readonly number[])[], to: readonly number[]): Value {
+    return TensorExpandShapeOp.build(
+      this.b,
+      { src: v, output_shape: [], result: tensorType(this.ctx, to), reassociation: reassociation(this.ctx, groups), static_output_shape: DenseArrayAttr.i64(this.ctx, [...to]) },
+      this.loc,
+    ).result;
   }
 
   /**
    * `v` (shape `from`) reshaped to `to` (same element count, row-major order): a
    * `tensor.collapse_shape` to rank 1 then a `tensor.expand_shape`; nothing when equal.
    */
-  reshape(v: string, from: readonly number[], to: readonly number[]): string {
+  reshape(v: Value, from: readonly number[], to: readonly number[]): Value {
     if (from.length === to.length && from.every((d, i) => d === to[i])) return v;
     if (elementCount(from) !== elementCount(to)) throw new Error(`internal error: reshape ${from.join('x')} -> ${to.join('x')} changes the element count`);
-    const r = this.fresh('rs');
-    if (to.length === 0) {
-      this.lines.push(`${r} = tensor.collapse_shape ${v} [] : ${tensorType(from)} into ${tensorType([])} ${this.loc}`);
-      return r;
-    }
-    if (from.length === 0) {
-      this.lines.push(`${r} = tensor.expand_shape ${v} [] output_shape [${to.join(', ')}] : ${tensorType([])} into ${tensorType(to)} ${this.loc}`);
-      return r;
-    }
+    if (to.length === 0) return this.collapse(v, [], []);
+    if (from.length === 0) return this.expand(v, [], to);
     const n = elementCount(from);
     let flat = v;
-    if (from.length > 1) {
-      flat = to.length === 1 ? r : this.fresh('flat');
-      this.lines.push(`${flat} = tensor.collapse_shape ${v} [[${from.map((_, i) => i).join(', ')}]] : ${tensorType(from)} into ${tensorType([n])} ${this.loc}`);
-    }
+    if (from.length > 1) flat = this.collapse(v, [from.map((_, i) => i)], [n]);
     if (to.length === 1) return flat;
-    this.lines.push(`${r} = tensor.expand_shape ${flat} [[${to.map((_, i) => i).join(', ')}]] output_shape [${to.join(', ')}] : ${tensorType([n])} into ${tensorType(to)} ${this.loc}`);
-    return r;
+    return this.expand(flat, [to.map((_, i) => i)], to);
   }
 
   /**
@@ -110,7 +114,7 @@ export class BodyBuilder {
    * sizes, then a rank-reducing `tensor.insert_slice`); the loop runs over the other
    * dimensions, so an NCHW -> NHWC transpose costs C extract/insert pairs.
    */
-  transpose(v: string, shape: readonly number[], perm: readonly number[]): string {
+  transpose(v: Value, shape: readonly number[], perm: readonly number[]): Value {
     const rank = shape.length;
     const outShape = perm.map((p) => shape[p]!);
     if (perm.every((p, i) => p === i)) return v;
@@ -121,6 +125,8 @@ export class BodyBuilder {
     const loopDims = outShape.map((_, k) => k).filter((k) => !kept.has(k));
     const sliceOut = outShape.map((d, k) => (kept.has(k) ? d : 1));
     const sliceIn = shape.map((d, i) => (kept.has(perm.indexOf(i)) ? d : 1));
+    const unitIn = sliceIn.map(() => 1);
+    const unitOut = sliceOut.map(() => 1);
     const block = outShape.filter((_, k) => kept.has(k));
     let acc = this.empty(outShape);
     const idx = new Array<number>(loopDims.length).fill(0);
@@ -130,11 +136,8 @@ export class BodyBuilder {
       loopDims.forEach((k, j) => (outOffsets[k] = idx[j]!));
       const inOffsets = shape.map((_, i) => outOffsets[perm.indexOf(i)]!);
       // Rank-reducing slices: the block travels as a tensor of the kept sizes only.
-      const s = this.fresh('s');
-      this.lines.push(`${s} = tensor.extract_slice ${v}[${inOffsets.join(', ')}] [${sliceIn.join(', ')}] [${sliceIn.map(() => 1).join(', ')}] : ${tensorType(shape)} to ${tensorType(block)} ${this.loc}`);
-      const next = this.fresh('ins');
-      this.lines.push(`${next} = tensor.insert_slice ${s} into ${acc}[${outOffsets.join(', ')}] [${sliceOut.join(', ')}] [${sliceOut.map(() => 1).join(', ')}] : ${tensorType(block)} into ${tensorType(outShape)} ${this.loc}`);
-      acc = next;
+      const s = this.slice(v, inOffsets, sliceIn, unitIn, block);
+      acc = createInsertSlice(this.b, this.loc, s, acc, { offsets: outOffsets, sizes: sliceOut, strides: unitOut });
       for (let j = loopDims.length - 1; j >= 0; j--) {
         if (++idx[j]! < outShape[loopDims[j]!]!) break;
         idx[j] = 0;

@@ -1,46 +1,28 @@
 /**
- * Small helpers that spell MLIR textual syntax for the ONNX lowering: tensor types, dense
- * f32 constants in the hex form (exact, compact), name locations and integer arrays.
+ * Small helpers of the ONNX lowering for building IR: static f32 tensor types, `i64` integer
+ * and array attributes, name locations and element counts.
  */
+import { DenseArrayAttr, IntegerAttr, IntegerType, NameLoc, type Location, type MLIRContext, type RankedTensorType } from '@raptor-pim/ir-core';
+import { f32TensorType } from '@raptor-pim/spatial-dialect';
 
 /** `tensor<1x3xf32>` (`tensor<f32>` for rank 0). */
-export function tensorType(shape: readonly number[]): string {
-  return shape.length === 0 ? 'tensor<f32>' : `tensor<${shape.join('x')}xf32>`;
-}
-
-const HEX = '0123456789ABCDEF';
-
-/** `dense<"0x...">`: little-endian f32 bytes, as MLIR prints dense constants over 100 elements. */
-export function denseF32(data: Float32Array): string {
-  const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  const out = new Array<string>(bytes.length);
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i]!;
-    out[i] = HEX[b >> 4]! + HEX[b & 15]!;
-  }
-  return `dense<"0x${out.join('')}">`;
-}
-
-/** An MLIR string literal (quotes and backslashes escaped). */
-export function mlirString(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (ch === '"' || ch === '\\') out += `\\${ch}`;
-    else if (c < 0x20 || c === 0x7f) out += `\\${c.toString(16).padStart(2, '0').toUpperCase()}`;
-    else out += ch;
-  }
-  return `${out}"`;
-}
-
-/** `loc("node_name")`: the name location carrying an ONNX node name. */
-export function nameLoc(name: string): string {
-  return `loc(${mlirString(name)})`;
+export function tensorType(ctx: MLIRContext, shape: readonly number[]): RankedTensorType {
+  return f32TensorType(ctx, shape);
 }
 
 /** `array<i64: 1, 2>`. */
-export function i64Array(values: readonly number[]): string {
-  return values.length === 0 ? 'array<i64>' : `array<i64: ${values.join(', ')}>`;
+export function i64Array(ctx: MLIRContext, values: readonly number[]): DenseArrayAttr {
+  return DenseArrayAttr.i64(ctx, values);
+}
+
+/** `3 : i64`. */
+export function i64(ctx: MLIRContext, value: number): IntegerAttr {
+  return IntegerAttr.get(IntegerType.get(ctx, 64), value);
+}
+
+/** `loc("node_name")`: the name location carrying an ONNX node name. */
+export function nameLoc(ctx: MLIRContext, name: string): Location {
+  return NameLoc.get(ctx, name);
 }
 
 /** Number of elements of a shape. */

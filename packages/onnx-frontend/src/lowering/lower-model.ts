@@ -3,20 +3,39 @@
  * `builtin.module` with one `func.func @main` of `spat.*_plan` ops (convolutions, pooling,
  * element-wise plans), `spat.graph_compute(_batch)` regions for matrix products (weights tiled
  * onto crossbar-sized `spat.wvmm`) and softmax, and `arith.constant` weights. Every op carries
- * the ONNX node name as a name location. The module is built as MLIR text, parsed and verified.
+ * the ONNX node name as a name location. The ops are built directly (constants hold their
+ * data from creation on), then the module is verified.
  */
-import { DenseElementsAttr, DenseResourceElementsAttr, MLIRContext, RankedTensorType, parseSourceString, printOperation, verify, type Operation } from '@raptor-pim/ir-core';
+import {
+  Block,
+  FunctionType,
+  MLIRContext,
+  ModuleOp,
+  OpBuilder,
+  FuncOp,
+  ReturnOp,
+  StringAttr,
+  TypeAttr,
+  UnknownLoc,
+  printOperation,
+  verify,
+  type Location,
+  type Operation,
+  type RankedTensorType,
+  type Type,
+  type Value,
+} from '@raptor-pim/ir-core';
 import { registerSpatialDialect } from '@raptor-pim/spatial-dialect';
 import { LoweringMessages as LM, Messages, hasErrors, type OnnxDiagnostic } from '../diagnostics';
 import { dataTypeName } from '../onnx/dtypes';
 import type { OnnxModel, OnnxTensor } from '../onnx/model';
-import { inferShapes } from '../shapes/infer-shapes';
-import { F32, LoweringContext, PAYLOAD_PREFIX } from './lowering-context';
-import { nameLoc, tensorType } from './mlir-text';
+import { inferShapes, type InferredValue } from '../shapes/infer-shapes';
+import { type CrossbarTarget, DEFAULT_CROSSBAR_SIZE, resolveCrossbarShape } from './crossbar';
+import { F32, LoweringContext } from './lowering-context';
+import { nameLoc, tensorType } from './ir-helpers';
 import { NODE_LOWERINGS } from './ops';
 
-/** Default crossbar size (rows = columns), from the hardware defaults: 128 x 128. */
-export const DEFAULT_CROSSBAR_SIZE = 128;
+export { DEFAULT_CROSSBAR_SIZE };
 
 /** The ONNX operators {@link importOnnxModel} lowers, alphabetical. */
 export const LOWERED_OPERATORS: readonly string[] = Object.keys(NODE_LOWERINGS).sort();
@@ -25,8 +44,23 @@ export const LOWERED_OPERATORS: readonly string[] = Object.keys(NODE_LOWERINGS).
 export interface ImportOnnxOptions {
   /** Concrete shapes of graph inputs by name (binds symbolic dims). */
   readonly inputShapes?: Readonly<Record<string, readonly number[]>>;
-  /** Rows and columns of one crossbar: the weight tile size of `spat.wvmm` (default 128). */
+  /**
+   * Rows and columns of one crossbar: the weight tile size of `spat.wvmm`. With a `target`,
+   * it must equal the target's crossbar size (an error otherwise: the target wins). Default:
+   * the target's crossbar size, else pim-target's default configuration (128 x 128).
+   */
   readonly crossbarSize?: number;
+  /**
+   * The machine the module is compiled for (e.g. pim-target's `defaultTarget()` or a loaded
+   * architecture): Gemm/MatMul weights are tiled onto its `matrix_config.xbar_size` crossbars,
+   * so the importer and the later stages tile alike.
+   */
+  readonly target?: CrossbarTarget;
+  /**
+   * The inferred values of the model, when the caller already ran `inferShapes` (or
+   * `loadOnnxFile`) with the same input shapes and constant inputs: shapes are not inferred twice.
+   */
+  readonly inferred?: ReadonlyMap<string, InferredValue>;
   /** Name of the generated function (default `main`). */
   readonly functionName?: string;
   /**
@@ -49,8 +83,8 @@ export interface ImportedModule {
   readonly module: Operation | undefined;
   /**
    * The module as MLIR text with locations (printed on first access). When the generated IR
-   * does not verify (an internal error), the generated text, whose constants are
-   * `dense_resource<raptor_payload_K>` placeholders; empty when lowering failed earlier.
+   * does not verify (an internal error), the built module in the generic form; empty when
+   * lowering failed earlier.
    */
   readonly text: string;
   /** The context owning the module. */
@@ -67,21 +101,19 @@ export interface ImportedModule {
 export interface ImportTimings {
   /** Shape inference and constant folding. */
   inferShapes?: number;
-  /** Generating the Spatial ops (MLIR text with constant placeholders). */
+  /** Building the Spatial ops (constants with their data). */
   lower?: number;
-  /** Parsing the generated text. */
-  parse?: number;
-  /** Attaching the constant data to the parsed constants. */
-  attach?: number;
   /** Verifying the module. */
   verify?: number;
 }
 
-/** Builds the function text of one graph from the lowering table; undefined on error. */
-function lowerGraph(cx: LoweringContext, functionName: string): string | undefined {
+/** Builds `func.func @functionName` of one graph into `module` from the lowering table; false on error. */
+function lowerGraph(cx: LoweringContext, module: Operation, functionName: string): boolean {
   const g = cx.model.graph;
-  const args: string[] = [];
-  let argIndex = 0;
+  const ctx = cx.context;
+  const argTypes: Type[] = [];
+  const argLocs: Location[] = [];
+  const argNames: string[] = [];
   for (const inp of g.inputs) {
     const info = cx.values.get(inp.name);
     if (info?.constant) continue; // bound to a compile-time value
@@ -89,10 +121,15 @@ function lowerGraph(cx: LoweringContext, functionName: string): string | undefin
       cx.error(undefined, LM.nonFloatValue(inp.name, dataTypeName(info?.dataType ?? inp.elemType)), inp.name);
       continue;
     }
-    const ssa = `%arg${argIndex++}`;
-    args.push(`${ssa}: ${tensorType(info.shape)} ${nameLoc(inp.name)}`);
-    cx.define(inp.name, { ssa, shape: info.shape });
+    argTypes.push(tensorType(ctx, info.shape));
+    argLocs.push(nameLoc(ctx, inp.name));
+    argNames.push(inp.name);
   }
+  const body = cx.body;
+  argTypes.forEach((t, i) => {
+    const arg = body.addArgument(t, argLocs[i]!);
+    cx.define(argNames[i]!, { value: arg, shape: (t as RankedTensorType).shape });
+  });
   for (const n of g.nodes) {
     if (cx.fused.has(n)) continue;
     if (n.outputs.every((o) => o === '' || cx.values.get(o)?.constant !== undefined)) continue; // folded
@@ -107,27 +144,25 @@ function lowerGraph(cx: LoweringContext, functionName: string): string | undefin
     }
     lower(cx, n, cx.locOf(n));
   }
-  const results: string[] = [];
-  const resultTypes: string[] = [];
+  const results: Value[] = [];
   for (const o of g.outputs) {
-    const v = cx.value(o.name, 'loc(unknown)');
+    const v = cx.value(o.name, UnknownLoc.get(ctx));
     if (!v) {
       if (!hasErrors(cx.diagnostics)) cx.error(undefined, LM.nonFloatValue(o.name, dataTypeName(cx.values.get(o.name)?.dataType ?? o.elemType)), o.name);
       continue;
     }
-    results.push(v.ssa);
-    resultTypes.push(tensorType(v.shape));
+    results.push(v.value);
   }
-  if (hasErrors(cx.diagnostics)) return undefined;
-  const resultText = resultTypes.length === 1 ? resultTypes[0]! : `(${resultTypes.join(', ')})`;
-  const outputNames = g.outputs.map((o) => o.name).join(', ');
-  // One join over the body lines (each indented by the separator), no per-line copies.
-  const body = cx.lines.length > 0 ? `    ${cx.lines.join('\n    ')}\n` : '';
-  return (
-    `module {\n  func.func @${functionName}(${args.join(', ')}) -> ${resultText} {\n` +
-    body +
-    `    func.return ${results.join(', ')} : ${resultTypes.join(', ')} ${nameLoc(outputNames)}\n  } ${nameLoc(g.name || functionName)}\n} ${nameLoc(cx.model.file)}\n`
+  if (hasErrors(cx.diagnostics)) return false;
+  ReturnOp.build(cx.b, { operands: results }, nameLoc(ctx, g.outputs.map((o) => o.name).join(', ')));
+  const mb = OpBuilder.atBlockEnd(module.regions[0]!.blocks[0]!, ctx); // the module's single block
+  const fn = FuncOp.build(
+    mb,
+    { sym_name: StringAttr.get(ctx, functionName), function_type: TypeAttr.get(FunctionType.get(ctx, argTypes, results.map((r) => r.type))) },
+    nameLoc(ctx, g.name || functionName),
   );
+  fn.op.regions[0]!.push(body);
+  return true;
 }
 
 /**
@@ -149,36 +184,40 @@ export function importOnnxModel(model: OnnxModel, options: ImportOnnxOptions = {
   const context = new MLIRContext();
   registerSpatialDialect(context);
   const functionName = options.functionName ?? 'main';
-  const inferred = inferShapes(model, { inputShapes: options.inputShapes, inputValues: options.constantInputs, maxFoldElements: 1 << 24 });
-  lap('inferShapes');
-  const diagnostics: OnnxDiagnostic[] = [...inferred.diagnostics];
+  const diagnostics: OnnxDiagnostic[] = [];
   const fail = (): ImportedModule => ({ module: undefined, text: '', context, functionName, inputs: [], outputs: [], diagnostics, timings });
-  if (!inferred.values || hasErrors(diagnostics)) return fail();
-  const values = inferred.values;
-  const cx = new LoweringContext(model, values, options.crossbarSize ?? DEFAULT_CROSSBAR_SIZE);
-  const text = lowerGraph(cx, functionName);
+  const crossbar = resolveCrossbarShape(model.file, options.crossbarSize, options.target);
+  if ('error' in crossbar) {
+    diagnostics.push(crossbar.error);
+    return fail();
+  }
+  let values = options.inferred;
+  if (!values) {
+    const inferred = inferShapes(model, { inputShapes: options.inputShapes, inputValues: options.constantInputs, maxFoldElements: 1 << 24 });
+    lap('inferShapes');
+    diagnostics.push(...inferred.diagnostics);
+    if (!inferred.values || hasErrors(diagnostics)) return fail();
+    values = inferred.values;
+  }
+  const module = ModuleOp.build(new OpBuilder(context), {}, nameLoc(context, model.file)).op;
+  module.regions[0]!.push(new Block());
+  const cx = new LoweringContext(context, new Block(), model, values, crossbar.shape);
+  const ok = lowerGraph(cx, module, functionName);
   lap('lower');
   diagnostics.push(...cx.diagnostics);
-  if (text === undefined) return fail();
-  const { result, diagnostics: irDiagnostics } = context.diagnostics.capture(() => {
-    const m = parseSourceString(context, text, { filename: model.file });
-    lap('parse');
-    if (!m || !attachPayloads(m, cx.payloads)) return undefined;
-    lap('attach');
-    const ok = verify(m);
-    lap('verify');
-    return ok ? m : undefined;
-  });
+  if (!ok) return fail();
+  const { result, diagnostics: irDiagnostics } = context.diagnostics.capture(() => verify(module));
+  lap('verify');
   if (!result) {
     diagnostics.push({ severity: 'error', location: { file: model.file }, message: LM.generatedIrInvalid(irDiagnostics.map((d) => d.message).join('; ')) });
-    return { ...fail(), text };
+    return { ...fail(), text: printOperation(module, { debugInfo: true, generic: true }) + '\n' };
   }
   const io = (name: string): ImportedValue => ({ name, shape: values.get(name)?.shape ?? [] });
   let printed: string | undefined;
   return {
-    module: result,
+    module,
     get text(): string {
-      printed ??= printOperation(result, { debugInfo: true }) + '\n';
+      printed ??= printOperation(module, { debugInfo: true }) + '\n';
       return printed;
     },
     context,
@@ -188,25 +227,4 @@ export function importOnnxModel(model: OnnxModel, options: ImportOnnxOptions = {
     diagnostics,
     timings,
   };
-}
-
-/**
- * Replaces every `dense_resource<raptor_payload_K>` constant value of `module` by a dense
- * attribute holding `payloads[K]`. Returns false (with a diagnostic) if a handle is unknown.
- */
-function attachPayloads(module: Operation, payloads: readonly Float32Array[]): boolean {
-  let ok = true;
-  module.walk((op) => {
-    if (op.name !== 'arith.constant') return;
-    const v = op.getAttr('value');
-    if (!(v instanceof DenseResourceElementsAttr) || !v.handle.startsWith(PAYLOAD_PREFIX)) return;
-    const data = payloads[Number(v.handle.slice(PAYLOAD_PREFIX.length))];
-    if (!data || !(v.type instanceof RankedTensorType)) {
-      op.emitError(`internal error: no payload for constant ${v.handle}`);
-      ok = false;
-      return;
-    }
-    op.setAttr('value', DenseElementsAttr.adopt(v.type, data));
-  });
-  return ok;
 }

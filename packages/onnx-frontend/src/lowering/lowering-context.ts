@@ -1,60 +1,103 @@
 /**
- * The state of one graph lowering and the helpers every operator lowering uses: SSA names,
- * constants (deduplicated), the values defined so far, plan-op emission, and compute regions
- * built with a {@link BodyBuilder}. Operator lowerings (`ops/*.ts`) receive it and append MLIR
- * text through it; diagnostics are collected, never thrown.
+ * The state of one graph lowering and the helpers every operator lowering uses: the builder
+ * of the function body, constants (deduplicated, their data attached at creation), the values
+ * defined so far, plan-op emission, and compute regions built with a {@link BodyBuilder}.
+ * Operator lowerings (`ops/*.ts`) receive it and build ops through it; diagnostics are
+ * collected, never thrown.
  */
+import { Block, ConstantOp, DenseElementsAttr, OpBuilder, type Attribute, type Location, type MLIRContext, type Value } from '@raptor-pim/ir-core';
+import { createFragmentAssembly, createGraphCompute, createGraphComputeBatch, createInParallel, createPlan, createYield, type PlanOpDefinition } from '@raptor-pim/spatial-dialect';
+import { IndexType } from '@raptor-pim/ir-core';
+import { createParallelInsertSlice } from '@raptor-pim/upstream-dialects';
 import { LoweringMessages as LM, type OnnxDiagnostic } from '../diagnostics';
 import { OnnxDataType, dataTypeName } from '../onnx/dtypes';
 import { getAttribute, type OnnxModel, type OnnxNode, type OnnxTensor } from '../onnx/model';
 import type { InferredValue } from '../shapes/infer-shapes';
 import { tensorToFloat32, tensorToNumbers } from '../shapes/constant-eval';
-import { BodyBuilder } from './body-builder';
-import { elementCount, nameLoc, tensorType } from './mlir-text';
+import { BodyBuilder, type BinaryOpDefinition, type UnaryOpDefinition } from './body-builder';
+import type { CrossbarShape } from './crossbar';
+import { elementCount, nameLoc, tensorType } from './ir-helpers';
 
-/** A runtime value of the function under construction: its SSA name and static shape. */
+/** A runtime value of the function under construction and its static shape. */
 export interface Val {
-  readonly ssa: string;
+  readonly value: Value;
   readonly shape: readonly number[];
 }
 
-/** A value bound into a compute region: its body name, the outer SSA value, and its type. */
-export interface RegionBinding {
-  readonly arg: string;
-  readonly value: string;
-  readonly type: string;
-}
-
 /** Lowers one ONNX node; reports problems through `cx.error`/`cx.unsupported`. */
-export type NodeLowering = (cx: LoweringContext, n: OnnxNode, loc: string) => void;
+export type NodeLowering = (cx: LoweringContext, n: OnnxNode, loc: Location) => void;
 
-/** Handle prefix of the constants whose data {@link LoweringContext.payloads} holds. */
-export const PAYLOAD_PREFIX = 'raptor_payload_';
+/** The attributes of a planning op besides its logical layout (`pads`, `strides`, `group`, ...). */
+export type PlanAttributes = Readonly<Record<string, Attribute>>;
 
 /** ONNX float32. */
 export const F32 = OnnxDataType.FLOAT;
 
+/**
+ * The body of a per-row region under construction (see {@link LoweringContext.emitRows}): one
+ * lane per row when there are several rows. Block arguments: the lane (several rows), the
+ * resident weights, then the runtime inputs in the order they are bound.
+ */
+export class RowRegion {
+  readonly block: Block;
+  readonly body: BodyBuilder;
+  /** The lane (row index) argument, when there are several rows. */
+  readonly lane: Value | undefined;
+  /** The weights' block arguments, in order. */
+  readonly weightArgs: readonly Value[];
+  /** The runtime values bound so far. */
+  readonly inputs: Value[] = [];
+
+  constructor(
+    cx: LoweringContext,
+    /** Number of rows. */
+    readonly rows: number,
+    /** Resident crossbar weights (constants). */
+    readonly weights: readonly Value[],
+    loc: Location,
+  ) {
+    this.block = new Block();
+    this.lane = rows > 1 ? this.block.addArgument(cx.indexType, loc) : undefined;
+    this.weightArgs = weights.map((w) => this.block.addArgument(w.type, loc));
+    this.body = new BodyBuilder(this.block, cx.context, loc);
+  }
+
+  /** Binds `v` as a runtime input of the region; returns its block argument. */
+  bind(v: Val): Value {
+    this.inputs.push(v.value);
+    return this.block.addArgument(v.value.type, this.body.loc);
+  }
+
+  /** Row `lane` of the body value `v` ([m, cols]) as [1, cols] (`v` itself for one row). */
+  laneRow(v: Value, cols: number): Value {
+    if (!this.lane) return v;
+    return this.body.slice(v, [this.lane, 0], [1, cols], [1, 1]);
+  }
+}
+
 /** Lowering state of one graph. */
 export class LoweringContext {
-  /** Lines of the function body, in order (without indentation). */
-  readonly lines: string[] = [];
+  /** The builder of the function body (at its end). */
+  readonly b: OpBuilder;
   /** Nodes already lowered as part of another node (fused patterns): skipped by the driver. */
   readonly fused = new Set<OnnxNode>();
   readonly diagnostics: OnnxDiagnostic[] = [];
-  /** Data of the `dense_resource<raptor_payload_K>` constants, indexed by K. */
-  readonly payloads: Float32Array[] = [];
   private readonly vals = new Map<string, Val>();
-  private readonly constSsa = new Map<string, string>();
+  private readonly constants = new Map<string, Value>();
   private readonly uses = new Map<string, OnnxNode[]>();
   private readonly graphOutputs = new Set<string>();
   private counter = 0;
 
   constructor(
+    readonly context: MLIRContext,
+    /** The function body the ops are appended to. */
+    readonly body: Block,
     readonly model: OnnxModel,
     readonly values: ReadonlyMap<string, InferredValue>,
-    /** Rows and columns of one crossbar (the `spat.wvmm` weight tile size). */
-    readonly crossbar: number,
+    /** The crossbars weights are tiled onto (the `spat.wvmm` weight tile size). */
+    readonly crossbar: CrossbarShape,
   ) {
+    this.b = OpBuilder.atBlockEnd(body, context);
     for (const n of model.graph.nodes) {
       for (const i of n.inputs) {
         if (i === '') continue;
@@ -66,14 +109,19 @@ export class LoweringContext {
     for (const o of model.graph.outputs) this.graphOutputs.add(o.name);
   }
 
+  /** The `index` type. */
+  get indexType(): IndexType {
+    return IndexType.get(this.context);
+  }
+
   /** The default-domain opset of the model. */
   get opset(): number {
     return this.model.opsets.get('') ?? 0;
   }
 
-  /** A fresh SSA name `%<prefix><n>`. */
-  fresh(prefix = 'v'): string {
-    return `%${prefix}${this.counter++}`;
+  /** A fresh name for a lowered intermediate that is not an ONNX value. */
+  temp(): string {
+    return `\u0000t${this.counter++}`;
   }
 
   /** Reports an error located at `node` (or at the value `value` when there is no node). */
@@ -96,8 +144,8 @@ export class LoweringContext {
   }
 
   /** The name location of a node. */
-  locOf(n: OnnxNode): string {
-    return nameLoc(this.nodeName(n));
+  locOf(n: OnnxNode): Location {
+    return nameLoc(this.context, this.nodeName(n));
   }
 
   /** True when some node consumes `name`. */
@@ -145,49 +193,47 @@ export class LoweringContext {
   }
 
   /**
-   * Emits (once per `key` and shape) an `arith.constant` holding `data`; returns its SSA name.
-   * The text carries a `dense_resource<raptor_payload_K>` placeholder: the data is attached to
-   * the parsed op as a dense attribute directly (see {@link payloads}), without a hex round trip
-   * or a copy: `data` belongs to the module from this call on and must not be modified.
+   * Builds (once per `key` and shape) an `arith.constant` holding `data` and returns its value.
+   * The data is adopted by the attribute, not copied: `data` belongs to the module from this
+   * call on and must not be modified.
    */
-  constant(key: string, data: Float32Array, shape: readonly number[], loc: string): string {
+  constant(key: string, data: Float32Array, shape: readonly number[], loc: Location): Value {
     const k = `${key}|${shape.join('x')}`;
-    const known = this.constSsa.get(k);
+    const known = this.constants.get(k);
     if (known) return known;
-    const ssa = this.fresh('cst');
-    const handle = `${PAYLOAD_PREFIX}${this.payloads.length}`;
-    this.payloads.push(data);
-    this.lines.push(`${ssa} = arith.constant dense_resource<${handle}> : ${tensorType(shape)} ${loc}`);
-    this.constSsa.set(k, ssa);
-    return ssa;
+    const type = tensorType(this.context, shape);
+    const v = ConstantOp.build(this.b, { value: DenseElementsAttr.adopt(type, data), result: type }, loc).result;
+    this.constants.set(k, v);
+    return v;
   }
 
   /** A constant value (see {@link constant}) as a {@link Val}. */
-  constantVal(key: string, data: Float32Array, shape: readonly number[], loc: string): Val {
-    return { ssa: this.constant(key, data, shape, loc), shape };
+  constantVal(key: string, data: Float32Array, shape: readonly number[], loc: Location): Val {
+    return { value: this.constant(key, data, shape, loc), shape };
   }
 
-  /** A splat f32 constant of `shape` (hex float literal: exact). */
-  splat(value: number, shape: readonly number[], loc: string): Val {
-    const bits = new Uint32Array(Float32Array.of(value).buffer)[0]!;
+  /** A splat f32 constant of `shape` (deduplicated by bit pattern and shape). */
+  splat(value: number, shape: readonly number[], loc: Location): Val {
+    const f = Float32Array.of(value);
+    const bits = new Uint32Array(f.buffer)[0]!;
     const k = `splat:${bits}|${shape.join('x')}`;
-    let ssa = this.constSsa.get(k);
-    if (!ssa) {
-      ssa = this.fresh('cst');
-      this.lines.push(`${ssa} = arith.constant dense<0x${bits.toString(16).toUpperCase().padStart(8, '0')}> : ${tensorType(shape)} ${loc}`);
-      this.constSsa.set(k, ssa);
+    let v = this.constants.get(k);
+    if (!v) {
+      const type = tensorType(this.context, shape);
+      v = ConstantOp.build(this.b, { value: DenseElementsAttr.splat(type, f[0]!), result: type }, loc).result;
+      this.constants.set(k, v);
     }
-    return { ssa, shape };
+    return { value: v, shape };
   }
 
   /** The runtime value of an ONNX name, materializing f32 constants; undefined if unavailable. */
-  value(name: string, loc: string): Val | undefined {
+  value(name: string, loc: Location): Val | undefined {
     const v = this.vals.get(name);
     if (v) return v;
     const info = this.values.get(name);
     if (info?.constant) {
       if (info.dataType !== F32) return undefined;
-      const val = { ssa: this.constant(`n:${name}`, this.floatsOf(name)!, info.shape, loc), shape: info.shape };
+      const val = { value: this.constant(`n:${name}`, this.floatsOf(name)!, info.shape, loc), shape: info.shape };
       this.vals.set(name, val);
       return val;
     }
@@ -200,19 +246,17 @@ export class LoweringContext {
   }
 
   /** The value of input `i` of `n`; reports an error (non-f32 value) when unavailable. */
-  input(n: OnnxNode, i: number, loc: string): Val | undefined {
+  input(n: OnnxNode, i: number, loc: Location): Val | undefined {
     const name = n.inputs[i] ?? '';
     const v = this.value(name, loc);
     if (!v) this.error(n, LM.nonFloatValue(name, dataTypeName(this.values.get(name)?.dataType ?? 0)));
     return v;
   }
 
-  /** Emits a quoted planning op `"op"(operands) <{props, logicalLayout}>` defining `out`. */
-  emitPlan(out: string, op: string, operands: readonly Val[], shape: readonly number[], props: string, loc: string): Val {
-    const ssa = this.fresh();
-    const p = props === '' ? 'logicalLayout = #spat<logical_layout nchw>' : `${props}, logicalLayout = #spat<logical_layout nchw>`;
-    this.lines.push(`${ssa} = "${op}"(${operands.map((o) => o.ssa).join(', ')}) <{${p}}> : (${operands.map((o) => tensorType(o.shape)).join(', ')}) -> ${tensorType(shape)} ${loc}`);
-    const v = { ssa, shape };
+  /** Builds a planning op of definition `def` (logical layout NCHW) with `attributes`, defining `out`. */
+  emitPlan(out: string, def: PlanOpDefinition, operands: readonly Val[], shape: readonly number[], attributes: PlanAttributes, loc: Location): Val {
+    const value = createPlan(this.b, loc, def, operands.map((o) => o.value), tensorType(this.context, shape), attributes);
+    const v = { value, shape };
     this.define(out, v);
     return v;
   }
@@ -222,31 +266,28 @@ export class LoweringContext {
    * with the given {@link BodyBuilder} (its arguments are the bound inputs) and returns the
    * yielded value. Defines `out` (when given) and returns the result.
    */
-  compute(out: string | undefined, inputs: readonly Val[], outShape: readonly number[], loc: string, build: (b: BodyBuilder, args: readonly string[]) => string): Val {
-    const args = inputs.map(() => this.fresh('a'));
-    const b = new BodyBuilder(this, loc);
-    const r = build(b, args);
-    const t = tensorType(outShape);
-    const ssa = this.fresh();
-    this.lines.push(
-      `${ssa} = spat.graph_compute [] = [] (${args.join(', ')}) = (${inputs.map((i) => i.ssa).join(', ')}) crossbarWeights 0 : [] (${inputs.map((i) => tensorType(i.shape)).join(', ')}) -> ${t} {`,
-      ...b.lines.map((l) => `  ${l}`),
-      `  spat.yield ${r} : ${t} ${loc}`,
-      `} ${loc}`,
+  compute(out: string | undefined, inputs: readonly Val[], outShape: readonly number[], loc: Location, build: (b: BodyBuilder, args: readonly Value[]) => Value): Val {
+    const block = new Block(
+      inputs.map((i) => i.value.type),
+      inputs.map(() => loc),
     );
-    const v = { ssa, shape: outShape };
+    const b = new BodyBuilder(block, this.context, loc);
+    const r = build(b, block.arguments);
+    createYield(b.b, loc, [r]);
+    const value = createGraphCompute(this.b, loc, { weights: [], inputs: inputs.map((i) => i.value) }, [tensorType(this.context, outShape)], block)[0]!;
+    const v = { value, shape: outShape };
     if (out !== undefined) this.define(out, v);
     return v;
   }
 
-  /** A `spat.graph_compute` applying one element-wise spat op (`spat.relu(%a)` or `spat.vadd %a, %b` form) to same-shaped inputs. */
-  elementwise(out: string | undefined, op: string, inputs: readonly Val[], loc: string): Val {
+  /** A `spat.graph_compute` applying one element-wise spat op (`def`: relu, sigmoid, vadd, ...) to same-shaped inputs. */
+  elementwise(out: string | undefined, def: UnaryOpDefinition | BinaryOpDefinition, inputs: readonly Val[], loc: Location): Val {
     const shape = inputs[0]!.shape;
-    return this.compute(out, inputs, shape, loc, (b, args) => (args.length === 1 ? b.unary(op, args[0]!, shape) : b.binary(op, args[0]!, args[1]!, shape)));
+    return this.compute(out, inputs, shape, loc, (b, args) => (args.length === 1 ? b.unary(def as UnaryOpDefinition, args[0]!, shape) : b.binary(def as BinaryOpDefinition, args[0]!, args[1]!, shape)));
   }
 
   /** `x` reshaped to `shape` (same element count) by a graph_compute; `x` itself when equal. */
-  reshape(out: string | undefined, x: Val, shape: readonly number[], loc: string): Val {
+  reshape(out: string | undefined, x: Val, shape: readonly number[], loc: Location): Val {
     if (x.shape.join('x') === shape.join('x') && x.shape.length === shape.length) {
       if (out !== undefined) this.define(out, x);
       return x;
@@ -255,39 +296,27 @@ export class LoweringContext {
   }
 
   /**
-   * Wraps a per-row body into a `spat.graph_compute` (one row) or a `spat.graph_compute_batch`
-   * with one lane per row plus a `spat.blueprint` placing the [1, nOut] rows of an [m, nOut]
-   * result. `weights` are the resident crossbar weights, `inputs` the runtime inputs; the body
-   * may use `lane` (the row index) and returns the yielded row `y`.
+   * Finishes the per-row region `r` whose body yields the row `y` ([1, nOut]): a
+   * `spat.graph_compute` (one row) or a `spat.graph_compute_batch` with one lane per row plus a
+   * `spat.blueprint` placing the [1, nOut] rows of the [m, nOut] result. Defines `out`.
    */
-  emitRows(out: string, m: number, nOut: number, lane: string, weights: readonly RegionBinding[], inputs: readonly RegionBinding[], body: readonly string[], y: string, loc: string): Val {
-    const yt = tensorType([1, nOut]);
-    const ssa = this.fresh();
-    const list = (bs: readonly RegionBinding[], pick: (b: RegionBinding) => string) => bs.map(pick).join(', ');
-    const head = `[${list(weights, (b) => b.arg)}] = [${list(weights, (b) => b.value)}] (${list(inputs, (b) => b.arg)}) = (${list(inputs, (b) => b.value)})`;
-    const tail = `crossbarWeights ${weights.length} : [${list(weights, (b) => b.type)}] (${list(inputs, (b) => b.type)})`;
-    if (m === 1) {
-      this.lines.push(`${ssa} = spat.graph_compute ${head} ${tail} -> ${yt} {`, ...body.map((l) => `  ${l}`), `  spat.yield ${y} : ${yt} ${loc}`, `} ${loc}`);
-      const v = { ssa, shape: [1, nOut] };
+  emitRows(out: string, r: RowRegion, nOut: number, y: Value, loc: Location): Val {
+    const m = r.rows;
+    const bindings = { weights: r.weights, inputs: r.inputs };
+    if (!r.lane) {
+      createYield(r.body.b, loc, [y]);
+      const value = createGraphCompute(this.b, loc, bindings, [tensorType(this.context, [1, nOut])], r.block)[0]!;
+      const v = { value, shape: [1, nOut] };
       this.define(out, v);
       return v;
     }
-    const outArg = this.fresh('out');
-    const ft = tensorType([m, 1, nOut]);
-    this.lines.push(
-      `${ssa} = spat.graph_compute_batch ${lane} = 0 to ${m} ${head} shared_outs(${outArg}) ${tail} -> ${ft} {`,
-      ...body.map((l) => `  ${l}`),
-      `  spat.in_parallel {`,
-      `    tensor.parallel_insert_slice ${y} into ${outArg}[${lane}, 0, 0] [1, 1, ${nOut}] [1, 1, 1] : ${yt} into ${ft} ${loc}`,
-      `  } ${loc}`,
-      `} ${loc}`,
-    );
-    const logical = this.fresh();
-    const rows = Array.from({ length: m }, (_, r) => r);
-    this.lines.push(
-      `${logical} = spat.blueprint fragments(${ssa}) layout nchw physical fragmented offsets [${rows.map((r) => `${r}, 0`).join(', ')}] sizes [${rows.map(() => `1, ${nOut}`).join(', ')}] map explicit mode fragment_assembly operandIndices [${rows.map(() => 0).join(', ')}] sourceSlots [${rows.join(', ')}] sourceOffsets [${rows.map(() => 0).join(', ')}] strides [${rows.map(() => '1, 1').join(', ')}] conflict disjoint coverage complete : (${ft}) -> ${tensorType([m, nOut])} ${loc}`,
-    );
-    const v = { ssa: logical, shape: [m, nOut] };
+    const ft = tensorType(this.context, [m, 1, nOut]);
+    const outArg = r.block.addArgument(ft, loc);
+    const par = createInParallel(r.body.b, loc);
+    createParallelInsertSlice(OpBuilder.atBlockEnd(par, this.context), loc, y, outArg, { offsets: [r.lane, 0, 0], sizes: [1, 1, nOut], strides: [1, 1, 1] });
+    const collection = createGraphComputeBatch(this.b, loc, m, bindings, ft, r.block);
+    const pieces = Array.from({ length: m }, (_, row) => ({ operandIndex: 0, sourceSlot: row, sourceOffset: 0, offsets: [row, 0], sizes: [1, nOut], strides: [1, 1] }));
+    const v = { value: createFragmentAssembly(this.b, loc, [collection], tensorType(this.context, [m, nOut]), pieces), shape: [m, nOut] };
     this.define(out, v);
     return v;
   }

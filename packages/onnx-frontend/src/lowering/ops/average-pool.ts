@@ -4,14 +4,16 @@
  * or no padding and no overhang); otherwise a sum pool (weights 1) times a constant map of the
  * reciprocal tap count of each output position (`spat.vmul` in a graph_compute).
  */
+import type { Location } from '@raptor-pim/ir-core';
+import { VmulOp } from '@raptor-pim/spatial-dialect';
 import { getAttribute } from '../../onnx/model';
 import type { OnnxNode } from '../../onnx/model';
 import type { LoweringContext, NodeLowering } from '../lowering-context';
-import { elementCount } from '../mlir-text';
+import { elementCount } from '../ir-helpers';
 import { emitConvNd } from './conv-nd';
 import { floorEndPads, resolveWindow, tapCounts } from './window';
 
-function lowerAveragePool(cx: LoweringContext, n: OnnxNode, loc: string): void {
+function lowerAveragePool(cx: LoweringContext, n: OnnxNode, loc: Location): void {
   const x = cx.input(n, 0, loc);
   if (!x) return;
   const rank = x.shape.length;
@@ -26,7 +28,7 @@ function lowerAveragePool(cx: LoweringContext, n: OnnxNode, loc: string): void {
   const uniform = counts.every((axis, i) => axis.every((k) => k === kernel[i]));
   const c = x.shape[1]!;
   const weight = new Float32Array(c * taps).fill(uniform ? 1 / taps : 1);
-  const sumOut = uniform ? n.outputs[0]! : `\u0000${cx.fresh('t')}`;
+  const sumOut = uniform ? n.outputs[0]! : cx.temp();
   const sum = emitConvNd(cx, sumOut, x, { weight, wShape: [c, 1, ...kernel], group: c, window: { ...win, end: floorEndPads(win) }, key: `avgpool:${n.index}` }, loc);
   if (uniform) return;
   // Reciprocal of the divisor of every output position (the product of the per-axis counts).
@@ -47,7 +49,7 @@ function lowerAveragePool(cx: LoweringContext, n: OnnxNode, loc: string): void {
   const map = new Float32Array(planes * planeSize);
   for (let q = 0; q < planes; q++) map.set(plane, q * planeSize);
   const recip = cx.constantVal(`avgpool:${n.index}:recip`, map, outShape, loc);
-  cx.elementwise(n.outputs[0]!, 'spat.vmul', [sum, recip], loc);
+  cx.elementwise(n.outputs[0]!, VmulOp, [sum, recip], loc);
 }
 
 /** Lowerings of this file, by ONNX operator. */

@@ -5,9 +5,10 @@
  * it), then copied along each broadcast axis with `spat.concat` (doubling, so `k` copies cost
  * O(log k) ops whatever `k` is).
  */
+import type { Value } from '@raptor-pim/ir-core';
 import { getAttribute, type OnnxNode } from '../../onnx/model';
 import type { BodyBuilder } from '../body-builder';
-import { elementCount } from '../mlir-text';
+import { elementCount } from '../ir-helpers';
 
 /** Copies along one axis that one `spat.concat` of `k` identical operands takes directly. */
 const DIRECT_CONCAT_LIMIT = 8;
@@ -40,7 +41,7 @@ export function broadcastsTo(shape: readonly number[], outShape: readonly number
  * output rank) and copied along every axis where `aligned` is 1 and `outShape` is not.
  * Returns the SSA name of a value of type `outShape`.
  */
-export function broadcastInBody(b: BodyBuilder, v: string, from: readonly number[], aligned: readonly number[], outShape: readonly number[]): string {
+export function broadcastInBody(b: BodyBuilder, v: Value, from: readonly number[], aligned: readonly number[], outShape: readonly number[]): Value {
   if (elementCount(from) !== elementCount(aligned)) throw new Error(`internal error: broadcast operand ${from.join('x')} does not align to ${aligned.join('x')}`);
   let cur = b.reshape(v, from, aligned);
   const shape = [...aligned];
@@ -54,11 +55,11 @@ export function broadcastInBody(b: BodyBuilder, v: string, from: readonly number
 }
 
 /** `k` copies of `v` (shape `shape`, unit at `axis`) concatenated along `axis`. */
-function repeatAlong(b: BodyBuilder, v: string, shape: readonly number[], axis: number, k: number): string {
+function repeatAlong(b: BodyBuilder, v: Value, shape: readonly number[], axis: number, k: number): Value {
   const withAxis = (size: number): number[] => shape.map((s, i) => (i === axis ? size : s));
-  if (k <= DIRECT_CONCAT_LIMIT) return b.concat(axis, new Array<string>(k).fill(v), new Array<readonly number[]>(k).fill(shape), withAxis(k));
+  if (k <= DIRECT_CONCAT_LIMIT) return b.concat(axis, new Array<Value>(k).fill(v), new Array<readonly number[]>(k).fill(shape), withAxis(k));
   // Powers of two by doubling, then one concat of the powers in k's binary representation.
-  const powers: { v: string; size: number }[] = [{ v, size: 1 }];
+  const powers: { v: Value; size: number }[] = [{ v, size: 1 }];
   while (powers[powers.length - 1]!.size * 2 <= k) {
     const p = powers[powers.length - 1]!;
     powers.push({ v: b.concat(axis, [p.v, p.v], [withAxis(p.size), withAxis(p.size)], withAxis(p.size * 2)), size: p.size * 2 });

@@ -4,8 +4,11 @@
  * holds the input depth slices each kernel-depth tap reads (see docs/lowering.md,
  * "Convolution, pooling, matrix products"). Shared by `Conv` and `AveragePool`.
  */
-import type { LoweringContext, Val } from '../lowering-context';
-import { i64Array } from '../mlir-text';
+import type { Location, MLIRContext } from '@raptor-pim/ir-core';
+import type { PlanOpDefinition } from '@raptor-pim/spatial-dialect';
+import { Conv2dPlanOp, VaddOp } from '@raptor-pim/spatial-dialect';
+import type { LoweringContext, Val, PlanAttributes } from '../lowering-context';
+import { i64, i64Array } from '../ir-helpers';
 import { tapRange, type Window } from './window';
 
 /** A convolution with compile-time weights. */
@@ -22,25 +25,26 @@ export interface ConvSpec {
 }
 
 /** Emits a planning op whose result is not an ONNX value. */
-export function planTemp(cx: LoweringContext, op: string, operands: readonly Val[], shape: readonly number[], props: string, loc: string): Val {
-  return cx.emitPlan(`\u0000${cx.fresh('t')}`, op, operands, shape, props, loc);
+export function planTemp(cx: LoweringContext, op: PlanOpDefinition, operands: readonly Val[], shape: readonly number[], props: PlanAttributes, loc: Location): Val {
+  return cx.emitPlan(cx.temp(), op, operands, shape, props, loc);
 }
 
-function conv2dProps(group: number, pads: readonly number[], strides: readonly number[], dilations: readonly number[]): string {
-  return `dilations = ${i64Array(dilations)}, group = ${group} : i64, pads = ${i64Array(pads)}, strides = ${i64Array(strides)}`;
+/** The attributes of a `spat.conv2d_plan`. */
+export function conv2dProps(ctx: MLIRContext, group: number, pads: readonly number[], strides: readonly number[], dilations: readonly number[]): PlanAttributes {
+  return { dilations: i64Array(ctx, dilations), group: i64(ctx, group), pads: i64Array(ctx, pads), strides: i64Array(ctx, strides) };
 }
 
 /** One `spat.conv2d_plan` over rank-4 `x` (not bound to an ONNX name unless `out` is given). */
-function conv2d(cx: LoweringContext, out: string | undefined, x: Val, w: Val, bias: Val | undefined, outShape: readonly number[], props: string, loc: string): Val {
+function conv2d(cx: LoweringContext, out: string | undefined, x: Val, w: Val, bias: Val | undefined, outShape: readonly number[], props: PlanAttributes, loc: Location): Val {
   const ops = bias ? [x, w, bias] : [x, w];
-  return out === undefined ? planTemp(cx, 'spat.conv2d_plan', ops, outShape, props, loc) : cx.emitPlan(out, 'spat.conv2d_plan', ops, outShape, props, loc);
+  return out === undefined ? planTemp(cx, Conv2dPlanOp, ops, outShape, props, loc) : cx.emitPlan(out, Conv2dPlanOp, ops, outShape, props, loc);
 }
 
 /**
  * Emits the convolution of `x` ([N, Cin, spatial...], 1 to 3 spatial axes) and binds the
  * result [N, Cout, output...] to `out`.
  */
-export function emitConvNd(cx: LoweringContext, out: string, x: Val, spec: ConvSpec, loc: string): Val {
+export function emitConvNd(cx: LoweringContext, out: string, x: Val, spec: ConvSpec, loc: Location): Val {
   const { window: win, wShape, group } = spec;
   const [n, cout] = [x.shape[0]!, wShape[0]!];
   const outShape = [n, cout, ...win.output];
@@ -49,14 +53,14 @@ export function emitConvNd(cx: LoweringContext, out: string, x: Val, spec: ConvS
   if (rank === 4) {
     const w = cx.constantVal(`${spec.key}:w`, spec.weight, wShape, loc);
     const bias = biasVal();
-    return conv2d(cx, out, x, w, bias, outShape, conv2dProps(group, [win.begin[0]!, win.begin[1]!, win.end[0]!, win.end[1]!], win.strides, win.dilations), loc);
+    return conv2d(cx, out, x, w, bias, outShape, conv2dProps(cx.context, group, [win.begin[0]!, win.begin[1]!, win.end[0]!, win.end[1]!], win.strides, win.dilations), loc);
   }
   if (rank === 3) {
     // [N, C, L] -> [N, C, 1, L]; kernel [1, k].
     const x4 = cx.reshape(undefined, x, [n, x.shape[1]!, 1, x.shape[2]!], loc);
     const w = cx.constantVal(`${spec.key}:w`, spec.weight, [wShape[0]!, wShape[1]!, 1, wShape[2]!], loc);
     const bias = biasVal();
-    const props = conv2dProps(group, [0, win.begin[0]!, 0, win.end[0]!], [1, win.strides[0]!], [1, win.dilations[0]!]);
+    const props = conv2dProps(cx.context, group, [0, win.begin[0]!, 0, win.end[0]!], [1, win.strides[0]!], [1, win.dilations[0]!]);
     const y4 = conv2d(cx, undefined, x4, w, bias, [n, cout, 1, win.output[0]!], props, loc);
     return cx.reshape(out, y4, outShape, loc);
   }
@@ -69,7 +73,7 @@ export function emitConvNd(cx: LoweringContext, out: string, x: Val, spec: ConvS
  * the weights W[:, :, kd]; the results (batch [outDepth * N]) are summed with spat.vadd into
  * the output rows they contribute to, then rearranged to [N, Cout, OD, OH, OW].
  */
-function emitConv3d(cx: LoweringContext, out: string, x: Val, spec: ConvSpec, bias: Val | undefined, loc: string): Val {
+function emitConv3d(cx: LoweringContext, out: string, x: Val, spec: ConvSpec, bias: Val | undefined, loc: Location): Val {
   const { window: win, wShape, group } = spec;
   const [n, cin, d, h, w] = x.shape as [number, number, number, number, number];
   const [cout, cg, kd, kh, kw] = wShape as [number, number, number, number, number];
@@ -77,7 +81,7 @@ function emitConv3d(cx: LoweringContext, out: string, x: Val, spec: ConvSpec, bi
   const depthMajor = [d, n, cin, h, w];
   const xT = cx.compute(undefined, [x], depthMajor, loc, (b, [a]) => b.transpose(a!, x.shape, [2, 0, 1, 3, 4]));
   const plane = cg * kh * kw;
-  const props = conv2dProps(group, [win.begin[1]!, win.begin[2]!, win.end[1]!, win.end[2]!], win.strides.slice(1), win.dilations.slice(1));
+  const props = conv2dProps(cx.context, group, [win.begin[1]!, win.begin[2]!, win.end[1]!, win.end[2]!], win.strides.slice(1), win.dilations.slice(1));
   const rangeOf = (t: number) => tapRange(win, 0, t);
   // The bias goes to a tap covering every output depth (if any), else into the accumulator.
   const fullTap = Array.from({ length: kd }, (_, t) => t).find((t) => rangeOf(t).lo === 0 && rangeOf(t).hi === od);
@@ -112,10 +116,10 @@ function emitConv3d(cx: LoweringContext, out: string, x: Val, spec: ConvSpec, bi
     parts.forEach((p, i) => {
       if (!init && i === full) return;
       const shape = [p.count * n, cout, oh, ow];
-      if (p.count === od) acc = b.binary('spat.vadd', acc, args[i]!, accShape);
+      if (p.count === od) acc = b.binary(VaddOp, acc, args[i]!, accShape);
       else {
         const s = b.extractSlice(acc, accShape, [p.lo * n, 0, 0, 0], shape);
-        const sum = b.binary('spat.vadd', s, args[i]!, shape);
+        const sum = b.binary(VaddOp, s, args[i]!, shape);
         acc = b.insertSlice(sum, acc, accShape, [p.lo * n, 0, 0, 0], shape);
       }
     });

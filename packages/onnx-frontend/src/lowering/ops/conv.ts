@@ -2,14 +2,15 @@
  * `Conv` with 1 to 3 spatial axes on `spat.conv2d_plan` (see conv-nd.ts), with a following
  * inference BatchNormalization and a following per-channel Add folded into its weights and bias.
  */
+import type { Location } from '@raptor-pim/ir-core';
 import { getAttribute } from '../../onnx/model';
 import type { OnnxNode } from '../../onnx/model';
 import type { LoweringContext, NodeLowering } from '../lowering-context';
-import { elementCount } from '../mlir-text';
+import { elementCount } from '../ir-helpers';
 import { emitConvNd } from './conv-nd';
 import { resolveWindow } from './window';
 
-function lowerConv(cx: LoweringContext, n: OnnxNode, loc: string): void {
+function lowerConv(cx: LoweringContext, n: OnnxNode, loc: Location): void {
   const x = cx.input(n, 0, loc);
   if (!x) return;
   const rank = x.shape.length;

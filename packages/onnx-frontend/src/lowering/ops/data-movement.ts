@@ -4,25 +4,27 @@
  * for rank-2 results, else a region reshape). The table also merges the other data-movement
  * files Transpose/DepthToSpace, Slice and Pad (Resize/Upsample: resize.ts, merged by ops/index.ts).
  */
+import type { Location } from '@raptor-pim/ir-core';
+import { ConcatPlanOp, FlattenPlanOp } from '@raptor-pim/spatial-dialect';
 import { dataTypeName } from '../../onnx/dtypes';
 import { getAttribute } from '../../onnx/model';
 import type { OnnxNode } from '../../onnx/model';
 import { tensorToNumbers } from '../../shapes/constant-eval';
 import { F32, type LoweringContext, type NodeLowering, type Val } from '../lowering-context';
-import { elementCount } from '../mlir-text';
+import { elementCount, i64 } from '../ir-helpers';
 import { DataMovementReasons as R } from './data-movement-messages';
 import { defineIfEmpty, gatherAxis, sameShape } from './index-map';
 import { PAD_LOWERINGS } from './pad';
 import { SLICE_LOWERINGS } from './slice';
 import { TRANSPOSE_LOWERINGS } from './transpose';
 
-function lowerIdentity(cx: LoweringContext, n: OnnxNode, loc: string): void {
+function lowerIdentity(cx: LoweringContext, n: OnnxNode, loc: Location): void {
   const x = cx.input(n, 0, loc);
   if (x) cx.define(n.outputs[0]!, x);
 }
 
 /** Dropout in inference: the output is the input (training mode only with ratio 0; no used mask). */
-function lowerDropout(cx: LoweringContext, n: OnnxNode, loc: string): void {
+function lowerDropout(cx: LoweringContext, n: OnnxNode, loc: Location): void {
   if ((n.outputs[1] ?? '') !== '' && cx.isUsed(n.outputs[1]!)) return cx.unsupported(n, R.dropoutMask);
   if (cx.opset >= 12 && (n.inputs[2] ?? '') !== '') {
     const training = cx.numbersOf(n.inputs[2]!);
@@ -33,7 +35,7 @@ function lowerDropout(cx: LoweringContext, n: OnnxNode, loc: string): void {
 }
 
 /** Cast: float32 -> float32 is the identity; a constant input of any numeric type becomes an f32 constant. */
-function lowerCast(cx: LoweringContext, n: OnnxNode, loc: string): void {
+function lowerCast(cx: LoweringContext, n: OnnxNode, loc: Location): void {
   const name = n.inputs[0]!;
   const to = getAttribute(n, 'to', 'int') ?? 0;
   const from = cx.dataTypeOf(name);
@@ -48,7 +50,7 @@ function lowerCast(cx: LoweringContext, n: OnnxNode, loc: string): void {
   lowerIdentity(cx, n, loc);
 }
 
-function lowerConcat(cx: LoweringContext, n: OnnxNode, loc: string): void {
+function lowerConcat(cx: LoweringContext, n: OnnxNode, loc: Location): void {
   const out = n.outputs[0]!;
   const outShape = cx.shapeOf(out);
   const rank = outShape.length;
@@ -63,14 +65,14 @@ function lowerConcat(cx: LoweringContext, n: OnnxNode, loc: string): void {
   if (defineIfEmpty(cx, out, outShape, loc)) return;
   if (ins.length === 1) return void cx.define(out, ins[0]!);
   if (rank === 4 && axis === 1) {
-    cx.emitPlan(out, 'spat.concat_plan', ins, outShape, 'axis = 1 : i64', loc);
+    cx.emitPlan(out, ConcatPlanOp, ins, outShape, { axis: i64(cx.context, 1) }, loc);
     return;
   }
   cx.compute(out, ins, outShape, loc, (b, args) => b.concat(axis, args, ins.map((v) => v.shape), outShape));
 }
 
 /** Split: one `spat.graph_compute` per non-empty output, extracting its static slice along the axis. */
-function lowerSplit(cx: LoweringContext, n: OnnxNode, loc: string): void {
+function lowerSplit(cx: LoweringContext, n: OnnxNode, loc: Location): void {
   const x = cx.input(n, 0, loc);
   if (!x) return;
   const rank = x.shape.length;
@@ -89,7 +91,7 @@ function lowerSplit(cx: LoweringContext, n: OnnxNode, loc: string): void {
 }
 
 /** Gather of a runtime (or constant f32) tensor at constant indices: static slices + concat, then a reshape to the index shape. */
-function lowerGather(cx: LoweringContext, n: OnnxNode, loc: string): void {
+function lowerGather(cx: LoweringContext, n: OnnxNode, loc: Location): void {
   const idx = cx.numbersOf(n.inputs[1] ?? '');
   if (!idx) return cx.unsupported(n, R.gatherIndices);
   const x = cx.input(n, 0, loc);
@@ -108,7 +110,7 @@ function lowerGather(cx: LoweringContext, n: OnnxNode, loc: string): void {
   if (defineIfEmpty(cx, out, outShape, loc)) return;
   cx.compute(out, [x], outShape, loc, (b, [a]) => {
     const g = gatherAxis(b, a!, x.shape, axis, map);
-    return b.reshape(g.ssa, g.shape, outShape);
+    return b.reshape(g.value, g.shape, outShape);
   });
 }
 
@@ -117,7 +119,7 @@ function lowerGather(cx: LoweringContext, n: OnnxNode, loc: string): void {
  * `spat.flatten_plan` for a rank-2 [prod(dims before k), prod(rest)] result, else a region
  * `tensor.collapse_shape` + `tensor.expand_shape`.
  */
-function lowerReshape(cx: LoweringContext, n: OnnxNode, loc: string): void {
+function lowerReshape(cx: LoweringContext, n: OnnxNode, loc: Location): void {
   const x = cx.input(n, 0, loc);
   if (!x) return;
   const out = n.outputs[0]!;
@@ -127,7 +129,7 @@ function lowerReshape(cx: LoweringContext, n: OnnxNode, loc: string): void {
   if (outShape.length === 2 && x.shape.length > 0) {
     for (let k = 0; k <= x.shape.length; k++) {
       if (elementCount(x.shape.slice(0, k)) === outShape[0] && elementCount(x.shape.slice(k)) === outShape[1]) {
-        cx.emitPlan(out, 'spat.flatten_plan', [x], outShape, `axis = ${k} : i64`, loc);
+        cx.emitPlan(out, FlattenPlanOp, [x], outShape, { axis: i64(cx.context, k) }, loc);
         return;
       }
     }

@@ -6,10 +6,13 @@
  * is one `spat.graph_compute` whose body broadcasts the operands (see `broadcast.ts`) and applies
  * `spat.vadd`/`spat.vsub`/`spat.vmul`. This file also holds the family's lowering table.
  */
+import type { Location } from '@raptor-pim/ir-core';
+import { conv2dProps } from './conv-nd';
+import { AddPlanOp, BiasAddPlanOp, Conv2dPlanOp, VaddOp, VmulOp, VsubOp } from '@raptor-pim/spatial-dialect';
 import { dataTypeName } from '../../onnx/dtypes';
 import type { OnnxNode } from '../../onnx/model';
+import type { BinaryOpDefinition } from '../body-builder';
 import { F32, type LoweringContext, type NodeLowering, type Val } from '../lowering-context';
-import { i64Array } from '../mlir-text';
 import { ACTIVATION_LOWERINGS } from './activations';
 import { lowerBatchNormAnyRank } from './batch-norm';
 import { alignRight, broadcastInBody, broadcastsTo, legacyAlign } from './broadcast';
@@ -17,7 +20,7 @@ import { ElementwiseReasons as R } from './elementwise-messages';
 
 type BinaryKind = 'add' | 'sub' | 'mul';
 
-const SPAT_OP: Readonly<Record<BinaryKind, string>> = { add: 'spat.vadd', sub: 'spat.vsub', mul: 'spat.vmul' };
+const SPAT_OP: Readonly<Record<BinaryKind, BinaryOpDefinition>> = { add: VaddOp, sub: VsubOp, mul: VmulOp };
 
 /** One operand of a binary node: its ONNX name, own shape, shape at the output rank and constant data. */
 interface Operand {
@@ -46,14 +49,14 @@ function channelValues(o: Operand, channels: number): Float32Array | undefined {
 }
 
 /** Rank-4 forms with a plan op; true when emitted. */
-function lowerAsPlan(cx: LoweringContext, n: OnnxNode, kind: BinaryKind, ops: readonly Operand[], outShape: readonly number[], loc: string): boolean {
+function lowerAsPlan(cx: LoweringContext, n: OnnxNode, kind: BinaryKind, ops: readonly Operand[], outShape: readonly number[], loc: Location): boolean {
   if (outShape.length !== 4) return false;
   const out = n.outputs[0]!;
   const [a, b] = [ops[0]!, ops[1]!];
   const runtimeFull = (o: Operand): boolean => !o.data && sameShape(o.shape, outShape);
   if (kind === 'add' && runtimeFull(a) && runtimeFull(b)) {
     const [x, y] = [cx.input(n, 0, loc), cx.input(n, 1, loc)];
-    if (x && y) cx.emitPlan(out, 'spat.add_plan', [x, y], outShape, '', loc);
+    if (x && y) cx.emitPlan(out, AddPlanOp, [x, y], outShape, {}, loc);
     return true;
   }
   // Runtime x (first operand for Sub) with a per-channel constant.
@@ -66,11 +69,11 @@ function lowerAsPlan(cx: LoweringContext, n: OnnxNode, kind: BinaryKind, ops: re
     if (!x) return true;
     if (kind === 'mul') {
       const w = cx.constantVal(`chscale:${cst.name}`, values, [c, 1, 1, 1], loc);
-      cx.emitPlan(out, 'spat.conv2d_plan', [x, w], outShape, `dilations = ${i64Array([1, 1])}, group = ${c} : i64, pads = ${i64Array([0, 0, 0, 0])}, strides = ${i64Array([1, 1])}`, loc);
+      cx.emitPlan(out, Conv2dPlanOp, [x, w], outShape, conv2dProps(cx.context, c, [0, 0, 0, 0], [1, 1], [1, 1]), loc);
     } else {
       const bias = kind === 'sub' ? values.map((v) => -v) : values;
       const bv = cx.constantVal(`${kind === 'sub' ? 'negbias' : 'bias'}:${cst.name}`, bias, [c], loc);
-      cx.emitPlan(out, 'spat.bias_add_plan', [x, bv], outShape, '', loc);
+      cx.emitPlan(out, BiasAddPlanOp, [x, bv], outShape, {}, loc);
     }
     return true;
   }
@@ -81,7 +84,7 @@ function lowerAsPlan(cx: LoweringContext, n: OnnxNode, kind: BinaryKind, ops: re
  * `Add`/`Sub`/`Mul`: a plan for the rank-4 forms that have one, else a graph_compute where each
  * operand is broadcast to the output shape and one spat element-wise op combines them.
  */
-function lowerBinary(cx: LoweringContext, n: OnnxNode, loc: string, kind: BinaryKind): void {
+function lowerBinary(cx: LoweringContext, n: OnnxNode, loc: Location, kind: BinaryKind): void {
   const outShape = cx.shapeOf(n.outputs[0]!);
   const names = [n.inputs[0] ?? '', n.inputs[1] ?? ''];
   for (const name of names) {

@@ -6,9 +6,10 @@
  * `tensor.insert_slice`s into a `tensor.empty`). The cost is the number of pieces, never the
  * number of elements of the other axes.
  */
+import type { Location, Value } from '@raptor-pim/ir-core';
 import type { BodyBuilder } from '../body-builder';
 import type { LoweringContext, Val } from '../lowering-context';
-import { elementCount } from '../mlir-text';
+import { elementCount } from '../ir-helpers';
 
 /** `out[o0 + j*os] = in[s0 + j*ss]` for `j < len` (os, ss >= 1). */
 export interface MapPiece {
@@ -78,9 +79,9 @@ export function isIdentityMap(map: readonly number[], inSize: number): boolean {
  * Writes `out = in` gathered along `axis` by `map` (`out[.., o, ..] = in[.., map[o], ..]`) into
  * the region body `b`; `v` has shape `shape`. Returns the result's SSA name and shape.
  */
-export function gatherAxis(b: BodyBuilder, v: string, shape: readonly number[], axis: number, map: readonly number[]): { ssa: string; shape: number[] } {
+export function gatherAxis(b: BodyBuilder, v: Value, shape: readonly number[], axis: number, map: readonly number[]): { value: Value; shape: number[] } {
   const outShape = shape.map((d, i) => (i === axis ? map.length : d));
-  if (isIdentityMap(map, shape[axis]!)) return { ssa: v, shape: outShape };
+  if (isIdentityMap(map, shape[axis]!)) return { value: v, shape: outShape };
   const pieces = mapPieces(map, shape[axis]!);
   const at = (k: number) => shape.map((_, i) => (i === axis ? k : 0));
   const sized = (k: number) => shape.map((d, i) => (i === axis ? k : d));
@@ -95,18 +96,18 @@ export function gatherAxis(b: BodyBuilder, v: string, shape: readonly number[], 
   if (isInOrder) {
     // Pieces are contiguous and in output order: one concat.
     const parts = pieces.map(extract);
-    return { ssa: b.concat(axis, parts, pieces.map((p) => sized(p.len)), outShape), shape: outShape };
+    return { value: b.concat(axis, parts, pieces.map((p) => sized(p.len)), outShape), shape: outShape };
   }
   let acc = b.empty(outShape);
   for (const p of pieces) acc = b.insertSlice(extract(p), acc, outShape, at(p.o0), sized(p.len), strided(p.os));
-  return { ssa: acc, shape: outShape };
+  return { value: acc, shape: outShape };
 }
 
 /**
  * Defines `out` as a zero-element value of `shape` (a splat constant: there is nothing to
  * compute) and returns true, when `shape` has no elements.
  */
-export function defineIfEmpty(cx: LoweringContext, out: string, shape: readonly number[], loc: string): boolean {
+export function defineIfEmpty(cx: LoweringContext, out: string, shape: readonly number[], loc: Location): boolean {
   if (elementCount(shape) !== 0) return false;
   const v: Val = cx.splat(0, shape, loc);
   cx.define(out, v);

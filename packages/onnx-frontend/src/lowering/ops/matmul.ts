@@ -6,11 +6,13 @@
  * operands as one GEMM per batch slice. Products of two runtime operands use `spat.vvdmul` dot
  * products of a row of A and a column of B (no crossbar weights).
  */
+import type { Location, Value } from '@raptor-pim/ir-core';
+import { VaddOp, VmulOp, VvdmulOp, WvmmOp, tileWeightMatrix } from '@raptor-pim/spatial-dialect';
 import { getAttribute } from '../../onnx/model';
 import type { OnnxNode } from '../../onnx/model';
-import { BodyBuilder } from '../body-builder';
-import { F32, type LoweringContext, type NodeLowering, type RegionBinding, type Val, broadcastData } from '../lowering-context';
-import { elementCount, tensorType } from '../mlir-text';
+import { LoweringMessages as LM } from '../../diagnostics';
+import { F32, RowRegion, type LoweringContext, type NodeLowering, type Val, broadcastData } from '../lowering-context';
+import { elementCount, tensorType } from '../ir-helpers';
 
 /** The bias added to every output row: constant per column, a runtime row, or a per-row matrix. */
 /**
@@ -20,86 +22,57 @@ import { elementCount, tensorType } from '../mlir-text';
  */
 type Bias = { readonly kind: 'row'; readonly data: Float32Array } | { readonly kind: 'val'; readonly val: Val; readonly scale: number };
 
-/** Bindings and body prologue of a per-row region: runtime inputs, their body names, the bias. */
-interface RowRegion {
-  readonly b: BodyBuilder;
-  readonly lane: string;
-  readonly inputs: RegionBinding[];
-}
-
-function rowRegion(cx: LoweringContext, loc: string): RowRegion {
-  return { b: new BodyBuilder(cx, loc), lane: cx.fresh('lane'), inputs: [] };
-}
-
-/** Binds `v` as a runtime input of the region; returns its body name. */
-function bindInput(cx: LoweringContext, r: RowRegion, v: Val): string {
-  const a = cx.fresh('a');
-  r.inputs.push({ arg: a, value: v.ssa, type: tensorType(v.shape) });
-  return a;
-}
-
-/** Row `lane` of the body value `v` ([m, cols]) as [1, cols] (`v` itself when m = 1). */
-function laneRow(r: RowRegion, v: string, m: number, cols: number, loc: string): string {
-  if (m === 1) return v;
-  const row = r.b.fresh('row');
-  r.b.push(`${row} = tensor.extract_slice ${v}[${r.lane}, 0] [1, ${cols}] [1, 1] : ${tensorType([m, cols])} to ${tensorType([1, cols])} ${loc}`);
-  return row;
-}
-
 /** Adds `bias` to the body row `y` ([1, nOut]). */
-function addBias(cx: LoweringContext, r: RowRegion, y: string, m: number, nOut: number, bias: Bias | undefined, key: string, loc: string): string {
+function addBias(cx: LoweringContext, r: RowRegion, y: Value, nOut: number, bias: Bias | undefined, key: string, loc: Location): Value {
   if (!bias) return y;
   const row = [1, nOut];
-  if (bias.kind === 'row') return r.b.binary('spat.vadd', y, bindInput(cx, r, cx.constantVal(`${key}:bias`, bias.data, row, loc)), row);
+  const body = r.body;
+  if (bias.kind === 'row') return body.binary(VaddOp, y, r.bind(cx.constantVal(`${key}:bias`, bias.data, row, loc)), row);
   const [rows, cols] = bias.val.shape as [number, number];
-  let v = bindInput(cx, r, bias.val);
-  if (rows > 1) v = laneRow(r, v, m, cols, loc);
-  if (cols !== nOut) v = r.b.concat(1, new Array<string>(nOut).fill(v), new Array<number[]>(nOut).fill([1, 1]), row);
-  if (bias.scale !== 1) v = r.b.binary('spat.vmul', v, bindInput(cx, r, cx.splat(bias.scale, row, loc)), row);
-  return r.b.binary('spat.vadd', y, v, row);
+  let v = r.bind(bias.val);
+  if (rows > 1) v = r.laneRow(v, cols);
+  if (cols !== nOut) v = body.concat(1, new Array<Value>(nOut).fill(v), new Array<number[]>(nOut).fill([1, 1]), row);
+  if (bias.scale !== 1) v = body.binary(VmulOp, v, r.bind(cx.splat(bias.scale, row, loc)), row);
+  return body.binary(VaddOp, y, v, row);
 }
 
 /**
- * The GEMM decomposition: weights cut into crossbar tiles (at most `crossbar` rows and
- * columns); each output row is the sum over row tiles of wvmm(row slice, tile), column tiles
- * joined with spat.concat, then the bias added with spat.vadd. One row: a graph_compute;
- * M rows: a graph_compute_batch with one lane per row and a blueprint placing the rows.
+ * The GEMM decomposition: weights cut into crossbar tiles of the target's crossbar size by
+ * spatial-dialect's `tileWeightMatrix` (the tiling plan-lowering uses for convolutions); each
+ * output row is the sum over row tiles of wvmm(row slice, tile), column tiles joined with
+ * spat.concat, then the bias added with spat.vadd. One row: a graph_compute; M rows: a
+ * graph_compute_batch with one lane per row and a blueprint placing the rows.
  */
-function emitGemm(cx: LoweringContext, out: string, key: string, x: Val, w: Float32Array, nOut: number, bias: Bias | undefined, loc: string): Val {
+function emitGemm(cx: LoweringContext, n: OnnxNode, out: string, key: string, x: Val, w: Float32Array, nOut: number, bias: Bias | undefined, loc: Location): Val | undefined {
   const [m, k] = [x.shape[0]!, x.shape[1]!];
-  const t = cx.crossbar;
-  const kTiles = Math.ceil(k / t);
-  const nTiles = Math.ceil(nOut / t);
-  const tiles: RegionBinding[] = [];
-  for (let i = 0; i < kTiles; i++) {
-    const kr = Math.min(t, k - i * t);
-    for (let j = 0; j < nTiles; j++) {
-      const nc = Math.min(t, nOut - j * t);
-      const tile = new Float32Array(kr * nc);
-      for (let r = 0; r < kr; r++) for (let c = 0; c < nc; c++) tile[r * nc + c] = w[(i * t + r) * nOut + j * t + c]!;
-      tiles.push({ value: cx.constant(`${key}:tile:${i}:${j}`, tile, [kr, nc], loc), arg: cx.fresh('w'), type: tensorType([kr, nc]) });
-    }
+  const tiled = tileWeightMatrix(w, k, nOut, cx.crossbar.rows, cx.crossbar.columns);
+  if (!tiled.ok) {
+    cx.unsupported(n, LM.weightTiling(tiled.message));
+    return undefined;
   }
-  const r = rowRegion(cx, loc);
-  const row = laneRow(r, bindInput(cx, r, x), m, k, loc);
-  const slices = Array.from({ length: kTiles }, (_, i) => (kTiles === 1 ? row : r.b.extractSlice(row, [1, k], [0, i * t], [1, Math.min(t, k - i * t)])));
-  const cols: string[] = [];
+  const { rowTiles, colTiles, tiles } = tiled.value;
+  const weights = tiles.map((t) => cx.constant(`${key}:tile:${t.rowTile}:${t.colTile}`, t.data, [t.rows, t.cols], loc));
+  const r = new RowRegion(cx, m, weights, loc);
+  const body = r.body;
+  const row = r.laneRow(r.bind(x), k);
+  const slices = Array.from({ length: rowTiles }, (_, i) => {
+    const t = tiles[i * colTiles]!;
+    return rowTiles === 1 ? row : body.extractSlice(row, [1, k], [0, t.rowOffset], [1, t.rows]);
+  });
+  const cols: Value[] = [];
   const colShapes: number[][] = [];
-  for (let j = 0; j < nTiles; j++) {
-    const nc = Math.min(t, nOut - j * t);
-    const ct = tensorType([1, nc]);
-    let acc: string | undefined;
-    for (let i = 0; i < kTiles; i++) {
-      const kr = Math.min(t, k - i * t);
-      const p = cx.fresh('p');
-      r.b.push(`${p} = spat.wvmm[${tiles[i * nTiles + j]!.arg}](${slices[i]}) : (${tensorType([kr, nc])}, ${tensorType([1, kr])}) -> ${ct} ${loc}`);
-      acc = acc === undefined ? p : r.b.binary('spat.vadd', acc, p, [1, nc]);
+  for (let j = 0; j < colTiles; j++) {
+    const nc = tiles[j]!.cols;
+    let acc: Value | undefined;
+    for (let i = 0; i < rowTiles; i++) {
+      const p = WvmmOp.build(body.b, { weight: r.weightArgs[i * colTiles + j]!, input: slices[i]!, output: tensorType(cx.context, [1, nc]) }, loc).output;
+      acc = acc === undefined ? p : body.binary(VaddOp, acc, p, [1, nc]);
     }
     cols.push(acc!);
     colShapes.push([1, nc]);
   }
-  const y = addBias(cx, r, r.b.concat(1, cols, colShapes, [1, nOut]), m, nOut, bias, key, loc);
-  return cx.emitRows(out, m, nOut, r.lane, tiles, r.inputs, r.b.lines, y, loc);
+  const y = addBias(cx, r, body.concat(1, cols, colShapes, [1, nOut]), nOut, bias, key, loc);
+  return cx.emitRows(out, r, nOut, y, loc);
 }
 
 /**
@@ -107,28 +80,24 @@ function emitGemm(cx: LoweringContext, out: string, key: string, x: Val, w: Floa
  * N `spat.vvdmul` dot products of the lane's row of `a` with a column of `b` (a [K, 1] slice
  * reshaped to [1, K]), joined with spat.concat, scaled by `alpha` and offset by `bias`.
  */
-function emitRuntimeProduct(cx: LoweringContext, out: string, key: string, a: Val, bm: Val, alpha: number, bias: Bias | undefined, loc: string): Val {
+function emitRuntimeProduct(cx: LoweringContext, out: string, key: string, a: Val, bm: Val, alpha: number, bias: Bias | undefined, loc: Location): Val {
   const [m, k] = [a.shape[0]!, a.shape[1]!];
   const nOut = bm.shape[1]!;
-  const r = rowRegion(cx, loc);
-  const row = laneRow(r, bindInput(cx, r, a), m, k, loc);
-  const bArg = bindInput(cx, r, bm);
-  const dots: string[] = [];
+  const r = new RowRegion(cx, m, [], loc);
+  const body = r.body;
+  const row = r.laneRow(r.bind(a), k);
+  const bArg = r.bind(bm);
+  const dots: Value[] = [];
   for (let j = 0; j < nOut; j++) {
-    const col = r.b.extractSlice(bArg, [k, nOut], [0, j], [k, 1]);
-    const colRow = r.b.reshape(col, [k, 1], [1, k]);
-    const d = r.b.fresh('dot');
-    r.b.push(`${d} = spat.vvdmul ${row}, ${colRow} : (${tensorType([1, k])}, ${tensorType([1, k])}) -> ${tensorType([1, 1])} ${loc}`);
-    dots.push(d);
+    const col = body.extractSlice(bArg, [k, nOut], [0, j], [k, 1]);
+    const colRow = body.reshape(col, [k, 1], [1, k]);
+    dots.push(VvdmulOp.build(body.b, { lhs: row, rhs: colRow, output: tensorType(cx.context, [1, 1]) }, loc).output);
   }
-  let y = r.b.concat(1, dots, dots.map(() => [1, 1]), [1, nOut]);
-  if (alpha !== 1) y = r.b.binary('spat.vmul', y, bindInput(cx, r, cx.splat(alpha, [1, nOut], loc)), [1, nOut]);
-  y = addBias(cx, r, y, m, nOut, bias, key, loc);
-  return cx.emitRows(out, m, nOut, r.lane, [], r.inputs, r.b.lines, y, loc);
+  let y = body.concat(1, dots, dots.map(() => [1, 1]), [1, nOut]);
+  if (alpha !== 1) y = body.binary(VmulOp, y, r.bind(cx.splat(alpha, [1, nOut], loc)), [1, nOut]);
+  y = addBias(cx, r, y, nOut, bias, key, loc);
+  return cx.emitRows(out, r, nOut, y, loc);
 }
-
-/** A temporary (not an ONNX value) name for a lowered intermediate. */
-const temp = (cx: LoweringContext): string => `\u0000${cx.fresh('t')}`;
 
 /** Folds a following BatchNormalization and a following per-column bias Add into `w`/`bias`; returns the ONNX name the GEMM defines. */
 function foldEpilogue(cx: LoweringContext, out: string, w: Float32Array, k: number, nOut: number, bias: Float32Array | undefined, outRank: number): { out: string; bias: Float32Array | undefined } {
@@ -156,12 +125,12 @@ function foldEpilogue(cx: LoweringContext, out: string, w: Float32Array, k: numb
 }
 
 /** `v` transposed ([r, c] -> [c, r]) by a graph_compute. */
-function transposed(cx: LoweringContext, v: Val, loc: string): Val {
+function transposed(cx: LoweringContext, v: Val, loc: Location): Val {
   const shape = [v.shape[1]!, v.shape[0]!];
   return cx.compute(undefined, [v], shape, loc, (b, [a]) => b.transpose(a!, v.shape, [1, 0]));
 }
 
-function lowerGemm(cx: LoweringContext, n: OnnxNode, loc: string): void {
+function lowerGemm(cx: LoweringContext, n: OnnxNode, loc: Location): void {
   const transA = (getAttribute(n, 'transA', 'int') ?? 0) !== 0;
   const transB = (getAttribute(n, 'transB', 'int') ?? 0) !== 0;
   const alpha = getAttribute(n, 'alpha', 'float') ?? 1;
@@ -211,7 +180,7 @@ function lowerGemm(cx: LoweringContext, n: OnnxNode, loc: string): void {
   for (let i = 0; i < k; i++) for (let j = 0; j < nOut; j++) w[i * nOut + j] = alpha * (transB ? b0[j * k + i]! : b0[i * nOut + j]!);
   let out = n.outputs[0]!;
   if (!bias) ({ out, bias: rowBias } = foldEpilogue(cx, out, w, k, nOut, rowBias, 2));
-  emitGemm(cx, out, key, a, w, nOut, bias ?? (rowBias ? { kind: 'row', data: rowBias } : undefined), loc);
+  emitGemm(cx, n, out, key, a, w, nOut, bias ?? (rowBias ? { kind: 'row', data: rowBias } : undefined), loc);
 }
 
 /** Row-major strides of `shape`. */
@@ -234,7 +203,7 @@ function batchIndices(batch: readonly number[], outBatch: readonly number[]): nu
 }
 
 /** Batch slice `i` of `v` viewed as [count, rows, cols], as [rows, cols]. */
-function batchSlice(cx: LoweringContext, v: Val, count: number, i: number, rows: number, cols: number, loc: string): Val {
+function batchSlice(cx: LoweringContext, v: Val, count: number, i: number, rows: number, cols: number, loc: Location): Val {
   if (count === 1) return cx.reshape(undefined, v, [rows, cols], loc);
   return cx.compute(undefined, [v], [rows, cols], loc, (b, [a]) => {
     const v3 = b.reshape(a!, v.shape, [count, rows, cols]);
@@ -242,7 +211,7 @@ function batchSlice(cx: LoweringContext, v: Val, count: number, i: number, rows:
   });
 }
 
-function lowerMatMul(cx: LoweringContext, n: OnnxNode, loc: string): void {
+function lowerMatMul(cx: LoweringContext, n: OnnxNode, loc: Location): void {
   const bName = n.inputs[1]!;
   const a = cx.input(n, 0, loc);
   if (!a) return;
@@ -263,8 +232,8 @@ function lowerMatMul(cx: LoweringContext, n: OnnxNode, loc: string): void {
     const w = b0.slice(); // foldEpilogue may scale it in place; b0 is the model's data
     const { out, bias } = outShape.length > 0 ? foldEpilogue(cx, n.outputs[0]!, w, k, nOut, undefined, outShape.length) : { out: n.outputs[0]!, bias: undefined };
     const x2 = cx.reshape(undefined, a, [rows, k], loc);
-    const y = emitGemm(cx, rows * nOut === elementCount(outShape) && outShape.length === 2 ? out : temp(cx), key, x2, w, nOut, bias && { kind: 'row', data: bias }, loc);
-    if (y.shape.join() !== outShape.join() || outShape.length !== 2) cx.reshape(out, y, outShape, loc);
+    const y = emitGemm(cx, n, rows * nOut === elementCount(outShape) && outShape.length === 2 ? out : cx.temp(), key, x2, w, nOut, bias && { kind: 'row', data: bias }, loc);
+    if (y && (y.shape.join() !== outShape.join() || outShape.length !== 2)) cx.reshape(out, y, outShape, loc);
     return;
   }
   // Batched or runtime B: one product per output batch slice, stacked and reshaped.
@@ -279,8 +248,11 @@ function lowerMatMul(cx: LoweringContext, n: OnnxNode, loc: string): void {
   for (let o = 0; o < ia.length; o++) {
     const as = batchSlice(cx, a, countA, ia[o]!, m, k, loc);
     const pk = `${key}:${o}`;
-    if (b0) parts.push(emitGemm(cx, temp(cx), pk, as, b0.subarray(ib[o]! * k * nOut, (ib[o]! + 1) * k * nOut), nOut, undefined, loc));
-    else parts.push(emitRuntimeProduct(cx, temp(cx), pk, as, batchSlice(cx, b2!, countB, ib[o]!, k, nOut, loc), 1, undefined, loc));
+    if (b0) {
+      const y = emitGemm(cx, n, cx.temp(), pk, as, b0.subarray(ib[o]! * k * nOut, (ib[o]! + 1) * k * nOut), nOut, undefined, loc);
+      if (!y) return;
+      parts.push(y);
+    } else parts.push(emitRuntimeProduct(cx, cx.temp(), pk, as, batchSlice(cx, b2!, countB, ib[o]!, k, nOut, loc), 1, undefined, loc));
   }
   if (parts.length === 1) {
     cx.reshape(n.outputs[0]!, parts[0]!, outShape, loc);

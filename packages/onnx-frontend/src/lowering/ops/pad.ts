@@ -5,13 +5,14 @@
  * source index of every output index (mirror without repeating the border, clamp, or modulo),
  * applied to the axis after cropping by its negative pads (as onnxruntime does).
  */
+import type { Location } from '@raptor-pim/ir-core';
 import { getAttribute } from '../../onnx/model';
 import type { OnnxNode } from '../../onnx/model';
 import type { LoweringContext, NodeLowering } from '../lowering-context';
 import { DataMovementReasons as R } from './data-movement-messages';
 import { defineIfEmpty, gatherAxis, sameShape } from './index-map';
 
-function lowerPad(cx: LoweringContext, n: OnnxNode, loc: string): void {
+function lowerPad(cx: LoweringContext, n: OnnxNode, loc: Location): void {
   const mode = getAttribute(n, 'mode', 'string') ?? 'constant';
   if (mode !== 'constant' && mode !== 'reflect' && mode !== 'edge' && mode !== 'wrap') return cx.unsupported(n, R.padMode(mode));
   const x = cx.input(n, 0, loc);
@@ -51,7 +52,7 @@ function lowerPad(cx: LoweringContext, n: OnnxNode, loc: string): void {
     const keptEmpty = (i: number): boolean => x.shape[i]! - Math.max(0, -before[i]!) - Math.max(0, -after[i]!) <= 0;
     if (x.shape.some((_, i) => keptEmpty(i) && outShape[i]! > 0)) return cx.unsupported(n, R.padEmptyAxis(mode));
     cx.compute(out, [x], outShape, loc, (b, [a]) => {
-      let cur = { ssa: a!, shape: [...x.shape] };
+      let cur = { value: a!, shape: [...x.shape] };
       for (let axis = 0; axis < rank; axis++) {
         if (before[axis] === 0 && after[axis] === 0) continue;
         // Negative pads crop first; the padding then repeats the cropped axis (as onnxruntime does).
@@ -59,9 +60,9 @@ function lowerPad(cx: LoweringContext, n: OnnxNode, loc: string): void {
         const kept = x.shape[axis]! - lo - Math.max(0, -after[axis]!);
         const padBefore = Math.max(0, before[axis]!);
         const map = Array.from({ length: outShape[axis]! }, (_, o) => lo + padSource(mode, o - padBefore, kept));
-        cur = gatherAxis(b, cur.ssa, cur.shape, axis, map);
+        cur = gatherAxis(b, cur.value, cur.shape, axis, map);
       }
-      return cur.ssa;
+      return cur.value;
     });
     return;
   }

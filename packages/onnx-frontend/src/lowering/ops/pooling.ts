@@ -4,10 +4,13 @@
  * `spat.global_average_pool_plan` (any rank and batch, by reshaping the planes into channels of
  * one image) and `GlobalMaxPool` as a max pool with the whole plane as window.
  */
+import type { Location, MLIRContext } from '@raptor-pim/ir-core';
+import type { PlanOpDefinition } from '@raptor-pim/spatial-dialect';
+import { GlobalAveragePoolPlanOp, MaxPool2dPlanOp, VmaxOp } from '@raptor-pim/spatial-dialect';
 import { getAttribute } from '../../onnx/model';
 import type { OnnxNode } from '../../onnx/model';
-import type { LoweringContext, NodeLowering, Val } from '../lowering-context';
-import { elementCount, i64Array } from '../mlir-text';
+import type { LoweringContext, NodeLowering, Val, PlanAttributes } from '../lowering-context';
+import { elementCount, i64Array } from '../ir-helpers';
 import { AVERAGE_POOL_LOWERINGS } from './average-pool';
 import { planTemp } from './conv-nd';
 import { floorEndPads, resolveWindow, tapRange, type Window } from './window';
@@ -15,11 +18,11 @@ import { floorEndPads, resolveWindow, tapRange, type Window } from './window';
 /** The most negative finite f32: onnxruntime's max over a window with no input tap. */
 const LOWEST_F32 = -3.4028234663852886e38;
 
-function maxPoolProps(kernel: readonly number[], pads: readonly number[], strides: readonly number[], dilations: readonly number[]): string {
-  return `dilations = ${i64Array(dilations)}, kernelShape = ${i64Array(kernel)}, pads = ${i64Array(pads)}, strides = ${i64Array(strides)}`;
+function maxPoolProps(ctx: MLIRContext, kernel: readonly number[], pads: readonly number[], strides: readonly number[], dilations: readonly number[]): PlanAttributes {
+  return { dilations: i64Array(ctx, dilations), kernelShape: i64Array(ctx, kernel), pads: i64Array(ctx, pads), strides: i64Array(ctx, strides) };
 }
 
-function lowerMaxPool(cx: LoweringContext, n: OnnxNode, loc: string): void {
+function lowerMaxPool(cx: LoweringContext, n: OnnxNode, loc: Location): void {
   const x = cx.input(n, 0, loc);
   if (!x) return;
   const rank = x.shape.length;
@@ -43,12 +46,12 @@ function lowerMaxPool(cx: LoweringContext, n: OnnxNode, loc: string): void {
   }
   const [nb, c] = [x.shape[0]!, x.shape[1]!];
   if (rank === 4) {
-    cx.emitPlan(n.outputs[0]!, 'spat.max_pool2d_plan', [xs], outShape, maxPoolProps(kernel, [begin[0]!, begin[1]!, ends[0]!, ends[1]!], win.strides, win.dilations), loc);
+    cx.emitPlan(n.outputs[0]!, MaxPool2dPlanOp, [xs], outShape, maxPoolProps(cx.context, kernel, [begin[0]!, begin[1]!, ends[0]!, ends[1]!], win.strides, win.dilations), loc);
     return;
   }
   if (rank === 3) {
     const x4 = cx.reshape(undefined, xs, [nb, c, 1, xs.shape[2]!], loc);
-    const y4 = planTemp(cx, 'spat.max_pool2d_plan', [x4], [nb, c, 1, outShape[2]!], maxPoolProps([1, kernel[0]!], [0, begin[0]!, 0, ends[0]!], [1, win.strides[0]!], [1, win.dilations[0]!]), loc);
+    const y4 = planTemp(cx, MaxPool2dPlanOp, [x4], [nb, c, 1, outShape[2]!], maxPoolProps(cx.context, [1, kernel[0]!], [0, begin[0]!, 0, ends[0]!], [1, win.strides[0]!], [1, win.dilations[0]!]), loc);
     cx.reshape(n.outputs[0]!, y4, outShape, loc);
     return;
   }
@@ -56,12 +59,12 @@ function lowerMaxPool(cx: LoweringContext, n: OnnxNode, loc: string): void {
   const [d, h, w] = xs.shape.slice(2) as [number, number, number];
   const [oh, ow] = win.output.slice(1) as [number, number];
   const x4 = cx.reshape(undefined, xs, [nb, c * d, h, w], loc);
-  const pooled = planTemp(cx, 'spat.max_pool2d_plan', [x4], [nb, c * d, oh, ow], maxPoolProps(kernel.slice(1), [begin[1]!, begin[2]!, ends[1]!, ends[2]!], win.strides.slice(1), win.dilations.slice(1)), loc);
+  const pooled = planTemp(cx, MaxPool2dPlanOp, [x4], [nb, c * d, oh, ow], maxPoolProps(cx.context, kernel.slice(1), [begin[1]!, begin[2]!, ends[1]!, ends[2]!], win.strides.slice(1), win.dilations.slice(1)), loc);
   reduceDepth(cx, n.outputs[0]!, pooled, [nb, c, d, oh, ow], win, loc);
 }
 
 /** `x` padded on the spatial axes `axes` (window indices) by `begin`/`end` with the lowest f32, in a graph_compute. */
-function padWithLowest(cx: LoweringContext, x: Val, axes: readonly number[], begin: readonly number[], end: readonly number[], loc: string): Val {
+function padWithLowest(cx: LoweringContext, x: Val, axes: readonly number[], begin: readonly number[], end: readonly number[], loc: Location): Val {
   const shape = x.shape.map((s, a) => (a >= 2 && axes.includes(a - 2) ? s + begin[a - 2]! + end[a - 2]! : s));
   const offsets = x.shape.map((_, a) => (a >= 2 && axes.includes(a - 2) ? begin[a - 2]! : 0));
   return cx.compute(undefined, [x, cx.splat(LOWEST_F32, shape, loc)], shape, loc, (b, [a, fill]) => b.insertSlice(a!, fill!, shape, offsets, x.shape));
@@ -72,7 +75,7 @@ function padWithLowest(cx: LoweringContext, x: Val, axes: readonly number[], beg
  * each tap is one strided depth slice, combined with spat.vmax into the output depths it
  * covers (taps reading only padding are skipped; a depth no tap covers keeps the lowest f32).
  */
-function reduceDepth(cx: LoweringContext, out: string, planes: Val, shape5: readonly number[], win: Window, loc: string): Val {
+function reduceDepth(cx: LoweringContext, out: string, planes: Val, shape5: readonly number[], win: Window, loc: Location): Val {
   const [nb, c, , oh, ow] = shape5 as [number, number, number, number, number];
   const od = win.output[0]!;
   const outShape = [nb, c, od, oh, ow];
@@ -91,11 +94,11 @@ function reduceDepth(cx: LoweringContext, out: string, planes: Val, shape5: read
       if (i === full) return;
       const count = r.hi - r.lo;
       const s = slice(r);
-      if (count === od) acc = b.binary('spat.vmax', acc, s, outShape);
+      if (count === od) acc = b.binary(VmaxOp, acc, s, outShape);
       else {
         const part = [nb, c, count, oh, ow];
         const cur = b.extractSlice(acc, outShape, [0, 0, r.lo, 0, 0], part);
-        acc = b.insertSlice(b.binary('spat.vmax', cur, s, part), acc, outShape, [0, 0, r.lo, 0, 0], part);
+        acc = b.insertSlice(b.binary(VmaxOp, cur, s, part), acc, outShape, [0, 0, r.lo, 0, 0], part);
       }
     });
     return acc;
@@ -106,7 +109,7 @@ function reduceDepth(cx: LoweringContext, out: string, planes: Val, shape5: read
  * Emits the rank-4 plan `op` on `x` viewed as `inShape4`, giving `outShape4`, and views the
  * result as the shape of `out`; without the views when `x` and `out` already have those shapes.
  */
-function planThroughView(cx: LoweringContext, out: string, op: string, x: Val, inShape4: readonly number[], outShape4: readonly number[], props: string, loc: string): void {
+function planThroughView(cx: LoweringContext, out: string, op: PlanOpDefinition, x: Val, inShape4: readonly number[], outShape4: readonly number[], props: PlanAttributes, loc: Location): void {
   const outShape = cx.shapeOf(out);
   const x4 = cx.reshape(undefined, x, inShape4, loc);
   if (x4 === x && outShape.join() === outShape4.join()) {
@@ -122,20 +125,20 @@ function planeOf(shape: readonly number[]): number[] {
   return spatial.length === 2 ? spatial : [elementCount(spatial), 1];
 }
 
-function lowerGlobalAveragePool(cx: LoweringContext, n: OnnxNode, loc: string): void {
+function lowerGlobalAveragePool(cx: LoweringContext, n: OnnxNode, loc: Location): void {
   const x = cx.input(n, 0, loc);
   if (!x) return;
   const [nb, c] = [x.shape[0]!, x.shape[1]!];
   // The plan takes one image: [N, C, spatial...] -> [1, N*C, H, W] (planes as channels).
-  planThroughView(cx, n.outputs[0]!, 'spat.global_average_pool_plan', x, [1, nb * c, ...planeOf(x.shape)], [1, nb * c, 1, 1], '', loc);
+  planThroughView(cx, n.outputs[0]!, GlobalAveragePoolPlanOp, x, [1, nb * c, ...planeOf(x.shape)], [1, nb * c, 1, 1], {}, loc);
 }
 
-function lowerGlobalMaxPool(cx: LoweringContext, n: OnnxNode, loc: string): void {
+function lowerGlobalMaxPool(cx: LoweringContext, n: OnnxNode, loc: Location): void {
   const x = cx.input(n, 0, loc);
   if (!x) return;
   const [nb, c] = [x.shape[0]!, x.shape[1]!];
   const plane = planeOf(x.shape);
-  planThroughView(cx, n.outputs[0]!, 'spat.max_pool2d_plan', x, [nb, c, ...plane], [nb, c, 1, 1], maxPoolProps(plane, [0, 0, 0, 0], [1, 1], [1, 1]), loc);
+  planThroughView(cx, n.outputs[0]!, MaxPool2dPlanOp, x, [nb, c, ...plane], [nb, c, 1, 1], maxPoolProps(cx.context, plane, [0, 0, 0, 0], [1, 1], [1, 1]), loc);
 }
 
 /** Lowerings of this file (and of average-pool.ts), by ONNX operator. */

@@ -6,6 +6,8 @@
  * emitted; otherwise each resized axis becomes a static gather (strided slices + concat or
  * strided inserts, see `index-map.ts`) in a `spat.graph_compute`.
  */
+import type { Location } from '@raptor-pim/ir-core';
+import { ResizeNearestPlanOp } from '@raptor-pim/spatial-dialect';
 import { kernels } from '@raptor-pim/spatial-dialect';
 import { getAttribute } from '../../onnx/model';
 import type { OnnxNode } from '../../onnx/model';
@@ -54,7 +56,7 @@ function axisScales(cx: LoweringContext, n: OnnxNode, inShape: readonly number[]
   return out;
 }
 
-function lowerResize(cx: LoweringContext, n: OnnxNode, loc: string): void {
+function lowerResize(cx: LoweringContext, n: OnnxNode, loc: Location): void {
   const mode = getAttribute(n, 'mode', 'string') ?? 'nearest';
   if (mode !== 'nearest') return cx.unsupported(n, R.resizeMode(mode));
   const isResize11 = n.opType === 'Resize' && cx.opset >= 11;
@@ -80,14 +82,14 @@ function lowerResize(cx: LoweringContext, n: OnnxNode, loc: string): void {
     isIdentityMap(maps[0]!, x.shape[0]!) &&
     isIdentityMap(maps[1]!, x.shape[1]!) &&
     [2, 3].every((a) => outShape[a]! % x.shape[a]! === 0 && nearestIndexMap(x.shape[a]!, outShape[a]!, f32(outShape[a]! / x.shape[a]!), 'asymmetric', 'floor').every((s, o) => s === maps[a]![o]));
-  if (isPlan) return void cx.emitPlan(out, 'spat.resize_nearest_plan', [x], outShape, '', loc);
+  if (isPlan) return void cx.emitPlan(out, ResizeNearestPlanOp, [x], outShape, {}, loc);
   // Shrinking axes first keeps the intermediate tensors small.
   const order = x.shape.map((_, a) => a).filter((a) => !isIdentityMap(maps[a]!, x.shape[a]!));
   order.sort((a, b) => outShape[a]! / x.shape[a]! - outShape[b]! / x.shape[b]! || a - b);
   cx.compute(out, [x], outShape, loc, (b, [arg]) => {
-    let v = { ssa: arg!, shape: [...x.shape] };
-    for (const a of order) v = gatherAxis(b, v.ssa, v.shape, a, maps[a]!);
-    return v.ssa;
+    let v = { value: arg!, shape: [...x.shape] };
+    for (const a of order) v = gatherAxis(b, v.value, v.shape, a, maps[a]!);
+    return v.value;
   });
 }
 

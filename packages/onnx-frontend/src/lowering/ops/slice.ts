@@ -3,6 +3,7 @@
  * covering the selected elements; each axis with a negative step is then reversed by one
  * single-index slice per element of that axis and a `spat.concat` (O(size of the axis)).
  */
+import type { Location } from '@raptor-pim/ir-core';
 import { getAttribute } from '../../onnx/model';
 import type { OnnxNode } from '../../onnx/model';
 import { type AxisSlice, normalizeSlice } from '../../shapes/constant-eval';
@@ -23,7 +24,7 @@ function sliceParams(cx: LoweringContext, n: OnnxNode): { starts: number[]; ends
   return { starts: starts ?? [], ends: ends ?? [], axes: axes ?? undefined, steps: steps ?? undefined };
 }
 
-function lowerSlice(cx: LoweringContext, n: OnnxNode, loc: string): void {
+function lowerSlice(cx: LoweringContext, n: OnnxNode, loc: Location): void {
   const x = cx.input(n, 0, loc);
   if (!x) return;
   const p = sliceParams(cx, n);
@@ -43,7 +44,7 @@ function lowerSlice(cx: LoweringContext, n: OnnxNode, loc: string): void {
   cx.compute(out, [x], sizes, loc, (b, [a]) => {
     let v = b.extractSlice(a!, x.shape, offsets, sizes, strides);
     slices.forEach((s, axis) => {
-      if (s.step < 0 && s.count > 1) v = gatherAxis(b, v, sizes, axis, Array.from({ length: s.count }, (_, o) => s.count - 1 - o)).ssa;
+      if (s.step < 0 && s.count > 1) v = gatherAxis(b, v, sizes, axis, Array.from({ length: s.count }, (_, o) => s.count - 1 - o)).value;
     });
     return v;
   });

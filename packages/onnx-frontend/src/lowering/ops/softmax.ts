@@ -10,15 +10,17 @@
  * - many rows: a `spat.graph_compute_batch` with one lane per row (`cx.emitRows`), between two
  *   graph_computes that reshape/transpose to and from the rows.
  */
+import type { Location, Value } from '@raptor-pim/ir-core';
+import { SigmoidOp, SoftmaxOp, VaddOp, VsubOp } from '@raptor-pim/spatial-dialect';
 import { getAttribute, type OnnxNode } from '../../onnx/model';
 import type { BodyBuilder } from '../body-builder';
-import type { LoweringContext, NodeLowering, Val } from '../lowering-context';
-import { elementCount, tensorType } from '../mlir-text';
+import { RowRegion, type LoweringContext, type NodeLowering, type Val } from '../lowering-context';
+import { elementCount } from '../ir-helpers';
 
 /** Up to this many rows, the softmax rows are slices of one graph_compute rather than lanes of a batch. */
 const ROWS_IN_ONE_REGION = 16;
 
-function lowerSoftmax(cx: LoweringContext, n: OnnxNode, loc: string): void {
+function lowerSoftmax(cx: LoweringContext, n: OnnxNode, loc: Location): void {
   const x = cx.input(n, 0, loc);
   if (!x) return;
   const out = n.outputs[0]!;
@@ -39,11 +41,11 @@ function lowerSoftmax(cx: LoweringContext, n: OnnxNode, loc: string): void {
   const permuted = perm.map((p) => shape[p]!);
   const inverse = perm.map((_, k) => perm.indexOf(k));
   const rows = [m, rowLength];
-  const toRows = (b: BodyBuilder, v: string): string => b.reshape(b.transpose(v, shape, perm), permuted, rows);
-  const fromRows = (b: BodyBuilder, v: string): string => b.transpose(b.reshape(v, rows, permuted), permuted, inverse);
+  const toRows = (b: BodyBuilder, v: Value): Value => b.reshape(b.transpose(v, shape, perm), permuted, rows);
+  const fromRows = (b: BodyBuilder, v: Value): Value => b.transpose(b.reshape(v, rows, permuted), permuted, inverse);
 
   if (rank === 0 || rowLength <= 1) {
-    cx.compute(out, [x, cx.splat(1, shape, loc)], shape, loc, (b, [a, one]) => b.binary('spat.vadd', b.binary('spat.vsub', a!, a!, shape), one!, shape));
+    cx.compute(out, [x, cx.splat(1, shape, loc)], shape, loc, (b, [a, one]) => b.binary(VaddOp, b.binary(VsubOp, a!, a!, shape), one!, shape));
     return;
   }
   if (rowLength === 2) {
@@ -52,8 +54,8 @@ function lowerSoftmax(cx: LoweringContext, n: OnnxNode, loc: string): void {
       const col = [m, 1];
       const c0 = b.extractSlice(r, rows, [0, 0], col);
       const c1 = b.extractSlice(r, rows, [0, 1], col);
-      const y0 = b.unary('spat.sigmoid', b.binary('spat.vsub', c0, c1, col), col);
-      const y1 = b.unary('spat.sigmoid', b.binary('spat.vsub', c1, c0, col), col);
+      const y0 = b.unary(SigmoidOp, b.binary(VsubOp, c0, c1, col), col);
+      const y1 = b.unary(SigmoidOp, b.binary(VsubOp, c1, c0, col), col);
       return fromRows(b, b.concat(1, [y0, y1], [col, col], rows));
     });
     return;
@@ -62,7 +64,7 @@ function lowerSoftmax(cx: LoweringContext, n: OnnxNode, loc: string): void {
     cx.compute(out, [x], shape, loc, (b, [a]) => {
       const r = toRows(b, a!);
       const row = [1, rowLength];
-      const parts = Array.from({ length: m }, (_, i) => b.unary('spat.softmax', b.extractSlice(r, rows, [i, 0], row), row));
+      const parts = Array.from({ length: m }, (_, i) => b.unary(SoftmaxOp, b.extractSlice(r, rows, [i, 0], row), row));
       return fromRows(b, b.concat(0, parts, parts.map(() => row), rows));
     });
     return;
@@ -74,18 +76,12 @@ function lowerSoftmax(cx: LoweringContext, n: OnnxNode, loc: string): void {
 }
 
 /** `spat.softmax` on each row of an [m, L] value: one lane per row of a graph_compute_batch. */
-function softmaxRows(cx: LoweringContext, out: string, x: Val, loc: string): Val {
+function softmaxRows(cx: LoweringContext, out: string, x: Val, loc: Location): Val {
   const [m, len] = [x.shape[0]!, x.shape[1]!];
-  const a = cx.fresh('a');
-  const lane = cx.fresh('lane');
-  const row = cx.fresh('row');
-  const r = cx.fresh('r');
-  const yt = tensorType([1, len]);
-  const body = [
-    `${row} = tensor.extract_slice ${a}[${lane}, 0] [1, ${len}] [1, 1] : ${tensorType(x.shape)} to ${yt} ${loc}`,
-    `${r} = spat.softmax(${row}) : ${yt} -> ${yt} ${loc}`,
-  ];
-  return cx.emitRows(out, m, len, lane, [], [{ arg: a, value: x.ssa, type: tensorType(x.shape) }], body, r, loc);
+  const region = new RowRegion(cx, m, [], loc);
+  const a = region.bind(x);
+  const row = region.body.slice(a, [region.lane ?? 0, 0], [1, len], [1, 1]);
+  return cx.emitRows(out, region, len, region.body.unary(SoftmaxOp, row, [1, len]), loc);
 }
 
 /** Lowerings of this file, by ONNX operator. */

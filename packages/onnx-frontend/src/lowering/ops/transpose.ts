@@ -2,12 +2,13 @@
  * `Transpose` (strided slices of the largest order-preserving block, see
  * `BodyBuilder.transpose`) and `DepthToSpace` (reshape + transpose + reshape, DCR and CRD).
  */
+import type { Location } from '@raptor-pim/ir-core';
 import { getAttribute } from '../../onnx/model';
 import type { OnnxNode } from '../../onnx/model';
 import type { LoweringContext, NodeLowering } from '../lowering-context';
 import { defineIfEmpty } from './index-map';
 
-function lowerTranspose(cx: LoweringContext, n: OnnxNode, loc: string): void {
+function lowerTranspose(cx: LoweringContext, n: OnnxNode, loc: Location): void {
   const x = cx.input(n, 0, loc);
   if (!x) return;
   const rank = x.shape.length;
@@ -25,7 +26,7 @@ function lowerTranspose(cx: LoweringContext, n: OnnxNode, loc: string): void {
  * (reshape [N, C', s, s, H, W], perm [0, 1, 4, 2, 5, 3]); then reshape to [N, C', H*s, W*s].
  * The transpose moves [N, C', H, W] blocks: s² slices.
  */
-function lowerDepthToSpace(cx: LoweringContext, n: OnnxNode, loc: string): void {
+function lowerDepthToSpace(cx: LoweringContext, n: OnnxNode, loc: Location): void {
   const x = cx.input(n, 0, loc);
   if (!x) return;
   const s = getAttribute(n, 'blocksize', 'int') ?? 1;
