@@ -294,4 +294,16 @@ export const Messages = {
     m('pimsim-odd-pair', `'${op}' ${field} = r${value} starts a global-address register pair at an odd register`),
   pimsimSelfMessage: (op: string, core: number) =>
     m('pimsim-self-message', `${op} targets its own core ${core}`),
+
+  // ---- NumPy .npy files (io/npy.ts) ----
+  npyBadMagic: () => m('npy-bad-magic', 'missing the \\x93NUMPY magic'),
+  npyBadVersion: (major: number) => m('npy-bad-version', `unsupported version ${major}`),
+  npyTruncatedHeaderLength: () => m('npy-truncated-header-length', 'truncated header'),
+  npyTruncatedHeader: () => m('npy-truncated-header', 'truncated header'),
+  npyMalformedHeader: () => m('npy-malformed-header', 'malformed header dictionary'),
+  npyFortranOrder: () => m('npy-fortran-order', 'Fortran-order arrays are not supported'),
+  npyUnsupportedDtype: (descr: string) => m('npy-unsupported-dtype', `unsupported dtype '${descr}'`),
+  npyBadDimension: (text: string) => m('npy-bad-dimension', `bad dimension '${text}'`),
+  npyShortData: (have: number, need: number) =>
+    m('npy-short-data', `data holds ${have} bytes, the shape needs ${need}`),
 } as const;

@@ -82,6 +82,8 @@ export { defaultHardwareConfig, defaultTarget, pimsimDefaultConfig, defaultRapto
 export { formatDiagnostic, hasErrors } from './diagnostic';
 export type { Severity, TargetDiagnostic, Result } from './diagnostic';
 export { Messages, describeValue, describeSpec } from './diagnostics';
+export { decodeNpy, encodeNpy, readNpyHeader, npyDescr, npyElementSize, npyTypedArray, npyBytes } from './io/npy';
+export type { NpyDtype, NpyData, NpyArray, NpyHeader, NpyError, NpyHeaderResult, NpyDecodeResult } from './io/npy';
 export type { Message } from './diagnostics';
 export {
   PIMB_HEADER_SIZE,
