@@ -41,6 +41,9 @@ export const SchedulerMessages = {
   sizeMismatch: (key: string, sent: number, received: number) =>
     `transfer on ${key} sends ${sent} bytes but the matching receive expects ${received} bytes`,
   deadlock: (cycle: string) => `communication deadlock: the cross-core happens-before graph has a cycle: ${cycle}`,
+  deadlockPrefix: 'communication deadlock',
+  windowFallback: (strategy: string) =>
+    `${strategy}: the window pipeline would deadlock with blocking sends and receives; consumers wait for whole layers instead (layer granularity)`,
   cycleNote: (what: string) => `on the cycle: ${what}`,
   waitNoSignals: (core: number, reg: number, awaited: number, signals: number) =>
     `wait on core ${core} event ${reg} awaits ${awaited} signals in all but only ${signals} are sent`,

@@ -40,7 +40,8 @@ export type { EventRegisterRequest } from './transforms/event-registers';
 export { buildReport, formatReport } from './report';
 export type { BoundsReport, CoreReport, LayerReport, ScheduleReport } from './report';
 // Passes
-export { SpatSchedulePass, ScheduleReportKey, TargetKey, targetOf } from './transforms/spat-schedule';
+export { SpatSchedulePass } from './transforms/spat-schedule';
+export { ScheduleReportKey, TargetKey, targetOf } from './target';
 export { SpatVerifyCommunicationPass, verifyCommunication } from './transforms/spat-verify-communication';
 export type { CommunicationCheck } from './transforms/spat-verify-communication';
 export { SchedulerMessages } from './diagnostics';

@@ -20,6 +20,7 @@ import type { SchedulePlan } from './planning/schedule-plan';
 import { planReads, remapPlan, trafficOf } from './planning/transfers';
 import { buildReport, type ScheduleReport } from './report';
 import { materializeSchedule } from './transforms/materialize-schedule';
+import { verifyCommunication } from './transforms/spat-verify-communication';
 
 /** Scheduler options by name, typed by the scheduler's {@link Scheduler.optionsSchema}. */
 export type SchedulerOptions = { readonly [name: string]: PassOptionValue };
@@ -177,7 +178,23 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
       if (diagnostics.length) return { diagnostics };
       const reports: ScheduleReport[] = [];
       for (const p of planned) {
-        const reads = planReads(p.workload, p.plan);
+        let reads = planReads(p.workload, p.plan);
+        // A window pipeline sends inside producer bodies; blocking transfers may then form a
+        // cycle across cores. Check it, and fall back to layer granularity (send tasks) if so.
+        const fine = p.plan.transfer === 'channel' && p.plan.placements.some((x) => x.granularity === 'window');
+        const backup = fine ? p.workload.func.clone() : undefined;
+        let done = materializeSchedule(p.workload, p.plan, reads, cost);
+        if (backup) {
+          const cycle = verifyCommunication(p.workload.func, target).diagnostics.find((d) => d.message.startsWith(M.deadlockPrefix));
+          if (cycle) {
+            p.workload.func.regions[0]!.takeBody(backup.regions[0]!);
+            p.workload = new Workload(p.workload.func, cost);
+            p.plan = { ...p.plan, placements: p.plan.placements.map((x) => ({ ...x, granularity: 'layer' as const })) };
+            reads = planReads(p.workload, p.plan);
+            done = materializeSchedule(p.workload, p.plan, reads, cost);
+            p.warnings.push(M.windowFallback(spec.name));
+          }
+        }
         const estimate = estimateSchedule(p.workload, p.plan, reads, cost);
         const bounds = computeBounds(cost, modelWorkOf(p.workload));
         const layers = p.workload.nodes.map((n) => ({
@@ -190,7 +207,6 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
           granularity: p.plan.placements[n.index]!.granularity,
         }));
         const name = FuncOp.get(p.workload.func).sym_name.value;
-        const done = materializeSchedule(p.workload, p.plan, reads, cost);
         for (const c of estimate.cores) if (c.peakLocalBytes > cost.localMemoryBytes) p.warnings.push(M.localMemory(c.core, c.peakLocalBytes, cost.localMemoryBytes));
         reports.push(
           buildReport(estimate, bounds, cost, {

@@ -17,7 +17,7 @@ import { planReads } from '../planning/transfers';
 import { createPlanScheduler, type PlanContext } from '../scheduler';
 import { SchedulerMessages as M } from '../diagnostics';
 
-const stepsOption = uintOption('max-steps', 16, 'greedy replication steps');
+const stepsOption = uintOption('max-steps', 6, 'greedy replication steps');
 
 function planFor(workload: Workload, cost: CostModel, replication: readonly Replication[]): SchedulePlan | undefined {
   if (crossbarsOf(workload, replication) > cost.crossbars) return undefined;
@@ -48,15 +48,15 @@ function planLatency({ workload, cost, options }: PlanContext): SchedulePlan | s
   }
   if (!current) return M.noPacking('latency', cost.cores);
   let chosen: Candidate = current;
-  const steps = Number(options['max-steps'] ?? 16);
+  const steps = Number(options['max-steps'] ?? 6);
   for (let step = 0; step < steps; step++) {
     const cur: Candidate = chosen;
-    // Candidates: the nodes with the longest per-replica time (at most 4, deterministic order).
+    // Candidates: the nodes with the longest per-replica time (at most 3, deterministic order).
     const time = (i: number): number => replicaTimeNs(workload.nodes[i]!, cost, cur.replication[i]!.replicas, cur.replication[i]!.copies);
     const candidates = workload.nodes
       .filter((n) => cur.replication[n.index]!.replicas * cur.replication[n.index]!.copies < n.lanes)
       .sort((a, b) => time(b.index) - time(a.index) || a.index - b.index)
-      .slice(0, 4);
+      .slice(0, 3);
     let improved: Candidate | undefined;
     for (const n of candidates) {
       const { replicas, copies } = cur.replication[n.index]!;

@@ -7,32 +7,19 @@
 import {
   Diagnostic,
   Pass,
-  definePassContextKey,
   parsePassOptionValue,
   stringOption,
   type Operation,
   type PassOptionValue,
 } from '@raptor-pim/ir-core';
-import { defaultTarget, emptyNetworkTable, type HardwareConfig, type Target } from '@raptor-pim/pim-target';
 import { SchedulerMessages as M } from '../diagnostics';
+import { ScheduleReportKey, targetOf } from '../target';
 import { loadSchedulerPluginSync } from '../plugin';
 import type { Scheduler, SchedulerOptions, SchedulerRunReport } from '../scheduler';
 import { BUILTIN_SCHEDULERS, builtinScheduler } from '../strategies';
 
-/** The target machine of the pass (shared key name with the other stages). */
-export const TargetKey = definePassContextKey<Target | HardwareConfig>('raptor.target');
-/** Where `spat-schedule` sends its report. */
-export const ScheduleReportKey = definePassContextKey<(report: SchedulerRunReport) => void>('raptor.schedule-report');
-
 const strategyOption = stringOption('strategy', '', `a built-in strategy: ${BUILTIN_SCHEDULERS.map((s) => s.name).join(', ')} (default ${BUILTIN_SCHEDULERS[0]!.name})`);
 const pluginOption = stringOption('plugin', '', 'path of a scheduler plug-in module (default export: a Scheduler)');
-
-/** The target of a pass: the context value, or the default target. */
-export function targetOf(pass: Pass): Target {
-  const t = pass.getContext(TargetKey);
-  if (!t) return defaultTarget();
-  return 'config' in t ? t : { config: t, network: emptyNetworkTable() };
-}
 
 /** The `spat-schedule` pass. */
 export class SpatSchedulePass extends Pass {

@@ -29,7 +29,7 @@ import { EVENT_REGISTER_COUNT, type Target } from '@raptor-pim/pim-target';
 import { evaluateIndex } from '../analysis/fragment-needs';
 import { byteSizeOfType } from '../analysis/workload';
 import { SchedulerMessages as M } from '../diagnostics';
-import { targetOf } from './spat-schedule';
+import { targetOf } from '../target';
 
 /** What {@link verifyCommunication} found. */
 export interface CommunicationCheck {
