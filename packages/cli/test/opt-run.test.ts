@@ -5,7 +5,7 @@ import { runCli } from '@raptor-pim/cli';
 import { TargetKey, createRaptorPassRegistry } from '@raptor-pim/compiler';
 import { createPass } from '@raptor-pim/ir-core';
 import { OnnxDataType, readNpy, writeNpy } from '@raptor-pim/onnx-frontend';
-import { defaultTarget, loadTarget, type Target } from '@raptor-pim/pim-target';
+import { defaultTarget, loadTarget, saveTarget, type Target } from '@raptor-pim/pim-target';
 import { parseOptArgs, runOpt } from '../src/commands/opt';
 import { captureIo } from './support/capture-io';
 
@@ -90,6 +90,25 @@ describe('raptor opt --run', () => {
     const sig = (v: number) => 1 / (1 + Math.exp(-v));
     for (let i = 0; i < 12; i++) expect(outputs[0]![i]).toBeCloseTo((x[i]! - sig(x[i]!)) * sig(x[i]!), 5);
     expect(outputs[1]).toEqual(outputs[0]);
+  });
+
+  it('compiles the imported mlp with raptor-compile to a bundle that raptor sim runs to onnxruntime\'s outputs', async () => {
+    const dir = tmp();
+    const target = defaultTarget();
+    target.config.raptor_config.allow_vsoftmax = true; // mlp ends in Softmax
+    saveTarget(target, path.join(dir, 'arch', 'target.json'));
+    const bundle = path.join(dir, 'bundle');
+    const a = io();
+    const pipeline = `--pass-pipeline=builtin.module(raptor-compile,pim-emit{bundle-dir=${bundle}})`;
+    expect(await runCli(['opt', spatialFile, '--target', path.join(dir, 'arch', 'target.json'), pipeline, '-o', path.join(dir, 'final.mlir')], a)).toBe(0);
+    expect(a.err).toBe('');
+    expect(fs.readFileSync(path.join(dir, 'final.mlir'), 'utf8')).toContain('pim.core');
+    const b = io();
+    expect(await runCli(['sim', bundle, '--input', `input_0=${path.join(MLP, 'input_0.npy')}`, '--output-dir', path.join(dir, 'sim')], b)).toBe(0);
+    const got = readNpy(fs.readFileSync(path.join(dir, 'sim', 'output_0.npy'))).tensor!.data as Float32Array;
+    const want = readNpy(fs.readFileSync(path.join(MLP, 'output_0.npy'))).tensor!.data as Float32Array;
+    expect(got.length).toBe(want.length);
+    for (let i = 0; i < want.length; i++) expect(Math.abs(got[i]! - want[i]!)).toBeLessThan(1e-5);
   });
 
   it('chooses @main or the only public function, or says which to choose with --entry', async () => {
