@@ -3,9 +3,10 @@
  * out-of-bounds accesses, uses after `memref.dealloc` and double frees are reported as
  * runtime errors (never silently wrong values).
  *
- * ir-core has no interpreter framework yet, so this is a small self-contained evaluator: it runs
- * the ops of a block in order, delegating non-memref ops to a caller-supplied
- * {@link ScalarOpHandler} (e.g. `arith` rules).
+ * {@link MemRefInterpreter} owns the byte buffers and their allocation state. The rules in
+ * `rules.ts` plug it into ir-core's interpreter framework (memrefs there are `ShapedValue`
+ * views of these buffers); used on its own, it runs the ops of a block in order and delegates
+ * non-memref ops to a caller-supplied {@link ScalarOpHandler} (e.g. `arith` rules).
  */
 import {
   AffineMapAttr,
