@@ -251,7 +251,6 @@ export function parseBufferTypes(p: OpAsmParser, n: number): { inputs: Type[]; r
   return { inputs, results };
 }
 
-/** Prints `[offsets...](buffers...) {dict} : T1, T2 -> R`; buffers come first in the operand list. */
 /**
  * Parses `[%off, ...](%buf, ...) {attrs} : T, ... -> R` into operands `buffers..., offsets...`
  * (`offsets` index values; `property` is the inherent attribute the dictionary may hold).

@@ -340,13 +340,13 @@ export const ChannelSendOp = defineOp({
 
 // ------------------------------------------------------------------ deferred communication
 
-/** True when a region enclosing `op` has an entry block with arguments. */
 /** True when `args` print as `%arg0, %arg1, ...`: the names the custom parser declares. */
 function hasImplicitArgumentNames(p: OpAsmPrinter, args: readonly Value[]): boolean {
   for (let k = 0; k < args.length; k++) if (p.getValueName(args[k]!) !== `%arg${k}`) return false;
   return true;
 }
 
+/** True when a region enclosing `op` has an entry block with arguments. */
 function hasAncestorEntryArguments(op: Operation): boolean {
   for (let r = op.parentRegion; r; r = r.parentOp?.parentRegion ?? null) {
     const entry = r.firstBlock;
