@@ -1,0 +1,45 @@
+/**
+ * Differential tests on models lowered by the real upstream stages (layout-planner,
+ * plan-lowering): for every strategy the scheduled module passes the checks and the
+ * multi-core interpreter computes exactly what the graph computes did. resnet_mini takes about a
+ * minute per strategy in the interpreter: it runs with RAPTOR_SLOW_TESTS=1 only.
+ */
+import { PassRegistry, parsePassPipeline, type Operation } from '@raptor-pim/ir-core';
+import { registerLayoutPlannerPasses } from '@raptor-pim/layout-planner';
+import { registerPlanLoweringPasses } from '@raptor-pim/plan-lowering';
+import { checkModule, run, scheduleWith } from './helpers';
+import { importShared, sharedInput } from './models';
+
+jest.setTimeout(600_000);
+
+const MODELS = ['lenet5', 'mnist-8', ...(process.env['RAPTOR_SLOW_TESTS'] ? ['resnet_mini'] : [])];
+const STRATEGIES = ['layer-sequential', 'throughput', 'latency'];
+
+/** The model imported, its layouts planned and its plans lowered to graph computes. */
+function lowered(model: string): { module: Operation; fn: string; args: ReturnType<typeof sharedInput> } | undefined {
+  const imported = importShared(model);
+  if (!imported?.module) return undefined;
+  const registry = new PassRegistry();
+  registerLayoutPlannerPasses(registry);
+  registerPlanLoweringPasses(registry);
+  const ok = parsePassPipeline(imported.context, 'builtin.module(func.func(spat-plan-layouts,spat-lower-plans))', registry)!.run(imported.module).success;
+  expect(ok).toBe(true);
+  return { module: imported.module, fn: imported.functionName, args: sharedInput(imported, model) };
+}
+
+describe.each(MODELS)('%s (planned and lowered)', (model) => {
+  const reference = (() => {
+    const m = lowered(model);
+    return m ? run(m.module, m.fn, m.args) : undefined;
+  })();
+
+  it.each(STRATEGIES)('%s: passes the checks and computes what the graph computes', (strategy) => {
+    const m = lowered(model);
+    if (!m || !reference) return;
+    expect(reference.ok).toBe(true);
+    const r = scheduleWith(m.module, strategy);
+    expect(r.errors).toEqual([]);
+    expect(checkModule(m.module)).toEqual([]);
+    expect(run(m.module, m.fn, m.args)).toEqual(reference);
+  });
+});
