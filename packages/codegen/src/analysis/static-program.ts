@@ -18,6 +18,7 @@ import {
   RankedTensorType,
   OpResult,
   Traits,
+  type AnyOpDefinition,
   type Attribute,
   type Block,
   type Operation,
@@ -578,20 +579,26 @@ function weightOf(state: StreamState, op: Operation, value: Value): ResidentWeig
 
 // ------------------------------------------------------------------ pim ops
 
-const UNARY: ReadonlyArray<readonly [{ isInstance(op: Operation): boolean }, VectorMnemonic]> = [
+const UNARY: ReadonlyMap<AnyOpDefinition, VectorMnemonic> = new Map<AnyOpDefinition, VectorMnemonic>([
   [VReluOp, 'vrelu'],
   [VTanhOp, 'vtanh'],
   [VSigmOp, 'vsigm'],
   [VSoftmaxOp, 'vsoftmax'],
   [VAvgOp, 'vavg'],
-];
-const BINARY: ReadonlyArray<readonly [{ isInstance(op: Operation): boolean }, VectorMnemonic]> = [
+]);
+const BINARY: ReadonlyMap<AnyOpDefinition, VectorMnemonic> = new Map<AnyOpDefinition, VectorMnemonic>([
   [VVAddOp, 'vvadd'],
   [VVSubOp, 'vvsub'],
   [VVMulOp, 'vvmul'],
   [VVMaxOp, 'vvmax'],
   [VVDMulOp, 'vvdmul'],
-];
+]);
+/** The byte copies: destination and source memory spaces. */
+const COPIES: ReadonlyMap<AnyOpDefinition, readonly [MemorySpace, MemorySpace]> = new Map<AnyOpDefinition, readonly [MemorySpace, MemorySpace]>([
+  [MemcpOp, ['local', 'local']],
+  [MemcpHdOp, ['local', 'host']],
+  [MemcpDhOp, ['host', 'local']],
+]);
 
 /** Lowers one pim op of a stream; false when `op` is not a pim op code generation knows. */
 function lowerPimOp(state: StreamState, op: Operation, scope: StaticScope, bound: Map<Value, BufferView>): boolean {
@@ -599,8 +606,10 @@ function lowerPimOp(state: StreamState, op: Operation, scope: StaticScope, bound
   const push = (s: StaticOp): void => {
     if (o.ok) state.ops.push(s);
   };
-  for (const [def, mnemonic] of UNARY) {
-    if (!def.isInstance(op)) continue;
+  const def = op.definition;
+  const unary = def ? UNARY.get(def) : undefined;
+  if (unary) {
+    const mnemonic = unary;
     if (mnemonic === 'vsoftmax' && !state.target.config.raptor_config.allow_vsoftmax) {
       state.report.error(op, M.vsoftmaxDisabled());
       return true;
@@ -622,8 +631,9 @@ function lowerPimOp(state: StreamState, op: Operation, scope: StaticScope, bound
     push({ kind: 'vector', mnemonic, dst: d.address, lhs: x.address, len, op });
     return true;
   }
-  for (const [def, mnemonic] of BINARY) {
-    if (!def.isInstance(op)) continue;
+  const binary = def ? BINARY.get(def) : undefined;
+  if (binary) {
+    const mnemonic = binary;
     const a = vectorBuffer(o, op.getOperand(0), 'lhs');
     const b = vectorBuffer(o, op.getOperand(1), 'rhs');
     const d = vectorBuffer(o, op.getOperand(2), 'destination');
@@ -676,13 +686,9 @@ function lowerPimOp(state: StreamState, op: Operation, scope: StaticScope, bound
     push({ kind: 'vmv', dst: d.address + dOff, src: s.address + sOff, stride, length, op });
     return true;
   }
-  const copies: ReadonlyArray<readonly [{ isInstance(op: Operation): boolean }, MemorySpace, MemorySpace]> = [
-    [MemcpOp, 'local', 'local'],
-    [MemcpHdOp, 'local', 'host'],
-    [MemcpDhOp, 'host', 'local'],
-  ];
-  for (const [def, dstSpace, srcSpace] of copies) {
-    if (!def.isInstance(op)) continue;
+  const copy = def ? COPIES.get(def) : undefined;
+  if (copy) {
+    const [dstSpace, srcSpace] = copy;
     const d = contiguous(o, view(o, op.getOperand(0), 'destination', dstSpace), 'destination');
     const s = contiguous(o, view(o, op.getOperand(1), 'source', srcSpace), 'source');
     const dOff = nonNegative(o, op.getOperand(2), 'destination offset');
