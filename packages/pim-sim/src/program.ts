@@ -3,8 +3,8 @@
  * a fixed number of slots per instruction, so neither pass allocates or dispatches on strings
  * per instruction.
  */
-import type { Instruction } from '@raptor-pim/pim-target';
-import { Opcode } from '@raptor-pim/pim-target';
+import type { Instruction, InstructionClass, Mnemonic } from '@raptor-pim/pim-target';
+import { INSTRUCTION_CLASS, MNEMONICS, Opcode } from '@raptor-pim/pim-target';
 
 /** Slots per instruction in {@link CompiledProgram.code}. */
 export const STRIDE = 12;
@@ -33,45 +33,14 @@ export const F_B = 10;
 /** Slot: `mvmul` relu flag (0/1). */
 export const F_C = 11;
 
-/** Opcode numbers as plain constants for `switch` statements in the hot loops. */
-export const OP = {
-  nop: 0,
-  sldi: 1,
-  sld: 2,
-  sadd: 3,
-  ssub: 4,
-  smul: 5,
-  saddi: 6,
-  smuli: 7,
-  setbw: 8,
-  mvmul: 9,
-  vvadd: 10,
-  vvsub: 11,
-  vvmul: 12,
-  vvdmul: 13,
-  vvmax: 14,
-  vvsll: 15,
-  vvsra: 16,
-  vavg: 17,
-  vrelu: 18,
-  vtanh: 19,
-  vsigm: 20,
-  vsoftmax: 21,
-  vmv: 22,
-  vrsu: 23,
-  vrsl: 24,
-  ld: 25,
-  st: 26,
-  lldi: 27,
-  lmv: 28,
-  send: 29,
-  recv: 30,
-  wait: 31,
-  sync: 32,
-} as const;
+/**
+ * Opcode numbers for `switch` statements in the hot loops: pim-target's {@link Opcode} table
+ * (pim-isa.md §3), the one source of the binary numbers.
+ */
+export const OP: { readonly [M in Mnemonic]: number } = Opcode;
 
 /** Mnemonics by opcode number (for messages and traces). */
-export const OP_NAMES: readonly string[] = Object.keys(OP);
+export const OP_NAMES: readonly string[] = MNEMONICS;
 
 /** Execution unit of an opcode: 0 scalar, 1 setbw, 2 matrix, 3 vector, 4 transfer, 5 nop. */
 export const UNIT_SCALAR = 0;
@@ -86,19 +55,17 @@ export const UNIT_TRANSFER = 4;
 /** See {@link UNIT_SCALAR}. */
 export const UNIT_NOP = 5;
 
-/** Unit of every opcode number (index = opcode). */
-export const UNIT_OF_OP: Uint8Array = (() => {
-  const u = new Uint8Array(33);
-  for (let op = 0; op <= 32; op++) {
-    if (op === 0) u[op] = UNIT_NOP;
-    else if (op <= 7) u[op] = UNIT_SCALAR;
-    else if (op === 8) u[op] = UNIT_SETBW;
-    else if (op === 9) u[op] = UNIT_MATRIX;
-    else if (op <= 24) u[op] = UNIT_VECTOR;
-    else u[op] = UNIT_TRANSFER;
-  }
-  return u;
-})();
+const UNIT_OF_CLASS: { readonly [C in InstructionClass]: number } = {
+  nop: UNIT_NOP,
+  scalar: UNIT_SCALAR,
+  setbw: UNIT_SETBW,
+  matrix: UNIT_MATRIX,
+  vector: UNIT_VECTOR,
+  transfer: UNIT_TRANSFER,
+};
+
+/** Unit of every opcode number (index = opcode), from pim-target's {@link INSTRUCTION_CLASS}. */
+export const UNIT_OF_OP: Uint8Array = Uint8Array.from(MNEMONICS, (m) => UNIT_OF_CLASS[INSTRUCTION_CLASS[m]]);
 
 /** One core's program in pre-decoded form. */
 export interface CompiledProgram {
