@@ -79,8 +79,8 @@ export type {
   PartialConfig,
 } from './config/hardware-config';
 export { defaultHardwareConfig, defaultTarget, pimsimDefaultConfig, defaultRaptorConfig } from './config/defaults';
-export { formatDiagnostic, hasErrors } from './diagnostic';
-export type { Severity, TargetDiagnostic, Result } from './diagnostic';
+export { formatDiagnostic, hasErrors } from './target-diagnostic';
+export type { Severity, TargetDiagnostic, Result } from './target-diagnostic';
 export { Messages, describeValue, describeSpec } from './diagnostics';
 export { decodeNpy, encodeNpy, readNpyHeader, npyDescr, npyElementSize, npyTypedArray, npyBytes } from './io/npy';
 export type { NpyDtype, NpyData, NpyArray, NpyHeader, NpyError, NpyHeaderResult, NpyDecodeResult } from './io/npy';

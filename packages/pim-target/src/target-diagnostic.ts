@@ -1,5 +1,5 @@
 /**
- * The diagnostic value every reader, validator, decoder and assembler of this package returns
+ * `TargetDiagnostic`, the diagnostic value every reader, validator, decoder and assembler of this package returns
  * instead of throwing. Message texts live in `diagnostics.ts`.
  */
 

@@ -1,7 +1,7 @@
 /**
  * Read-and-validate in one call: what a simulator or a CLI does with a bundle.
  */
-import type { TargetDiagnostic } from '../diagnostic';
+import type { TargetDiagnostic } from '../target-diagnostic';
 import { readBundle, readBundleFiles, type BundleFiles } from './reader';
 import { isPimsimCompatibilityDiagnostic, validateBundle, type ValidateBundleOptions } from './validator';
 import type { ProgramBundle } from './bundle';

@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Messages, type Message } from '../diagnostics';
-import type { Result, Severity, TargetDiagnostic } from '../diagnostic';
+import type { Result, Severity, TargetDiagnostic } from '../target-diagnostic';
 import { resolveTarget } from '../config/architecture-file';
 import { pimsimDefaultConfig } from '../config/defaults';
 import { validateHardwareConfig } from '../config/validate';

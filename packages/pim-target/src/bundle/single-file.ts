@@ -5,7 +5,7 @@
  * program). Reading it gives a {@link ProgramBundle} without target or data.
  */
 import { Messages } from '../diagnostics';
-import type { Result, TargetDiagnostic } from '../diagnostic';
+import type { Result, TargetDiagnostic } from '../target-diagnostic';
 import { parseJsonText, programFromJson, instructionToJson } from '../encoding/json-form';
 import type { Instruction } from '../isa/instruction';
 import type { ProgramBundle } from './bundle';

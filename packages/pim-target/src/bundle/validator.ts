@@ -14,7 +14,7 @@
  *   pairs, `vsoftmax` (rejected).
  */
 import { Messages, type Message } from '../diagnostics';
-import type { Severity, TargetDiagnostic } from '../diagnostic';
+import type { Severity, TargetDiagnostic } from '../target-diagnostic';
 import type { Target } from '../config/hardware-config';
 import { getField, OPERAND_FIELDS, type Instruction } from '../isa/instruction';
 import { EVENT_REGISTER_COUNT, INSTRUCTION_CLASS, REGISTER_COUNT } from '../isa/opcodes';

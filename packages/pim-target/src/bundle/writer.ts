@@ -4,7 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { TargetDiagnostic } from '../diagnostic';
+import type { TargetDiagnostic } from '../target-diagnostic';
 import { formatNetworkTable } from '../config/network';
 import { exportArchitectureJson } from '../config/validate';
 import { formatProgramJson } from '../encoding/json-form';

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Messages } from '../diagnostics';
-import type { Result, TargetDiagnostic } from '../diagnostic';
+import type { Result, TargetDiagnostic } from '../target-diagnostic';
 import { parseJsonText } from '../encoding/json-form';
 import type { HardwareConfig, Target } from './hardware-config';
 import { emptyNetworkTable, formatNetworkTable, parseNetworkTable } from './network';

@@ -5,7 +5,7 @@
  * default). The table is directed; missing pairs cost 0.
  */
 import { Messages } from '../diagnostics';
-import type { Result, TargetDiagnostic } from '../diagnostic';
+import type { Result, TargetDiagnostic } from '../target-diagnostic';
 import { parseJsonText } from '../encoding/json-form';
 import type { NetworkTable } from './hardware-config';
 

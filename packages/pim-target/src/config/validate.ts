@@ -5,7 +5,7 @@
  * naming its JSON path.
  */
 import { Messages, describeSpec, type Message } from '../diagnostics';
-import type { Result, Severity, TargetDiagnostic } from '../diagnostic';
+import type { Result, Severity, TargetDiagnostic } from '../target-diagnostic';
 import { pimsimDefaultConfig } from './defaults';
 import type { HardwareConfig } from './hardware-config';
 import { HARDWARE_SCHEMA, type FieldSpec, type SchemaFields } from './schema';

@@ -14,7 +14,7 @@
  */
 import { Messages, type Message } from '../diagnostics';
 import { findJsonErrorOffset } from './json-error-position';
-import type { Severity, TargetDiagnostic } from '../diagnostic';
+import type { Severity, TargetDiagnostic } from '../target-diagnostic';
 import { makeInstruction, OPERAND_FIELDS, getField, type Instruction, type OperandField } from '../isa/instruction';
 import { INSTRUCTION_CLASS, isMnemonic, type InstructionClass, type Mnemonic } from '../isa/opcodes';
 

@@ -16,7 +16,7 @@
  * decoder reported no warning.
  */
 import { Messages, type Message } from '../diagnostics';
-import type { Severity, TargetDiagnostic } from '../diagnostic';
+import type { Severity, TargetDiagnostic } from '../target-diagnostic';
 import { OPERAND_FIELDS, type Instruction, type OperandField, getField } from '../isa/instruction';
 import { Opcode, isMnemonic, mnemonicOfOpcode, type Mnemonic } from '../isa/opcodes';
 

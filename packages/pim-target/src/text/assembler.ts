@@ -13,7 +13,7 @@
  * never throws and keeps going after an error to report every bad line.
  */
 import { Messages, type Message } from '../diagnostics';
-import type { TargetDiagnostic } from '../diagnostic';
+import type { TargetDiagnostic } from '../target-diagnostic';
 import { OPERAND_FIELDS, makeInstruction, type Instruction, type OperandField } from '../isa/instruction';
 import { isMnemonic } from '../isa/opcodes';
 import { KEYWORD, KEYWORD_ALIASES, isOptional, isPositional } from './syntax';

@@ -2,7 +2,7 @@
  * The disassembler: instructions to the text syntax of `syntax.ts`, one per line. The
  * assembler parses the output back to the same instructions.
  */
-import type { TargetDiagnostic } from '../diagnostic';
+import type { TargetDiagnostic } from '../target-diagnostic';
 import { PIMB_HEADER_SIZE, PIMB_RECORD_SIZE, readPimbRecords, recordToInstruction, type PimbOptions } from '../encoding/pimb';
 import { OPERAND_FIELDS, getField, type Instruction } from '../isa/instruction';
 import { KEYWORD, isPositional } from './syntax';
