@@ -242,9 +242,14 @@ export function compile(model: CompileInput, options: CompileOptions = {}): Comp
   runner.setContext(BundleSinkKey, emitted);
   runner.addInstrumentation(collector);
   const root = module;
-  root.context.diagnostics.withHandler(
+  const run = root.context.diagnostics.withHandler(
     (d) => diagnostics.push(fromIrDiagnostic(collector.currentStage ?? 'pipeline', d)),
     () => runner.run(root),
   );
+  // A pass that fails must say why; one that does not still fails the compile.
+  if (!run.success && !diagnostics.some((d) => d.severity === 'error')) {
+    const pass = run.failedPass;
+    diagnostics.push(compileError(pass ? (stageOfPass.get(pass) ?? 'custom') : 'pipeline', M.passFailedSilently(pass?.argument ?? runner.anchor)));
+  }
   return finish(collector, runner.printAsTextualPipeline(), target);
 }

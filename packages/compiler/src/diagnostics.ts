@@ -8,6 +8,7 @@ export const CompilerMessages = {
     `compile: dumpAfter names '${name}', which is not a pass of the pipeline; the pipeline runs: ${passes.join(', ') || '(no passes)'}`,
   nonSquareCrossbar: (rows: number, cols: number) =>
     `compile: the ONNX frontend tiles weights on square crossbars; the target's xbar_size is [${rows}, ${cols}]`,
+  passFailedSilently: (pass: string) => `compile: pass '${pass}' failed without reporting a diagnostic (a bug in the pass: it must say why)`,
   targetLoadFailed: (file: string) => `compile: cannot use the target configuration '${file}' (see the diagnostics above)`,
   // entry functions and interpretation
   noEntryFunction: () => `the module has no func.func to run (expected @main or exactly one public function)`,

@@ -16,6 +16,9 @@ import { defaultTarget, loadTarget, type Target } from '@raptor-pim/pim-target';
 import { createRaptorContext } from '@raptor-pim/compiler';
 import { SHARED, maxAbsDiff, modelDir, readModel, readNpyTensor } from './support/models';
 
+// The whole pipeline on mlp takes ~1 s, more on a loaded machine.
+jest.setTimeout(60_000);
+
 const mlp = readModel('mlp');
 const input = readNpyTensor(path.join(modelDir('mlp'), 'input_0.npy'));
 const reference = readNpyTensor(path.join(modelDir('mlp'), 'output_0.npy'));
@@ -182,6 +185,13 @@ describe('compile()', () => {
     expect(compile(mlp, { registry, pipeline: 'test-read-target' }).ok).toBe(true);
     expect(seen[1]).toEqual(defaultTarget());
     expect(seen[0]).not.toEqual(seen[1]);
+    // A pass that fails without a diagnostic still fails the compile, with a diagnostic naming it.
+    registry.registerPass(() => createPass({ argument: 'test-fail-silently', description: 'fails without a word', run: (_op, pass) => pass.signalPassFailure() }));
+    const silent = compile(mlp, { registry, pipeline: 'test-fail-silently' });
+    expect(silent.ok).toBe(false);
+    expect(silent.diagnostics.map((d) => `${d.stage}: ${d.message}`)).toEqual([
+      "custom: compile: pass 'test-fail-silently' failed without reporting a diagnostic (a bug in the pass: it must say why)",
+    ]);
     // The crossbar size of the target reaches the importer: 64-wide tiles make more wvmm ops.
     const small = defaultTarget();
     small.config.chip_config.core_config.matrix_config.xbar_size = [64, 64];
