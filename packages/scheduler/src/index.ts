@@ -28,6 +28,7 @@ export type { CorePacking, PackOptions, ReplicaItem } from './planning/core-mapp
 export { crossbarsOf, planReplicasForPeriod, planSingleCopies, replicationForPeriod } from './planning/replication';
 export type { ReplicationPlan } from './planning/replication';
 export { addTraffic, placeOnMesh, trafficCost } from './planning/placement';
+export { mirrorHostFedComputes } from './planning/mirrors';
 export type { MeshPlacement, TrafficMatrix } from './planning/placement';
 export { planReads, remapPlan, trafficOf } from './planning/transfers';
 export type { FragmentRead, ReplicaInputReads } from './planning/transfers';

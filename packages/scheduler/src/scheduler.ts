@@ -203,6 +203,7 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
           replicas: p.plan.placements[n.index]!.replicas,
           copies: p.plan.placements[n.index]!.copies,
           cores: [...p.plan.placements[n.index]!.cores],
+          mirrors: [...(p.plan.placements[n.index]!.mirrors ?? [])],
           crossbarsPerCopy: n.crossbars,
           granularity: p.plan.placements[n.index]!.granularity,
         }));

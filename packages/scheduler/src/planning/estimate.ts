@@ -172,6 +172,18 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
       coreFree.set(core, t);
       latencyNs = Math.max(latencyNs, t);
     }
+    // Mirrors compute the whole (scalar, weightless, host-fed) node again on their cores.
+    for (const m of pl.mirrors ?? []) {
+      const u = use(m);
+      u.replicas++;
+      u.peakLocalBytes = Math.max(u.peakLocalBytes, n.localBytesPerLane);
+      const t = (coreFree.get(m) ?? 0) + inLoad + n.laneComputeNs + outStore;
+      u.vectorNs += n.laneComputeNs;
+      u.hostNs += inLoad + outStore;
+      coreFree.set(m, t);
+      finish[n.index]![0] = Math.max(finish[n.index]![0]!, t);
+      latencyNs = Math.max(latencyNs, t);
+    }
   }
   let spilledBytes = 0;
   if (host) spilledBytes = transferBytes;

@@ -42,6 +42,11 @@ export interface NodePlacement {
   readonly cores: readonly number[];
   /** When consumers of this node's inputs may start. */
   readonly granularity: Granularity;
+  /**
+   * Further cores that compute the whole node too (a weightless scalar compute fed only by
+   * host values, recomputed where it is read instead of broadcast; see `mirrorHostFedComputes`).
+   */
+  readonly mirrors?: readonly number[];
 }
 
 /** A complete plan: one placement per workload node, in node order. */

@@ -83,7 +83,7 @@ export function planReads(workload: Workload, plan: SchedulePlan): ReplicaInputR
           for (let k = 0; k < slots.length; k++) {
             const slot = slots[k]!;
             const fromCore = coreOfLane(pp, producer.lanes, slot);
-            if (fromCore === toCore) {
+            if (fromCore === toCore || pp.mirrors?.includes(toCore)) {
               hasLocal = true;
               continue;
             }
@@ -123,5 +123,8 @@ export function trafficOf(reads: readonly ReplicaInputReads[]): TrafficMatrix {
 
 /** The plan with every core id mapped through `physical`. */
 export function remapPlan(plan: SchedulePlan, physical: readonly number[]): SchedulePlan {
-  return { ...plan, placements: plan.placements.map((p) => ({ ...p, cores: p.cores.map((c) => physical[c]!) })) };
+  return {
+    ...plan,
+    placements: plan.placements.map((p) => ({ ...p, cores: p.cores.map((c) => physical[c]!), ...(p.mirrors ? { mirrors: p.mirrors.map((c) => physical[c]!) } : {}) })),
+  };
 }

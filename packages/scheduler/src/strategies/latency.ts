@@ -10,6 +10,7 @@ import { uintOption } from '@raptor-pim/ir-core';
 import type { CostModel } from '@raptor-pim/pim-target';
 import type { Workload } from '../analysis/workload';
 import { packReplicas, replicaItems, replicaTimeNs } from '../planning/core-mapping';
+import { mirrorHostFedComputes } from '../planning/mirrors';
 import { estimateSchedule } from '../planning/estimate';
 import { crossbarsOf, planReplicasForPeriod } from '../planning/replication';
 import { divisors, type NodePlacement, type Replication, type SchedulePlan } from '../planning/schedule-plan';
@@ -24,7 +25,7 @@ function planFor(workload: Workload, cost: CostModel, replication: readonly Repl
   const packing = packReplicas(replicaItems(workload, replication, cost), workload.nodes.length, cost, { cores: cost.cores, timeBudgetNs: Infinity, preferAffinity: true });
   if (!packing) return undefined;
   const placements: NodePlacement[] = workload.nodes.map((n) => ({ ...replication[n.index]!, cores: packing.cores[n.index]!, granularity: 'window' }));
-  return { strategy: 'latency', placements, transfer: 'channel', pipelined: true };
+  return mirrorHostFedComputes(workload, { strategy: 'latency', placements, transfer: 'channel', pipelined: true });
 }
 
 function latencyOf(workload: Workload, plan: SchedulePlan, cost: CostModel): number {

@@ -7,6 +7,7 @@
  * channels, never through host memory.
  */
 import { floatOption } from '@raptor-pim/ir-core';
+import { mirrorHostFedComputes } from '../planning/mirrors';
 import { planReplicasForPeriod } from '../planning/replication';
 import type { Granularity, NodePlacement, SchedulePlan } from '../planning/schedule-plan';
 import { createPlanScheduler, type PlanContext } from '../scheduler';
@@ -20,7 +21,7 @@ export function planThroughput(context: PlanContext, granularity: Granularity, s
   const r = planReplicasForPeriod(workload, cost, Number(options['tolerance'] ?? 0.001));
   if (!r) return M.noPacking(strategy, cost.cores);
   const placements: NodePlacement[] = workload.nodes.map((n) => ({ ...r.replication[n.index]!, cores: r.packing.cores[n.index]!, granularity }));
-  return { strategy, placements, transfer: 'channel', pipelined: true };
+  return mirrorHostFedComputes(workload, { strategy, placements, transfer: 'channel', pipelined: true });
 }
 
 /** The `throughput` strategy. */

@@ -190,6 +190,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   const constants = new Map<Block, Map<number, Value>>();
   const scheduled: Operation[][] = workload.nodes.map(() => []);
   const firstOnCore = new Map<number, Operation>();
+  const mirrorOps = new Map<string, Operation>();
   for (const n of workload.nodes) {
     const pl = plan.placements[n.index]!;
     for (let j = 0; j < pl.replicas; j++) {
@@ -197,6 +198,11 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       scheduled[n.index]!.push(op);
       const core = pl.cores[j]!;
       if (!firstOnCore.has(core)) firstOnCore.set(core, op);
+    }
+    for (const m of pl.mirrors ?? []) {
+      const op = buildReplica(n, 0, m);
+      mirrorOps.set(`${n.index}:${m}`, op);
+      if (!firstOnCore.has(m)) firstOnCore.set(m, op);
     }
   }
   buildSendTasks();
@@ -299,10 +305,10 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   }
 
   /** Builds the scheduled compute of replica `j` of node `n` before the graph compute. */
-  function buildReplica(n: WorkloadNode, j: number): Operation {
+  function buildReplica(n: WorkloadNode, j: number, mirrorCore?: number): Operation {
     const g = n.op;
     const pl = plan.placements[n.index]!;
-    const core = pl.cores[j]!;
+    const core = mirrorCore ?? pl.cores[j]!;
     const loc = g.location;
     const view = n.isBatch ? GraphComputeBatchOp.get(g) : GraphComputeOp.get(g);
     const weights = view.weights as readonly Value[];
@@ -326,8 +332,9 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       const src = nodeInputs.get(r.inputIndex)!.sources[r.sourceIndex]!;
       const pp = plan.placements[src.producer]!;
       const replica = pp.cores.indexOf(core);
+      const local = replica >= 0 ? scheduled[src.producer]![replica]! : mirrorOps.get(`${src.producer}:${core}`)!;
       localOf.set(`${r.inputIndex}:${r.sourceIndex}`, newInputs.length);
-      newInputs.push(scheduled[src.producer]![replica]!.getResult(src.resultIndex));
+      newInputs.push(local.getResult(src.resultIndex));
     }
     const resultTypes = g.resultTypes;
     const b = OpBuilder.before(g);
@@ -402,6 +409,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     };
     const windows = new Map<string, Value>();
     const send = (v: Value, lane: number, resultIndex: number): void => {
+      if (mirrorCore !== undefined) return; // the main copy sends; mirrors only serve their own core
       for (const f of sendsOf.get(`${n.index}:${lane}:${resultIndex}`) ?? []) {
         let payload = v;
         if (f.count > 1) {
