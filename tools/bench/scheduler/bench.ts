@@ -81,9 +81,11 @@ if (json) {
   const us = (ns: number): string => fmt(ns / 1000, 1);
   const header = ['model', 'strategy', 'latency us', 'x lat_min', 'thru /s', 'x thru_max', 'thru vs seq', 'lat vs seq', 'xbar util', 'peak KiB', 'sched ms', 'checks'];
   const lines: string[][] = [header];
+  const notes: string[] = [];
   for (const r of rows) {
     if (!r.report) {
-      lines.push([r.model, r.strategy, `(${r.error})`]);
+      notes.push(`${r.model} / ${r.strategy}: not scheduled (${r.scheduleMs.toFixed(0)} ms): ${r.error}`);
+      lines.push([r.model, r.strategy, 'see note', '-', '-', '-', '-', '-', '-', '-', fmt(r.scheduleMs, 0), '-']);
       continue;
     }
     const seq = rows.find((x) => x.model === r.model && x.strategy === 'layer-sequential')?.report;
@@ -103,6 +105,8 @@ if (json) {
       r.checks === 0 ? 'ok' : `${r.checks} errors`,
     ]);
   }
-  const widths = header.map((_, i) => Math.max(...lines.map((l) => (l[i] ?? '').length)));
+  const widths = header.map((_, i) => Math.max(3, ...lines.map((l) => (l[i] ?? '').length)));
+  lines.splice(1, 0, widths.map((w) => '-'.repeat(w)));
   for (const l of lines) console.log('| ' + l.map((c, i) => (c ?? '').padEnd(i < 2 ? widths[i]! : 0).padStart(i < 2 ? 0 : widths[i]!)).join(' | ') + ' |');
+  for (const n of notes) console.log(`\n${n}`);
 }
