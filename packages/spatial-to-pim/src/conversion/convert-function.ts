@@ -41,6 +41,7 @@ import {
 import { CoreBatchOp, CoreOp, HaltOp, MemcpDhOp, MemcpHdOp } from '@raptor-pim/pim-dialect';
 import type { HardwareConfig } from '@raptor-pim/pim-target';
 import {
+  BlueprintOp,
   DeferredSourceSelectOp,
   HostStoreSyncOp,
   HostWaitLoadOp,
@@ -200,7 +201,7 @@ function validate(func: Operation, block: Block): Placed[] | undefined {
       for (const r of op.results) {
         for (let u = r.firstUse; u; u = u.nextUse) {
           const d = u.owner.definition;
-          if (d !== ReturnOp && d !== ExtractSliceOp && d !== InsertSliceOp && !(isScheduled(u.owner) && u.owner.parent === block)) {
+          if (d !== ReturnOp && d !== ExtractSliceOp && d !== InsertSliceOp && d !== BlueprintOp && !(isScheduled(u.owner) && u.owner.parent === block)) {
             op.emitError(M.notChannelized(op.name, u.owner.name));
             ok = false;
           }
@@ -210,7 +211,7 @@ function validate(func: Operation, block: Block): Placed[] | undefined {
           ok = false;
         }
       }
-    } else if (op.definition === ReturnOp || op.definition === EmptyOp || op.definition === ExtractSliceOp || op.definition === InsertSliceOp) {
+    } else if (op.definition === ReturnOp || op.definition === EmptyOp || op.definition === ExtractSliceOp || op.definition === InsertSliceOp || op.definition === BlueprintOp) {
       // Graph outputs and their host reassembly: checked by hostPlacements.
     } else if (!isConstant(op)) {
       op.emitError(M.unsupportedTopLevel(op.name));
@@ -227,6 +228,8 @@ export interface HostPlacement {
   readonly out: Value;
   /** The part of the result that is stored (undefined: all of it). */
   readonly source?: { readonly offsets: readonly number[]; readonly sizes: readonly number[] };
+  /** Or: a contiguous part of the result, from this byte offset (a blueprint slice). */
+  readonly sourceByte?: number;
   /** Where it lands in the output (undefined: the whole output). */
   readonly dest?: { readonly offsets: readonly number[]; readonly sizes: readonly number[] };
 }
@@ -269,6 +272,10 @@ function hostPlacements(ret: Operation | null, alloc: (t: RankedTensorType) => V
         break;
       }
       if (def?.definition === EmptyOp) break;
+      if (def?.definition === BlueprintOp) {
+        if (!placeBlueprint(def, out, add)) fail(def, def);
+        break;
+      }
       if (def?.definition !== InsertSliceOp) {
         fail(def, ret);
         break;
@@ -296,6 +303,46 @@ function hostPlacements(ret: Operation | null, alloc: (t: RankedTensorType) => V
     }
   }
   return ok ? { placements, outputs } : undefined;
+}
+
+function ints(a: DenseArrayAttr | undefined): number[] {
+  return a ? (a.values as readonly (number | bigint)[]).map(Number) : [];
+}
+
+/**
+ * A graph output assembled by a host-level `spat.blueprint` of compute results: each slice k
+ * is a contiguous range of slot `sourceSlots[k]` (from flat element `sourceOffsets[k]`) of
+ * fragment collection `operandIndices[k]`, stored at its destination slice; a physical view
+ * is the whole collection. False when a fragment is not a compute result.
+ */
+function placeBlueprint(op: Operation, out: Value, add: (r: Value, p: HostPlacement) => void): boolean {
+  const view = BlueprintOp.get(op);
+  const frags = view.fragments;
+  if (!frags.every((f) => f.definingOp && isScheduled(f.definingOp))) return false;
+  if (view.mode.value === 'physical_view') {
+    add(frags[0]!, { out });
+    return true;
+  }
+  const outInfo = staticTensor(op.getResult(0).type);
+  if (!outInfo) return false;
+  const rank = outInfo.shape.length;
+  const offsets = ints(view.offsets);
+  const sizes = ints(view.sizes);
+  const indices = ints(view.operandIndices);
+  const slots = ints(view.sourceSlots);
+  const sourceOffsets = ints(view.sourceOffsets);
+  for (let k = 0; rank > 0 && k < offsets.length / rank; k++) {
+    const frag = frags[indices[k]!]!;
+    const info = staticTensor(frag.type);
+    if (!info) return false;
+    const slotBytes = info.bytes / info.shape[0]!;
+    add(frag, {
+      out,
+      sourceByte: slots[k]! * slotBytes + sourceOffsets[k]! * info.elementBytes,
+      dest: { offsets: offsets.slice(k * rank, (k + 1) * rank), sizes: sizes.slice(k * rank, (k + 1) * rank) },
+    });
+  }
+  return true;
 }
 
 /** Largest byte end of the host slots used by the schedule, or undefined after a diagnostic. */
@@ -393,7 +440,7 @@ export function convertScheduledFunction(func: Operation, config: HardwareConfig
   if (ret && ret.definition === ReturnOp) ret.setOperands(ret.operands.map((v) => outputs.get(v) ?? v));
   const reassembly: Operation[] = [];
   for (let op = block.firstOp; op; op = op.next) {
-    if (op.definition === EmptyOp || op.definition === ExtractSliceOp || op.definition === InsertSliceOp) reassembly.push(op);
+    if (op.definition === EmptyOp || op.definition === ExtractSliceOp || op.definition === InsertSliceOp || op.definition === BlueprintOp) reassembly.push(op);
   }
   for (const op of reassembly.reverse()) op.erase();
   for (const p of [...placed].reverse()) p.op.erase();
@@ -604,6 +651,16 @@ function storeOutputs(
       const loc = term.location;
       const yInfo = staticTensor(y.type)!;
       const outType = place.out.type as MemRefType;
+      if (place.sourceByte !== undefined) {
+        // A contiguous source range scattered to the destination runs.
+        const dst = place.dest
+          ? ctx.sliceRuns(b, outType.shape, place.dest.offsets, place.dest.sizes, yInfo.elementBytes, loc)
+          : { base: 0, runs: [{ delta: 0, bytes: yInfo.bytes }] };
+        copyRuns(ctx, b, loc, MemcpDhOp, place.out, y, dst.runs, dst.base, false, place.sourceByte);
+        ctx.counters.hostStores += dst.runs.length;
+        ctx.counters.copies -= dst.runs.length;
+        continue;
+      }
       if (place.source) {
         // One contiguous run on both sides: store straight from the result, no local copy.
         const src = ctx.sliceRuns(b, yInfo.shape, place.source.offsets, place.source.sizes, yInfo.elementBytes, loc);

@@ -59,6 +59,7 @@ export interface HostBuffers {
 export interface HostPlacementRef {
   readonly out: Value;
   readonly source?: { readonly offsets: readonly number[]; readonly sizes: readonly number[] };
+  readonly sourceByte?: number;
   readonly dest?: { readonly offsets: readonly number[]; readonly sizes: readonly number[] };
 }
 

@@ -28,9 +28,10 @@ export function copyRuns(
   runs: readonly SliceRun[],
   base: IndexOrValue,
   gather: boolean,
+  packedStart = 0,
 ): Value {
   let cur = dst;
-  let packed = 0;
+  let packed = packedStart;
   for (const run of runs) {
     const at = ctx.add(b, base, run.delta, loc);
     const srcOffset = gather ? at : packed;
