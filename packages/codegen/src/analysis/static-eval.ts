@@ -6,7 +6,40 @@
  * hooks (`arith.*`, `affine.apply`, constants): the same folders canonicalization uses, so
  * every expression they can fold is static here.
  */
-import { Attribute, IndexType, IntegerAttr, OpResult, type MLIRContext, type Value } from '@raptor-pim/ir-core';
+import {
+  AddIOp,
+  Attribute,
+  CeilDivSIOp,
+  DivSIOp,
+  FloorDivSIOp,
+  IndexType,
+  IntegerAttr,
+  MaxSIOp,
+  MinSIOp,
+  MulIOp,
+  OpResult,
+  RemSIOp,
+  SubIOp,
+  type AnyOpDefinition,
+  type MLIRContext,
+  type Value,
+} from '@raptor-pim/ir-core';
+
+/**
+ * Index arithmetic evaluated on numbers (the common lane/offset expressions), exactly as the
+ * ops' folders compute it; undefined (division by zero) leaves the value to the folder.
+ */
+const INDEX_BINARY: ReadonlyMap<AnyOpDefinition, (a: number, b: number) => number | undefined> = new Map<AnyOpDefinition, (a: number, b: number) => number | undefined>([
+  [AddIOp, (a, b) => a + b],
+  [SubIOp, (a, b) => a - b],
+  [MulIOp, (a, b) => a * b],
+  [DivSIOp, (a, b) => (b === 0 ? undefined : Math.trunc(a / b))],
+  [RemSIOp, (a, b) => (b === 0 ? undefined : a % b)],
+  [FloorDivSIOp, (a, b) => (b === 0 ? undefined : Math.floor(a / b))],
+  [CeilDivSIOp, (a, b) => (b === 0 ? undefined : Math.ceil(a / b))],
+  [MinSIOp, (a, b) => Math.min(a, b)],
+  [MaxSIOp, (a, b) => Math.max(a, b)],
+]);
 
 /** Values bound to constants, with a parent scope (a loop body inside a lane). */
 export class StaticScope {
@@ -25,11 +58,15 @@ export class StaticScope {
     return new StaticScope(this.context, this);
   }
 
-  /** Binds `value` to the index constant `n`. */
-  bindIndex(value: Value, n: number): void {
+  private indexAttr(n: number): IntegerAttr {
     let a = this.indexAttrs.get(n);
     if (!a) this.indexAttrs.set(n, (a = IntegerAttr.get(IndexType.get(this.context), n)));
-    this.values.set(value, a);
+    return a;
+  }
+
+  /** Binds `value` to the index constant `n`. */
+  bindIndex(value: Value, n: number): void {
+    this.values.set(value, this.indexAttr(n));
   }
 
   /** Binds `value` to an attribute. */
@@ -52,6 +89,17 @@ export class StaticScope {
     let result: Attribute | null = null;
     if (value instanceof OpResult) {
       const op = value.definingOp;
+      const fast = op.definition && value.type instanceof IndexType ? INDEX_BINARY.get(op.definition) : undefined;
+      if (fast && op.numOperands === 2) {
+        const a = this.integer(op.getOperand(0));
+        const b = this.integer(op.getOperand(1));
+        const n = a === undefined || b === undefined ? undefined : fast(a, b);
+        if (n !== undefined && Number.isSafeInteger(n)) {
+          const attr = this.indexAttr(n);
+          this.values.set(value, attr);
+          return attr;
+        }
+      }
       const operands = op.operands.map((v) => this.attribute(v));
       const def = op.definition;
       const folded = def?.hasFold ? def.fold(op, operands) : null;
