@@ -70,6 +70,7 @@ export * from './pass/pipeline-parser';
 // Interpreter
 export * from './interpreter/runtime-value';
 export * from './interpreter/interpreter';
+export * from './interpreter/concurrent-streams';
 export { simplifyAffineExpr, simplifyAffineMap, simplifyIntegerSet, getAffineExprFromFlatForm } from './affine/affine-simplify';
 export * from './pass/canonicalize';
 export * from './pass/cse';
