@@ -1,5 +1,6 @@
 /**
- * The multi-core scheduler of the scheduling interpreter. A run takes a group of consecutive
+ * The multi-core run of the scheduling interpreter, on ir-core's concurrent-streams executor
+ * (`runStreamsRoundRobin`, `FifoChannels`, `EventRegisters`, `deadlockFailure`). A run takes a group of consecutive
  * sibling ops (scheduled computes and batches, plus side-effect-free ops between them) and
  * executes them as concurrent core streams:
  *
@@ -14,19 +15,26 @@
  *   register equals the awaited count (then reset it); `spat.sync` / `spat.host_store_sync`
  *   increment the register of the target core;
  * - contract violations stop the run with a diagnostic naming the ops: mismatched
- *   send/receive sizes, a receive no remaining send can match, all cores blocked (each core's
- *   blocked op as a note), a wait that overshoots, a host read of bytes never stored, a send
+ *   send/receive sizes, a receive no remaining send can match, all cores blocked (every
+ *   blocked core with its position and what it waits for, and a note at each blocked op), a
+ *   wait that overshoots, a host read of bytes never stored, a send
  *   never received, overlapping writes of two lanes into a shared output.
  */
 import {
   Branch,
   Diagnostic,
+  EventRegisters,
   ExecutionFailure,
+  FifoChannels,
   ShapedValue,
   Traits,
   Yield,
+  deadlockFailure,
   isMemoryEffectFree,
+  runStreamsRoundRobin,
   type Block,
+  type ConcurrentStream,
+  type StreamBlock,
   type ExecutionContext,
   type Interpreter,
   type Operation,
@@ -41,7 +49,7 @@ import { bytesOf, byteSizeOf, valueFromBytes, zeroValueOf } from './scheduling-p
 
 /** Names of the ops that run as scheduled tasks. */
 export const SCHEDULED_OPS: ReadonlySet<string> = new Set(['spat.scheduled_compute', 'spat.scheduled_compute_batch']);
-/** Names of the ops the scheduler executes itself (they may block or touch shared state). */
+/** Names of the ops the multi-core run executes itself (they may block or touch shared state). */
 export const COMMUNICATION_OPS: ReadonlySet<string> = new Set([
   'spat.channel_send',
   'spat.channel_receive',
@@ -71,16 +79,11 @@ export function schedulingState(interpreter: Interpreter): SchedulingState {
   return s;
 }
 
-type StepOutcome = { kind: 'done'; results: readonly RuntimeValue[] } | { kind: 'blocked'; reason: string } | ExecutionFailure;
+type StepOutcome = { kind: 'done'; results: readonly RuntimeValue[] } | Blocked | ExecutionFailure;
 
 interface QueuedSend {
   readonly op: Operation;
   readonly bytes: Uint8Array;
-}
-
-interface EventRegister {
-  value: number;
-  readonly signals: Operation[];
 }
 
 /** One core stream element: a scheduled compute, one lane of a batch, or a host-side op. */
@@ -90,7 +93,7 @@ class Task implements ExecutionContext {
   next: Operation | null = null;
   started = false;
   done = false;
-  blocked: { op: Operation; reason: string } | null = null;
+  blocked: StreamBlock | null = null;
   yielded: readonly RuntimeValue[] = [];
   readonly publications: ParallelPublication[] = [];
 
@@ -169,9 +172,9 @@ export class ScheduledRun {
   private readonly memberSet: Set<Operation>;
   private readonly finished = new Set<Operation>();
   private readonly tasksOf = new Map<Operation, Task[]>();
-  private readonly cores = new Map<string, Task[]>();
-  private readonly channels = new Map<string, QueuedSend[]>();
-  private readonly registers = new Map<string, EventRegister>();
+  private readonly cores = new Map<string, CoreStream>();
+  private readonly channels = new FifoChannels<QueuedSend>();
+  private readonly registers = new EventRegisters();
   private hostBytes = new Uint8Array(0);
   private hostWritten = new Uint8Array(0);
   private steps = 0;
@@ -201,8 +204,8 @@ export class ScheduledRun {
       this.tasksOf.set(op, tasks);
       for (const t of tasks) {
         let q = this.cores.get(t.coreLabel);
-        if (!q) this.cores.set(t.coreLabel, (q = []));
-        q.push(t);
+        if (!q) this.cores.set(t.coreLabel, (q = new CoreStream(this, t.coreLabel)));
+        q.tasks.push(t);
       }
     }
   }
@@ -218,24 +221,8 @@ export class ScheduledRun {
     const saved = { current: state.current, run: state.run };
     state.run = this;
     try {
-      const labels = [...this.cores.keys()];
-      for (;;) {
-        let progressed = false;
-        let pending = false;
-        for (const label of labels) {
-          const queue = this.cores.get(label)!;
-          while (queue.length && queue[0]!.done) queue.shift();
-          const task = queue[0];
-          if (!task) continue;
-          pending = true;
-          state.current = task;
-          const r = this.advance(task);
-          if (r instanceof ExecutionFailure) return r;
-          if (r) progressed = true;
-        }
-        if (!pending) break;
-        if (!progressed) return this.diagnoseStall();
-      }
+      const stalled = runStreamsRoundRobin([...this.cores.values()], (cores) => this.diagnoseStall(cores));
+      if (stalled) return stalled;
       const leftover = this.leftoverSend();
       if (leftover) return leftover;
       const out = new Map<Operation, readonly RuntimeValue[]>();
@@ -251,12 +238,13 @@ export class ScheduledRun {
   }
 
   /** Runs `task` until it blocks or finishes; returns whether it made progress. */
-  private advance(task: Task): boolean | ExecutionFailure {
+  advance(task: Task): boolean | ExecutionFailure {
+    schedulingState(this.interpreter).current = task;
     let progressed = false;
     if (!task.started) {
       const missing = this.missingInput(task.op);
       if (missing) {
-        task.blocked = { op: task.op, reason: M.blockedOnInput(`operand of '${task.op.name}'`, missing.name) };
+        task.blocked = { op: task.op, waitsFor: M.blockedOnInput(`operand of '${task.op.name}'`, missing.name) };
         return false;
       }
       const started = this.start(task);
@@ -288,7 +276,7 @@ export class ScheduledRun {
       const r = this.execute(task, op, operands, false);
       if (r instanceof ExecutionFailure) return r;
       if (isBlocked(r)) {
-        task.blocked = { op, reason: r.reason };
+        task.blocked = { op, waitsFor: r.waitsFor };
         return progressed;
       }
       task.blocked = null;
@@ -388,7 +376,7 @@ export class ScheduledRun {
   }
 
   /**
-   * Executes one op for `task`: communication ops through the scheduler (a block becomes a
+   * Executes one op for `task`: communication ops through the run (a block becomes a
    * failure when `nested`), everything else through the interpreter's rules.
    */
   execute(
@@ -396,7 +384,7 @@ export class ScheduledRun {
     op: Operation,
     operands: readonly RuntimeValue[],
     nested: boolean,
-  ): readonly RuntimeValue[] | Branch | Yield | ExecutionFailure | { kind: 'blocked'; reason: string } {
+  ): readonly RuntimeValue[] | Branch | Yield | ExecutionFailure | Blocked {
     if (COMMUNICATION_OPS.has(op.name)) {
       const r = this.communicate(task, op, operands);
       if (r instanceof ExecutionFailure) return r;
@@ -421,27 +409,23 @@ export class ScheduledRun {
         if (ids instanceof ExecutionFailure) return ids;
         const payload = operands[0];
         if (!(payload instanceof ShapedValue)) return task.fail(op, M.notAShapedValue('the payload'));
-        const key = channelKey(ids[0]!, ids[1]!, ids[2]!);
-        let q = this.channels.get(key);
-        if (!q) this.channels.set(key, (q = []));
-        q.push({ op, bytes: bytesOf(payload) });
+        this.channels.send(channelKey(ids[0]!, ids[1]!, ids[2]!), { op, bytes: bytesOf(payload) });
         return { kind: 'done', results: [] };
       }
       case 'spat.channel_receive': {
         const ids = this.ids(task, op, operands, 0, ['channel', 'source core', 'target core']);
         if (ids instanceof ExecutionFailure) return ids;
         const key = channelKey(ids[0]!, ids[1]!, ids[2]!);
-        const q = this.channels.get(key);
-        if (!q || q.length === 0) return { kind: 'blocked', reason: M.blockedOnReceive(key) };
+        const sent = this.channels.peek(key);
+        if (!sent) return { kind: 'blocked', waitsFor: M.blockedOnReceive(key) };
         const want = byteSizeOf(op.resultTypes[0]!);
-        const sent = q[0]!;
         if (want === undefined) return task.fail(op, M.unsupportedElementType(String(op.resultTypes[0])));
         if (sent.bytes.length !== want) {
           const f = task.fail(op, M.sizeMismatch(sent.bytes.length, want, key));
           f.diagnostic.attachNote(M.sendOpNote, sent.op.location);
           return f;
         }
-        q.shift();
+        this.channels.receive(key);
         const v = valueFromBytes(op.resultTypes[0]!, sent.bytes);
         if (typeof v === 'string') return task.fail(op, v);
         return { kind: 'done', results: [v] };
@@ -449,7 +433,7 @@ export class ScheduledRun {
       case 'spat.sync': {
         const ids = this.ids(task, op, operands, 0, ['target core', 'event register']);
         if (ids instanceof ExecutionFailure) return ids;
-        this.signal(ids[0]!, ids[1]!, op);
+        this.registers.signal(ids[0]!, ids[1]!, op);
         return { kind: 'done', results: [] };
       }
       case 'spat.wait': {
@@ -465,7 +449,7 @@ export class ScheduledRun {
         const payload = operands[0];
         if (!(payload instanceof ShapedValue)) return task.fail(op, M.notAShapedValue('the payload'));
         this.storeHost(ids[2]!, bytesOf(payload));
-        this.signal(ids[1]!, ids[3]!, op);
+        this.registers.signal(ids[1]!, ids[3]!, op);
         return { kind: 'done', results: [] };
       }
       case 'spat.host_wait_load': {
@@ -496,32 +480,16 @@ export class ScheduledRun {
     return out;
   }
 
-  private register(core: number, event: number): EventRegister {
-    const key = `${core}:${event}`;
-    let r = this.registers.get(key);
-    if (!r) this.registers.set(key, (r = { value: 0, signals: [] }));
-    return r;
-  }
-
-  private signal(core: number, event: number, op: Operation): void {
-    const r = this.register(core, event);
-    r.value++;
-    r.signals.push(op);
-  }
-
   private wait(task: Task, op: Operation, core: number, event: number, count: number): StepOutcome {
-    const r = this.register(core, event);
-    if (r.value === count) {
-      r.value = 0;
-      r.signals.length = 0;
-      return { kind: 'done', results: [] };
-    }
-    if (r.value > count) {
-      const f = task.fail(op, M.waitOvershoot(`core ${core}`, event, r.value, count));
-      for (const s of r.signals) f.diagnostic.attachNote(`signal from '${s.name}'`, s.location);
+    const value = this.registers.value(core, event);
+    const outcome = this.registers.wait(core, event, count);
+    if (outcome === 'released') return { kind: 'done', results: [] };
+    if (outcome === 'overshoot') {
+      const f = task.fail(op, M.waitOvershoot(`core ${core}`, event, value, count));
+      for (const s of this.registers.signalsOf(core, event)) f.diagnostic.attachNote(M.signalNote(s.name), s.location);
       return f;
     }
-    return { kind: 'blocked', reason: M.blockedOnWait(`core ${core}`, event, r.value, count) };
+    return { kind: 'blocked', waitsFor: M.blockedOnWait(`core ${core}`, event, value, count) };
   }
 
   private storeHost(offset: number, bytes: Uint8Array): void {
@@ -549,20 +517,15 @@ export class ScheduledRun {
   // ---------------------------------------------------------------- end of run checks
 
   private leftoverSend(): ExecutionFailure | undefined {
-    for (const [key, q] of this.channels) {
-      if (q.length) {
-        const s = q[0]!;
-        return this.interpreter.fail(s.op, `send on ${key} was never received (sends and receives must match in program order)`);
-      }
-    }
-    return undefined;
+    const pending = this.channels.firstPending();
+    return pending && this.interpreter.fail(pending.item.op, M.sendNeverReceived(pending.key));
   }
 
   /** No core can progress: a receive nobody can serve, or a deadlock. */
-  private diagnoseStall(): ExecutionFailure {
+  private diagnoseStall(cores: readonly CoreStream[]): ExecutionFailure {
     const blocked: Task[] = [];
-    for (const q of this.cores.values()) {
-      const t = q.find((x) => !x.done);
+    for (const c of cores) {
+      const t = c.front;
       if (t) blocked.push(t);
     }
     // A receive that no remaining send can match.
@@ -574,15 +537,10 @@ export class ScheduledRun {
         return t.fail(b.op, M.receiveNoSender(key));
       }
     }
-    const details = blocked.map((t) => `${t.coreLabel}${t.lane !== undefined ? ` (lane ${t.lane})` : ''} at '${t.blocked?.op.name ?? t.op.name}'`);
-    const first = blocked[0]!;
-    const f = first.fail(first.blocked?.op ?? first.op, M.deadlock(details.join('; ')));
-    for (const t of blocked) {
-      const b = t.blocked;
-      const where = b?.op ?? t.op;
-      f.diagnostic.attachNote(`${t.coreLabel} blocked: ${b?.reason ?? M.blockedOnCoreOrder(t.op.name)}`, where.location);
-    }
-    return f;
+    return deadlockFailure(M.deadlockHeader, cores, (c) => {
+      const t = (c as CoreStream).front!;
+      return { op: t.op, waitsFor: M.blockedOnCoreOrder(t.op.name) };
+    });
   }
 
   private keyOf(task: Task, op: Operation, first: number): string | undefined {
@@ -599,7 +557,7 @@ export class ScheduledRun {
   /** True when an unexecuted `spat.channel_send` of an unfinished task may send on `key`. */
   private couldStillSend(key: string): boolean {
     for (const q of this.cores.values()) {
-      for (const t of q) {
+      for (const t of q.tasks) {
         if (t.done) continue;
         const remaining: Operation[] = [];
         if (!t.started) {
@@ -623,7 +581,42 @@ export class ScheduledRun {
   }
 }
 
-type Blocked = { kind: 'blocked'; reason: string };
+type Blocked = { kind: 'blocked'; waitsFor: string };
+
+/** The stream of one core: its tasks in program order, run front first. */
+class CoreStream implements ConcurrentStream {
+  readonly tasks: Task[] = [];
+  private head = 0;
+
+  constructor(
+    private readonly run: ScheduledRun,
+    private readonly core: string,
+  ) {}
+
+  /** The core, and the lane of its running task when that is a batch lane. */
+  get label(): string {
+    const lane = this.front?.lane;
+    return lane === undefined ? this.core : `${this.core} (lane ${lane})`;
+  }
+
+  /** The first unfinished task. */
+  get front(): Task | undefined {
+    while (this.head < this.tasks.length && this.tasks[this.head]!.done) this.head++;
+    return this.tasks[this.head];
+  }
+
+  get done(): boolean {
+    return this.front === undefined;
+  }
+
+  get blocked(): StreamBlock | null | undefined {
+    return this.front?.blocked;
+  }
+
+  advance(): boolean | ExecutionFailure {
+    return this.run.advance(this.front!);
+  }
+}
 
 function isBlocked(r: unknown): r is Blocked {
   return typeof r === 'object' && r !== null && !Array.isArray(r) && (r as { kind?: unknown }).kind === 'blocked';

@@ -84,7 +84,10 @@ export const SchedulingMessages = {
     `mismatched transfer on ${key}: the send carries ${sendBytes} bytes but the receive expects ${recvBytes} bytes`,
   sendOpNote: 'the matching spat.channel_send',
   receiveNoSender: (key: string): string => `receive on ${key} has no sender: no remaining spat.channel_send can match it`,
-  deadlock: (details: string): string => `all cores blocked (deadlock): ${details}`,
+  deadlockHeader: 'all cores blocked (deadlock)',
+  signalNote: (op: string): string => `signal from '${op}'`,
+  sendNeverReceived: (key: string): string =>
+    `send on ${key} was never received (sends and receives must match in program order)`,
   waitOvershoot: (core: string, event: number, value: number, expected: number): string =>
     `wait overshoots: event register ${event} on ${core} holds ${value} signals, more than the awaited ${expected}`,
   waitNeedsPlacedCore:
@@ -101,9 +104,9 @@ export const SchedulingMessages = {
   branchInScheduledBody: 'branches between blocks are not supported in scheduled bodies by the interpreter',
   notAShapedValue: (what: string): string => `${what} must be a tensor or buffer value`,
   blockedOnInput: (value: string, producer: string): string => `waits for ${value} produced by '${producer}'`,
-  blockedOnReceive: (key: string): string => `receive on ${key}`,
+  blockedOnReceive: (key: string): string => `waits for data on ${key}`,
   blockedOnWait: (core: string, event: number, have: number, want: number): string =>
-    `wait for event register ${event} on ${core} to reach ${want} (has ${have})`,
+    `waits for event register ${event} on ${core} to reach ${want} (has ${have})`,
   blockedOnCoreOrder: (op: string): string => `waits for an earlier computation on the same core ('${op}')`,
   stepLimit: (n: number): string => `scheduled run exceeded ${n} steps`,
 } as const;

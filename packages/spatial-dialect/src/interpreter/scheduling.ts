@@ -1,8 +1,8 @@
 /**
- * Interpreter rules of the scheduling and communication ops. Scheduled computes run on the
- * multi-core scheduler ({@link ScheduledRun}): when the interpreter reaches the first
- * scheduled op of a group of siblings, the whole group runs as concurrent core streams and
- * the later members return their precomputed results.
+ * Interpreter rules of the scheduling and communication ops. Scheduled computes run as one
+ * multi-core run ({@link ScheduledRun}, on ir-core's concurrent-streams executor): when the
+ * interpreter reaches the first scheduled op of a group of siblings, the whole group runs as
+ * concurrent core streams and the later members return their precomputed results.
  */
 import {
   Branch,
@@ -15,7 +15,7 @@ import {
   type RuntimeValue,
 } from '@raptor-pim/ir-core';
 import { SchedulingMessages as M } from './scheduling-messages';
-import { COMMUNICATION_OPS, ScheduledRun, schedulingState } from './scheduling-scheduler';
+import { COMMUNICATION_OPS, ScheduledRun, schedulingState } from './scheduled-run';
 import { zeroValueOf } from './scheduling-payload';
 
 const scheduledRule: InterpreterRule = (ctx, op) => {
@@ -86,4 +86,4 @@ export function registerSchedulingInterpreterRules(registry: InterpreterRegistry
   registry.registerAll(SCHEDULING_INTERPRETER_RULES);
 }
 
-export { ScheduledRun } from './scheduling-scheduler';
+export { ScheduledRun } from './scheduled-run';

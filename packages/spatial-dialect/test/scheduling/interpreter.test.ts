@@ -233,10 +233,10 @@ describe('contract violations stop the run with a diagnostic naming the ops', ()
   return
 }`;
     const r = runFail(text, 'main', x4);
-    expect(r.message).toBe("all cores blocked (deadlock): core 0 at 'spat.channel_receive'; core 1 at 'spat.channel_receive'");
+    expect(r.message).toBe("all cores blocked (deadlock): core 0 at op 1 of 'spat.scheduled_compute' ('spat.channel_receive'): waits for data on channel 0 from core 1 to core 0; core 1 at op 1 of 'spat.scheduled_compute' ('spat.channel_receive'): waits for data on channel 0 from core 0 to core 1");
     expect(r.notes).toEqual([
-      'core 0 blocked: receive on channel 0 from core 1 to core 0',
-      'core 1 blocked: receive on channel 0 from core 0 to core 1',
+      'core 0 blocked: waits for data on channel 0 from core 1 to core 0',
+      'core 1 blocked: waits for data on channel 0 from core 0 to core 1',
     ]);
   });
 
@@ -252,8 +252,8 @@ describe('contract violations stop the run with a diagnostic naming the ops', ()
   return
 }`;
     const r = runFail(text, 'main', x4);
-    expect(r.message).toBe("all cores blocked (deadlock): core 0 at 'spat.wait'");
-    expect(r.notes).toEqual(['core 0 blocked: wait for event register 0 on core 0 to reach 1 (has 0)']);
+    expect(r.message).toBe("all cores blocked (deadlock): core 0 at op 2 of 'spat.scheduled_compute' ('spat.wait'): waits for event register 0 on core 0 to reach 1 (has 0)");
+    expect(r.notes).toEqual(['core 0 blocked: waits for event register 0 on core 0 to reach 1 (has 0)']);
   });
 
   it('a wait that overshoots', () => {

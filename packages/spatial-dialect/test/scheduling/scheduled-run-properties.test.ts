@@ -1,4 +1,4 @@
-// Property tests of the multi-core scheduler: a random ring pipeline over N placed cores
+// Property tests of the multi-core run (ScheduledRun): a random ring pipeline over N placed cores
 // (core k receives the running sum from core k-1, adds its own input, sends it on; the last
 // core returns the sum), written in a random program order and optionally with host-routed
 // hops, always computes the same sum; removing one send always stops with a diagnostic.
@@ -64,7 +64,7 @@ function inputs(ctx: MLIRContext, data: readonly (readonly number[])[]): ShapedV
   return data.map((d) => tensor(ctx, [1, 4], [...d]));
 }
 
-describe('scheduler properties', () => {
+describe('multi-core run properties', () => {
   it('a ring computes the same sum in any program order, over channels or host slots', () => {
     fc.assert(
       fc.property(ringArb, ({ cores, order, viaHost, data }) => {
@@ -93,9 +93,9 @@ describe('scheduler properties', () => {
         if (viaHost[drop]) {
           // the starved reader waits forever: a deadlock whose notes name its host_wait_load
           expect(r.diagnostic.message).toMatch(/^all cores blocked \(deadlock\): /);
-          expect(r.diagnostic.message).toContain(`core ${drop + 1} at 'spat.host_wait_load'`);
+          expect(r.diagnostic.message).toContain(`core ${drop + 1} at op 1 of 'spat.scheduled_compute' ('spat.host_wait_load'): waits for event register 0`);
           expect(r.diagnostic.notes.map((n) => n.message)).toContain(
-            `core ${drop + 1} blocked: wait for event register 0 on core ${drop + 1} to reach 1 (has 0)`,
+            `core ${drop + 1} blocked: waits for event register 0 on core ${drop + 1} to reach 1 (has 0)`,
           );
         } else {
           expect(r.op.name).toBe('spat.channel_receive');
