@@ -77,8 +77,17 @@ export const PimMessages = {
   /** Send whose receiver finished. */
   noReceiver: (send: string, core: number, target: number) =>
     `${send} on core ${core} sends to core ${target}, which finished without a matching receive`,
-  /** Deadlock. */
-  deadlock: (blocked: string) => `all cores are blocked: ${blocked}`,
+  /** Header of the deadlock report (ir-core's `deadlockFailure` lists every blocked stream after it). */
+  deadlockHeader: 'all cores are blocked',
+  /** A blocked send, in the deadlock report. */
+  waitsForReceiver: (target: number) => `waits for core ${target} to receive`,
+  /** A blocked receive, in the deadlock report. */
+  waitsForData: (source: number) => `waits for data from core ${source}`,
+  /** A blocked wait, in the deadlock report. */
+  waitsForEvent: (register: number, count: number, value: number) =>
+    `waits for event register ${register} to reach ${count} (now ${value})`,
+  /** A stream blocked for no recorded reason, in the deadlock report. */
+  blockedStream: 'is blocked',
   /** Wait overshoot. */
   waitOvershoot: (wait: string, core: number, register: number, value: number, expected: number) =>
     `${wait} on core ${core}: event register ${register} holds ${value}, beyond the expected count ${expected}`,

@@ -1,20 +1,29 @@
 /**
  * Execution of PIM core streams. A group of consecutive `pim.core` / `pim.core_batch` ops of
- * one block runs as one machine: every stream (one per core, one per batch lane with its core
- * from `coreIds`) executes concurrently under a round-robin scheduler; `pim.send`/`pim.receive`
+ * one block runs as one machine on ir-core's concurrent-streams executor: every stream (one per
+ * core, one per batch lane with its core from `coreIds`) executes concurrently, round-robin
+ * (`runStreamsRoundRobin`); `pim.send`/`pim.receive`
  * rendezvous per (sender core, receiver core) pair in program order; `pim.sync` increments an
  * event register of the target core and `pim.wait` blocks until the local register equals the
  * expected count, then resets it (registers start at zero and persist across groups of the
  * same interpreter run). Contract violations stop the run with a diagnostic naming the ops:
- * mismatched transfer sizes, a receive whose sender finished, all cores blocked, a wait that
- * overshoots, out-of-bounds byte ranges and overlapping host writes by two lanes.
+ * mismatched transfer sizes, a receive whose sender finished, all cores blocked (every blocked
+ * stream with its position and what it waits for), a wait that overshoots, out-of-bounds byte
+ * ranges and overlapping host writes by two lanes.
  */
 import {
   Branch,
+  EventRegisters,
   ExecutionFailure,
+  FifoChannels,
   IntegerAttr,
   DenseArrayAttr,
+  LaneWriteLog,
   Yield,
+  deadlockFailure,
+  runStreamsRoundRobin,
+  type ConcurrentStream,
+  type StreamBlock,
   type Block,
   type ExecutionContext,
   type Interpreter,
@@ -31,10 +40,7 @@ import { byteSize, bytesOf, inBounds, isShaped, writable } from './storage';
 const STEP_LIMIT = 10_000_000;
 
 /** Why a stream is blocked (for the deadlock diagnostic). */
-interface BlockReason {
-  readonly op: Operation;
-  readonly what: string;
-}
+type BlockReason = StreamBlock;
 
 interface PendingSend {
   readonly op: Operation;
@@ -42,21 +48,30 @@ interface PendingSend {
   consumed: boolean;
 }
 
-interface HostWrite {
-  readonly lane: number;
-  readonly op: Operation;
-  readonly buffer: ArrayBufferLike;
-  readonly start: number;
-  readonly end: number;
-}
-
 /** One executing stream. */
-class Stream {
+class Stream implements ConcurrentStream {
   readonly env = new Map<Value, RuntimeValue>();
   done = false;
   steps = 0;
   blocked: BlockReason | undefined;
+  run: Generator<BlockReason, readonly RuntimeValue[] | ExecutionFailure> | undefined;
   constructor(readonly core: number, readonly owner: Operation, readonly lane: number | undefined) {}
+
+  get label(): string {
+    return `core ${this.core}`;
+  }
+
+  /** Resumes the stream until it blocks or halts; progress is an executed op or a completed block. */
+  advance(): boolean | ExecutionFailure {
+    const before = this.steps;
+    const r = this.run!.next();
+    if (r.done) {
+      if (r.value instanceof ExecutionFailure) return r.value;
+      this.done = true;
+      return true;
+    }
+    return this.steps !== before || !this.blocked;
+  }
 }
 
 const REGISTERS = Symbol('pim.eventRegisters');
@@ -70,29 +85,19 @@ function describe(op: Operation): string {
 class Machine {
   readonly streams: Stream[] = [];
   readonly byCore = new Map<number, Stream>();
-  readonly queues = new Map<string, PendingSend[]>();
-  readonly hostWrites = new Map<Operation, HostWrite[]>();
-  readonly registers: Map<number, Map<number, number>>;
+  readonly queues = new FifoChannels<PendingSend>();
+  readonly hostWrites = new LaneWriteLog();
+  readonly registers: EventRegisters;
   steps = 0;
 
   constructor(readonly outer: ExecutionContext) {
     const state = outer.interpreter.state;
-    let regs = state.get(REGISTERS) as Map<number, Map<number, number>> | undefined;
+    let regs = state.get(REGISTERS) as EventRegisters | undefined;
     if (!regs) {
-      regs = new Map();
+      regs = new EventRegisters();
       state.set(REGISTERS, regs);
     }
     this.registers = regs;
-  }
-
-  register(core: number, reg: number): number {
-    return this.registers.get(core)?.get(reg) ?? 0;
-  }
-
-  setRegister(core: number, reg: number, v: number): void {
-    let m = this.registers.get(core);
-    if (!m) this.registers.set(core, (m = new Map()));
-    m.set(reg, v);
   }
 
   /** A stream's execution context: its own environment over the outer one. */
@@ -220,15 +225,12 @@ class Machine {
       bytes: bytes.slice(0, size),
       consumed: false,
     };
-    const key = `${stream.core}->${target}`;
-    const q = this.queues.get(key) ?? [];
-    this.queues.set(key, q);
-    q.push(item);
+    this.queues.send(`${stream.core}->${target}`, item);
     // Synchronous send: completes once the matching receive took the payload.
     while (!item.consumed) {
       const peer = this.byCore.get(target)!;
       if (peer.done) return this.outer.fail(op, M.noReceiver(describe(op), stream.core, target));
-      stream.blocked = { op, what: `sending to core ${target}` };
+      stream.blocked = { op, waitsFor: M.waitsForReceiver(target) };
       yield stream.blocked;
     }
     stream.blocked = undefined;
@@ -253,8 +255,7 @@ class Machine {
       return this.outer.fail(op, M.outOfBounds(op.name, 'destination', offset, size, byteSize(dst)));
     const key = `${source}->${stream.core}`;
     for (;;) {
-      const q = this.queues.get(key);
-      const item = q?.shift();
+      const item = this.queues.receive(key);
       if (item) {
         if (item.bytes.length !== size)
           return this.outer.fail(op, M.transferSize(describe(item.op), describe(op), item.bytes.length, size));
@@ -266,7 +267,7 @@ class Machine {
       }
       const peer = this.byCore.get(source)!;
       if (peer.done) return this.outer.fail(op, M.noSender(describe(op), stream.core, source));
-      stream.blocked = { op, what: `receiving from core ${source}` };
+      stream.blocked = { op, waitsFor: M.waitsForData(source) };
       yield stream.blocked;
     }
   }
@@ -277,7 +278,7 @@ class Machine {
     const reg = this.staticInt(op, operands[1], 'the event register');
     if (typeof reg !== 'number') return reg;
     if (!this.byCore.has(target)) return this.outer.fail(op, M.unknownCore(op.name, target));
-    this.setRegister(target, reg, this.register(target, reg) + 1);
+    this.registers.signal(target, reg, op);
     return [];
   }
 
@@ -292,17 +293,14 @@ class Machine {
     if (typeof count !== 'number') return count;
     if (count === 0) return []; // zero-count waits are omitted by emission
     for (;;) {
-      const v = this.register(stream.core, reg);
-      if (v === count) {
-        this.setRegister(stream.core, reg, 0);
+      const v = this.registers.value(stream.core, reg);
+      const w = this.registers.wait(stream.core, reg, count);
+      if (w === 'released') {
         stream.blocked = undefined;
         return [];
       }
-      if (v > count) return this.outer.fail(op, M.waitOvershoot(describe(op), stream.core, reg, v, count));
-      stream.blocked = {
-        op,
-        what: `waiting for event register ${reg} = ${count} (now ${v})`,
-      };
+      if (w === 'overshoot') return this.outer.fail(op, M.waitOvershoot(describe(op), stream.core, reg, v, count));
+      stream.blocked = { op, waitsFor: M.waitsForEvent(reg, count, v) };
       yield stream.blocked;
     }
   }
@@ -313,24 +311,14 @@ class Machine {
     if (stream.env.has(op.getOperand(0)) || dst.kind !== 'buffer') return undefined; // not a host buffer
     const eb = dst.data.BYTES_PER_ELEMENT;
     const base = dst.data.byteOffset + dst.offset * eb + (operands[2] as number);
-    const w: HostWrite = {
-      lane: stream.lane,
-      op,
-      buffer: dst.data.buffer,
-      start: base,
-      end: base + this.size(op),
-    };
-    const list = this.hostWrites.get(stream.owner) ?? [];
-    this.hostWrites.set(stream.owner, list);
-    for (const o of list) {
-      if (o.lane !== w.lane && o.buffer === w.buffer && o.start < w.end && w.start < o.end) {
-        return this.outer.fail(
-          op,
-          M.laneOverlap(describe(o.op), describe(op), o.lane, w.lane, Math.max(o.start, w.start), Math.min(o.end, w.end))
-        );
-      }
+    const w = { lane: stream.lane, op, buffer: dst.data.buffer, start: base, end: base + this.size(op) };
+    const o = this.hostWrites.record(stream.owner, w);
+    if (o) {
+      return this.outer.fail(
+        op,
+        M.laneOverlap(describe(o.op), describe(op), o.lane, w.lane, Math.max(o.start, w.start), Math.min(o.end, w.end))
+      );
     }
-    list.push(w);
     return undefined;
   }
 
@@ -366,38 +354,10 @@ class Machine {
 
   /** Runs every stream to its `pim.halt`. */
   run(): ExecutionFailure | undefined {
-    const gens = new Map<Stream, Generator<BlockReason, readonly RuntimeValue[] | ExecutionFailure>>();
-    for (const s of this.streams) gens.set(s, this.runRegion(s, s.owner.regions[0]!, this.starts.get(s)!, false));
-    for (;;) {
-      const live = this.streams.filter((s) => !s.done);
-      if (!live.length) return undefined;
-      let progress = false;
-      for (const s of live) {
-        const before = s.steps;
-        const r = gens.get(s)!.next();
-        if (r.done) {
-          if (r.value instanceof ExecutionFailure) return r.value;
-          s.done = true;
-          progress = true;
-        } else if (s.steps !== before || !s.blocked) progress = true;
-      }
-      if (!progress) {
-        const blocked = this.streams.filter((s) => !s.done);
-        // One more pass lets the blocked ops re-check (a consumed send completes without new steps).
-        let moved = false;
-        for (const s of blocked) {
-          const r = gens.get(s)!.next();
-          if (r.done) {
-            if (r.value instanceof ExecutionFailure) return r.value;
-            s.done = true;
-            moved = true;
-          } else if (!s.blocked) moved = true;
-        }
-        if (moved) continue;
-        const what = blocked.map((s) => `core ${s.core} at ${describe(s.blocked!.op)} (${s.blocked!.what})`).join('; ');
-        return this.outer.fail(blocked[0]!.blocked!.op, M.deadlock(what));
-      }
-    }
+    for (const s of this.streams) s.run = this.runRegion(s, s.owner.regions[0]!, this.starts.get(s)!, false);
+    return runStreamsRoundRobin(this.streams, (blocked) =>
+      deadlockFailure(M.deadlockHeader, blocked, (s) => ({ op: (s as Stream).owner, waitsFor: M.blockedStream }))
+    );
   }
 }
 

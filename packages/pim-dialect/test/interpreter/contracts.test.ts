@@ -50,14 +50,32 @@ describe('pim interpreter contract violations', () => {
       `    %y = pim.receive[%c0](%b, %c0) {size = 16 : i32} : ${M} -> ${M}\n    pim.send(%b, %c0) {size = 16 : i32} : ${M} -> ()`
     );
     expect(failure(run(text, 'main', []))).toBe(
-      "all cores are blocked: core 0 at 'pim.receive' (receiving from core 1); core 1 at 'pim.receive' (receiving from core 0)"
+      "all cores are blocked: core 0 at op 4 of 'pim.core' ('pim.receive'): waits for data from core 1; core 1 at op 4 of 'pim.core' ('pim.receive'): waits for data from core 0"
     );
+  });
+
+  it('the deadlock report has one note per blocked stream at its blocked op (a send nobody receives)', () => {
+    const text = twoCores(
+      `    pim.send(%b, %c1) {size = 16 : i32} : ${M} -> ()`,
+      `    pim.wait %c0 value %c1`
+    );
+    const r = run(text, 'main', []);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.diagnostic.message).toBe(
+      "all cores are blocked: core 0 at op 4 of 'pim.core' ('pim.send'): waits for core 1 to receive; core 1 at op 4 of 'pim.core' ('pim.wait'): waits for event register 0 to reach 1 (now 0)"
+    );
+    expect(r.diagnostic.notes.map((n) => n.message)).toEqual([
+      'core 0 blocked: waits for core 1 to receive',
+      'core 1 blocked: waits for event register 0 to reach 1 (now 0)',
+    ]);
+    expect(r.op.name).toBe('pim.send');
   });
 
   it('all cores blocked (a wait that is never signalled)', () => {
     const text = twoCores(`    pim.wait %c0 value %c1`, `    pim.wait %c0 value %c1`);
     expect(failure(run(text, 'main', []))).toBe(
-      "all cores are blocked: core 0 at 'pim.wait' (waiting for event register 0 = 1 (now 0)); core 1 at 'pim.wait' (waiting for event register 0 = 1 (now 0))"
+      "all cores are blocked: core 0 at op 4 of 'pim.core' ('pim.wait'): waits for event register 0 to reach 1 (now 0); core 1 at op 4 of 'pim.core' ('pim.wait'): waits for event register 0 to reach 1 (now 0)"
     );
   });
 
@@ -186,7 +204,7 @@ describe('pim interpreter contract violations', () => {
   }
   return
 }`;
-    expect(failure(run(text, 'main', []))).toBe("all cores are blocked: core 0 at 'pim.wait' (waiting for event register 0 = 1 (now 0))");
+    expect(failure(run(text, 'main', []))).toBe("all cores are blocked: core 0 at op 3 of 'pim.core' ('pim.wait'): waits for event register 0 to reach 1 (now 0)");
   });
 
   it('vector rules: an input wider than the vmm weight', () => {
