@@ -2,6 +2,8 @@
  * Every message text of the codegen package, in one place. Each says what is wrong and what
  * would be right; the op and location come from the diagnostic itself.
  */
+
+/** The diagnostic texts of code generation, one function per message (arguments: the facts it names). */
 export const CodegenMessages = {
   // ---------------------------------------------------------------- streams and cores
   noCoreStreams: () => `pim-emit: the module has no 'pim.core' or 'pim.core_batch' stream to emit (run spatial-to-pim and bufferization first)`,
