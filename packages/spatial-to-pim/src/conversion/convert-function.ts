@@ -37,6 +37,7 @@ import {
   type MLIRContext,
   type Operation,
   type Value,
+  printType,
 } from '@raptor-pim/ir-core';
 import { CoreBatchOp, CoreOp, HaltOp, MemcpDhOp, MemcpHdOp } from '@raptor-pim/pim-dialect';
 import type { HardwareConfig } from '@raptor-pim/pim-target';
@@ -183,7 +184,7 @@ function validate(func: Operation, block: Block): Placed[] | undefined {
         const def = input.definingOp;
         if (input instanceof BlockArgument && input.owner === block) {
           if (!staticTensor(input.type)) {
-            op.emitError(M.dynamicShape(op.name, String(input.type)));
+            op.emitError(M.dynamicShape(op.name, printType(input.type)));
             ok = false;
           }
         } else if (def && isScheduled(def)) {
@@ -207,7 +208,7 @@ function validate(func: Operation, block: Block): Placed[] | undefined {
           }
         }
         if (!staticTensor(r.type)) {
-          op.emitError(M.dynamicShape(op.name, String(r.type)));
+          op.emitError(M.dynamicShape(op.name, printType(r.type)));
           ok = false;
         }
       }
@@ -593,7 +594,7 @@ function formCompute(
 function readHostSlice(b: OpBuilder, ctx: LoweringContext, op: Operation, source: Value, mapping: IRMapping): boolean {
   const view = ExtractSliceOp.get(op);
   const src = staticTensor(view.source.type);
-  if (!src || !staticTensor(op.getResult(0).type)) return ctx.error(op, M.dynamicShape(op.name, String(view.source.type)));
+  if (!src || !staticTensor(op.getResult(0).type)) return ctx.error(op, M.dynamicShape(op.name, printType(view.source.type)));
   const lists = ctx.sliceLists(
     op,
     view.offsets.map((v) => mapping.lookupOrDefault(v)),
@@ -627,7 +628,7 @@ function storeOutputs(
       const out = places && places.length === 1 && !places[0]!.source && !places[0]!.dest ? places[0]!.out : undefined;
       if (!out) return ctx.error(ins, M.badPublication(ins.name));
       const dest = staticTensor(view.dest.type);
-      if (!dest) return ctx.error(ins, M.dynamicShape(ins.name, String(view.dest.type)));
+      if (!dest) return ctx.error(ins, M.dynamicShape(ins.name, printType(view.dest.type)));
       const lists = ctx.sliceLists(
         ins,
         view.offsets.map((v) => mapping.lookupOrDefault(v)),

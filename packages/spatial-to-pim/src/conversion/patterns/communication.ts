@@ -6,7 +6,7 @@
  * contract is carried by the schedule's own `spat.sync`/`spat.wait` (FREE) and the slot ops
  * (READY); the lowering keeps their order exactly.
  */
-import { createConversionPattern, type ConversionPattern } from '@raptor-pim/ir-core';
+import { createConversionPattern, type ConversionPattern, printType } from '@raptor-pim/ir-core';
 import { MemcpDhOp, MemcpHdOp, ReceiveOp, SendOp, SyncOp as PimSyncOp, WaitOp as PimWaitOp } from '@raptor-pim/pim-dialect';
 import { ChannelReceiveOp, ChannelSendOp, HostStoreSyncOp, HostWaitLoadOp, SyncOp, WaitOp } from '@raptor-pim/spatial-dialect';
 import { SpatToPimMessages as M } from '../../diagnostics';
@@ -18,7 +18,7 @@ export function communicationPatterns(ctx: LoweringContext): ConversionPattern[]
     createConversionPattern(ChannelSendOp, (view, adaptor, rw) => {
       const op = view.op;
       const info = staticTensor(view.input.type);
-      if (!info) return ctx.error(op, M.dynamicShape(op.name, String(view.input.type)));
+      if (!info) return ctx.error(op, M.dynamicShape(op.name, printType(view.input.type)));
       SendOp.build(rw, { input: adaptor.input, targetCoreId: adaptor.targetCoreId, size: ctx.i32(info.bytes) }, op.location);
       ctx.counters.transfers++;
       rw.eraseOp(op);
@@ -28,7 +28,7 @@ export function communicationPatterns(ctx: LoweringContext): ConversionPattern[]
       const op = view.op;
       const t = op.getResult(0).type;
       const info = staticTensor(t);
-      if (!info) return ctx.error(op, M.dynamicShape(op.name, String(t)));
+      if (!info) return ctx.error(op, M.dynamicShape(op.name, printType(t)));
       const y = ReceiveOp.build(
         rw,
         { outputBuffer: ctx.empty(rw, t, op.location), outputOffset: ctx.constant(rw, 0), sourceCoreId: adaptor.sourceCoreId, output: t, size: ctx.i32(info.bytes) },
@@ -41,7 +41,7 @@ export function communicationPatterns(ctx: LoweringContext): ConversionPattern[]
     createConversionPattern(HostStoreSyncOp, (view, adaptor, rw) => {
       const op = view.op;
       const info = staticTensor(view.input.type);
-      if (!info) return ctx.error(op, M.dynamicShape(op.name, String(view.input.type)));
+      if (!info) return ctx.error(op, M.dynamicShape(op.name, printType(view.input.type)));
       const slots = ctx.host.slots!;
       MemcpDhOp.build(
         rw,
@@ -57,7 +57,7 @@ export function communicationPatterns(ctx: LoweringContext): ConversionPattern[]
       const op = view.op;
       const t = op.getResult(0).type;
       const info = staticTensor(t);
-      if (!info) return ctx.error(op, M.dynamicShape(op.name, String(t)));
+      if (!info) return ctx.error(op, M.dynamicShape(op.name, printType(t)));
       PimWaitOp.build(rw, { eventRegister: adaptor.eventRegister, waitValue: adaptor.waitValue }, op.location);
       const y = MemcpHdOp.build(
         rw,

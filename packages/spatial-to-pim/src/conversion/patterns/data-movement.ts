@@ -5,7 +5,7 @@
  * value (no copy), `spat.blueprint` -> `pim.memcp` per slice run. (Slices of host inputs are read straight from host memory with
  * `pim.memcp_hd` when streams are formed, see `convert-function.ts`.)
  */
-import { createConversionPattern, type ConversionPattern, type DenseArrayAttr, type Location, type OpBuilder, type Value } from '@raptor-pim/ir-core';
+import { createConversionPattern, type ConversionPattern, type DenseArrayAttr, type Location, type OpBuilder, type Value, printType } from '@raptor-pim/ir-core';
 import { ConcatOp as PimConcatOp, MemcpOp, VMVOp } from '@raptor-pim/pim-dialect';
 import { BlueprintOp, ConcatOp, DeferredSourceSelectOp, ExtractRowsOp } from '@raptor-pim/spatial-dialect';
 import { ExtractSliceOp, InsertSliceOp, TensorCollapseShapeOp, TensorExpandShapeOp } from '@raptor-pim/upstream-dialects';
@@ -80,7 +80,7 @@ function blueprintPattern(ctx: LoweringContext): ConversionPattern {
     const op = view.op;
     const t = op.getResult(0).type;
     const out = staticTensor(t);
-    if (!out) return ctx.error(op, M.dynamicShape(op.name, String(t)));
+    if (!out) return ctx.error(op, M.dynamicShape(op.name, printType(t)));
     const eb = out.elementBytes;
     let dst = ctx.empty(rw, t, op.location);
     if (view.mode.value === 'physical_view') {
@@ -98,7 +98,7 @@ function blueprintPattern(ctx: LoweringContext): ConversionPattern {
     for (let k = 0; rank > 0 && k < offsets.length / rank; k++) {
       const frag = adaptor.fragments[indices[k]!]!;
       const info = staticTensor(frag.type);
-      if (!info) return ctx.error(op, M.dynamicShape(op.name, String(frag.type)));
+      if (!info) return ctx.error(op, M.dynamicShape(op.name, printType(frag.type)));
       const slotBytes = info.bytes / info.shape[0]!;
       const { base, runs } = ctx.sliceRuns(rw, out.shape, offsets.slice(k * rank, (k + 1) * rank), sizes.slice(k * rank, (k + 1) * rank), eb, op.location);
       // Scatter: consecutive source bytes from the slot start + source offset.
@@ -133,7 +133,7 @@ function reshapePattern(ctx: LoweringContext, def: typeof TensorCollapseShapeOp 
     const op = view.op;
     const t = op.getResult(0).type;
     const out = staticTensor(t);
-    if (!out) return ctx.error(op, M.dynamicShape(op.name, String(t)));
+    if (!out) return ctx.error(op, M.dynamicShape(op.name, printType(t)));
     const dst = ctx.empty(rw, t, op.location);
     rw.replaceOp(op, [copyRuns(ctx, rw, op.location, MemcpOp, dst, adaptor.operands[0]!, [{ delta: 0, bytes: out.bytes }], 0, false)]);
     return true;
@@ -149,7 +149,7 @@ export function dataMovementPatterns(ctx: LoweringContext): ConversionPattern[] 
     createConversionPattern(ExtractSliceOp, (view, adaptor, rw) => {
       const op = view.op;
       const src = staticTensor(view.source.type);
-      if (!src || !staticTensor(op.getResult(0).type)) return ctx.error(op, M.dynamicShape(op.name, String(view.source.type)));
+      if (!src || !staticTensor(op.getResult(0).type)) return ctx.error(op, M.dynamicShape(op.name, printType(view.source.type)));
       const lists = ctx.sliceLists(op, adaptor.offsets);
       if (!lists) return false;
       const { base, runs } = ctx.sliceRuns(rw, src.shape, lists.offsets, lists.sizes, src.elementBytes, op.location, lists.strides, true);
@@ -160,7 +160,7 @@ export function dataMovementPatterns(ctx: LoweringContext): ConversionPattern[] 
     createConversionPattern(InsertSliceOp, (view, adaptor, rw) => {
       const op = view.op;
       const dest = staticTensor(view.dest.type);
-      if (!dest || !staticTensor(view.source.type)) return ctx.error(op, M.dynamicShape(op.name, String(view.dest.type)));
+      if (!dest || !staticTensor(view.source.type)) return ctx.error(op, M.dynamicShape(op.name, printType(view.dest.type)));
       const lists = ctx.sliceLists(op, adaptor.offsets);
       if (!lists) return false;
       const { base, runs } = ctx.sliceRuns(rw, dest.shape, lists.offsets, lists.sizes, dest.elementBytes, op.location, lists.strides);
@@ -170,7 +170,7 @@ export function dataMovementPatterns(ctx: LoweringContext): ConversionPattern[] 
     createConversionPattern(ConcatOp, (view, adaptor, rw) => {
       const op = view.op;
       const t = op.getResult(0).type;
-      if (!staticTensor(t)) return ctx.error(op, M.dynamicShape(op.name, String(t)));
+      if (!staticTensor(t)) return ctx.error(op, M.dynamicShape(op.name, printType(t)));
       const y = PimConcatOp.build(
         rw,
         { inputs: adaptor.inputs, outputBuffer: ctx.empty(rw, t, op.location), output: t, axis: ctx.i64(Number(view.axis.value)) },
@@ -183,7 +183,7 @@ export function dataMovementPatterns(ctx: LoweringContext): ConversionPattern[] 
     createConversionPattern(ExtractRowsOp, (view, adaptor, rw) => {
       const op = view.op;
       const src = staticTensor(view.input.type);
-      if (!src) return ctx.error(op, M.dynamicShape(op.name, String(view.input.type)));
+      if (!src) return ctx.error(op, M.dynamicShape(op.name, printType(view.input.type)));
       const rowBytes = src.bytes / src.shape[0]!;
       const rows = op.results.map((r, i) => {
         ctx.counters.copies++;

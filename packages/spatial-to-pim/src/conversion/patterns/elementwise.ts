@@ -3,7 +3,7 @@
  * vsoftmax/vavg`, `spat.vadd/vsub/vmul/vmax/vvdmul` -> `pim.vvadd/vvsub/vvmul/vvmax/vvdmul`,
  * each writing into a fresh destination (destination-passing style).
  */
-import { createConversionPattern, type AnyOpDefinition, type ConversionPattern, type Operation, type Value } from '@raptor-pim/ir-core';
+import { createConversionPattern, type AnyOpDefinition, type ConversionPattern, type Operation, type Value, printType } from '@raptor-pim/ir-core';
 import { VAvgOp, VReluOp, VSigmOp, VSoftmaxOp, VVAddOp, VVDMulOp, VVMaxOp, VVMulOp, VVSubOp } from '@raptor-pim/pim-dialect';
 import { ReluOp, SigmoidOp, SoftmaxOp, VaddOp, VavgOp, VmaxOp, VmulOp, VsubOp, VvdmulOp } from '@raptor-pim/spatial-dialect';
 import { SpatToPimMessages as M } from '../../diagnostics';
@@ -16,7 +16,7 @@ function unary(ctx: LoweringContext, def: UnaryDef, pim: typeof VReluOp, gate?: 
   return createConversionPattern(def, (view, adaptor, rw) => {
     const op = view.op;
     const t = op.getResult(0).type;
-    if (!staticTensor(t)) return ctx.error(op, M.dynamicShape(op.name, String(t)));
+    if (!staticTensor(t)) return ctx.error(op, M.dynamicShape(op.name, printType(t)));
     if (gate && !gate(op)) return false;
     const input = (adaptor as unknown as { input: Value }).input;
     const y = pim.build(rw, { input, outputBuffer: ctx.empty(rw, t, op.location), output: t }, op.location).output;
@@ -30,7 +30,7 @@ function binary(ctx: LoweringContext, def: BinaryDef, pim: typeof VVAddOp): Conv
   return createConversionPattern(def, (view, adaptor, rw) => {
     const op = view.op;
     const t = op.getResult(0).type;
-    if (!staticTensor(t)) return ctx.error(op, M.dynamicShape(op.name, String(t)));
+    if (!staticTensor(t)) return ctx.error(op, M.dynamicShape(op.name, printType(t)));
     const { lhs, rhs } = adaptor as unknown as { lhs: Value; rhs: Value };
     const y = pim.build(rw, { lhs, rhs, outputBuffer: ctx.empty(rw, t, op.location), output: t }, op.location).output;
     ctx.counters.vectorOps++;

@@ -1,5 +1,5 @@
 /** `spat.wvmm` -> `pim.vmm` on the resident weight bound to the core stream. */
-import { createConversionPattern, type ConversionPattern } from '@raptor-pim/ir-core';
+import { createConversionPattern, type ConversionPattern, printType } from '@raptor-pim/ir-core';
 import { VMMOp } from '@raptor-pim/pim-dialect';
 import { WvmmOp } from '@raptor-pim/spatial-dialect';
 import { SpatToPimMessages as M } from '../../diagnostics';
@@ -11,7 +11,7 @@ export function matrixPatterns(ctx: LoweringContext): ConversionPattern[] {
     createConversionPattern(WvmmOp, (view, adaptor, rw) => {
       const op = view.op;
       const t = op.getResult(0).type;
-      if (!staticTensor(t)) return ctx.error(op, M.dynamicShape(op.name, String(t)));
+      if (!staticTensor(t)) return ctx.error(op, M.dynamicShape(op.name, printType(t)));
       const y = VMMOp.build(rw, { weight: adaptor.weight, input: adaptor.input, outputBuffer: ctx.empty(rw, t, op.location), output: t }, op.location).output;
       ctx.counters.matrixOps++;
       rw.replaceOp(op, [y]);
