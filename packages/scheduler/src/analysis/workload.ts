@@ -4,7 +4,8 @@
  * dataflow between them (directly or through a `spat.blueprint`) with the producer fragment
  * slots each consumer lane reads ({@link analyzeFragmentNeeds}).
  *
- * This is an ir-core analysis: `pass.getAnalysis(Workload)` on a `func.func`.
+ * Built with the target's cost model (`new Workload(func, cost)`), so it is not created through
+ * ir-core's analysis manager, which constructs analyses from the op alone.
  */
 import {
   FuncOp,
