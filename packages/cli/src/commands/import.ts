@@ -4,12 +4,11 @@
  * DIR/output_<k>.npy (float32) and optionally compares with reference outputs.
  */
 import * as fs from 'node:fs';
-import { findEntryFunction, formatIrLocation } from '@raptor-pim/compiler';
 import { printOperation } from '@raptor-pim/ir-core';
 import { formatDiagnostic, hasErrors, importOnnxModel, parseInputShapeFlag, readOnnxFile, type OnnxTensor } from '@raptor-pim/onnx-frontend';
 import type { CliCommand, CliIo } from '../command';
 import { CLI_MESSAGES as M } from '../diagnostics';
-import { parseRunInput, readNpyTensor, runEntryWithFiles, type RunInputSpec } from '../run/run-entry';
+import type { RunInputSpec } from '../run/run-entry';
 
 /** Parsed `raptor import` options. */
 export interface ImportArgs {
@@ -75,7 +74,7 @@ export function parseImportArgs(args: readonly string[]): ImportArgs | { error: 
         const eq = v.lastIndexOf('=');
         if (eq <= 0) return { error: M.importBadConstInput(v) };
         out.constInputs.push({ name: v.slice(0, eq), file: v.slice(eq + 1) });
-      } else out.inputs.push(parseRunInput(v));
+      } else out.inputs.push(parseRunInputSpec(v));
       continue;
     }
     if (a.startsWith('-') && a !== '-') return { error: M.importUnknownOption(a) };
@@ -86,8 +85,17 @@ export function parseImportArgs(args: readonly string[]): ImportArgs | { error: 
   return out;
 }
 
-/** Runs `raptor import` with parsed options; returns the exit code. */
-export function runImport(a: ImportArgs, io: CliIo): number {
+/** `--input [NAME=]FILE.npy` (as run-entry's `parseRunInput`, without loading the interpreter for a plain import). */
+function parseRunInputSpec(v: string): RunInputSpec {
+  const eq = v.lastIndexOf('=');
+  return eq > 0 ? { name: v.slice(0, eq), file: v.slice(eq + 1) } : { file: v };
+}
+
+/**
+ * Runs `raptor import` with parsed options; returns the exit code. The compiler and the
+ * interpreter are loaded only for `--run` and `--const-input` (a plain import does not need them).
+ */
+export async function runImport(a: ImportArgs, io: CliIo): Promise<number> {
   const { model, diagnostics: readDiagnostics } = readOnnxFile(a.model);
   for (const d of readDiagnostics) io.stderr(formatDiagnostic(d) + '\n');
   if (!model || hasErrors(readDiagnostics)) return 1;
@@ -98,6 +106,7 @@ export function runImport(a: ImportArgs, io: CliIo): number {
       io.stderr(M.importBadInputBinding(c.name, graphInputs) + '\n');
       return 1;
     }
+    const { readNpyTensor } = await import('../run/run-entry');
     const t = readNpyTensor('import', c.file, io);
     if (!t) return 1;
     constantInputs[c.name] = t;
@@ -118,6 +127,7 @@ export function runImport(a: ImportArgs, io: CliIo): number {
   if (!a.run) return 0;
 
   // Interpreted exactly as `raptor opt --run` interprets a module (src/run/run-entry.ts).
+  const [{ findEntryFunction, formatIrLocation }, { runEntryWithFiles }] = await Promise.all([import('@raptor-pim/compiler'), import('../run/run-entry')]);
   const entry = findEntryFunction(imported.module, imported.functionName);
   if (!entry.ok) {
     for (const d of entry.diagnostics) io.stderr(`${formatIrLocation(d.location)}: ${d.severity}: ${d.message}\n`);
@@ -146,6 +156,6 @@ export const importCommand: CliCommand = {
       io.stderr(a.error + '\n' + USAGE);
       return 1;
     }
-    return runImport(a, io);
+    return await runImport(a, io);
   },
 };
