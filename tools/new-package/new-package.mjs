@@ -125,7 +125,7 @@ export {};
 write('test/.gitkeep', '');
 }
 console.log(`created packages/${name}; run npm install --no-audit --no-fund so the workspace links it`);
-if (stage) console.log(`then add { name: '${name}', packageName: '@raptor-pim/${name}', register: register${pascal}Passes, pipeline: '' } to packages/compiler/src/stages.ts`);
+if (stage) console.log(`then add { name: '${name}', packageName: '@raptor-pim/${name}', register: (r) => register${pascal}Passes(r), pipeline: 'PASSES' } to RAPTOR_STAGES in packages/compiler/src/stages.ts`);
 
 function writeStage() {
   write('README.md', `# @raptor-pim/${name}
