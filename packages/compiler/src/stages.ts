@@ -25,7 +25,11 @@ export interface CompilerStage {
   readonly name: string;
   /** The package that provides it. */
   readonly packageName: string;
-  /** Registers the stage's passes (`registerLayoutPlannerPasses`); omitted when it has none. */
+  /**
+   * Registers the stage's passes; omitted when it has none. It receives the values given to
+   * `compile()` as a second argument, so a `register...Passes` with parameters of its own is
+   * wrapped: `(r) => registerCodegenPasses(r)`.
+   */
   readonly register?: (registry: PassRegistry, options: StageRegistrationOptions) => void;
   /**
    * The pipeline elements the stage contributes to `raptor-compile`, anchored on
