@@ -1,6 +1,6 @@
 /**
  * Execution of PIM core streams. A group of consecutive `pim.core` / `pim.core_batch` ops of
- * one block runs as one machine on ir-core's concurrent-streams executor: every stream (one per
+ * one block (side-effect-free ops such as constants may sit between them) runs as one machine on ir-core's concurrent-streams executor: every stream (one per
  * core, one per batch lane with its core from `coreIds`) executes concurrently, round-robin
  * (`runStreamsRoundRobin`); `pim.send`/`pim.receive`
  * rendezvous per (sender core, receiver core) pair in program order; `pim.sync` increments an
@@ -19,7 +19,9 @@ import {
   IntegerAttr,
   DenseArrayAttr,
   LaneWriteLog,
+  Traits,
   Yield,
+  isMemoryEffectFree,
   deadlockFailure,
   runStreamsRoundRobin,
   type ConcurrentStream,
@@ -90,6 +92,40 @@ class Machine {
   readonly registers: EventRegisters;
   steps = 0;
 
+  /** Results of the side-effect-free ops between the group's core ops, evaluated ahead. */
+  readonly ahead = new Map<Value, RuntimeValue>();
+
+  /** A value defined outside the streams (the enclosing region, or an op evaluated ahead). */
+  lookupOuter(v: Value): RuntimeValue | undefined {
+    return this.outer.lookup(v) ?? this.ahead.get(v);
+  }
+
+  /**
+   * Evaluates a side-effect-free op between two core ops of the group (a constant, index
+   * math) so the later core ops see its results; the enclosing interpreter evaluates it again
+   * when it reaches it, with the same results.
+   */
+  evaluateAhead(op: Operation): ExecutionFailure | undefined {
+    const rule = this.outer.interpreter.registry.lookup(op.name);
+    if (!rule) return this.outer.fail(op, M.unsupportedInCore(op.name));
+    const operands: RuntimeValue[] = [];
+    for (let i = 0; i < op.numOperands; i++) {
+      const v = this.lookupOuter(op.getOperand(i));
+      if (v === undefined) return this.outer.fail(op, M.shape(op.name, `operand #${i} has no value`));
+      operands.push(v);
+    }
+    let r;
+    try {
+      r = rule(this.outer, op, operands);
+    } catch (e) {
+      return this.outer.fail(op, M.shape(op.name, e instanceof Error ? e.message : String(e)));
+    }
+    if (r instanceof ExecutionFailure) return r;
+    if (!Array.isArray(r)) return this.outer.fail(op, M.shape(op.name, 'expected result values'));
+    for (let i = 0; i < op.numResults; i++) this.ahead.set(op.getResult(i), (r as readonly RuntimeValue[])[i]!);
+    return undefined;
+  }
+
   constructor(readonly outer: ExecutionContext) {
     const state = outer.interpreter.state;
     let regs = state.get(REGISTERS) as EventRegisters | undefined;
@@ -109,7 +145,7 @@ class Machine {
         return outer.interpreter;
       },
       fail: (op: Operation, message: string) => outer.fail(op, message),
-      lookup: (v: Value) => stream.env.get(v) ?? outer.lookup(v),
+      lookup: (v: Value) => stream.env.get(v) ?? self.lookupOuter(v),
       call: (from: Operation, callee: string | SymbolRefAttr, args: readonly RuntimeValue[]) => outer.call(from, callee, args),
       runRegion(region: Region, args: readonly RuntimeValue[]) {
         const gen = self.runRegion(stream, region, args, true);
@@ -325,7 +361,7 @@ class Machine {
   /** Adds the streams of one core op. */
   addStreams(op: Operation): ExecutionFailure | undefined {
     const outer = this.outer;
-    const values = op.operands.map((v) => outer.lookup(v)!);
+    const values = op.operands.map((v) => this.lookupOuter(v)!);
     if (op.name === 'pim.core') {
       const a = op.getProperty('coreId');
       const core = a instanceof IntegerAttr ? Number(a.value) : 0;
@@ -366,9 +402,49 @@ function isCoreOp(op: Operation | null): op is Operation {
   return op !== null && (op.name === 'pim.core' || op.name === 'pim.core_batch');
 }
 
+/** True for the ops a group may span: side-effect-free, region-less non-terminators (constants, index math). */
+function isPureBetweenCores(op: Operation): boolean {
+  return op.numRegions === 0 && !op.hasTrait(Traits.IsTerminator) && (isMemoryEffectFree(op) || op.hasTrait(Traits.ConstantLike));
+}
+
+/** The core ids a core op runs on. */
+function coreIdsOf(op: Operation): number[] {
+  if (op.name === 'pim.core') {
+    const a = op.getProperty('coreId');
+    return [a instanceof IntegerAttr ? Number(a.value) : 0];
+  }
+  const ids = op.getProperty('coreIds');
+  return ids instanceof DenseArrayAttr ? (ids.values as readonly (number | bigint)[]).map(Number) : [];
+}
+
 /**
- * The rule of `pim.core` and `pim.core_batch`: the first core op of a run of consecutive core
- * ops executes the whole run as one machine; the others were executed with it.
+ * The core ops executed together with `first`: following core ops, also across side-effect-free
+ * ops between them (the Spatial multi-core run groups the same way), and those ops. A core op
+ * after such ops that reuses a core of the group starts the next group (it runs after it).
+ */
+function coreGroup(first: Operation): { cores: Operation[]; between: Operation[] } {
+  const cores: Operation[] = [first];
+  const between: Operation[] = [];
+  const pending: Operation[] = [];
+  const used = new Set(coreIdsOf(first));
+  for (let o = first.next; o; o = o.next) {
+    if (isCoreOp(o)) {
+      const ids = coreIdsOf(o);
+      if (pending.length > 0 && ids.some((c) => used.has(c))) break;
+      for (const c of ids) used.add(c);
+      between.push(...pending);
+      pending.length = 0;
+      cores.push(o);
+    } else if (isPureBetweenCores(o)) pending.push(o);
+    else break;
+  }
+  return { cores, between };
+}
+
+/**
+ * The rule of `pim.core` and `pim.core_batch`: the first core op of a group (consecutive core
+ * ops, possibly with side-effect-free ops between them) executes the whole group as one
+ * machine; the others were executed with it.
  */
 export function coreGroupRule(ctx: ExecutionContext, op: Operation): readonly RuntimeValue[] | ExecutionFailure {
   const state = ctx.interpreter.state;
@@ -376,16 +452,19 @@ export function coreGroupRule(ctx: ExecutionContext, op: Operation): readonly Ru
   if (!executed) state.set(EXECUTED, (executed = new Set()));
   if (executed.delete(op)) return [];
   const machine = new Machine(ctx);
-  let f = machine.addStreams(op);
-  if (f) return f;
-  for (let o = op.next; isCoreOp(o); o = o.next) {
-    f = machine.addStreams(o);
+  const { cores, between } = coreGroup(op);
+  const betweenSet = new Set(between);
+  let f: ExecutionFailure | undefined;
+  const last = cores[cores.length - 1]!;
+  for (let o: Operation | null = op; o; o = o.next) {
+    f = betweenSet.has(o) ? machine.evaluateAhead(o) : machine.addStreams(o);
     if (f) return f;
-    executed.add(o);
+    if (o === last) break;
   }
+  for (let k = 1; k < cores.length; k++) executed.add(cores[k]!);
   f = machine.run();
   if (f) {
-    for (let o = op.next; isCoreOp(o); o = o.next) executed.delete(o);
+    for (let k = 1; k < cores.length; k++) executed.delete(cores[k]!);
     return f;
   }
   return [];

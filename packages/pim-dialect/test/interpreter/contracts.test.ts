@@ -184,6 +184,29 @@ describe('pim interpreter contract violations', () => {
     expect(failure(run(text, 'main', []))).toBe('coreIds has 0 entries for 2 lanes');
   });
 
+  it('constants between core ops do not split a group: cores on both sides communicate', () => {
+    // Regression: after canonicalize/cse, host constants sit between the pim.core ops of a group;
+    // the group used to end at the first of them, so a send to a core after it had no receiver.
+    const text = `func.func @main() {
+  %n = arith.constant 0 : index
+  pim.core [] = [] coreId 0 : [] -> () {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    pim.sync %c1 event %c0
+    pim.halt
+  }
+  %m = arith.constant 1 : index
+  pim.core [] = [] coreId 1 : [] -> () {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    pim.wait %c0 value %c1
+    pim.halt
+  }
+  return
+}`;
+    expect(run(text, 'main', []).ok).toBe(true);
+  });
+
   it('event registers persist across core groups: a second wait sees no stale count', () => {
     // Group 1 signals core 0 twice and waits for 2 (reset to 0); group 2 waits again and deadlocks.
     const text = `func.func @main() {
