@@ -105,9 +105,10 @@ export const ApplyOp = defineOp({
     return true;
   },
   print(op, p) {
-    const map = (op.getAttr('map') as AffineMapAttr).value;
+    const mapAttr = ApplyOp.get(op).map;
+    const map = mapAttr.value;
     p.print(' ');
-    p.printAttribute(op.getAttr('map')!);
+    p.printAttribute(mapAttr);
     p.print('(');
     p.printOperands(op.operands.slice(0, map.numDims));
     p.print(')');

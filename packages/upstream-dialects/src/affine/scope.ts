@@ -37,6 +37,11 @@ import {
   type Region,
   type Value,
 } from '@raptor-pim/ir-core';
+import { AllocOp } from '../memref/ops/allocation';
+import { DimOp as MemRefDimOp } from '../memref/ops/queries';
+import { CastOp as MemRefCastOp, SubViewOp, ViewOp } from '../memref/ops/views';
+import { DimOp as TensorDimOp } from '../tensor/ops/access';
+import { ApplyOp } from './ops';
 
 /**
  * The region of the closest ancestor of `op` with the `AffineScope` trait that contains `op`
@@ -83,12 +88,12 @@ function constantIndex(value: Value): number | undefined {
 
 /** The shaped source of a dim op (`memref.dim`, `tensor.dim`: operand 0), or null. */
 function dimOpSource(op: Operation): Value | null {
-  return (op.name === 'memref.dim' || op.name === 'tensor.dim') && op.numOperands === 2 ? op.getOperand(0) : null;
+  return (MemRefDimOp.isInstance(op) || TensorDimOp.isInstance(op)) && op.numOperands === 2 ? op.getOperand(0) : null;
 }
 
 /** The dynamic-size operands of an alloc/view/subview-like op, in result-dimension order. */
 function dynamicSizes(op: Operation): readonly Value[] | null {
-  const group = op.name === 'memref.alloc' ? 0 : op.name === 'memref.view' ? 2 : op.name === 'memref.subview' ? 2 : -1;
+  const group = AllocOp.isInstance(op) ? 0 : ViewOp.isInstance(op) ? 2 : SubViewOp.isInstance(op) ? 2 : -1;
   if (group < 0) return null;
   const range = op.definition?.getOperandGroupRange(op, group);
   return range ? op.operands.slice(range[0], range[0] + range[1]) : null;
@@ -114,12 +119,12 @@ function isDimOpValidSymbol(dim: Operation, source: Value, region: Region | null
   const index = constantIndex(dim.getOperand(1));
   if (index === undefined) return false;
   let def: Operation | null = source.definingOp;
-  while (def && def.name === 'memref.cast') {
+  while (def && MemRefCastOp.isInstance(def)) {
     if (!(def.getOperand(0).type instanceof MemRefType)) return false;
     def = def.getOperand(0).definingOp;
   }
   if (!def) return false;
-  if (def.name === 'memref.alloc' || def.name === 'memref.view' || def.name === 'memref.subview') {
+  if (AllocOp.isInstance(def) || ViewOp.isInstance(def) || SubViewOp.isInstance(def)) {
     return isMemRefSizeValidSymbol(def, index, region);
   }
   return false;
@@ -170,7 +175,7 @@ export function isValidDim(value: Value, region?: Region | null): boolean {
   if (isValidSymbol(value, region)) return true;
   const def = value.definingOp;
   if (!def) return isAffineInductionVar(value);
-  if (def.name === 'affine.apply') return def.operands.every((o) => isValidDim(o, region));
+  if (ApplyOp.isInstance(def)) return def.operands.every((o) => isValidDim(o, region));
   const source = dimOpSource(def);
   if (source) return isTopLevelValue(source);
   return false;

@@ -38,6 +38,7 @@ import {
 } from '@raptor-pim/compact-asm';
 import { PimMessages as M } from '../../diagnostics';
 import { fmt, setStateProperty } from '../asm';
+import { MemcpDhOp, MemcpHdOp } from './transfer';
 
 const SEGMENTS = 'operandSegmentSizes';
 
@@ -48,7 +49,7 @@ export function isConstantLike(op: Operation | null): boolean {
 
 /** True when operand `index` of `user` is an explicit host operand (memcp_hd source, memcp_dh destination). */
 export function isHostOperand(user: Operation, index: number): boolean {
-  return (user.name === 'pim.memcp_hd' && index === 1) || (user.name === 'pim.memcp_dh' && index === 0);
+  return (MemcpHdOp.isInstance(user) && index === 1) || (MemcpDhOp.isInstance(user) && index === 0);
 }
 
 function intProp(op: Operation, name: string): number | undefined {
@@ -267,7 +268,7 @@ export const CoreBatchOp = defineOp({
     });
   },
   verify(v) {
-    const n = intProp(v.op, 'laneCount') ?? 0;
+    const n = Number(v.laneCount.value);
     if (n <= 0) {
       v.op.emitOpError(M.laneCount(n));
       return false;

@@ -212,7 +212,7 @@ export const VMVOp = defineOp({
   print: (op, p) => printOffsetsBuffers(op, p, 2, 3),
   verify(v) {
     const op = v.op;
-    const len = Number((op.getProperty('length') as IntegerAttr).value);
+    const len = Number(v.length.value);
     if (len <= 0) {
       op.emitOpError(M.vmvLength(len));
       return false;
@@ -385,7 +385,7 @@ export const ConcatOp = defineOp({
     }
     if (!verifyDestinationResult(op, 'output', dst, out)) return false;
     const os = shapeOf(out)!;
-    const axis = Number((op.getProperty('axis') as IntegerAttr).value);
+    const axis = Number(v.axis.value);
     if (axis < 0 || axis >= os.length) {
       op.emitOpError(M.concatAxisRange(axis, os.length));
       return false;

@@ -326,7 +326,7 @@ export function verifyCaptures(op: Operation, M: ComputeVerifyMessages): boolean
       if (inside) continue;
       const def = v.definingOp;
       if (isConstantLike(def) || inner.name === 'spat.deferred_communication') continue;
-      if (def && /^spat\.(graph|scheduled)_compute(_batch)?$/.test(def.name)) op.emitOpError(M.captureOfComputeResult(inner.name, def.name));
+      if (def && def.getInterface(ComputeOpInterface)) op.emitOpError(M.captureOfComputeResult(inner.name, def.name));
       else op.emitOpError(M.nonConstantCapture(inner.name));
       ok = false;
       return;

@@ -37,6 +37,7 @@ import {
   printCompactFunctionType,
   printCompactTypeList,
 } from '@raptor-pim/compact-asm';
+import { AffineApplyOp, ParallelInsertSliceOp } from '@raptor-pim/upstream-dialects';
 import { SpatMessages as M } from '../../diagnostics';
 import {
   BlueprintModeConstraint,
@@ -64,6 +65,7 @@ import {
   verifyComputeBatch,
   verifyWeightsConstant,
 } from './compute-structure';
+import { ScheduledComputeBatchOp } from './scheduling';
 
 const SEGMENTS = 'operandSegmentSizes';
 
@@ -97,7 +99,7 @@ export const GraphComputeOp = defineOp({
     const inputs = view.inputs;
     for (let b = region.firstBlock; b; b = b.next) {
       const last = b.lastOp;
-      if (last?.name !== 'spat.yield') {
+      if (!last || !YieldOp.isInstance(last)) {
         if (region.firstBlock === region.lastBlock) {
           view.emitOpError(M.terminatorNotYield(last?.name ?? '<none>'));
           return false;
@@ -133,10 +135,11 @@ export const GraphComputeOp = defineOp({
 /** Reads the static lists of a `tensor.parallel_insert_slice` (negative entries are dynamic). */
 function insertLists(ins: Operation): { offsets: number[]; sizes: number[]; strides: number[]; dynOffsets: Value[] } {
   const seg = denseValues(ins.getAttr(SEGMENTS)) ?? [1, 1, 0, 0, 0];
+  const slice = ParallelInsertSliceOp.get(ins);
   return {
-    offsets: denseValues(ins.getAttr('static_offsets')) ?? [],
-    sizes: denseValues(ins.getAttr('static_sizes')) ?? [],
-    strides: denseValues(ins.getAttr('static_strides')) ?? [],
+    offsets: denseValues(slice.static_offsets) ?? [],
+    sizes: denseValues(slice.static_sizes) ?? [],
+    strides: denseValues(slice.static_strides) ?? [],
     dynOffsets: ins.operands.slice(2, 2 + (seg[2] ?? 0)),
   };
 }
@@ -146,7 +149,7 @@ function isLaneExpression(v: Value, lane: Value | undefined, depth = 0): boolean
   if (v === lane) return true;
   const def = v.definingOp;
   if (isConstantLike(def)) return true;
-  if (def && def.name === 'affine.apply' && depth < 8) return def.operands.every((o) => isLaneExpression(o, lane, depth + 1));
+  if (def && AffineApplyOp.isInstance(def) && depth < 8) return def.operands.every((o) => isLaneExpression(o, lane, depth + 1));
   return false;
 }
 
@@ -186,7 +189,7 @@ function verifyFragmentContract(op: Operation, laneCount: number): boolean {
       op.emitOpError(M.fragmentResultShape(k, formatType(rt), laneCount));
       return false;
     }
-    const mine = inserts.filter((i) => i.name === 'tensor.parallel_insert_slice' && i.getOperand(1) === outArgs[k]);
+    const mine = inserts.filter((i) => ParallelInsertSliceOp.isInstance(i) && i.getOperand(1) === outArgs[k]);
     if (mine.length !== 1) {
       op.emitOpError(M.fragmentPublicationCount(k, mine.length));
       return false;
@@ -223,7 +226,8 @@ function* opsOf(region: Region): Generator<Operation> {
 
 // ------------------------------------------------------------------ spat.in_parallel
 
-const BATCH_PARENTS = new Set(['spat.graph_compute_batch', 'spat.scheduled_compute_batch']);
+/** The batch compute ops whose bodies end in `spat.in_parallel`. */
+const isBatchParent = (op: Operation): boolean => GraphComputeBatchOp.isInstance(op) || ScheduledComputeBatchOp.isInstance(op);
 
 /**
  * `spat.in_parallel { tensor.parallel_insert_slice ... }`: terminator of a resultful batch body
@@ -256,7 +260,7 @@ export const InParallelOp = defineOp({
   verify(view) {
     const op = view.op;
     const parent = op.getParentOp();
-    if (!parent || !BATCH_PARENTS.has(parent.name) || parent.numResults === 0) {
+    if (!parent || !isBatchParent(parent) || parent.numResults === 0) {
       view.emitOpError(M.inParallelParent(parent?.name ?? '<none>'));
       return false;
     }
@@ -264,7 +268,7 @@ export const InParallelOp = defineOp({
     const outArgs = entry.arguments.slice(entry.arguments.length - parent.numResults);
     const lane = entry.arguments[0];
     for (const ins of opsOf(op.regions[0]!)) {
-      if (ins.name !== 'tensor.parallel_insert_slice') {
+      if (!ParallelInsertSliceOp.isInstance(ins)) {
         view.emitOpError(M.inParallelOp(ins.name));
         return false;
       }
@@ -292,7 +296,7 @@ export const InParallelOp = defineOp({
           return false;
         }
       }
-      const lanes = intValue(parent.getAttr('laneCount')) ?? 1;
+      const lanes = intValue((GraphComputeBatchOp.match(parent) ?? ScheduledComputeBatchOp.get(parent)).laneCount) ?? 1;
       if (lanes > 1 && l.dynOffsets.length === 0) {
         view.emitOpError(M.inParallelSameDestination(lanes));
         return false;
@@ -474,14 +478,15 @@ export const BlueprintOp = defineOp({
 });
 
 function verifyBlueprint(op: Operation): boolean {
+  const view = BlueprintOp.get(op);
   const output = requireTensor(op, 'output', op.getResult(0).type, { isStatic: true });
   if (!output) return false;
   const rank = output.rank;
-  const offsets = denseValues(op.getAttr('offsets'))!;
-  const sizes = denseValues(op.getAttr('sizes'))!;
-  const mode = (op.getAttr('mode') as SpatEnumAttr<'blueprint_mode'>).value;
-  const strides = denseValues(op.getAttr('fragmentStrides'))!;
-  const hasMeta = ['operandIndices', 'sourceSlots', 'sourceOffsets'].some((n) => op.getAttr(n) !== undefined);
+  const offsets = denseValues(view.offsets)!;
+  const sizes = denseValues(view.sizes)!;
+  const mode = (view.mode as SpatEnumAttr<'blueprint_mode'>).value;
+  const strides = denseValues(view.fragmentStrides)!;
+  const hasMeta = [view.operandIndices, view.sourceSlots, view.sourceOffsets].some((a) => a !== undefined);
   if (mode === 'physical_view') {
     if (op.numOperands !== 1) {
       op.emitOpError(M.blueprintViewOperands(op.numOperands));
@@ -535,9 +540,9 @@ function verifyBlueprint(op: Operation): boolean {
     }
     frags.push(t);
   }
-  const indices = denseValues(op.getAttr('operandIndices'));
-  const slots = denseValues(op.getAttr('sourceSlots'));
-  const srcOffsets = denseValues(op.getAttr('sourceOffsets'));
+  const indices = denseValues(view.operandIndices);
+  const slots = denseValues(view.sourceSlots);
+  const srcOffsets = denseValues(view.sourceOffsets);
   if (!indices || !slots || !srcOffsets) {
     op.emitOpError(M.blueprintMetadataMissing);
     return false;
@@ -586,7 +591,7 @@ function verifyBlueprint(op: Operation): boolean {
     op.emitOpError(M.blueprintStrides(strides));
     return false;
   }
-  const conflict = (op.getAttr('conflictPolicy') as SpatEnumAttr<'conflict_policy'>).value;
+  const conflict = (view.conflictPolicy as SpatEnumAttr<'conflict_policy'>).value;
   if (conflict !== 'disjoint') {
     op.emitOpError(M.blueprintConflict(conflict));
     return false;
@@ -607,7 +612,7 @@ function verifyBlueprint(op: Operation): boolean {
       }
     }
   }
-  const coverage = (op.getAttr('coveragePolicy') as SpatEnumAttr<'coverage_policy'>).value;
+  const coverage = (view.coveragePolicy as SpatEnumAttr<'coverage_policy'>).value;
   const total = output.shape.reduce((x, y) => x * y, 1);
   let covered = 0;
   for (let k = 0; k < n; k++) covered += sizes.slice(k * rank, (k + 1) * rank).reduce((x, y) => x * y, 1);
@@ -615,7 +620,7 @@ function verifyBlueprint(op: Operation): boolean {
     op.emitOpError(M.blueprintIncomplete(covered, total));
     return false;
   }
-  const indexMap = (op.getAttr('indexMap') as SpatEnumAttr<'index_map'>).value;
+  const indexMap = (view.indexMap as SpatEnumAttr<'index_map'>).value;
   if (indexMap === 'contiguous_row_major' && !isCanonicalRowMajor(offsets, sizes, rank, output.shape, indices, slots, srcOffsets)) {
     op.emitOpError(M.blueprintRowMajor);
     return false;

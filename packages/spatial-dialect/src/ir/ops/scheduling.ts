@@ -57,6 +57,7 @@ import {
   verifyComputeBatch,
   verifyWeightsConstant,
 } from './compute-structure';
+import { YieldOp } from './compute';
 
 // ------------------------------------------------------------------ shared helpers
 
@@ -117,7 +118,7 @@ export const ScheduledComputeOp = defineOp({
     const inputs = view.inputs;
     const entry = region.firstBlock!;
     const last = entry.lastOp;
-    if (region.firstBlock !== region.lastBlock || !last || last.name !== 'spat.yield') {
+    if (region.firstBlock !== region.lastBlock || !last || !YieldOp.isInstance(last)) {
       let blocks = 0;
       for (let b = region.firstBlock; b; b = b.next) blocks++;
       view.emitOpError(M.scalarRegionShape(blocks, region.lastBlock?.lastOp?.name ?? '<none>'));
@@ -463,7 +464,7 @@ export const DeferredCommunicationOp = defineOp({
       return false;
     }
     const last = block.lastOp;
-    if (!last || last.name !== 'spat.yield') {
+    if (!last || !YieldOp.isInstance(last)) {
       view.emitOpError(M.deferredTerminator(last?.name ?? '<none>'));
       return false;
     }

@@ -27,6 +27,7 @@ import {
   UnrankedMemRefType,
   variadic,
   type OpAsmPrinter,
+  type Attribute,
   type Operation,
   type Value,
 } from '@raptor-pim/ir-core';
@@ -209,7 +210,7 @@ export const PrefetchOp = defineOp({
 
 /** The kind name of an `atomic_rmw` op (undefined when the attribute is invalid). */
 export function atomicKindName(op: Operation): string | undefined {
-  const k = op.getAttr('kind');
+  const k: Attribute | undefined = AtomicRMWOp.match(op)?.kind;
   if (!(k instanceof IntegerAttr)) return undefined;
   return ATOMIC_RMW_KINDS[Number(k.value)];
 }

@@ -188,7 +188,7 @@ export const AllocaScopeOp = defineOp({
   verifyRegions(op) {
     const block = op.bodyRegion.firstBlock;
     const term = block?.lastOp;
-    if (!term || term.name !== 'memref.alloca_scope.return') return true;
+    if (!term || !AllocaScopeReturnOp.isInstance(term)) return true;
     const results = op.op.results;
     if (term.numOperands !== results.length) {
       op.emitOpError(M.allocaScopeResultCount(term.numOperands, results.length)).attachNote('region branch point', term.location);
@@ -214,7 +214,7 @@ export const AllocaScopeOp = defineOp({
     if (region.empty) region.push(new Block());
     const block = region.firstBlock!;
     const last = block.lastOp;
-    if (!last || last.name !== 'memref.alloca_scope.return') {
+    if (!last || !AllocaScopeReturnOp.isInstance(last)) {
       block.push(Operation.create({ context: state.context, name: 'memref.alloca_scope.return', location: state.location }));
     }
     state.regions = [region];
@@ -229,7 +229,7 @@ export const AllocaScopeOp = defineOp({
     }
     p.print(' ');
     const term = op.regions[0]!.firstBlock?.lastOp;
-    const elide = !term || (term.name === 'memref.alloca_scope.return' && term.numOperands === 0 && term.attributes.size === 0);
+    const elide = !term || (AllocaScopeReturnOp.isInstance(term) && term.numOperands === 0 && term.attributes.size === 0);
     p.printRegion(op.regions[0]!, false, !elide);
     printAttrDict(p, op);
   },

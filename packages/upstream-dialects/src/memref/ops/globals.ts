@@ -136,12 +136,14 @@ export const GlobalOp = defineOp({
 /** Looks up the `memref.global` named `name` in the symbol tables enclosing `op`. */
 export function lookupGlobal(op: Operation, name: string): Operation | undefined {
   for (let p = op.getParentOp(); p; p = p.getParentOp()) {
+    // By name: the parser's implicit top-level `builtin.module` has no definition in a context
+    // without the builtin dialect registered, and it is still the symbol table to search.
     if (!p.hasTrait(Traits.SymbolTable) && p.name !== 'builtin.module') continue;
     for (const region of p.regions) {
       for (let b = region.firstBlock; b; b = b.next) {
         for (let o = b.firstOp; o; o = o.next) {
           const n = o.getAttr('sym_name');
-          if (n instanceof StringAttr && n.value === name) return o.name === 'memref.global' ? o : undefined;
+          if (n instanceof StringAttr && n.value === name) return GlobalOp.isInstance(o) ? o : undefined;
         }
       }
     }
@@ -164,7 +166,7 @@ export const GetGlobalOp = defineOp({
       op.emitOpError(M.getGlobalUnknown(ref.root));
       return false;
     }
-    const t = global.getAttr('type');
+    const t: Attribute = GlobalOp.get(global).type;
     const want = t instanceof TypeAttr ? t.value : undefined;
     if (want !== op.result.type) {
       op.emitOpError(M.getGlobalType(formatType(op.result.type), want ? formatType(want) : '<none>', ref.root));

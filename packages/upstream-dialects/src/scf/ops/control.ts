@@ -90,7 +90,7 @@ export const YieldOp = defineOp({
 
 /** Checks the values `term` yields against `targets` (MLIR's region-branch type check). */
 export function verifyYieldTo(parent: Operation, term: Operation | null, targets: readonly Type[], to: string): boolean {
-  if (!term || term.name !== 'scf.yield') return true;
+  if (!term || !YieldOp.isInstance(term)) return true;
   const from = `Operation ${term.name}`;
   if (term.numOperands !== targets.length) {
     parent.emitOpError(M.branchCount(from, to, term.numOperands, targets.length)).attachNote(M.branchPointNote, term.location);
@@ -228,7 +228,7 @@ export const ForOp = defineOp({
       return false;
     }
     const term = block.lastOp;
-    const yielded = term && term.name === 'scf.yield' ? term.operands : [];
+    const yielded = term && YieldOp.isInstance(term) ? term.operands : [];
     if (yielded.length && yielded.length !== iterArgs.length) {
       op.emitOpError(M.iterArgsVsYielded(iterArgs.length, yielded.length));
       return false;

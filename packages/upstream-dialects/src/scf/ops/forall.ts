@@ -67,10 +67,11 @@ export interface ForallBounds {
 
 /** Reads the static bounds of an `scf.forall`. */
 export function readForallBounds(op: Operation): ForallBounds {
+  const forall = ForallOp.match(op);
   return {
-    lowerBound: readStaticArray(op.getAttr('staticLowerBound')),
-    upperBound: readStaticArray(op.getAttr('staticUpperBound')),
-    step: readStaticArray(op.getAttr('staticStep')),
+    lowerBound: readStaticArray(forall?.staticLowerBound),
+    upperBound: readStaticArray(forall?.staticUpperBound),
+    step: readStaticArray(forall?.staticStep),
   };
 }
 
@@ -97,7 +98,7 @@ function ensureInParallel(region: Region, state: OperationState): void {
   if (region.empty) region.push(new Block());
   const block = region.firstBlock!;
   const last = block.lastOp;
-  if (!last || last.name !== 'scf.forall.in_parallel') {
+  if (!last || !InParallelOp.isInstance(last)) {
     const term = Operation.create({ context: state.context, name: 'scf.forall.in_parallel', location: state.location, regions: 1 });
     term.regions[0]!.push(new Block());
     block.push(term);
