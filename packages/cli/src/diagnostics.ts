@@ -47,4 +47,39 @@ export const CLI_MESSAGES = {
   runWroteOutput: (k: number, name: string, shape: readonly number[], file: string) => `output ${k} '${name}' [${shape.join('x')}] -> ${file}`,
   runCompared: (k: number, maxAbs: number, ok: boolean) =>
     `output ${k}: max |diff| vs reference = ${maxAbs.toExponential(3)} (rtol 1e-3, atol 1e-5*max|ref|): ${ok ? 'ok' : 'MISMATCH'}`,
+  // raptor compile / raptor run (src/compile/*.ts)
+  compileNeedsModel: (command: string) => `raptor ${command}: expected exactly one MODEL.onnx`,
+  compileNeedsOutput: () => `raptor compile: -o DIR (the bundle directory) is required`,
+  compileMissingValue: (command: string, option: string) => `raptor ${command}: option ${option} needs a value`,
+  compileUnknownOption: (command: string, option: string) => `raptor ${command}: unknown option '${option}'`,
+  compileFailed: (command: string, errors: number) => `raptor ${command}: compilation failed (${errors} error${errors === 1 ? '' : 's'} above); no bundle written`,
+  compileNoBundle: (command: string) => `raptor ${command}: the pipeline ran but emitted no bundle (it must end with pim-emit); no bundle written`,
+  compileInvalidBundle: (command: string, errors: number) =>
+    `raptor ${command}: the emitted bundle is invalid (${errors} error${errors === 1 ? '' : 's'} above); no bundle written`,
+  compileOutputNotBundle: (dir: string) =>
+    `raptor compile: -o '${dir}' exists and is not a bundle directory (no config.json); choose a new or empty directory`,
+  compileWroteBundle: (dir: string, cores: number) => `bundle (${cores} core${cores === 1 ? '' : 's'}) -> ${dir}`,
+  compileWroteReport: (file: string) => `compile report -> ${file}`,
+  compileProgress: (step: number, steps: number, stage: string, pass: string) => `[${step + 1}/${steps}] ${stage}: ${pass}`,
+  compileDumpHeader: (pass: string) => `// -----// IR Dump After ${pass} //----- //`,
+  compileInferredShape: (name: string, shape: readonly number[]) => `input '${name}': shape ${shape.join('x')} taken from its --input file`,
+  // raptor run
+  runNeedsInput: () => `raptor run: --input FILE.npy is required (one per graph input, in order, or NAME=FILE.npy)`,
+  runSimFailed: (message: string) => `raptor run: simulation failed: ${message}`,
+  runSimInput: (name: string, expected: readonly number[], got: readonly number[]) =>
+    `raptor run: --input for '${name}' has shape ${got.join('x')}, the bundle expects ${expected.join('x')}`,
+  runLatency: (ns: number, ratio: string) => `latency:    ${formatNs(ns)}${ratio}`,
+  runThroughput: (perSecond: number, ratio: string) => `throughput: ${perSecond.toFixed(1)} inferences/s${ratio}`,
+  runEnergy: (pj: number) => `energy:     ${(pj / 1e6).toFixed(3)} uJ per inference`,
+  runLatencyRatio: (ratio: number, boundNs: number) => ` (${ratio.toFixed(2)}x the bound latency_min ${formatNs(boundNs)})`,
+  runThroughputRatio: (ratio: number, bound: number) => ` (bound throughput_max ${bound.toFixed(1)}/s is ${ratio.toFixed(2)}x)`,
+  runEstimate: (strategy: string, latencyNs: number, throughput: number) =>
+    `schedule:   ${strategy}, estimated latency ${formatNs(latencyNs)}, throughput ${throughput.toFixed(1)}/s`,
 } as const;
+
+/** `12.345 us` / `1.234 ms` (nanoseconds in, three decimals out). */
+function formatNs(ns: number): string {
+  if (ns >= 1e6) return `${(ns / 1e6).toFixed(3)} ms`;
+  if (ns >= 1e3) return `${(ns / 1e3).toFixed(3)} us`;
+  return `${ns.toFixed(0)} ns`;
+}

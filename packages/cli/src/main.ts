@@ -12,6 +12,8 @@ const COMMANDS: readonly { readonly name: string; readonly load: () => Promise<C
   { name: 'opt', load: async () => (await import('./commands/opt')).optCommand },
   { name: 'sim', load: async () => (await import('./commands/sim')).simCommand },
   { name: 'import', load: async () => (await import('./commands/import')).importCommand },
+  { name: 'compile', load: async () => (await import('./commands/compile')).compileCommand },
+  { name: 'run', load: async () => (await import('./commands/run')).runCommand },
 ];
 
 /** Usage text listing every subcommand (loads every command module). */

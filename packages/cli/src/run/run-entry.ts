@@ -110,35 +110,73 @@ export function runEntryWithFiles(
     for (const d of r.diagnostics) io.stderr(`${formatIrLocation(d.location)}: ${d.severity}: ${d.message}\n`);
     return 1;
   }
+  return writeAndCompareOutputs(r.outputs, request, io, outputNames).status;
+}
+
+/** What {@link writeAndCompareOutputs} did with one output. */
+export interface OutputRecord {
+  readonly index: number;
+  readonly name: string;
+  readonly shape: readonly number[];
+  /** The .npy written (undefined when writing failed). */
+  readonly file?: string;
+  /** Max |diff| against the reference (with `referenceDir`). */
+  readonly maxAbsDiff?: number;
+  /** Whether shape and values match the reference (with `referenceDir`). */
+  readonly matches?: boolean;
+}
+
+/**
+ * Writes each of `outputs` as DIR/output_<k>.npy (float32; DIR is `request.outputDir`, default
+ * `.`), prints one line per output and, with `request.referenceDir`, compares output k with
+ * REF/output_<k>.npy (shape and values, {@link compareOutputs}). Shared by `raptor import
+ * --run`, `raptor opt --run` and `raptor run`. Returns 0, or 1 after printing why (an
+ * unwritable file, an unreadable reference, a mismatch) as `status`, and what happened to
+ * each output.
+ */
+export function writeAndCompareOutputs(
+  outputs: readonly F32Tensor[],
+  request: Pick<RunRequest, 'command' | 'outputDir' | 'referenceDir'>,
+  io: CliIo,
+  outputNames: readonly string[] = [],
+): { status: number; outputs: OutputRecord[] } {
+  const { command } = request;
+  const records: OutputRecord[] = [];
   const dir = request.outputDir ?? '.';
   try {
     fs.mkdirSync(dir, { recursive: true });
   } catch (e) {
     io.stderr(M.cannotWrite(command, dir, (e as Error).message) + '\n');
-    return 1;
+    return { status: 1, outputs: records };
   }
   let status = 0;
-  r.outputs.forEach((o, k) => {
+  outputs.forEach((o, k) => {
     const file = path.join(dir, `output_${k}.npy`);
+    const name = outputNames[k] ?? `result${k}`;
     try {
       fs.writeFileSync(file, writeNpy({ dataType: OnnxDataType.FLOAT, dims: o.shape, data: o.data }));
     } catch (e) {
       io.stderr(M.cannotWrite(command, file, (e as Error).message) + '\n');
+      records.push({ index: k, name, shape: o.shape });
       status = 1;
       return;
     }
-    io.stdout(M.runWroteOutput(k, outputNames[k] ?? `result${k}`, o.shape, file) + '\n');
-    if (request.referenceDir !== undefined) {
-      const ref = readNpyNumbers(command, path.join(request.referenceDir, `output_${k}.npy`), io);
-      if (!ref) {
-        status = 1;
-        return;
-      }
-      const c = compareOutputs(o.data, ref.values);
-      const shapeOk = ref.dims.join() === o.shape.join();
-      io.stdout(M.runCompared(k, c.maxAbs, c.ok && shapeOk) + '\n');
-      if (!c.ok || !shapeOk) status = 1;
+    io.stdout(M.runWroteOutput(k, name, o.shape, file) + '\n');
+    if (request.referenceDir === undefined) {
+      records.push({ index: k, name, shape: o.shape, file });
+      return;
     }
+    const ref = readNpyNumbers(command, path.join(request.referenceDir, `output_${k}.npy`), io);
+    if (!ref) {
+      records.push({ index: k, name, shape: o.shape, file });
+      status = 1;
+      return;
+    }
+    const c = compareOutputs(o.data, ref.values);
+    const shapeOk = ref.dims.join() === o.shape.join();
+    io.stdout(M.runCompared(k, c.maxAbs, c.ok && shapeOk) + '\n');
+    records.push({ index: k, name, shape: o.shape, file, maxAbsDiff: c.maxAbs, matches: c.ok && shapeOk });
+    if (!c.ok || !shapeOk) status = 1;
   });
-  return status;
+  return { status, outputs: records };
 }
