@@ -1,7 +1,7 @@
 import { Diagnostic, type Severity } from './diagnostic';
 import type { MLIRContext } from '../ir/context';
 import { FileLineColLoc, findFileLineCol } from '../ir/location';
-import { M } from '../syntax/messages';
+import { M } from '../syntax/syntax-messages';
 
 /** One `// expected-<severity>@<where> {{message}}` directive. */
 export interface ExpectedDiagnostic {

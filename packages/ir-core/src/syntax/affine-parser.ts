@@ -2,7 +2,7 @@
 import { AffineMap, IntegerSet } from '../affine/affine-map';
 import { getAffineConstantExpr, getAffineDimExpr, getAffineSymbolExpr, type AffineExpr } from '../affine/affine-expr';
 import { TokenKind } from './token';
-import { M } from './messages';
+import { M } from './syntax-messages';
 import { BaseParser } from './base-parser';
 import { LocationParser } from './location-parser';
 

@@ -5,7 +5,7 @@ import { AffineMapAttr, ArrayAttr, DenseArrayAttr, DenseElementsAttr, DenseResou
 import { bitsToBf16, bitsToF16, bitsToF32, bitsToF64, roundToFloatKind } from '../ir/builtin-float-semantics';
 import { AffineMap, IntegerSet } from '../affine/affine-map';
 import { TokenKind } from './token';
-import { M } from './messages';
+import { M } from './syntax-messages';
 import { decodeDenseHex } from './dense-hex';
 import { printType as typeToString } from './printer';
 import type { DialectAsmHooks, OptionalParseResult, ParseResult } from './op-asm';

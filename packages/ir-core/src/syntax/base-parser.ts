@@ -7,7 +7,7 @@ import { type Value } from '../ir/value';
 import { Lexer } from './lexer';
 import { TokenKind, tokenSpelling } from './token';
 import { SourceFile } from './source';
-import { M } from './messages';
+import { M } from './syntax-messages';
 import type { AsmParser, Delimiter, OptionalParseResult, ParseResult } from './op-asm';
 import type { DeferredLocation, ParseOptions, ParsedSourceInfo } from './parser-state';
 import { BlockEntry, IsolatedScope } from './ssa-scopes';

@@ -1,5 +1,5 @@
 import { TokenKind } from './token';
-import { M } from './messages';
+import { M } from './syntax-messages';
 
 /** Character codes the lexer and the parser compare with (one table for both). */
 export const enum Ch {

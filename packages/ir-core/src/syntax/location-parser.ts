@@ -3,7 +3,7 @@ import { Attribute, Location } from '../ir/attribute';
 import { CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc, UnknownLoc } from '../ir/location';
 import { Operation } from '../ir/operation';
 import { TokenKind } from './token';
-import { M } from './messages';
+import { M } from './syntax-messages';
 import type { OptionalParseResult } from './op-asm';
 import { BaseParser } from './base-parser';
 

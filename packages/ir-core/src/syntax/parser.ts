@@ -10,7 +10,7 @@ import { BlockArgument, type Value } from '../ir/value';
 import { setRetainedName } from '../ir/value-names';
 import { isDigit } from './lexer';
 import { TokenKind } from './token';
-import { M } from './messages';
+import { M } from './syntax-messages';
 import { printType as typeToString } from './printer';
 import type { AsmParser, Delimiter, OpAsmArgument, OpAsmParser, OptionalParseResult, ParseResult, UnresolvedOperand } from './op-asm';
 import type { ParseOptions } from './parser-state';

@@ -4,7 +4,7 @@ import { Attribute, Type } from '../ir/attribute';
 import { ComplexType, DYNAMIC, FloatType, FunctionType, IndexType, IntegerType, MemRefType, NoneType, OpaqueType, RankedTensorType, TupleType, UnrankedMemRefType, UnrankedTensorType, VectorType, isFloatKind, type Signedness } from '../ir/builtin-types';
 import { AffineMapAttr, StridedLayoutAttr } from '../ir/builtin-attributes';
 import { TokenKind } from './token';
-import { M } from './messages';
+import { M } from './syntax-messages';
 import type { DialectAsmHooks, OptionalParseResult, ParseResult } from './op-asm';
 import { AffineParser } from './affine-parser';
 import { BaseParser, MemoizedType, ParseAbort } from './base-parser';
