@@ -9,6 +9,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { defaultTarget, readBundle, saveTarget, validateBundle } from '@raptor-pim/pim-target';
+import { readOnnxFile, type OnnxModel } from '@raptor-pim/onnx-frontend';
+import { bindInputShapes, compileWithFlags, defaultCompileFlags } from '../src/compile/compile-model';
 import { compileCommand } from '../src/commands/compile';
 import { runCommand } from '../src/commands/run';
 import { captureIo } from './support/capture-io';
@@ -113,6 +115,36 @@ describe('raptor compile', () => {
     expect(await compileCommand.run([path.join(MLP, 'model.onnx')], s)).toBe(1);
     expect(s.err).toContain('-o DIR (the bundle directory) is required');
   });
+});
+
+describe('input shapes from the --input files', () => {
+  /** mlp with its batch made symbolic (`N x 784`). */
+  function symbolicMlp(): OnnxModel {
+    const model = readOnnxFile(path.join(MLP, 'model.onnx')).model!;
+    const inputs = model.graph.inputs.map((i) => ({ ...i, shape: ['N', ...(i.shape ?? []).slice(1)] }));
+    return { ...model, graph: { ...model.graph, inputs } };
+  }
+
+  test('a symbolic batch takes the .npy shape; --input-shape wins; static inputs are left alone', () => {
+    const model = symbolicMlp();
+    expect(bindInputShapes(model, {}, [[1, 784]])).toEqual({ shapes: { input: [1, 784] }, inferred: [{ name: 'input', shape: [1, 784] }] });
+    expect(bindInputShapes(model, { input: [2, 784] }, [[1, 784]])).toEqual({ shapes: { input: [2, 784] }, inferred: [] });
+    expect(bindInputShapes(model, {}, [])).toEqual({ shapes: {}, inferred: [] });
+    const fixed = readOnnxFile(path.join(MLP, 'model.onnx')).model!;
+    expect(bindInputShapes(fixed, {}, [[1, 784]])).toEqual({ shapes: {}, inferred: [] });
+  });
+
+  test('the symbolic mlp compiles with the inferred binding (and is refused without one)', () => {
+    const model = symbolicMlp();
+    const flags = { ...defaultCompileFlags(), target: softmaxTarget() };
+    const without = captureIo();
+    expect(compileWithFlags('run', model, flags, {}, without)).toBeUndefined();
+    expect(without.err).toContain('input');
+    const s = captureIo();
+    const compiled = compileWithFlags('run', model, flags, bindInputShapes(model, {}, [[1, 784]]).shapes, s);
+    expect(s.err).toBe('');
+    expect(compiled?.bundle.inputs.map((i) => i.shape)).toEqual([[1, 784]]);
+  }, 60_000);
 });
 
 describe('raptor run', () => {
