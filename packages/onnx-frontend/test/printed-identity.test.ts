@@ -27,13 +27,21 @@ const FULL_TEXT = new Set(['shared/mnist-8', 'shared/mnist-8@crossbar16', 'confo
 /** Shared models also imported with 16 x 16 crossbars (they have Gemm/MatMul weights to tile). */
 const SMALL_CROSSBAR_MODELS = new Set(['lenet5', 'mlp', 'mlp_batch4', 'mnist-8', 'resnet_mini']);
 
+/**
+ * The printed text with the shared models' folder (a path of the machine the test runs on, in
+ * the file location) spelled `<shared-models>`, so the goldens hold no machine path.
+ */
+function portableText(imported: ImportedModule): string {
+  return imported.text.split(MODELS_DIR).join('<shared-models>');
+}
+
 /** The golden record of one import: SHA-256 and byte length of the printed text, or the first error. */
 function record(imported: ImportedModule): string {
   if (!imported.module || hasErrors(imported.diagnostics)) {
     const first = imported.diagnostics.find((d) => d.severity === 'error');
     return `refused: ${first ? formatDiagnostic(first) : 'no module'}`;
   }
-  const text = imported.text;
+  const text = portableText(imported);
   return `sha256:${createHash('sha256').update(text).digest('hex')} bytes:${Buffer.byteLength(text)}`;
 }
 
@@ -42,7 +50,7 @@ function collect(): { records: Record<string, string>; texts: Map<string, string
   const texts = new Map<string, string>();
   const keep = (key: string, imported: ImportedModule): void => {
     records[key] = record(imported);
-    if (FULL_TEXT.has(key) && imported.module) texts.set(key, imported.text);
+    if (FULL_TEXT.has(key) && imported.module) texts.set(key, portableText(imported));
   };
   for (const name of sharedModels()) {
     const { model, diagnostics } = readOnnxFile(path.join(MODELS_DIR, name, 'model.onnx'));

@@ -27,7 +27,7 @@ module {
     return %7 : tensor<1x10xf32> loc(#loc11)
   } loc(#loc1)
 } loc(#loc)
-#loc = loc("/work/shared/models/mnist-8/model.onnx")
+#loc = loc("<shared-models>/mnist-8/model.onnx")
 #loc1 = loc("CNTKGraph")
 #loc3 = loc("Convolution28")
 #loc4 = loc("ReLU32")
