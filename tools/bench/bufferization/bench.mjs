@@ -3,7 +3,7 @@
 // copies inserted, worst-stream planned peak vs lower bound, host memory used, pass times.
 // Runs bench.ts with the workspace packages resolved from source (no build needed).
 //
-// Usage: node tools/bench/bufferization/bench.mjs [--layers N] [--rounds N]
+// Usage: node tools/bench/bufferization/bench.mjs [--models a,b] [--strategies a,b] [--layers N] [--rounds N] [--verbose]
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import * as path from 'node:path';

@@ -25,7 +25,9 @@ const opt = (name: string, d: number): number => {
 const LAYERS = opt('layers', 200);
 const modelsAt = args.indexOf('--models');
 const MODELS = (modelsAt >= 0 ? args[modelsAt + 1]! : 'mlp,mlp_batch4,lenet5,mnist-8,resnet_mini,mobilenet_block,yolo_block,resnet18').split(',');
-const STRATEGIES = ['layer-sequential', 'throughput', 'latency'];
+const strategiesAt = args.indexOf('--strategies');
+const STRATEGIES = (strategiesAt >= 0 ? args[strategiesAt + 1]! : 'layer-sequential,throughput,latency').split(',');
+const VERBOSE = args.includes('--verbose');
 const ROUNDS = opt('rounds', 3);
 const root = path.resolve(__dirname, '../../..');
 
@@ -162,6 +164,7 @@ function scheduledModel(model: string, strategy: string): { module?: Operation; 
   const t0 = performance.now();
   const r = builtinScheduler(strategy)!.schedule(module, defaultTarget(), {});
   const ms = performance.now() - t0;
+  if (VERBOSE) console.error(`  ${model} / ${strategy}: scheduled in ${ms.toFixed(0)} ms`);
   if (!r.module) return { why: `scheduler: ${r.diagnostics[0]?.message ?? 'failed'}` };
   return { module, ms };
 }
@@ -185,6 +188,7 @@ function runOnce(name: string, text: string | Operation): Row {
       const t0 = performance.now();
       const ok = pm.run(module).success;
       ms[pass] = performance.now() - t0;
+      if (VERBOSE) console.error(`  ${name}: ${pass} ${ms[pass]!.toFixed(0)} ms`);
       return ok;
     });
     if (!result) throw new Error(`${pass}: ${d[0]?.message ?? 'failed'}`);

@@ -248,9 +248,20 @@ export class LoweringContext {
     for (let d = p + 1; d < rank; d++) inner *= sizes[d]!;
     const runs: SliceRun[] = [];
     const contiguous = steps[p] === 1;
-    const gather = !contiguous && inner === 1 && allowGather && sizes[p]! > 1;
+    let gather = !contiguous && inner === 1 && allowGather && sizes[p]! > 1;
     // Outer dimensions iterated run by run: 0..p-1, and p itself when strided (not gathered).
-    const last = contiguous || gather ? p : p + 1;
+    let last = contiguous || gather ? p : p + 1;
+    let gatherDim = p;
+    if (allowGather && !gather && (contiguous ? sizes[p]! * inner : inner) === 1) {
+      // Single-element runs: gather along the innermost outer dimension with more than one index.
+      let q = last - 1;
+      while (q >= 0 && sizes[q] === 1) q--;
+      if (q >= 0) {
+        gather = true;
+        gatherDim = q;
+        last = q;
+      }
+    }
     const outer = sizes.slice(0, last);
     const idx = new Array<number>(last).fill(0);
     const total = outer.reduce((x, y) => x * y, 1);
@@ -258,7 +269,8 @@ export class LoweringContext {
     for (let r = 0; r < total; r++) {
       let delta = 0;
       for (let d = 0; d < last; d++) delta += idx[d]! * steps[d]! * strides[d]!;
-      if (gather) runs.push({ delta: delta * eb, bytes: sizes[p]! * eb, gather: { length: sizes[p]!, stride: steps[p]! * strides[p]! } });
+      const g = gatherDim;
+      if (gather) runs.push({ delta: delta * eb, bytes: sizes[g]! * eb, gather: { length: sizes[g]!, stride: steps[g]! * strides[g]! } });
       else runs.push({ delta: delta * eb, bytes: runElements * eb });
       for (let d = last - 1; d >= 0; d--) {
         if (++idx[d]! < outer[d]!) break;
