@@ -9,6 +9,7 @@ import { simulateBundle, type NpyArray } from '@raptor-pim/pim-sim';
 import type { OnnxModel } from '@raptor-pim/onnx-frontend';
 import type { CompileReport, F32Tensor } from '@raptor-pim/compiler';
 import { tensorToNumbers } from '@raptor-pim/onnx-frontend';
+import { cloneConfig, type ProgramBundle, type Target } from '@raptor-pim/pim-target';
 import type { CliCommand, CliIo } from '../command';
 import { CLI_MESSAGES as M } from '../diagnostics';
 import {
@@ -125,6 +126,22 @@ function boundsOf(report: CompileReport): { latencyMinNs: number; throughputMax:
   };
 }
 
+/**
+ * The bundle's target with `sim_time` long enough for the throughput run to complete
+ * {@link THROUGHPUT_ROUNDS} inferences one after another (pipelined inferences complete more):
+ * with a shorter `sim_time` than one inference, throughput mode would count no output.
+ */
+function throughputTarget(bundle: ProgramBundle, latencyNs: number): { target?: Target } {
+  if (!bundle.target) return {};
+  const config = cloneConfig(bundle.target.config);
+  const neededMs = (THROUGHPUT_ROUNDS * latencyNs) / 1e6;
+  if (config.sim_config.sim_time < neededMs) config.sim_config.sim_time = Math.ceil(neededMs * 1000) / 1000;
+  return { target: { config, network: bundle.target.network } };
+}
+
+/** Inferences the throughput run lasts at least (at the latency-mode latency each). */
+const THROUGHPUT_ROUNDS = 8;
+
 /** A stdout-less view of `io` (for --json: the per-output lines go into the object instead). */
 function quiet(io: CliIo): CliIo {
   return { stdout: () => undefined, stderr: (t) => io.stderr(t), readStdin: () => io.readStdin(), isTty: io.isTty };
@@ -165,7 +182,7 @@ export async function runRun(a: RunArgs, io: CliIo): Promise<number> {
     io.stderr(M.runSimFailed(latencyRun.error?.message ?? 'no timing result') + '\n');
     return 1;
   }
-  const throughputRun = simulateBundle(bundle, { mode: 'throughput', inputs: simInputs, timingOnly: true });
+  const throughputRun = simulateBundle(bundle, { mode: 'throughput', inputs: simInputs, timingOnly: true, ...throughputTarget(bundle, latencyRun.timing.latencyNs) });
   const simulatedS = (throughputRun.timing?.latencyNs ?? 0) * 1e-9;
   const throughput = throughputRun.ok && throughputRun.timing && simulatedS > 0 ? throughputRun.timing.rounds / simulatedS : undefined;
 
