@@ -1,70 +1,68 @@
 import { TokenKind } from './token';
 import { M } from './syntax-messages';
 
-/** Character codes the lexer and the parser compare with (one table for both). */
-export const enum Ch {
-  Tab = 9,
-  LF = 10,
-  CR = 13,
-  Space = 32,
-  Bang = 33,
-  Quote = 34,
-  Hash = 35,
-  Dollar = 36,
-  Percent = 37,
-  LParen = 40,
-  RParen = 41,
-  Star = 42,
-  Plus = 43,
-  Comma = 44,
-  Minus = 45,
-  Dot = 46,
-  Slash = 47,
-  Digit0 = 48,
-  Digit9 = 57,
-  Colon = 58,
-  Less = 60,
-  Equal = 61,
-  Greater = 62,
-  Question = 63,
-  At = 64,
-  UpperA = 65,
-  UpperE = 69,
-  UpperZ = 90,
-  LBracket = 91,
-  Backslash = 92,
-  RBracket = 93,
-  Caret = 94,
-  Underscore = 95,
-  LowerA = 97,
-  LowerE = 101,
-  LowerF = 102,
-  LowerX = 120,
-  LowerZ = 122,
-  LBrace = 123,
-  Bar = 124,
-  RBrace = 125,
-}
+// Character codes (one table for the lexer and the parser: the parser imports what it compares).
+export const CH_TAB = 9;
+export const CH_LF = 10;
+export const CH_CR = 13;
+export const CH_SPACE = 32;
+const CH_BANG = 33;
+export const CH_DQUOTE = 34;
+const CH_HASH = 35;
+const CH_DOLLAR = 36;
+const CH_PERCENT = 37;
+export const CH_LPAREN = 40;
+export const CH_RPAREN = 41;
+const CH_STAR = 42;
+const CH_PLUS = 43;
+const CH_COMMA = 44;
+export const CH_MINUS = 45;
+const CH_DOT = 46;
+const CH_SLASH = 47;
+const CH_0 = 48;
+const CH_9 = 57;
+const CH_COLON = 58;
+export const CH_LT = 60;
+const CH_EQ = 61;
+export const CH_GT = 62;
+const CH_QUESTION = 63;
+const CH_AT = 64;
+const CH_A = 65;
+const CH_Z = 90;
+export const CH_LSQUARE = 91;
+export const CH_BACKSLASH = 92;
+export const CH_RSQUARE = 93;
+const CH_CARET = 94;
+const CH_UNDERSCORE = 95;
+const CH_a = 97;
+const CH_f = 102;
+const CH_x = 120;
+const CH_z = 122;
+export const CH_LBRACE = 123;
+const CH_BAR = 124;
+export const CH_RBRACE = 125;
+const CH_E = 69;
+const CH_e = 101;
 
 /** True for `[a-zA-Z]`. */
 export function isLetter(c: number): boolean {
-  return (c >= Ch.LowerA && c <= Ch.LowerZ) || (c >= Ch.UpperA && c <= Ch.UpperZ);
+  return (c >= CH_a && c <= CH_z) || (c >= CH_A && c <= CH_Z);
 }
 /** True for `[0-9]`. */
 export function isDigit(c: number): boolean {
-  return c >= Ch.Digit0 && c <= Ch.Digit9;
+  return c >= CH_0 && c <= CH_9;
 }
 /** True for `[0-9a-fA-F]`. */
 export function isHexDigit(c: number): boolean {
-  return isDigit(c) || (c >= Ch.LowerA && c <= Ch.LowerF) || (c >= Ch.UpperA && c <= 70);
+  return isDigit(c) || (c >= CH_a && c <= CH_f) || (c >= CH_A && c <= 70);
 }
 /** Characters allowed after the first in a bare identifier: `[a-zA-Z0-9_$.]`. */
 export function isBareIdChar(c: number): boolean {
-  return isLetter(c) || isDigit(c) || c === Ch.Underscore || c === Ch.Dollar || c === Ch.Dot;
+  return isLetter(c) || isDigit(c) || c === CH_UNDERSCORE || c === CH_DOLLAR || c === CH_DOT;
 }
 /** Characters of a suffix id (`%x`, `^bb`, `#alias`): `[a-zA-Z0-9$._-]`. */
 export function isSuffixIdChar(c: number): boolean {
-  return isLetter(c) || isDigit(c) || c === Ch.Dollar || c === Ch.Dot || c === Ch.Underscore || c === Ch.Minus;
+  return isLetter(c) || isDigit(c) || c === CH_DOLLAR || c === CH_DOT || c === CH_UNDERSCORE || c === CH_MINUS;
 }
 
 /**
@@ -109,75 +107,75 @@ export class Lexer {
         return (this.kind = TokenKind.EOF);
       }
       const c = text.charCodeAt(pos);
-      if (c === Ch.Space || c === Ch.LF || c === Ch.Tab || c === Ch.CR) {
+      if (c === CH_SPACE || c === CH_LF || c === CH_TAB || c === CH_CR) {
         pos++;
         continue;
       }
-      if (c === Ch.Slash && text.charCodeAt(pos + 1) === Ch.Slash) {
+      if (c === CH_SLASH && text.charCodeAt(pos + 1) === CH_SLASH) {
         const nl = text.indexOf('\n', pos);
         pos = nl < 0 ? len : nl + 1;
         continue;
       }
       this.start = pos;
       switch (c) {
-        case Ch.Colon:
+        case CH_COLON:
           return this.single(pos, TokenKind.Colon);
-        case Ch.Comma:
+        case CH_COMMA:
           return this.single(pos, TokenKind.Comma);
-        case Ch.LParen:
+        case CH_LPAREN:
           return this.single(pos, TokenKind.LParen);
-        case Ch.RParen:
+        case CH_RPAREN:
           return this.single(pos, TokenKind.RParen);
-        case Ch.LBracket:
+        case CH_LSQUARE:
           return this.single(pos, TokenKind.LSquare);
-        case Ch.RBracket:
+        case CH_RSQUARE:
           return this.single(pos, TokenKind.RSquare);
-        case Ch.RBrace:
+        case CH_RBRACE:
           return this.single(pos, TokenKind.RBrace);
-        case Ch.Less:
+        case CH_LT:
           return this.single(pos, TokenKind.Less);
-        case Ch.Greater:
+        case CH_GT:
           return this.single(pos, TokenKind.Greater);
-        case Ch.Equal:
+        case CH_EQ:
           return this.single(pos, TokenKind.Equal);
-        case Ch.Plus:
+        case CH_PLUS:
           return this.single(pos, TokenKind.Plus);
-        case Ch.Star:
+        case CH_STAR:
           return this.single(pos, TokenKind.Star);
-        case Ch.Question:
+        case CH_QUESTION:
           return this.single(pos, TokenKind.Question);
-        case Ch.Bar:
+        case CH_BAR:
           return this.single(pos, TokenKind.VerticalBar);
-        case Ch.LBrace:
-          if (text.charCodeAt(pos + 1) === Ch.Minus && text.charCodeAt(pos + 2) === Ch.Hash) {
+        case CH_LBRACE:
+          if (text.charCodeAt(pos + 1) === CH_MINUS && text.charCodeAt(pos + 2) === CH_HASH) {
             return this.finish(pos + 3, TokenKind.FileMetadataBegin);
           }
           return this.single(pos, TokenKind.LBrace);
-        case Ch.Minus:
-          if (text.charCodeAt(pos + 1) === Ch.Greater) return this.finish(pos + 2, TokenKind.Arrow);
+        case CH_MINUS:
+          if (text.charCodeAt(pos + 1) === CH_GT) return this.finish(pos + 2, TokenKind.Arrow);
           return this.single(pos, TokenKind.Minus);
-        case Ch.Dot:
-          if (text.charCodeAt(pos + 1) === Ch.Dot && text.charCodeAt(pos + 2) === Ch.Dot) {
+        case CH_DOT:
+          if (text.charCodeAt(pos + 1) === CH_DOT && text.charCodeAt(pos + 2) === CH_DOT) {
             return this.finish(pos + 3, TokenKind.Ellipsis);
           }
           return this.error(pos + 1, M.unexpectedCharacter('.'));
-        case Ch.Quote:
+        case CH_DQUOTE:
           return this.scanString(pos);
-        case Ch.At:
+        case CH_AT:
           return this.scanAt(pos);
-        case Ch.Hash:
-          if (text.charCodeAt(pos + 1) === Ch.Minus && text.charCodeAt(pos + 2) === Ch.RBrace) {
+        case CH_HASH:
+          if (text.charCodeAt(pos + 1) === CH_MINUS && text.charCodeAt(pos + 2) === CH_RBRACE) {
             return this.finish(pos + 3, TokenKind.FileMetadataEnd);
           }
           return this.scanPrefixed(pos, TokenKind.HashIdentifier);
-        case Ch.Percent:
+        case CH_PERCENT:
           return this.scanPrefixed(pos, TokenKind.PercentIdentifier);
-        case Ch.Caret:
+        case CH_CARET:
           return this.scanPrefixed(pos, TokenKind.CaretIdentifier);
-        case Ch.Bang:
+        case CH_BANG:
           return this.scanPrefixed(pos, TokenKind.ExclamationIdentifier);
         default:
-          if (isLetter(c) || c === Ch.Underscore) {
+          if (isLetter(c) || c === CH_UNDERSCORE) {
             let p = pos + 1;
             while (p < len && isBareIdChar(text.charCodeAt(p))) p++;
             return this.finish(p, TokenKind.BareIdentifier);
@@ -206,19 +204,19 @@ export class Lexer {
     const text = this.text;
     const len = this.length;
     let p = pos + 1;
-    if (text.charCodeAt(pos) === Ch.Digit0 && text.charCodeAt(p) === Ch.LowerX && isHexDigit(text.charCodeAt(p + 1))) {
+    if (text.charCodeAt(pos) === CH_0 && text.charCodeAt(p) === CH_x && isHexDigit(text.charCodeAt(p + 1))) {
       p += 2;
       while (p < len && isHexDigit(text.charCodeAt(p))) p++;
       return this.finish(p, TokenKind.Integer);
     }
     while (p < len && isDigit(text.charCodeAt(p))) p++;
-    if (text.charCodeAt(p) !== Ch.Dot) return this.finish(p, TokenKind.Integer);
+    if (text.charCodeAt(p) !== CH_DOT) return this.finish(p, TokenKind.Integer);
     p++;
     while (p < len && isDigit(text.charCodeAt(p))) p++;
     const e = text.charCodeAt(p);
-    if (e === Ch.LowerE || e === Ch.UpperE) {
+    if (e === CH_e || e === CH_E) {
       const s = text.charCodeAt(p + 1);
-      if (isDigit(s) || ((s === Ch.Plus || s === Ch.Minus) && isDigit(text.charCodeAt(p + 2)))) {
+      if (isDigit(s) || ((s === CH_PLUS || s === CH_MINUS) && isDigit(text.charCodeAt(p + 2)))) {
         p += 2;
         while (p < len && isDigit(text.charCodeAt(p))) p++;
       }
@@ -233,11 +231,11 @@ export class Lexer {
     for (;;) {
       if (p >= len) return this.error(p, M.unterminatedString);
       const c = text.charCodeAt(p);
-      if (c === Ch.Quote) return this.finish(p + 1, TokenKind.String);
-      if (c === Ch.LF || c === Ch.CR) return this.error(p, M.unterminatedString);
-      if (c === Ch.Backslash) {
+      if (c === CH_DQUOTE) return this.finish(p + 1, TokenKind.String);
+      if (c === CH_LF || c === CH_CR) return this.error(p, M.unterminatedString);
+      if (c === CH_BACKSLASH) {
         const n = text.charCodeAt(p + 1);
-        if (n === Ch.Quote || n === Ch.Backslash || n === 110 || n === 116) {
+        if (n === CH_DQUOTE || n === CH_BACKSLASH || n === 110 || n === 116) {
           p += 2;
           continue;
         }
@@ -255,13 +253,13 @@ export class Lexer {
     const text = this.text;
     const len = this.length;
     const c = text.charCodeAt(pos + 1);
-    if (c === Ch.Quote) {
+    if (c === CH_DQUOTE) {
       const k = this.scanString(pos + 1);
       this.start = pos;
       if (k === TokenKind.Error) return k;
       return (this.kind = TokenKind.AtIdentifier);
     }
-    if (!(isLetter(c) || c === Ch.Underscore)) return this.error(pos + 1, M.expectedSymbolName);
+    if (!(isLetter(c) || c === CH_UNDERSCORE)) return this.error(pos + 1, M.expectedSymbolName);
     let p = pos + 2;
     while (p < len && isBareIdChar(text.charCodeAt(p))) p++;
     return this.finish(p, TokenKind.AtIdentifier);
@@ -273,7 +271,7 @@ export class Lexer {
     let p = pos + 1;
     const c = text.charCodeAt(p);
     if (kind === TokenKind.ExclamationIdentifier) {
-      if (!(isLetter(c) || c === Ch.Underscore)) return this.error(p, M.invalidTypeIdentifier);
+      if (!(isLetter(c) || c === CH_UNDERSCORE)) return this.error(p, M.invalidTypeIdentifier);
       p++;
       while (p < len && isSuffixIdChar(text.charCodeAt(p))) p++;
       return this.finish(p, kind);
@@ -283,7 +281,7 @@ export class Lexer {
       while (p < len && isDigit(text.charCodeAt(p))) p++;
       return this.finish(p, kind);
     }
-    if (isLetter(c) || c === Ch.Dollar || c === Ch.Dot || c === Ch.Underscore || c === Ch.Minus) {
+    if (isLetter(c) || c === CH_DOLLAR || c === CH_DOT || c === CH_UNDERSCORE || c === CH_MINUS) {
       p++;
       while (p < len && isSuffixIdChar(text.charCodeAt(p))) p++;
       return this.finish(p, kind);
@@ -294,7 +292,7 @@ export class Lexer {
   /** Decodes the current String token (or the string part of an `@"..."` token). */
   stringValue(): string {
     let s = this.start;
-    if (this.text.charCodeAt(s) === Ch.At) s++;
+    if (this.text.charCodeAt(s) === CH_AT) s++;
     return decodeStringLiteral(this.text, s + 1, this.end - 1);
   }
 }
@@ -303,7 +301,7 @@ export class Lexer {
 export function decodeStringLiteral(text: string, start: number, end: number): string {
   let first = -1;
   for (let p = start; p < end; p++) {
-    if (text.charCodeAt(p) === Ch.Backslash) {
+    if (text.charCodeAt(p) === CH_BACKSLASH) {
       first = p;
       break;
     }
@@ -319,7 +317,7 @@ export function decodeStringLiteral(text: string, start: number, end: number): s
     }
   };
   for (let p = first; p < end; p++) {
-    if (text.charCodeAt(p) !== Ch.Backslash) continue;
+    if (text.charCodeAt(p) !== CH_BACKSLASH) continue;
     if (p > last) {
       flushBytes();
       parts.push(text.substring(last, p));
@@ -333,7 +331,7 @@ export function decodeStringLiteral(text: string, start: number, end: number): s
       flushBytes();
       parts.push('\t');
       p += 1;
-    } else if (n === Ch.Quote || n === Ch.Backslash) {
+    } else if (n === CH_DQUOTE || n === CH_BACKSLASH) {
       flushBytes();
       parts.push(String.fromCharCode(n));
       p += 1;

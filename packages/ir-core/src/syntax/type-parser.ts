@@ -1,5 +1,22 @@
 /** Type parsing (one layer of the parser split by concern; see `parser.ts`). */
-import { Ch, isBareIdChar } from './lexer';
+import {
+  CH_BACKSLASH,
+  CH_CR,
+  CH_DQUOTE,
+  CH_GT,
+  CH_LBRACE,
+  CH_LF,
+  CH_LPAREN,
+  CH_LSQUARE,
+  CH_LT,
+  CH_MINUS,
+  CH_RBRACE,
+  CH_RPAREN,
+  CH_RSQUARE,
+  CH_SPACE,
+  CH_TAB,
+  isBareIdChar,
+} from './lexer';
 import { Attribute, Type } from '../ir/attribute';
 import { ComplexType, DYNAMIC, FloatType, FunctionType, IndexType, IntegerType, MemRefType, NoneType, OpaqueType, RankedTensorType, TupleType, UnrankedMemRefType, UnrankedTensorType, VectorType, isFloatKind, type Signedness } from '../ir/builtin-types';
 import { AffineMapAttr, StridedLayoutAttr } from '../ir/builtin-attributes';
@@ -12,7 +29,7 @@ import { BaseParser, MemoizedType, ParseAbort } from './base-parser';
 function skipSpaces(text: string, pos: number): number {
   for (;;) {
     const c = text.charCodeAt(pos);
-    if (c === Ch.Space || c === Ch.LF || c === Ch.Tab || c === Ch.CR) pos++;
+    if (c === CH_SPACE || c === CH_LF || c === CH_TAB || c === CH_CR) pos++;
     else return pos;
   }
 }
@@ -26,13 +43,13 @@ function scanBalanced(text: string, pos: number): number {
   const len = text.length;
   for (; pos < len; pos++) {
     const c = text.charCodeAt(pos);
-    if (c === Ch.LParen || c === Ch.Less || c === Ch.LBracket || c === Ch.LBrace) depth++;
-    else if (c === Ch.RParen || c === Ch.Greater || c === Ch.RBracket || c === Ch.RBrace) {
+    if (c === CH_LPAREN || c === CH_LT || c === CH_LSQUARE || c === CH_LBRACE) depth++;
+    else if (c === CH_RPAREN || c === CH_GT || c === CH_RSQUARE || c === CH_RBRACE) {
       if (--depth === 0) return pos + 1;
-    } else if (c === Ch.Minus && text.charCodeAt(pos + 1) === Ch.Greater) pos++;
-    else if (c === Ch.Quote) {
-      for (pos++; pos < len && text.charCodeAt(pos) !== Ch.Quote; pos++) if (text.charCodeAt(pos) === Ch.Backslash) pos++;
-    } else if (c === Ch.LF) return -1;
+    } else if (c === CH_MINUS && text.charCodeAt(pos + 1) === CH_GT) pos++;
+    else if (c === CH_DQUOTE) {
+      for (pos++; pos < len && text.charCodeAt(pos) !== CH_DQUOTE; pos++) if (text.charCodeAt(pos) === CH_BACKSLASH) pos++;
+    } else if (c === CH_LF) return -1;
   }
   return -1;
 }
@@ -43,19 +60,19 @@ function scanBalanced(text: string, pos: number): number {
  */
 function scanTypeEnd(text: string, pos: number): number {
   const c = text.charCodeAt(pos);
-  if (c === Ch.LParen) {
+  if (c === CH_LPAREN) {
     const close = scanBalanced(text, pos);
     if (close < 0) return -1;
     const arrow = skipSpaces(text, close);
-    if (text.charCodeAt(arrow) !== Ch.Minus || text.charCodeAt(arrow + 1) !== Ch.Greater) return -1;
+    if (text.charCodeAt(arrow) !== CH_MINUS || text.charCodeAt(arrow + 1) !== CH_GT) return -1;
     const result = skipSpaces(text, arrow + 2);
-    if (text.charCodeAt(result) === Ch.LParen) return scanBalanced(text, result);
+    if (text.charCodeAt(result) === CH_LPAREN) return scanBalanced(text, result);
     return isBareIdChar(text.charCodeAt(result)) ? scanTypeEnd(text, result) : -1;
   }
   let p = pos;
   while (isBareIdChar(text.charCodeAt(p))) p++;
   if (p === pos) return -1;
-  return text.charCodeAt(p) === Ch.Less ? scanBalanced(text, p) : p;
+  return text.charCodeAt(p) === CH_LT ? scanBalanced(text, p) : p;
 }
 
 /**
