@@ -9,14 +9,5 @@
 // Models default to lenet5 mlp_batch4 resnet_mini. --rules FILE loads a module exporting
 // `overrideRules(registry, pim)`, applied after the default rules, to A/B another implementation
 // of the multi-core rules in the same script.
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import * as path from 'node:path';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../../..');
-const r = spawnSync(process.execPath, ['--conditions=@raptor-pim/source', '-r', '@swc-node/register', path.join(here, 'bench.ts'), ...process.argv.slice(2)], {
-  stdio: 'inherit',
-  cwd: root,
-});
-process.exit(r.status ?? 1);
+import { runTs } from '../pim-sim/run-ts.mjs';
+process.exit(runTs('../interpreters/bench.ts', process.argv.slice(2)));
