@@ -22,7 +22,7 @@ export type { CoreAllocation, StreamLiveness } from './analysis/live-intervals';
 export { MemoryPlanAttributes, planHostMemory, planModuleMemory, planStreamMemory } from './analysis/plan-module';
 export type { ModuleMemoryReport, StreamMemoryReport } from './analysis/plan-module';
 export { verifyStreamMemory } from './analysis/verify-memory';
-export { evaluateStatic } from './analysis/static-index';
+export { evaluateStaticIndex as evaluateStatic } from '@raptor-pim/upstream-dialects';
 export { TargetKey, localMemoryOf, targetConfigOf } from './target';
 export { BufferizationMessages } from './diagnostics';
 

@@ -11,7 +11,7 @@ export type { SpatToPimResult, SpatToPimStats } from './conversion/convert-funct
 export { copyRuns, spatToPimPatterns, spatToPimTarget } from './conversion/patterns';
 export { LoweringContext, elementBytes, staticTensor } from './conversion/lowering-context';
 export type { HostBuffers, ConversionCounters, IndexOrValue, SliceRun, SliceRuns } from './conversion/lowering-context';
-export { evaluateStatic } from './conversion/static-index';
+export { evaluateStaticIndex as evaluateStatic } from '@raptor-pim/upstream-dialects';
 export { TargetKey, targetConfigOf } from './target';
 export { SpatToPimMessages } from './diagnostics';
 

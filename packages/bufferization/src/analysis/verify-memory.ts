@@ -20,7 +20,7 @@ import { BufferizationMessages as M } from '../diagnostics';
 import { localMemoryOf } from '../target';
 import { coresOf, describeStream } from './live-intervals';
 import { MemoryPlanAttributes as A } from './plan-module';
-import { evaluateStatic } from './static-index';
+import { evaluateStaticIndex as evaluateStatic } from '@raptor-pim/upstream-dialects';
 
 interface Recorded {
   readonly op: Operation;

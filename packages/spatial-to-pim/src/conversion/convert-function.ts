@@ -53,7 +53,7 @@ import {
 import { EmptyOp, ExtractSliceOp, InsertSliceOp, ParallelInsertSliceOp, createAlloc, createExtractSlice, readSliceLists } from '@raptor-pim/upstream-dialects';
 import { SpatToPimMessages as M } from '../diagnostics';
 import { copyRuns, spatToPimPatterns, spatToPimTarget } from './patterns';
-import { evaluateStatic } from './static-index';
+import { evaluateStaticIndex as evaluateStatic } from '@raptor-pim/upstream-dialects';
 import { LoweringContext, staticTensor, type ConversionCounters, type HostBuffers } from './lowering-context';
 
 /** What one conversion did (the pass statistics). */

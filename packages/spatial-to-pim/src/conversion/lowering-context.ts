@@ -26,7 +26,7 @@ import {
 import type { HardwareConfig } from '@raptor-pim/pim-target';
 import { createEmpty, readSliceLists } from '@raptor-pim/upstream-dialects';
 import { SpatToPimMessages as M } from '../diagnostics';
-import { evaluateStatic } from './static-index';
+import { evaluateStaticIndex as evaluateStatic } from '@raptor-pim/upstream-dialects';
 
 /** A static number or an SSA `index` value. */
 export type IndexOrValue = number | Value;

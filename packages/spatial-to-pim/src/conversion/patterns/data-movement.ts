@@ -11,7 +11,7 @@ import { BlueprintOp, ConcatOp, DeferredSourceSelectOp, ExtractRowsOp } from '@r
 import { ExtractSliceOp, InsertSliceOp, TensorCollapseShapeOp, TensorExpandShapeOp } from '@raptor-pim/upstream-dialects';
 import { SpatToPimMessages as M } from '../../diagnostics';
 import { staticTensor, type IndexOrValue, type LoweringContext, type SliceRun } from '../lowering-context';
-import { evaluateStatic } from '../static-index';
+import { evaluateStaticIndex as evaluateStatic } from '@raptor-pim/upstream-dialects';
 
 /**
  * Copies `runs` between `src` and `dst` with `def` (`pim.memcp` or `pim.memcp_hd`): a gather

@@ -1,7 +1,8 @@
 /**
  * Static evaluation of `index` expressions (constants, integer arithmetic, `affine.apply`,
  * casts) under bindings of block arguments such as a lane: what a PIM stream needs of every
- * offset, peer and event operand.
+ * offset, peer and event operand. Shared by spatial-to-pim and bufferization (one evaluator,
+ * not a copy per stage).
  */
 import {
   AddIOp,
@@ -18,7 +19,7 @@ import {
   SubIOp,
   type Value,
 } from '@raptor-pim/ir-core';
-import { AffineApplyOp as ApplyOp } from '@raptor-pim/upstream-dialects';
+import { ApplyOp } from './ops';
 
 const BINARY = new Map<unknown, (a: number, b: number) => number | undefined>([
   [AddIOp, (a, b) => a + b],
@@ -31,8 +32,15 @@ const BINARY = new Map<unknown, (a: number, b: number) => number | undefined>([
   [RemUIOp, (a, b) => (b === 0 ? undefined : a % b)],
 ]);
 
-/** The integer value of `v` under `bindings`, or undefined when it is not static. */
-export function evaluateStatic(v: Value, bindings: ReadonlyMap<Value, number>, depth = 0): number | undefined {
+/**
+ * The integer value of `v` under `bindings`, or undefined when it is not static.
+ *
+ * ```ts
+ * const lane = body.getArgument(0);
+ * evaluateStaticIndex(offset, new Map([[lane, 3]])); // the offset of lane 3
+ * ```
+ */
+export function evaluateStaticIndex(v: Value, bindings: ReadonlyMap<Value, number>, depth = 0): number | undefined {
   const bound = bindings.get(v);
   if (bound !== undefined) return bound;
   const op = v.definingOp;
@@ -42,11 +50,11 @@ export function evaluateStatic(v: Value, bindings: ReadonlyMap<Value, number>, d
     const a = op.getAttr('value');
     return a instanceof IntegerAttr ? Number(a.value) : undefined;
   }
-  if (def === IndexCastOp) return evaluateStatic(op.getOperand(0), bindings, depth + 1);
+  if (def === IndexCastOp) return evaluateStaticIndex(op.getOperand(0), bindings, depth + 1);
   const f = BINARY.get(def);
   if (f) {
-    const a = evaluateStatic(op.getOperand(0), bindings, depth + 1);
-    const b = a === undefined ? undefined : evaluateStatic(op.getOperand(1), bindings, depth + 1);
+    const a = evaluateStaticIndex(op.getOperand(0), bindings, depth + 1);
+    const b = a === undefined ? undefined : evaluateStaticIndex(op.getOperand(1), bindings, depth + 1);
     return a === undefined || b === undefined ? undefined : f(a, b);
   }
   if (def === ApplyOp) {
@@ -54,7 +62,7 @@ export function evaluateStatic(v: Value, bindings: ReadonlyMap<Value, number>, d
     if (!(map instanceof AffineMapAttr)) return undefined;
     const args: number[] = [];
     for (const o of op.operands) {
-      const x = evaluateStatic(o, bindings, depth + 1);
+      const x = evaluateStaticIndex(o, bindings, depth + 1);
       if (x === undefined) return undefined;
       args.push(x);
     }
