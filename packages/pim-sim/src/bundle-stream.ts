@@ -167,10 +167,10 @@ export function programView(program: CompiledProgram): Instruction[] {
 export function readForSimulation(files: BundleFiles): BundleForSimulation {
   const coreFiles = [...files.keys()].filter((n) => n.startsWith('core_'));
   if (coreFiles.length === 0 || !coreFiles.every((n) => CORE_PIM.test(n))) return { read: readBundleFiles(files) };
-  const stub = new Map(files);
+  const withoutPrograms = new Map(files);
   const empty = emptyPimb();
-  for (const name of coreFiles) stub.set(name, empty);
-  const read = readBundleFiles(stub);
+  for (const name of coreFiles) withoutPrograms.set(name, empty);
+  const read = readBundleFiles(withoutPrograms);
   const bundle = read.value;
   if (!bundle || read.diagnostics.some((d) => d.severity === 'error')) return { read: readBundleFiles(files) };
   const decoded: TargetDiagnostic[] = [];
