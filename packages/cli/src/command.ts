@@ -15,3 +15,38 @@ export interface CliCommand {
   /** Runs with the arguments after the command name; returns the exit code. */
   run(args: readonly string[], io: CliIo): Promise<number>;
 }
+
+/** What {@link defineParsedCommand} needs: the usage text, the argument parser and the action. */
+export interface ParsedCommandSpec<A> {
+  readonly name: string;
+  readonly summary: string;
+  /** The usage text printed for `--help` and after an argument error. */
+  readonly usage: string;
+  /** Parses the arguments: the parsed form, `'help'`, or an error message. */
+  parse(args: readonly string[]): A | 'help' | { readonly error: string };
+  /** Runs the command on parsed arguments; returns the exit code. */
+  run(parsed: A, io: CliIo): Promise<number>;
+}
+
+/**
+ * A subcommand whose arguments are parsed first: `--help` prints the usage (exit 0), an
+ * argument error prints the message and the usage on stderr (exit 1), anything else runs.
+ */
+export function defineParsedCommand<A extends object>(spec: ParsedCommandSpec<A>): CliCommand {
+  return {
+    name: spec.name,
+    summary: spec.summary,
+    async run(args, io) {
+      const parsed = spec.parse(args);
+      if (parsed === 'help') {
+        io.stdout(spec.usage);
+        return 0;
+      }
+      if ('error' in parsed) {
+        io.stderr(parsed.error + '\n' + spec.usage);
+        return 1;
+      }
+      return await spec.run(parsed, io);
+    },
+  };
+}

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { formatCompileReport } from '@raptor-pim/compiler';
 import { formatDiagnostic, writeBundle, type ProgramBundle } from '@raptor-pim/pim-target';
-import type { CliCommand, CliIo } from '../command';
+import { defineParsedCommand, type CliCommand, type CliIo } from '../command';
 import { CLI_MESSAGES as M } from '../diagnostics';
 import {
   COMPILE_FLAGS_USAGE,
@@ -129,19 +129,10 @@ export async function runCompile(a: CompileArgs, io: CliIo): Promise<number> {
 }
 
 /** The `raptor compile` command. */
-export const compileCommand: CliCommand = {
+export const compileCommand: CliCommand = defineParsedCommand({
   name: 'compile',
   summary: 'compile an ONNX model to a program bundle (the whole pipeline)',
-  async run(args: readonly string[], io: CliIo): Promise<number> {
-    const a = parseCompileArgs(args);
-    if (a === 'help') {
-      io.stdout(USAGE);
-      return 0;
-    }
-    if ('error' in a) {
-      io.stderr(a.error + '\n' + USAGE);
-      return 1;
-    }
-    return await runCompile(a, io);
-  },
-};
+  usage: USAGE,
+  parse: parseCompileArgs,
+  run: runCompile,
+});

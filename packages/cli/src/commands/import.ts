@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import { printOperation } from '@raptor-pim/ir-core';
 import { formatDiagnostic, hasErrors, importOnnxModel, parseInputShapeFlag, readOnnxFile, type OnnxTensor } from '@raptor-pim/onnx-frontend';
-import type { CliCommand, CliIo } from '../command';
+import { defineParsedCommand, type CliCommand, type CliIo } from '../command';
 import { CLI_MESSAGES as M } from '../diagnostics';
 import type { RunInputSpec } from '../run/run-entry';
 
@@ -143,19 +143,10 @@ export async function runImport(a: ImportArgs, io: CliIo): Promise<number> {
 }
 
 /** The `raptor import` command. */
-export const importCommand: CliCommand = {
+export const importCommand: CliCommand = defineParsedCommand({
   name: 'import',
   summary: 'lower an ONNX model to Spatial plans (and optionally run it)',
-  async run(args: readonly string[], io: CliIo): Promise<number> {
-    const a = parseImportArgs(args);
-    if (a === 'help') {
-      io.stdout(USAGE);
-      return 0;
-    }
-    if ('error' in a) {
-      io.stderr(a.error + '\n' + USAGE);
-      return 1;
-    }
-    return await runImport(a, io);
-  },
-};
+  usage: USAGE,
+  parse: parseImportArgs,
+  run: runImport,
+});

@@ -10,7 +10,7 @@ import type { OnnxModel } from '@raptor-pim/onnx-frontend';
 import type { CompileReport, F32Tensor } from '@raptor-pim/compiler';
 import { tensorToNumbers } from '@raptor-pim/onnx-frontend';
 import { cloneConfig, type ProgramBundle, type Target } from '@raptor-pim/pim-target';
-import type { CliCommand, CliIo } from '../command';
+import { defineParsedCommand, type CliCommand, type CliIo } from '../command';
 import { CLI_MESSAGES as M } from '../diagnostics';
 import {
   COMPILE_FLAGS_USAGE,
@@ -241,19 +241,10 @@ function runJson(
 }
 
 /** The `raptor run` command. */
-export const runCommand: CliCommand = {
+export const runCommand: CliCommand = defineParsedCommand({
   name: 'run',
   summary: 'compile an ONNX model, simulate it and compare with reference outputs',
-  async run(args: readonly string[], io: CliIo): Promise<number> {
-    const a = parseRunArgs(args);
-    if (a === 'help') {
-      io.stdout(USAGE);
-      return 0;
-    }
-    if ('error' in a) {
-      io.stderr(a.error + '\n' + USAGE);
-      return 1;
-    }
-    return await runRun(a, io);
-  },
-};
+  usage: USAGE,
+  parse: parseRunArgs,
+  run: runRun,
+});
