@@ -6,7 +6,6 @@
  * directory left behind. The mnist-8 tests compile it (about 10 s each on a loaded machine).
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { defaultTarget, readBundle, saveTarget, validateBundle } from '@raptor-pim/pim-target';
 import { readOnnxFile, type OnnxModel } from '@raptor-pim/onnx-frontend';
@@ -14,14 +13,14 @@ import { bindInputShapes, compileWithFlags, defaultCompileFlags } from '../src/c
 import { compileCommand } from '../src/commands/compile';
 import { runCommand } from '../src/commands/run';
 import { captureIo } from './support/capture-io';
+import { temporaryDirectories } from './support/temp-dirs';
 
 const EXAMPLE = path.resolve(__dirname, '../examples/mnist-8');
 const SHARED = process.env.RAPTOR_SHARED ?? path.resolve(__dirname, '../../../../shared');
 const MLP = path.join(SHARED, 'models/mlp');
 
-function tmp(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'raptor-compile-'));
-}
+/** A fresh temporary directory, removed after the file's tests. */
+const tmp = temporaryDirectories('raptor-compile-');
 
 /** Nothing but `keep` in `dir` (no bundle, no temporary `.NAME.partial-*` directory). */
 function expectOnly(dir: string, keep: readonly string[]): void {

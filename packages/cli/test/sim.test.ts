@@ -1,11 +1,11 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { assemble, createBundle, emptyNetworkTable, pimsimDefaultConfig, writeBundle } from '@raptor-pim/pim-target';
 import { readNpy, writeNpy } from '@raptor-pim/pim-sim';
 import type { CliIo } from '../src/command';
 import { simCommand } from '../src/commands/sim';
 import { captureIo } from './support/capture-io';
+import { temporaryDirectories } from './support/temp-dirs';
 
 /** Runs `raptor sim ...` in-process (argv without the program name, starting with 'sim'). */
 function runCli(argv: string[], io: CliIo): Promise<number> {
@@ -18,9 +18,8 @@ const EXAMPLE = path.join(SHARED, 'spec/pimsim-nn-example');
 
 const io = captureIo;
 
-function tmp(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'raptor-sim-'));
-}
+/** A fresh temporary directory, removed after the file's tests. */
+const tmp = temporaryDirectories('raptor-sim-');
 
 /** A one-core bundle: y = relu(x) + relu(x) over 16 f32 values, x at global 0, y at 4096. */
 function writeReluBundle(dir: string, program?: string, more: string[] = []): void {
