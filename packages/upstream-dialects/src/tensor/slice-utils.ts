@@ -4,70 +4,17 @@
  * (`static_offsets` with INT64_MIN for dynamic entries plus variadic index operands), the
  * ViewLikeInterface checks, the rank-reduced type check and the static in-bounds check.
  */
-import {
-  DYNAMIC,
-  formatType,
-  RankedTensorType,
-  type OpAsmParser,
-  type OpAsmPrinter,
-  type Operation,
-  type OperationState,
-  type UnresolvedOperand,
-  type Value,
-} from '@raptor-pim/ir-core';
-import {
-  addAttributes,
-  parseAttrDictInto,
-  parseDynamicIndexList,
-  printAttrDict,
-  printDynamicIndexList,
-  readStaticArray,
-  resolveIndices,
-  setSegments,
-  staticArray,
-} from '../memref/asm';
+import { DYNAMIC, formatType, RankedTensorType, type Operation } from '@raptor-pim/ir-core';
+import { parseAttrDictInto } from '../memref/asm';
+import type { MixedOffsetSizeStride, ParsedOffsetSizeStride } from '../offset-size-stride';
 import { TensorMessages as M } from './diagnostics';
 
 /** The static offsets, sizes and strides of a slice op ({@link DYNAMIC} marks dynamic entries). */
-export interface MixedSliceLists {
-  readonly offsets: readonly number[];
-  readonly sizes: readonly number[];
-  readonly strides: readonly number[];
-}
+export type MixedSliceLists = MixedOffsetSizeStride;
 
 const isDyn = (v: number) => v === DYNAMIC;
 const NAMES = ['offsets', 'sizes', 'strides'] as const;
 const SINGULAR = ['offset', 'size', 'stride'] as const;
-
-/** Reads `static_offsets`, `static_sizes`, `static_strides` of `op`. */
-export function readSliceLists(op: Operation): MixedSliceLists {
-  return {
-    offsets: readStaticArray(op.getAttr('static_offsets')),
-    sizes: readStaticArray(op.getAttr('static_sizes')),
-    strides: readStaticArray(op.getAttr('static_strides')),
-  };
-}
-
-/** Stores the three static lists as properties of `state`. */
-export function setSliceLists(state: OperationState, lists: MixedSliceLists): void {
-  addAttributes(
-    state,
-    [
-      { name: 'static_offsets', value: staticArray(state.context, lists.offsets) },
-      { name: 'static_sizes', value: staticArray(state.context, lists.sizes) },
-      { name: 'static_strides', value: staticArray(state.context, lists.strides) },
-    ],
-    ['static_offsets', 'static_sizes', 'static_strides'],
-  );
-}
-
-/** The dynamic offset/size/stride operands of `op`, whose first `fixed` operands are not indices. */
-export function sliceDynamicOperands(op: Operation, fixed: number): { offsets: Value[]; sizes: Value[]; strides: Value[] } {
-  const def = op.definition!;
-  const n = [fixed, fixed + 1, fixed + 2].map((i) => def.getOperandGroupRange(op, i)?.[1] ?? 0);
-  const dyn = op.operands.slice(fixed);
-  return { offsets: dyn.slice(0, n[0]), sizes: dyn.slice(n[0]!, n[0]! + n[1]!), strides: dyn.slice(n[0]! + n[1]!) };
-}
 
 /**
  * The full offsets/sizes/strides of `op` at run time: static values, dynamic entries taken in
@@ -183,51 +130,17 @@ export function checkSliceBounds(shape: readonly number[], lists: MixedSliceList
 }
 
 /** Parsed `[offsets] [sizes] [strides]`. */
-export interface ParsedSliceLists {
-  readonly operands: readonly (readonly UnresolvedOperand[])[];
-  readonly lists: MixedSliceLists;
-}
+export type ParsedSliceLists = ParsedOffsetSizeStride;
 
-/** Parses `[offsets] [sizes] [strides]` (MLIR's three `custom<DynamicIndexList>`). */
-export function parseSliceLists(parser: OpAsmParser): ParsedSliceLists | undefined {
-  const o = parseDynamicIndexList(parser);
-  if (!o) return undefined;
-  const s = parseDynamicIndexList(parser);
-  if (!s) return undefined;
-  const t = parseDynamicIndexList(parser);
-  if (!t) return undefined;
-  return { operands: [o.operands, s.operands, t.operands], lists: { offsets: o.statics, sizes: s.statics, strides: t.statics } };
-}
-
-/** Resolves the dynamic entries as `index` and stores lists and segment sizes in `state`. */
-export function finishSliceState(
-  parser: OpAsmParser,
-  state: OperationState,
-  leading: Value[],
-  parsed: ParsedSliceLists,
-): boolean {
-  const fixed = leading.length;
-  const vals = leading;
-  for (const g of parsed.operands) if (!resolveIndices(parser, g, vals)) return false;
-  state.operands = vals;
-  setSliceLists(state, parsed.lists);
-  const sizes = new Array<number>(fixed + parsed.operands.length).fill(1);
-  for (let i = 0; i < parsed.operands.length; i++) sizes[fixed + i] = parsed.operands[i]!.length;
-  setSegments(state, sizes);
-  return true;
-}
-
-/** Prints `[offsets] [sizes] [strides] {attrs}` of a slice op with `fixed` leading operands. */
-export function printSliceLists(p: OpAsmPrinter, op: Operation, fixed: number): void {
-  const lists = readSliceLists(op);
-  const dyn = sliceDynamicOperands(op, fixed);
-  printDynamicIndexList(p, lists.offsets, dyn.offsets);
-  p.print(' ');
-  printDynamicIndexList(p, lists.sizes, dyn.sizes);
-  p.print(' ');
-  printDynamicIndexList(p, lists.strides, dyn.strides);
-  printAttrDict(p, op, ['static_offsets', 'static_sizes', 'static_strides']);
-}
+// The slice ops read, write, parse and print their lists with the view-like helpers.
+export {
+  finishOffsetSizeStride as finishSliceState,
+  offsetSizeStrideOperands as sliceDynamicOperands,
+  parseOffsetSizeStride as parseSliceLists,
+  printOffsetSizeStride as printSliceLists,
+  readOffsetSizeStride as readSliceLists,
+  setOffsetSizeStride as setSliceLists,
+} from '../offset-size-stride';
 
 /** Parses the trailing attribute dictionary (inherent names become properties). */
 export { parseAttrDictInto };

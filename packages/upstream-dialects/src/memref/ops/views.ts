@@ -41,7 +41,6 @@ import {
   readStaticArray,
   reassociationAttr,
   resolveIndices,
-  setSegments,
   staticArray,
 } from '../asm';
 import {
@@ -66,6 +65,15 @@ import {
   isPermutation,
   isRankReducedType,
 } from '../layout';
+import {
+  finishOffsetSizeStride,
+  offsetSizeStrideCounts,
+  parseOffsetSizeStride,
+  printOffsetSizeStride,
+  readOffsetSizeStride,
+  type MixedOffsetSizeStride,
+  type OffsetSizeStrideSyntax,
+} from '../../offset-size-stride';
 import { numDynamicDims } from './allocation';
 
 // ------------------------------------------------------------------ casts
@@ -138,11 +146,7 @@ export const MemorySpaceCastOp = defineOp({
 
 // ------------------------------------------------------------------ offsets / sizes / strides
 
-interface MixedLists {
-  readonly offsets: readonly number[];
-  readonly sizes: readonly number[];
-  readonly strides: readonly number[];
-}
+type MixedLists = MixedOffsetSizeStride;
 
 const OSS_NAMES = ['offsets', 'sizes', 'strides'] as const;
 
@@ -185,30 +189,7 @@ function verifyOffsetSizeStride(op: Operation, lists: MixedLists, dynCounts: rea
   return true;
 }
 
-function segmentLengths(op: Operation): number[] {
-  const def = op.definition!;
-  return [1, 2, 3].map((i) => def.getOperandGroupRange(op, i)?.[1] ?? 0);
-}
-
-function readMixed(op: Operation): MixedLists {
-  return {
-    offsets: readStaticArray(op.getAttr('static_offsets')),
-    sizes: readStaticArray(op.getAttr('static_sizes')),
-    strides: readStaticArray(op.getAttr('static_strides')),
-  };
-}
-
-function setMixed(state: OperationState, lists: MixedLists): void {
-  addAttributes(
-    state,
-    [
-      { name: 'static_offsets', value: staticArray(state.context, lists.offsets) },
-      { name: 'static_sizes', value: staticArray(state.context, lists.sizes) },
-      { name: 'static_strides', value: staticArray(state.context, lists.strides) },
-    ],
-    ['static_offsets', 'static_sizes', 'static_strides'],
-  );
-}
+const segmentLengths = (op: Operation) => offsetSizeStrideCounts(op, 1);
 
 const SLICE_REASON: Record<string, string> = {
   'rank-too-large': '',
@@ -244,6 +225,26 @@ export function checkSliceInBounds(shape: readonly number[], lists: MixedLists):
   return undefined;
 }
 
+/**
+ * Parses the source, the offset/size/stride lists, `{attrs} : source-type to result-type` of
+ * `memref.subview` (`plain` lists) and `memref.reinterpret_cast` (`to offset: ..., sizes: ...,
+ * strides: ...`; its source may be unranked).
+ */
+function parseViewLike(parser: OpAsmParser, state: OperationState, syntax: OffsetSizeStrideSyntax): boolean {
+  const src = parser.parseOperand();
+  if (!src || (syntax === 'labelled' && !parser.parseKeyword('to'))) return false;
+  const lists = parseOffsetSizeStride(parser, syntax);
+  if (!lists || !parseAttrDictInto(parser, state)) return false;
+  const st = syntax === 'plain' ? parseColonMemRef(parser) : parser.parseColonType();
+  if (!st || !parser.parseKeyword('to')) return false;
+  const dt = parser.parseType();
+  if (!dt) return false;
+  const vals: Value[] = [];
+  if (!parser.resolveOperand(src, st, vals)) return false;
+  state.resultTypes = [dt];
+  return finishOffsetSizeStride(parser, state, vals, lists);
+}
+
 /** `memref.subview`: a strided view of a slice of a memref (optionally rank-reducing). */
 export const SubViewOp = defineOp({
   name: 'memref.subview',
@@ -254,7 +255,7 @@ export const SubViewOp = defineOp({
   traits: [Traits.Pure],
   verify(view) {
     const op = view.op;
-    const lists = readMixed(op);
+    const lists = readOffsetSizeStride(op);
     if (!verifyOffsetSizeStride(op, lists, segmentLengths(op), false)) return false;
     const base = view.source.type as MemRefType;
     const sub = view.result.type as MemRefType;
@@ -286,44 +287,12 @@ export const SubViewOp = defineOp({
     return true;
   },
   parse(parser, state) {
-    const src = parser.parseOperand();
-    if (!src) return false;
-    const offs = parseDynamicIndexList(parser);
-    if (!offs) return false;
-    const sizes = parseDynamicIndexList(parser);
-    if (!sizes) return false;
-    const strides = parseDynamicIndexList(parser);
-    if (!strides || !parseAttrDictInto(parser, state)) return false;
-    const st = parseColonMemRef(parser);
-    if (!st || !parser.parseKeyword('to')) return false;
-    const dt = parser.parseType();
-    if (!dt) return false;
-    const vals: Value[] = [];
-    if (
-      !parser.resolveOperand(src, st, vals) ||
-      !resolveIndices(parser, offs.operands, vals) ||
-      !resolveIndices(parser, sizes.operands, vals) ||
-      !resolveIndices(parser, strides.operands, vals)
-    )
-      return false;
-    state.operands = vals;
-    state.resultTypes = [dt];
-    setMixed(state, { offsets: offs.statics, sizes: sizes.statics, strides: strides.statics });
-    setSegments(state, [1, offs.operands.length, sizes.operands.length, strides.operands.length]);
-    return true;
+    return parseViewLike(parser, state, 'plain');
   },
   print(op, p) {
-    const lists = readMixed(op);
-    const [no, ns] = segmentLengths(op);
-    const dyn = op.operands.slice(1);
     p.print(' ');
     p.printOperand(op.getOperand(0));
-    printDynamicIndexList(p, lists.offsets, dyn.slice(0, no));
-    p.print(' ');
-    printDynamicIndexList(p, lists.sizes, dyn.slice(no, no! + ns!));
-    p.print(' ');
-    printDynamicIndexList(p, lists.strides, dyn.slice(no! + ns!));
-    printAttrDict(p, op, ['static_offsets', 'static_sizes', 'static_strides']);
+    printOffsetSizeStride(p, op, 1);
     p.print(' : ');
     p.printType(op.getOperand(0).type);
     p.print(' to ');
@@ -351,7 +320,7 @@ export const ReinterpretCastOp = defineOp({
   traits: [Traits.Pure],
   verify(view) {
     const op = view.op;
-    const lists = readMixed(op);
+    const lists = readOffsetSizeStride(op);
     if (!verifyOffsetSizeStride(op, lists, segmentLengths(op), true)) return false;
     const src = view.source.type as MemRefType | UnrankedMemRefType;
     const dst = view.result.type as MemRefType;
@@ -394,45 +363,13 @@ export const ReinterpretCastOp = defineOp({
     return true;
   },
   parse(parser, state) {
-    const src = parser.parseOperand();
-    if (!src || !parser.parseKeyword('to') || !parser.parseKeyword('offset') || !parser.parseColon()) return false;
-    const offs = parseDynamicIndexList(parser);
-    if (!offs || !parser.parseComma() || !parser.parseKeyword('sizes') || !parser.parseColon()) return false;
-    const sizes = parseDynamicIndexList(parser);
-    if (!sizes || !parser.parseComma() || !parser.parseKeyword('strides') || !parser.parseColon()) return false;
-    const strides = parseDynamicIndexList(parser);
-    if (!strides || !parseAttrDictInto(parser, state)) return false;
-    const st = parser.parseColonType();
-    if (!st || !parser.parseKeyword('to')) return false;
-    const dt = parser.parseType();
-    if (!dt) return false;
-    const vals: Value[] = [];
-    if (
-      !parser.resolveOperand(src, st, vals) ||
-      !resolveIndices(parser, offs.operands, vals) ||
-      !resolveIndices(parser, sizes.operands, vals) ||
-      !resolveIndices(parser, strides.operands, vals)
-    )
-      return false;
-    state.operands = vals;
-    state.resultTypes = [dt];
-    setMixed(state, { offsets: offs.statics, sizes: sizes.statics, strides: strides.statics });
-    setSegments(state, [1, offs.operands.length, sizes.operands.length, strides.operands.length]);
-    return true;
+    return parseViewLike(parser, state, 'labelled');
   },
   print(op, p) {
-    const lists = readMixed(op);
-    const [no, ns] = segmentLengths(op);
-    const dyn = op.operands.slice(1);
     p.print(' ');
     p.printOperand(op.getOperand(0));
-    p.print(' to offset: ');
-    printDynamicIndexList(p, lists.offsets, dyn.slice(0, no));
-    p.print(', sizes: ');
-    printDynamicIndexList(p, lists.sizes, dyn.slice(no, no! + ns!));
-    p.print(', strides: ');
-    printDynamicIndexList(p, lists.strides, dyn.slice(no! + ns!));
-    printAttrDict(p, op, ['static_offsets', 'static_sizes', 'static_strides']);
+    p.print(' to ');
+    printOffsetSizeStride(p, op, 1, 'labelled');
     p.print(' : ');
     p.printType(op.getOperand(0).type);
     p.print(' to ');

@@ -1,0 +1,128 @@
+/**
+ * The mixed static/dynamic offset, size and stride lists of view-like ops, as MLIR's
+ * `OffsetSizeAndStrideOpInterface` stores them: `static_offsets`, `static_sizes`,
+ * `static_strides` properties (INT64_MIN marks a dynamic entry) plus three variadic `index`
+ * operand groups. One reader, writer, parser and printer for every op that has them
+ * (`memref.subview`, `memref.reinterpret_cast`, `tensor.extract_slice`, `tensor.insert_slice`,
+ * `tensor.parallel_insert_slice`); each dialect keeps its own verification rules.
+ */
+import type { OpAsmParser, OpAsmPrinter, Operation, OperationState, UnresolvedOperand, Value } from '@raptor-pim/ir-core';
+import {
+  addAttributes,
+  parseDynamicIndexList,
+  printAttrDict,
+  printDynamicIndexList,
+  readStaticArray,
+  resolveIndices,
+  setSegments,
+  staticArray,
+} from './memref/asm';
+
+/** The static offsets, sizes and strides of a view-like op (`DYNAMIC` marks dynamic entries). */
+export interface MixedOffsetSizeStride {
+  readonly offsets: readonly number[];
+  readonly sizes: readonly number[];
+  readonly strides: readonly number[];
+}
+
+/** The property names of the three static lists, in order. */
+export const OFFSET_SIZE_STRIDE_PROPERTIES = ['static_offsets', 'static_sizes', 'static_strides'] as const;
+
+/** Reads `static_offsets`, `static_sizes`, `static_strides` of `op`. */
+export function readOffsetSizeStride(op: Operation): MixedOffsetSizeStride {
+  return {
+    offsets: readStaticArray(op.getAttr('static_offsets')),
+    sizes: readStaticArray(op.getAttr('static_sizes')),
+    strides: readStaticArray(op.getAttr('static_strides')),
+  };
+}
+
+/** Stores the three static lists as properties of `state`. */
+export function setOffsetSizeStride(state: OperationState, lists: MixedOffsetSizeStride): void {
+  addAttributes(
+    state,
+    [
+      { name: 'static_offsets', value: staticArray(state.context, lists.offsets) },
+      { name: 'static_sizes', value: staticArray(state.context, lists.sizes) },
+      { name: 'static_strides', value: staticArray(state.context, lists.strides) },
+    ],
+    OFFSET_SIZE_STRIDE_PROPERTIES,
+  );
+}
+
+/** The numbers of dynamic offset, size and stride operands of `op`, whose first `fixed` operand groups are not indices. */
+export function offsetSizeStrideCounts(op: Operation, fixed: number): [number, number, number] {
+  const def = op.definition!;
+  const count = (group: number) => def.getOperandGroupRange(op, group)?.[1] ?? 0;
+  return [count(fixed), count(fixed + 1), count(fixed + 2)];
+}
+
+/** The dynamic offset/size/stride operands of `op`, whose first `fixed` operands are not indices. */
+export function offsetSizeStrideOperands(op: Operation, fixed: number): { offsets: Value[]; sizes: Value[]; strides: Value[] } {
+  const [no, ns] = offsetSizeStrideCounts(op, fixed);
+  const dyn = op.operands.slice(fixed);
+  return { offsets: dyn.slice(0, no), sizes: dyn.slice(no, no + ns), strides: dyn.slice(no + ns) };
+}
+
+/** Parsed offset, size and stride lists: the unresolved dynamic operands and the static values. */
+export interface ParsedOffsetSizeStride {
+  readonly operands: readonly (readonly UnresolvedOperand[])[];
+  readonly lists: MixedOffsetSizeStride;
+}
+
+/**
+ * How the three lists are spelled: `plain` is `[offsets] [sizes] [strides]` (subview and the
+ * tensor slices), `labelled` is `offset: [o], sizes: [s], strides: [t]` (reinterpret_cast).
+ */
+export type OffsetSizeStrideSyntax = 'plain' | 'labelled';
+
+const LABELS = ['offset', 'sizes', 'strides'] as const;
+
+/** Parses the three lists (MLIR's three `custom<DynamicIndexList>`), spelled as `syntax` says. */
+export function parseOffsetSizeStride(parser: OpAsmParser, syntax: OffsetSizeStrideSyntax = 'plain'): ParsedOffsetSizeStride | undefined {
+  const parsed = [];
+  for (let i = 0; i < 3; i++) {
+    if (syntax === 'labelled') {
+      if (i > 0 && !parser.parseComma()) return undefined;
+      if (!parser.parseKeyword(LABELS[i]!) || !parser.parseColon()) return undefined;
+    }
+    const list = parseDynamicIndexList(parser);
+    if (!list) return undefined;
+    parsed.push(list);
+  }
+  const [o, s, t] = parsed as [(typeof parsed)[0], (typeof parsed)[0], (typeof parsed)[0]];
+  return { operands: [o.operands, s.operands, t.operands], lists: { offsets: o.statics, sizes: s.statics, strides: t.statics } };
+}
+
+/**
+ * Resolves the dynamic entries as `index` after the `leading` operands (one per operand group)
+ * and stores the operands, the static lists and the segment sizes in `state`.
+ */
+export function finishOffsetSizeStride(parser: OpAsmParser, state: OperationState, leading: Value[], parsed: ParsedOffsetSizeStride): boolean {
+  const fixed = leading.length;
+  const vals = leading;
+  for (const group of parsed.operands) if (!resolveIndices(parser, group, vals)) return false;
+  state.operands = vals;
+  setOffsetSizeStride(state, parsed.lists);
+  const sizes = new Array<number>(fixed + parsed.operands.length).fill(1);
+  for (let i = 0; i < parsed.operands.length; i++) sizes[fixed + i] = parsed.operands[i]!.length;
+  setSegments(state, sizes);
+  return true;
+}
+
+/** Prints the three lists of an op with `fixed` leading operands, spelled as `syntax` says, then `{attrs}`. */
+export function printOffsetSizeStride(p: OpAsmPrinter, op: Operation, fixed: number, syntax: OffsetSizeStrideSyntax = 'plain'): void {
+  const lists = readOffsetSizeStride(op);
+  const dyn = offsetSizeStrideOperands(op, fixed);
+  const groups = [
+    [lists.offsets, dyn.offsets],
+    [lists.sizes, dyn.sizes],
+    [lists.strides, dyn.strides],
+  ] as const;
+  groups.forEach(([statics, values], i) => {
+    if (syntax === 'labelled') p.print(`${i > 0 ? ', ' : ''}${LABELS[i]}: `);
+    else if (i > 0) p.print(' ');
+    printDynamicIndexList(p, statics, values);
+  });
+  printAttrDict(p, op, OFFSET_SIZE_STRIDE_PROPERTIES);
+}
