@@ -281,11 +281,14 @@ function inherentOf(names: readonly string[]): ReadonlySet<string> {
   return new Set(names);
 }
 
-/** `%lhs, %rhs [flags] attr-dict : type` (MLIR's binary op format). */
-function binaryAsm(flags: FlagKind, inherent: ReadonlySet<string>) {
+/**
+ * `%a, %b, ... [flags] attr-dict : type`: MLIR's format of the same-type element-wise ops with
+ * `arity` operands (binary ops; `negf` with one).
+ */
+function sameTypeAsm(arity: number, flags: FlagKind, inherent: ReadonlySet<string>) {
   return {
     parse(p: OpAsmParser, state: OperationState): boolean {
-      const ops = parseOperands(p, 2);
+      const ops = parseOperands(p, arity);
       if (!ops) return false;
       if (flags && !parseFlagsClause(p, state, flags, FLAG_PROP[flags], true)) return false;
       const attrs = p.parseOptionalAttrDict();
@@ -303,36 +306,6 @@ function binaryAsm(flags: FlagKind, inherent: ReadonlySet<string>) {
     print(op: Operation, p: OpAsmPrinter): void {
       p.print(' ');
       p.printOperands(op.operands);
-      if (flags) printFlagsClause(op, p, flags, FLAG_PROP[flags], true);
-      printAttrDict(p, op, flags ? [FLAG_PROP[flags]] : []);
-      p.print(' : ');
-      p.printType(op.getResult(0).type);
-    },
-  };
-}
-
-/** `%in [flags] attr-dict : type` (negf). */
-function unaryAsm(flags: FlagKind, inherent: ReadonlySet<string>) {
-  return {
-    parse(p: OpAsmParser, state: OperationState): boolean {
-      const o = p.parseOperand();
-      if (!o) return false;
-      if (flags && !parseFlagsClause(p, state, flags, FLAG_PROP[flags], true)) return false;
-      const attrs = p.parseOptionalAttrDict();
-      if (!attrs) return false;
-      addParsedAttributes(state, attrs, inherent);
-      if (!p.parseColon()) return false;
-      const type = p.parseType();
-      if (!type) return false;
-      const values: Value[] = [];
-      if (!p.resolveOperand(o, type, values)) return false;
-      state.operands = values;
-      state.resultTypes = [type];
-      return true;
-    },
-    print(op: Operation, p: OpAsmPrinter): void {
-      p.print(' ');
-      p.printOperand(op.getOperand(0));
       if (flags) printFlagsClause(op, p, flags, FLAG_PROP[flags], true);
       printAttrDict(p, op, flags ? [FLAG_PROP[flags]] : []);
       p.print(' : ');
@@ -482,7 +455,7 @@ function intBinaryOp(mnemonic: string, opts: { overflow?: boolean; commutative?:
     results: { result: single(SignlessIntegerOrIndexLike) },
     attributes: opts.overflow ? { overflowFlags: optProp(OverflowAttrC, (c) => OverflowFlagsAttr.get(c)) } : {},
     traits: [Traits.Pure, Traits.SameOperandsAndResultType, Traits.Elementwise, ...(opts.commutative ? [Traits.Commutative] : [])],
-    ...binaryAsm(opts.overflow ? 'overflow' : undefined, opts.overflow ? intInherent : new Set()),
+    ...sameTypeAsm(2, opts.overflow ? 'overflow' : undefined, opts.overflow ? intInherent : new Set()),
     fold(view, operands) {
       const type = view.op.getResult(0).type;
       const scalar = scalarOf(type);
@@ -506,7 +479,7 @@ function floatBinaryOp(mnemonic: string, opts: { commutative?: boolean; summary:
     results: { result: single(FloatLike) },
     attributes: { fastmath: optProp(FastMathAttrC, (c) => FastMathFlagsAttr.get(c)) },
     traits: [Traits.Pure, Traits.SameOperandsAndResultType, Traits.Elementwise, ...(opts.commutative ? [Traits.Commutative] : [])],
-    ...binaryAsm('fastmath', floatInherent),
+    ...sameTypeAsm(2, 'fastmath', floatInherent),
     fold(view, operands) {
       const type = view.op.getResult(0).type;
       const scalar = scalarOf(type);
@@ -582,7 +555,7 @@ export const NegFOp = defineOp({
   results: { result: single(FloatLike) },
   attributes: { fastmath: optProp(FastMathAttrC, (c) => FastMathFlagsAttr.get(c)) },
   traits: [Traits.Pure, Traits.SameOperandsAndResultType, Traits.Elementwise],
-  ...unaryAsm('fastmath', floatInherent),
+  ...sameTypeAsm(1, 'fastmath', floatInherent),
   fold(view, operands) {
     const type = view.op.getResult(0).type;
     const scalar = scalarOf(type);
