@@ -26,7 +26,7 @@ import {
 } from '@raptor-pim/pim-target';
 import type { BundleFiles, Instruction, Mnemonic, ProgramBundle, Result, TargetDiagnostic } from '@raptor-pim/pim-target';
 import type { CompiledProgram } from './program';
-import { F_A, F_B, F_C, F_CORE, F_IMM, F_LEN, F_OP, F_OSEL, F_OVAL, F_RD, F_RS1, F_RS2, STRIDE, compileProgram } from './program';
+import { F_OP, OPERAND_SLOTS, STRIDE, compileProgram } from './program';
 
 /** A bundle read for simulation, with its compiled programs when they were decoded here. */
 export interface BundleForSimulation {
@@ -48,70 +48,19 @@ function emptyPimb(): Uint8Array {
 
 /**
  * Rebuilds instruction `pc` of a compiled program as the PIMB decoder produced it: `op`, then
- * the operand fields in OPERAND_FIELDS order (checked against the decoder for every mnemonic
- * in test/bundle-stream.test.ts). One object literal per shape keeps this fast.
+ * the operand fields in OPERAND_FIELDS order from their slots (checked against the decoder for
+ * every mnemonic in test/bundle-stream.test.ts).
  */
 export function instructionAt(program: CompiledProgram, pc: number): Instruction {
   const c = program.code;
   const b = pc * STRIDE;
-  const op = mnemonicOfOpcode(c[b + F_OP]) as Mnemonic;
-  let r: Record<string, string | number | boolean>;
-  switch (op) {
-    case 'nop':
-      r = { op };
-      break;
-    case 'sldi':
-      r = { op, rd: c[b + F_RD], imm: c[b + F_IMM] };
-      break;
-    case 'sld':
-      r = { op, rd: c[b + F_RD], rs1: c[b + F_RS1], offsetValue: c[b + F_IMM] };
-      break;
-    case 'sadd':
-    case 'ssub':
-    case 'smul':
-      r = { op, rd: c[b + F_RD], rs1: c[b + F_RS1], rs2: c[b + F_RS2] };
-      break;
-    case 'saddi':
-    case 'smuli':
-      r = { op, rd: c[b + F_RD], rs1: c[b + F_RS1], imm: c[b + F_IMM] };
-      break;
-    case 'setbw':
-      r = { op, ibiw: c[b + F_A], obiw: c[b + F_B] };
-      break;
-    case 'mvmul':
-      r = { op, rd: c[b + F_RD], rs1: c[b + F_RS1], mbiw: c[b + F_B], relu: c[b + F_C] !== 0, group: c[b + F_A] };
-      break;
-    case 'vrelu':
-    case 'vtanh':
-    case 'vsigm':
-    case 'vsoftmax':
-      r = { op, rd: c[b + F_RD], rs1: c[b + F_RS1], len: c[b + F_LEN], offsetSelect: c[b + F_OSEL], offsetValue: c[b + F_OVAL] };
-      break;
-    case 'ld':
-    case 'st':
-      r = { op, rd: c[b + F_RD], rs1: c[b + F_RS1], size: c[b + F_LEN], offsetSelect: c[b + F_OSEL], offsetValue: c[b + F_OVAL] };
-      break;
-    case 'lldi':
-      r = { op, rd: c[b + F_RD], imm: c[b + F_IMM], len: c[b + F_LEN], offsetSelect: c[b + F_OSEL], offsetValue: c[b + F_OVAL] };
-      break;
-    case 'lmv':
-      r = { op, rd: c[b + F_RD], rs1: c[b + F_RS1], len: c[b + F_LEN], offsetSelect: c[b + F_OSEL], offsetValue: c[b + F_OVAL] };
-      break;
-    case 'send':
-      r = { op, rd: c[b + F_RD], rs1: c[b + F_RS1], core: c[b + F_CORE], size: c[b + F_LEN], offsetSelect: c[b + F_OSEL], offsetValue: c[b + F_OVAL] };
-      break;
-    case 'recv':
-      r = { op, rd: c[b + F_RD], core: c[b + F_CORE], size: c[b + F_LEN], offsetSelect: c[b + F_OSEL], offsetValue: c[b + F_OVAL] };
-      break;
-    case 'wait':
-      r = { op, eventRegister: c[b + F_A], waitValue: c[b + F_B] };
-      break;
-    case 'sync':
-      r = { op, eventRegister: c[b + F_A], core: c[b + F_CORE] };
-      break;
-    default:
-      // Two-operand vector ops and vavg/vmv/vrsu/vrsl.
-      r = { op, rd: c[b + F_RD], rs1: c[b + F_RS1], rs2: c[b + F_RS2], len: c[b + F_LEN], offsetSelect: c[b + F_OSEL], offsetValue: c[b + F_OVAL] };
+  const opcode = c[b + F_OP]!;
+  const r: Record<string, string | number | boolean> = { op: mnemonicOfOpcode(opcode) as Mnemonic };
+  const { fields, slots } = OPERAND_SLOTS[opcode]!;
+  for (let k = 0; k < fields.length; k++) {
+    const field = fields[k]!;
+    const value = c[b + slots[k]!]!;
+    r[field] = field === 'relu' ? value !== 0 : value;
   }
   return r as unknown as Instruction;
 }

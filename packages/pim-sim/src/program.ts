@@ -3,8 +3,8 @@
  * a fixed number of slots per instruction, so neither pass allocates or dispatches on strings
  * per instruction.
  */
-import type { Instruction, InstructionClass, Mnemonic } from '@raptor-pim/pim-target';
-import { INSTRUCTION_CLASS, MNEMONICS, Opcode } from '@raptor-pim/pim-target';
+import type { Instruction, InstructionClass, Mnemonic, OperandField } from '@raptor-pim/pim-target';
+import { INSTRUCTION_CLASS, MNEMONICS, OPERAND_FIELDS, Opcode } from '@raptor-pim/pim-target';
 
 /** Slots per instruction in {@link CompiledProgram.code}. */
 export const STRIDE = 12;
@@ -75,14 +75,48 @@ export interface CompiledProgram {
   readonly code: Int32Array;
 }
 
+/** The slot each operand field is stored in (`sld`'s offset goes to {@link F_IMM}, see {@link slotOf}). */
+const SLOT_OF_FIELD: { readonly [F in OperandField]: number } = {
+  rd: F_RD,
+  rs1: F_RS1,
+  rs2: F_RS2,
+  imm: F_IMM,
+  len: F_LEN,
+  size: F_LEN,
+  offsetSelect: F_OSEL,
+  offsetValue: F_OVAL,
+  core: F_CORE,
+  group: F_A,
+  eventRegister: F_A,
+  ibiw: F_A,
+  mbiw: F_B,
+  waitValue: F_B,
+  obiw: F_B,
+  relu: F_C,
+};
+
+/** The slot of operand `field` of mnemonic `op`. */
+function slotOf(op: Mnemonic, field: OperandField): number {
+  return op === 'sld' && field === 'offsetValue' ? F_IMM : SLOT_OF_FIELD[field];
+}
+
+/**
+ * Per opcode number, the operand fields of the mnemonic (pim-target's OPERAND_FIELDS order)
+ * and the slot of each: the one layout both {@link compileProgram} and `instructionAt` (bundle-stream.ts)
+ * follow.
+ */
+export const OPERAND_SLOTS: readonly { readonly fields: readonly OperandField[]; readonly slots: Int32Array }[] = MNEMONICS.map((op) => ({
+  fields: OPERAND_FIELDS[op],
+  slots: Int32Array.from(OPERAND_FIELDS[op], (field) => slotOf(op, field)),
+}));
+
 function num(v: unknown): number {
   return typeof v === 'number' ? v | 0 : typeof v === 'boolean' ? (v ? 1 : 0) : 0;
 }
 
 /**
- * Pre-decodes a core's instruction list (pim-target's typed union) into the compact form.
- * Only the fields an instruction has are read (the union's objects have many shapes, so every
- * property read is a slow, megamorphic one).
+ * Pre-decodes a core's instruction list (pim-target's typed union) into the compact form:
+ * each operand field of the instruction into its slot ({@link OPERAND_SLOTS}).
  *
  * @example `compileProgram([{ op: 'setbw', ibiw: 8, obiw: 8 }]).length === 1`
  */
@@ -90,109 +124,12 @@ export function compileProgram(instructions: readonly Instruction[]): CompiledPr
   const n = instructions.length;
   const code = new Int32Array(n * STRIDE);
   for (let i = 0; i < n; i++) {
-    const inst = instructions[i];
+    const inst = instructions[i] as unknown as { readonly op: Mnemonic } & { readonly [F in OperandField]?: number | boolean };
     const base = i * STRIDE;
-    code[base + F_OP] = Opcode[inst.op];
-    switch (inst.op) {
-      case 'nop':
-        break;
-      case 'sldi':
-        code[base + F_RD] = num(inst.rd);
-        code[base + F_IMM] = num(inst.imm);
-        break;
-      case 'sld':
-        code[base + F_RD] = num(inst.rd);
-        code[base + F_RS1] = num(inst.rs1);
-        code[base + F_IMM] = num(inst.offsetValue);
-        break;
-      case 'sadd':
-      case 'ssub':
-      case 'smul':
-        code[base + F_RD] = num(inst.rd);
-        code[base + F_RS1] = num(inst.rs1);
-        code[base + F_RS2] = num(inst.rs2);
-        break;
-      case 'saddi':
-      case 'smuli':
-        code[base + F_RD] = num(inst.rd);
-        code[base + F_RS1] = num(inst.rs1);
-        code[base + F_IMM] = num(inst.imm);
-        break;
-      case 'setbw':
-        code[base + F_A] = num(inst.ibiw);
-        code[base + F_B] = num(inst.obiw);
-        break;
-      case 'mvmul':
-        code[base + F_RD] = num(inst.rd);
-        code[base + F_RS1] = num(inst.rs1);
-        code[base + F_A] = num(inst.group);
-        code[base + F_B] = num(inst.mbiw);
-        code[base + F_C] = num(inst.relu);
-        break;
-      case 'vrelu':
-      case 'vtanh':
-      case 'vsigm':
-      case 'vsoftmax':
-        code[base + F_RD] = num(inst.rd);
-        code[base + F_RS1] = num(inst.rs1);
-        code[base + F_LEN] = num(inst.len);
-        code[base + F_OSEL] = num(inst.offsetSelect);
-        code[base + F_OVAL] = num(inst.offsetValue);
-        break;
-      case 'ld':
-      case 'st':
-        code[base + F_RD] = num(inst.rd);
-        code[base + F_RS1] = num(inst.rs1);
-        code[base + F_LEN] = num(inst.size);
-        code[base + F_OSEL] = num(inst.offsetSelect);
-        code[base + F_OVAL] = num(inst.offsetValue);
-        break;
-      case 'lldi':
-        code[base + F_RD] = num(inst.rd);
-        code[base + F_IMM] = num(inst.imm);
-        code[base + F_LEN] = num(inst.len);
-        code[base + F_OSEL] = num(inst.offsetSelect);
-        code[base + F_OVAL] = num(inst.offsetValue);
-        break;
-      case 'lmv':
-        code[base + F_RD] = num(inst.rd);
-        code[base + F_RS1] = num(inst.rs1);
-        code[base + F_LEN] = num(inst.len);
-        code[base + F_OSEL] = num(inst.offsetSelect);
-        code[base + F_OVAL] = num(inst.offsetValue);
-        break;
-      case 'send':
-        code[base + F_RD] = num(inst.rd);
-        code[base + F_RS1] = num(inst.rs1);
-        code[base + F_CORE] = num(inst.core);
-        code[base + F_LEN] = num(inst.size);
-        code[base + F_OSEL] = num(inst.offsetSelect);
-        code[base + F_OVAL] = num(inst.offsetValue);
-        break;
-      case 'recv':
-        code[base + F_RD] = num(inst.rd);
-        code[base + F_CORE] = num(inst.core);
-        code[base + F_LEN] = num(inst.size);
-        code[base + F_OSEL] = num(inst.offsetSelect);
-        code[base + F_OVAL] = num(inst.offsetValue);
-        break;
-      case 'wait':
-        code[base + F_A] = num(inst.eventRegister);
-        code[base + F_B] = num(inst.waitValue);
-        break;
-      case 'sync':
-        code[base + F_A] = num(inst.eventRegister);
-        code[base + F_CORE] = num(inst.core);
-        break;
-      default:
-        // Vector ops with rs2 (two-operand, and vavg/vmv/vrsu/vrsl whose rs2 holds a value).
-        code[base + F_RD] = num(inst.rd);
-        code[base + F_RS1] = num(inst.rs1);
-        code[base + F_RS2] = num(inst.rs2);
-        code[base + F_LEN] = num(inst.len);
-        code[base + F_OSEL] = num(inst.offsetSelect);
-        code[base + F_OVAL] = num(inst.offsetValue);
-    }
+    const opcode = Opcode[inst.op];
+    code[base + F_OP] = opcode;
+    const { fields, slots } = OPERAND_SLOTS[opcode]!;
+    for (let k = 0; k < fields.length; k++) code[base + slots[k]!] = num(inst[fields[k]!]);
   }
   return { length: n, code };
 }
