@@ -23,11 +23,30 @@ export const SchedulerMessages = {
     `(largest layer ${largest}: ${largestCrossbars} crossbars); use a target with more cores or crossbars per core`,
   computeTooLarge: (node: string, crossbars: number, perCore: number) =>
     `spat-schedule: ${node} holds ${crossbars} crossbars in one copy but a core has ${perCore}; splitting one compute across cores is not supported yet`,
+  // spat-split-oversized-computes (run by spat-schedule before workload analysis)
+  splitImpossible: (node: string, crossbars: number, perCore: number, reason: string) =>
+    `spat-split-oversized-computes: ${node} holds ${crossbars} crossbars in one copy but a core has ${perCore}, and it cannot be split into column parts of at most ${perCore}: ${reason}`,
+  splitReasonRows: (block: number, crossbars: number) =>
+    `its column block ${block} (one accumulation chain) alone needs ${crossbars} crossbars; splitting one chain across cores (partial sums and an add) is not supported yet`,
+  splitReasonNotConcat: () =>
+    `its published value is not a spat.concat of column blocks (optionally followed by column-wise spat.vadd/vsub/vmul/vmax/relu/sigmoid); splitting this form is not supported yet`,
+  splitReasonSideWeights: () => `some spat.wvmm is outside the concatenated column blocks; splitting this form is not supported yet`,
+  splitReasonBlocks: () => `its body has more than one block; splitting it is not supported yet`,
+  splitReasonResults: (n: number) => `it has ${n} results; splitting a compute with other than one result is not supported yet`,
+  splitReasonPublication: () => `its body does not end in one publication (spat.in_parallel with one tensor.parallel_insert_slice, or spat.yield of one value); splitting it is not supported yet`,
+  splitReasonUser: (op: string) => `its result is read by '${op}', not by graph computes; splitting a compute read that way is not supported yet`,
   noPacking: (strategy: string, cores: number) =>
     `spat-schedule: strategy '${strategy}' found no mapping of the graph computes onto ${cores} cores`,
   alreadyScheduled: () => `spat-schedule: the function has no graph computes to schedule`,
   localMemory: (core: number, bytes: number, available: number) =>
     `core ${core}: estimated peak local memory ${bytes} bytes exceeds the ${available} bytes of the target; bufferization must tile it further`,
+  nodeMemory: (node: string, bytes: number, available: number, parts: string) =>
+    `spat-schedule: ${node} needs ${bytes} bytes of live local memory on one core even alone and at window granularity (${parts}) but a core has ${available} bytes ` +
+    `(target chip_config.core_config.local_memory_config.memory_size); splitting one compute's data across cores is not supported yet (use a target with more local memory, or local-memory=report to schedule anyway)`,
+  coreMemory: (strategy: string, core: number, bytes: number, available: number, at: string) =>
+    `spat-schedule: strategy '${strategy}' keeps ${bytes} bytes live on core ${core} (peak at ${at}) but a core has ${available} bytes of local memory`,
+  windowFallbackMemory: (strategy: string, core: number, bytes: number, available: number) =>
+    `spat-schedule: strategy '${strategy}': the window pipeline would deadlock with blocking sends and receives, and at layer granularity core ${core} would keep ${bytes} bytes live (local memory ${available} bytes)`,
 
   // spat-verify-communication
   placementMissing: (op: string) => `'${op}' has no core placement (coreId / coreIds)`,
