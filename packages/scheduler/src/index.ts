@@ -10,6 +10,7 @@
 import type { PassRegistry } from '@raptor-pim/ir-core';
 import { SpatSchedulePass } from './transforms/spat-schedule';
 import { SpatVerifyCommunicationPass } from './transforms/spat-verify-communication';
+import { SplitOversizedComputesPass } from './transforms/split-oversized-computes';
 
 // The interface and the strategy driver
 export { createPlanScheduler, modelWorkOf, withDefaults } from './scheduler';
@@ -45,11 +46,21 @@ export { SpatSchedulePass } from './transforms/spat-schedule';
 export { ScheduleReportKey, TargetKey, targetOf } from './target';
 export { SpatVerifyCommunicationPass, verifyCommunication } from './transforms/spat-verify-communication';
 export type { CommunicationCheck } from './transforms/spat-verify-communication';
+export {
+  SplitOversizedComputesPass,
+  applyComputeSplit,
+  crossbarsOfCompute,
+  planComputeSplit,
+  planOversizedSplits,
+  splitLimitsOf,
+  splitOversizedComputes,
+} from './transforms/split-oversized-computes';
+export type { ComputeSplitPart, ComputeSplitPlan, OversizedSplits, SplitLimits, SplitResult } from './transforms/split-oversized-computes';
 export { SchedulerMessages } from './diagnostics';
 
 /**
- * Registers `spat-schedule` and `spat-verify-communication` in `registry` (the compiler and
- * `raptor opt` call this).
+ * Registers `spat-schedule`, `spat-verify-communication` and `spat-split-oversized-computes`
+ * (which `spat-schedule` also runs itself) in `registry` (the compiler and `raptor opt` call this).
  *
  * @example
  * const registry = new PassRegistry();
@@ -59,4 +70,5 @@ export { SchedulerMessages } from './diagnostics';
 export function registerSchedulerPasses(registry: PassRegistry): void {
   registry.registerPass(() => new SpatSchedulePass());
   registry.registerPass(() => new SpatVerifyCommunicationPass());
+  registry.registerPass(() => new SplitOversizedComputesPass());
 }
