@@ -15,11 +15,13 @@ import { computeBounds, createCostModel, type CostModel, type ModelWork, type Ta
 import { Workload } from './analysis/workload';
 import { SchedulerMessages as M } from './diagnostics';
 import { estimateSchedule } from './planning/estimate';
+import { enforcesLocalMemory, minimumFootprint, planLocalMemory } from './planning/local-memory';
 import { placeOnMesh, trafficCost } from './planning/placement';
 import type { SchedulePlan } from './planning/schedule-plan';
 import { planReads, remapPlan, trafficOf } from './planning/transfers';
 import { buildReport, type ScheduleReport } from './report';
 import { materializeSchedule } from './transforms/materialize-schedule';
+import { planOversizedSplits, splitLimitsOf, splitOversizedComputes } from './transforms/split-oversized-computes';
 import { verifyCommunication } from './transforms/spat-verify-communication';
 
 /** Scheduler options by name, typed by the scheduler's {@link Scheduler.optionsSchema}. */
@@ -144,6 +146,22 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
         warnings: string[];
       }
       const planned: Planned[] = [];
+      // Computes larger than one core are split into column parts first (B0 failures are left
+      // to the capacity check below); the bodies are restored if scheduling fails later.
+      const restore: { func: Operation; body: Operation }[] = [];
+      for (const func of funcs) {
+        const split = planOversizedSplits(func, splitLimitsOf(cost));
+        for (const d of split.diagnostics) diagnostics.push(d);
+        if (split.plans.length && !split.diagnostics.length) {
+          restore.push({ func, body: func.clone() });
+          splitOversizedComputes(func, splitLimitsOf(cost));
+        }
+      }
+      const failed = (): ScheduleResult => {
+        for (const r of restore) r.func.regions[0]!.takeBody(r.body.regions[0]!);
+        return { diagnostics };
+      };
+      if (diagnostics.length) return failed();
       for (const func of funcs) {
         const workload = new Workload(func, cost);
         const warnings: string[] = [];
@@ -158,6 +176,14 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
           continue;
         }
         for (const n of workload.nodes) if (n.crossbars > cost.crossbarsPerCore) error(n.op, M.computeTooLarge(n.name, n.crossbars, cost.crossbarsPerCore));
+        // A compute whose own live data exceeds a core's local memory cannot be placed anywhere.
+        const enforce = enforcesLocalMemory(opts);
+        for (const n of workload.nodes) {
+          const f = minimumFootprint(workload, n, cost);
+          if (f.bodyBytes <= cost.localMemoryBytes) continue;
+          const parts = `inputs ${f.parts.inputs} B, host data ${f.parts.hostData} B, blueprints ${f.parts.blueprints} B, results ${f.parts.results} B, one round ${f.parts.round} B`;
+          if (enforce) error(n.op, M.nodeMemory(n.name, f.bodyBytes, cost.localMemoryBytes, parts));
+        }
         if (diagnostics.length) continue;
         const virtual = spec.plan({ workload, cost, target, options: opts });
         if (typeof virtual === 'string') {
@@ -168,14 +194,20 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
         const traffic = trafficOf(planReads(workload, virtual));
         const identity = Array.from({ length: virtualCores }, (_, i) => i);
         const before = trafficCost(traffic, identity, cost);
-        if (spec.placeOnMesh === false) {
-          planned.push({ workload, plan: virtual, trafficBefore: before, trafficAfter: before, warnings });
-          continue;
+        let next: Planned;
+        if (spec.placeOnMesh === false) next = { workload, plan: virtual, trafficBefore: before, trafficAfter: before, warnings };
+        else {
+          const mesh = placeOnMesh(virtualCores, traffic, cost);
+          next = { workload, plan: remapPlan(virtual, mesh.physical), trafficBefore: mesh.naiveCost, trafficAfter: mesh.cost, warnings };
         }
-        const mesh = placeOnMesh(virtualCores, traffic, cost);
-        planned.push({ workload, plan: remapPlan(virtual, mesh.physical), trafficBefore: mesh.naiveCost, trafficAfter: mesh.cost, warnings });
+        if (enforce) {
+          for (const c of planLocalMemory(workload, next.plan, planReads(workload, next.plan), cost)) {
+            if (c.peakBytes > cost.localMemoryBytes) error(func, M.coreMemory(spec.name, c.core, c.peakBytes, cost.localMemoryBytes, c.peakAt));
+          }
+        }
+        planned.push(next);
       }
-      if (diagnostics.length) return { diagnostics };
+      if (diagnostics.length) return failed();
       const reports: ScheduleReport[] = [];
       for (const p of planned) {
         let reads = planReads(p.workload, p.plan);
@@ -191,6 +223,11 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
             p.workload = new Workload(p.workload.func, cost);
             p.plan = { ...p.plan, placements: p.plan.placements.map((x) => ({ ...x, granularity: 'layer' as const })) };
             reads = planReads(p.workload, p.plan);
+            const over = enforcesLocalMemory(opts) ? planLocalMemory(p.workload, p.plan, reads, cost).find((c) => c.peakBytes > cost.localMemoryBytes) : undefined;
+            if (over) {
+              error(p.workload.func, M.windowFallbackMemory(spec.name, over.core, over.peakBytes, cost.localMemoryBytes));
+              return failed();
+            }
             done = materializeSchedule(p.workload, p.plan, reads, cost);
             p.warnings.push(M.windowFallback(spec.name));
           }
@@ -208,6 +245,9 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
           granularity: p.plan.placements[n.index]!.granularity,
         }));
         const name = FuncOp.get(p.workload.func).sym_name.value;
+        // Peak local memory per core: the model of what the stream will allocate (planning/local-memory).
+        const memory = new Map(planLocalMemory(p.workload, p.plan, reads, cost).map((c) => [c.core, c.peakBytes]));
+        for (const c of estimate.cores) c.peakLocalBytes = memory.get(c.core) ?? 0;
         for (const c of estimate.cores) if (c.peakLocalBytes > cost.localMemoryBytes) p.warnings.push(M.localMemory(c.core, c.peakLocalBytes, cost.localMemoryBytes));
         reports.push(
           buildReport(estimate, bounds, cost, {
