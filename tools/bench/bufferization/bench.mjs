@@ -4,6 +4,7 @@
 // Runs bench.ts with the workspace packages resolved from source (no build needed).
 //
 // Usage: node tools/bench/bufferization/bench.mjs [--models a,b] [--strategies a,b] [--layers N] [--rounds N] [--verbose]
+//          [--files a.pim.mlir,...] (saved PIM modules instead of models/fixtures) [--local-memory BYTES]
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import * as path from 'node:path';

@@ -28,7 +28,11 @@ const MODELS = (modelsAt >= 0 ? args[modelsAt + 1]! : 'mlp,mlp_batch4,lenet5,mni
 const strategiesAt = args.indexOf('--strategies');
 const STRATEGIES = (strategiesAt >= 0 ? args[strategiesAt + 1]! : 'layer-sequential,throughput,latency').split(',');
 const VERBOSE = args.includes('--verbose');
+const filesAt = args.indexOf('--files');
+const FILES = filesAt >= 0 ? args[filesAt + 1]!.split(',') : [];
 const ROUNDS = opt('rounds', 3);
+/** `--local-memory BYTES`: plan with a larger arena than the target's (to measure plans the target refuses). */
+const LOCAL_MEMORY = opt('local-memory', 0);
 const root = path.resolve(__dirname, '../../..');
 
 /** A pipeline of `stages` scheduled batches of `lanes` lanes, `layers` wvmm+vadd+relu per lane. */
@@ -125,6 +129,7 @@ function countOps(op: Operation): number {
 function benchTarget() {
   const t = defaultTarget();
   t.config.raptor_config.allow_vsoftmax = true;
+  if (LOCAL_MEMORY > 0) t.config.chip_config.core_config.local_memory_config.memory_size = LOCAL_MEMORY;
   return t;
 }
 
@@ -213,13 +218,15 @@ function median(xs: number[]): number {
 }
 
 function main(): void {
-  const programs: [string, string][] = [];
+  const programs: [string, string][] = FILES.map((f) => [path.basename(f), fs.readFileSync(f, 'utf8')]);
   const fixtures = path.join(root, 'packages/spatial-to-pim/test/fixtures/patterns');
-  for (const f of fs.readdirSync(fixtures).sort()) {
+  for (const f of FILES.length > 0 ? [] : fs.readdirSync(fixtures).sort()) {
     if (f.endsWith('.mlir') && !f.endsWith('.pim.mlir')) programs.push([f.replace(/\.mlir$/, ''), fs.readFileSync(path.join(fixtures, f), 'utf8')]);
   }
-  programs.push([`synthetic: 16 stages x 4-lane batches, ${LAYERS} layers`, synthetic(16, 4, LAYERS, true)]);
-  programs.push([`synthetic: 16 stages x 4 cores, ${LAYERS} layers`, synthetic(16, 4, LAYERS, false)]);
+  if (FILES.length === 0) {
+    programs.push([`synthetic: 16 stages x 4-lane batches, ${LAYERS} layers`, synthetic(16, 4, LAYERS, true)]);
+    programs.push([`synthetic: 16 stages x 4 cores, ${LAYERS} layers`, synthetic(16, 4, LAYERS, false)]);
+  }
   console.log(`spat-to-pim + bufferization benchmark (pass times in ms; fixtures and synthetic programs: median of ${ROUNDS} rounds, models: one run)`);
   const header = '| program | ops after | streams | copies | worst peak / bound (B) | worst ratio | host B | spat-to-pim | bufferize | plan | verify | total |';
   console.log(header);
@@ -230,7 +237,7 @@ function main(): void {
       `| ${name} | ${r.ops} | ${r.streams} | ${r.copies} | ${r.worstPeak} / ${r.worstBound} | ${r.worstRatio.toFixed(3)} | ${r.hostBytes} | ${m('spat-to-pim').toFixed(1)} | ${m('pim-bufferize').toFixed(1)} | ${m('pim-plan-memory').toFixed(1)} | ${m('pim-verify-memory').toFixed(1)} | ${total.toFixed(1)} |`,
     );
   };
-  for (const model of MODELS) {
+  for (const model of FILES.length > 0 && modelsAt < 0 ? [] : MODELS) {
     for (const strategy of STRATEGIES) {
       const name = `${model} / ${strategy}`;
       let s: ReturnType<typeof scheduledModel>;

@@ -49,7 +49,7 @@ export type PlanningOrder = 'greedy-by-size' | 'by-start' | 'by-area' | 'by-conf
 
 /** Perturbed orders tried when no order reaches the lower bound (fewer for large streams). */
 const PERTURBED_ROUNDS = 24;
-/** Pair checks the perturbed rounds may spend (about n^2 per placement). */
+/** Conflict-pair visits the perturbed rounds may spend (one placement visits every conflict pair twice). */
 const PLACEMENT_BUDGET = 8_000_000;
 
 /** `n` rounded up to a multiple of `alignment`. */
@@ -84,19 +84,51 @@ export function liveBytesLowerBound(buffers: readonly LiveBuffer[], alignment: n
 }
 
 /**
+ * The conflict graph: per buffer, the buffers whose live intervals overlap it (a sweep over
+ * the buffers by start with the set of buffers still live; O(n log n + edges)).
+ */
+function conflictLists(buffers: readonly LiveBuffer[]): number[][] {
+  const lists: number[][] = buffers.map(() => []);
+  const byStart = buffers.map((_, i) => i).sort((a, b) => buffers[a]!.start - buffers[b]!.start || a - b);
+  let active: number[] = [];
+  for (const i of byStart) {
+    const b = buffers[i]!;
+    active = active.filter((j) => buffers[j]!.end >= b.start);
+    for (const j of active) {
+      lists[i]!.push(j);
+      lists[j]!.push(i);
+    }
+    active.push(i);
+  }
+  return lists;
+}
+
+/** What the placements of one planning call share: aligned sizes and the conflict graph. */
+interface PlacementContext {
+  readonly buffers: readonly LiveBuffer[];
+  readonly sizes: readonly number[];
+  readonly conflicts: readonly (readonly number[])[];
+}
+
+function placementContext(buffers: readonly LiveBuffer[], alignment: number): PlacementContext {
+  return { buffers, sizes: buffers.map((b) => alignUp(b.size, alignment)), conflicts: conflictLists(buffers) };
+}
+
+/**
  * Placement of `order` (indices into `buffers`): each buffer at the lowest offset that fits
  * between the already placed buffers it is live with (first fit), or in the smallest such gap
  * (best fit; the top of the arena counts as an unbounded gap).
  */
-function placeInOrder(buffers: readonly LiveBuffer[], order: readonly number[], alignment: number, bestFit = false): { offsets: number[]; peak: number } {
-  const offsets = new Array<number>(buffers.length).fill(-1);
-  const sizes = buffers.map((b) => alignUp(b.size, alignment));
-  const placed: number[] = [];
+function placeInOrder(pc: PlacementContext, order: readonly number[], bestFit = false): { offsets: number[]; peak: number } {
+  const { sizes, conflicts } = pc;
+  const offsets = new Array<number>(sizes.length).fill(-1);
   let peak = 0;
+  const live: number[] = [];
   for (const i of order) {
-    const b = buffers[i]!;
     const size = sizes[i]!;
-    const live = placed.filter((j) => livesOverlap(buffers[j]!, b)).sort((x, y) => offsets[x]! - offsets[y]!);
+    live.length = 0;
+    for (const j of conflicts[i]!) if (offsets[j]! >= 0) live.push(j);
+    live.sort((x, y) => offsets[x]! - offsets[y]!);
     let offset = -1;
     let bestGap = Infinity;
     let cursor = 0;
@@ -116,7 +148,6 @@ function placeInOrder(buffers: readonly LiveBuffer[], order: readonly number[], 
     }
     if (offset < 0) offset = cursor;
     offsets[i] = offset;
-    placed.push(i);
     peak = Math.max(peak, offset + size);
   }
   return { offsets, peak };
@@ -128,18 +159,18 @@ function placeInOrder(buffers: readonly LiveBuffer[], order: readonly number[], 
  * Deterministic; at most `rounds` re-placements.
  */
 function promotePeakBuffers(
-  buffers: readonly LiveBuffer[],
+  pc: PlacementContext,
   order: number[],
   start: { offsets: number[]; peak: number },
-  alignment: number,
   bound: number,
   rounds: number,
 ): { offsets: number[]; peak: number; order: number[] } {
   let best = { ...start, order };
   for (let r = 0; r < rounds && best.peak > bound; r++) {
-    const top = best.order.filter((i) => best.offsets[i]! + alignUp(buffers[i]!.size, alignment) === best.peak);
-    const next = [...top, ...best.order.filter((i) => !top.includes(i))];
-    const placed = placeInOrder(buffers, next, alignment, r % 2 === 1);
+    const top = best.order.filter((i) => best.offsets[i]! + pc.sizes[i]! === best.peak);
+    const atTop = new Set(top);
+    const next = [...top, ...best.order.filter((i) => !atTop.has(i))];
+    const placed = placeInOrder(pc, next, r % 2 === 1);
     if (placed.peak < best.peak) best = { ...placed, order: next };
     else if (r > 0 && next.join() === best.order.join()) break;
     else best = { ...best, order: next };
@@ -201,18 +232,19 @@ function* orders(buffers: readonly LiveBuffer[]): Generator<[PlanningOrder, numb
  */
 export function planMemory(buffers: readonly LiveBuffer[], alignment: number, only?: PlanningOrder): MemoryPlan {
   const bound = liveBytesLowerBound(buffers, alignment);
+  const pc = placementContext(buffers, alignment);
   let best: { offsets: number[]; peak: number; strategy: PlanningOrder; order: number[] } | undefined;
   for (const [strategy, order] of orders(buffers)) {
     if (only && strategy !== only) continue;
     for (const bestFit of only ? [false] : [false, true]) {
-      const r = placeInOrder(buffers, order, alignment, bestFit);
+      const r = placeInOrder(pc, order, bestFit);
       if (!best || r.peak < best.peak) best = { ...r, strategy, order };
       if (best.peak === bound.bytes) break;
     }
     if (best && best.peak === bound.bytes) break; // optimal
   }
   if (best && !only && best.peak > bound.bytes) {
-    const improved = promotePeakBuffers(buffers, best.order, best, alignment, bound.bytes, 16);
+    const improved = promotePeakBuffers(pc, best.order, best, bound.bytes, 16);
     if (improved.peak < best.peak) best = { ...improved, strategy: 'promotion' };
     // Perturbed greedy-by-size orders (a fixed pseudo-random sequence, so plans are deterministic).
     let seed = 0x9e3779b9;
@@ -222,11 +254,12 @@ export function planMemory(buffers: readonly LiveBuffer[], alignment: number, on
       seed ^= seed << 5;
       return (seed >>> 0) / 4294967296;
     };
-    const rounds = Math.max(2, Math.min(PERTURBED_ROUNDS, Math.floor(PLACEMENT_BUDGET / Math.max(1, buffers.length * buffers.length))));
+    const pairs = pc.conflicts.reduce((n, c) => n + c.length, buffers.length);
+    const rounds = Math.max(2, Math.min(PERTURBED_ROUNDS, Math.floor(PLACEMENT_BUDGET / pairs)));
     for (let round = 0; round < rounds && best.peak > bound.bytes; round++) {
       const keys = buffers.map((b) => b.size * (0.7 + 0.6 * random()));
       const order = buffers.map((_, i) => i).sort((a, c) => keys[c]! - keys[a]! || a - c);
-      const r = placeInOrder(buffers, order, alignment, round % 2 === 1);
+      const r = placeInOrder(pc, order, round % 2 === 1);
       if (r.peak < best.peak) best = { ...r, strategy: 'perturbed', order };
     }
   }

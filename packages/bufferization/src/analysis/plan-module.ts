@@ -18,7 +18,7 @@ import { byteSizeOf } from '../conversion/bufferize-core';
 import { BufferizationMessages as M } from '../diagnostics';
 import { localMemoryOf } from '../target';
 import { computeStreamLiveness, coresOf, describeStream, isStream } from './live-intervals';
-import { alignUp, planMemory, type PlanningOrder } from './memory-plan';
+import { alignUp, liveBytesLowerBound, planMemory, type PlanningOrder } from './memory-plan';
 
 /** The plan of one stream. */
 export interface StreamMemoryReport {
@@ -69,10 +69,9 @@ export const MemoryPlanAttributes = {
 export function planStreamMemory(stream: Operation, config: HardwareConfig, liveness?: Liveness): StreamMemoryReport & { ok: boolean } {
   const { capacity, alignment } = localMemoryOf(config);
   const { allocations } = computeStreamLiveness(stream, liveness);
-  const plan = planMemory(
-    allocations.map((a) => ({ id: a.ordinal, size: a.bytes, start: a.start, end: a.end })),
-    alignment,
-  );
+  const buffers = allocations.map((a) => ({ id: a.ordinal, size: a.bytes, start: a.start, end: a.end }));
+  // Live data beyond the capacity fails whatever the offsets: one greedy-by-size placement then.
+  const plan = planMemory(buffers, alignment, liveBytesLowerBound(buffers, alignment).bytes > capacity ? 'greedy-by-size' : undefined);
   const ctx = stream.context;
   const i64 = IntegerType.get(ctx, 64);
   allocations.forEach((a, i) => {
@@ -137,8 +136,15 @@ export function planHostMemory(func: Operation, config: HardwareConfig): { bytes
   return { bytes: next, ok: true };
 }
 
-/** Plans every stream and the host layout of every function of `module`. */
-export function planModuleMemory(module: Operation, config: HardwareConfig, liveness: Liveness = new Liveness(module)): ModuleMemoryReport {
+/**
+ * Plans every stream and the host layout of every function of `module`; `livenessOf` gives the
+ * `Liveness` analysis of a stream (the pass asks its analysis manager; computed when omitted).
+ */
+export function planModuleMemory(
+  module: Operation,
+  config: HardwareConfig,
+  livenessOf: (stream: Operation) => Liveness = (stream) => new Liveness(stream),
+): ModuleMemoryReport {
   const streams: StreamMemoryReport[] = [];
   let hostBytes = 0;
   let ok = true;
@@ -146,7 +152,7 @@ export function planModuleMemory(module: Operation, config: HardwareConfig, live
     if (func.definition !== FuncOp) continue;
     for (const op of func.regions[0]?.firstBlock?.operations ?? []) {
       if (!isStream(op)) continue;
-      const r = planStreamMemory(op, config, liveness);
+      const r = planStreamMemory(op, config, livenessOf(op));
       if (!r.ok) ok = false;
       const { ok: _ok, ...report } = r;
       void _ok;

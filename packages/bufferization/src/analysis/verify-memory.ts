@@ -111,19 +111,21 @@ export function verifyStreamMemory(stream: Operation, config: HardwareConfig): b
     reach = Math.max(reach, address + bytes);
     allocs.set(op.getResult(0), { op, ordinal: k, address, bytes, start, end });
   }
-  const list = [...allocs.values()];
-  for (let i = 0; i < list.length; i++) {
-    const a = list[i]!;
-    for (let j = i + 1; j < list.length; j++) {
-      const b = list[j]!;
-      if (a.start > b.end || b.start > a.end) continue;
+  // Pairs live at the same time: a sweep by interval start with the allocations still live.
+  const list = [...allocs.values()].sort((a, b) => a.start - b.start || a.ordinal - b.ordinal);
+  let active: Recorded[] = [];
+  for (const b of list) {
+    active = active.filter((a) => a.end >= b.start);
+    for (const a of active) {
       const lo = Math.max(a.address, b.address);
       const hi = Math.min(a.address + a.bytes, b.address + b.bytes);
       if (lo < hi) {
-        const an = describeAlloc(a.ordinal, a.op);
-        fail(b.op, M.overlap(core, an, describeAlloc(b.ordinal, b.op), lo, hi), [a.op, `${an} allocated here`]);
+        const [first, second] = a.ordinal < b.ordinal ? [a, b] : [b, a];
+        const an = describeAlloc(first.ordinal, first.op);
+        fail(second.op, M.overlap(core, an, describeAlloc(second.ordinal, second.op), lo, hi), [first.op, `${an} allocated here`]);
       }
     }
+    active.push(b);
   }
   const recordedSize = stream.getDiscardableAttr(A.localMemorySize);
   if (recordedSize instanceof IntegerAttr && Number(recordedSize.value) < reach) {

@@ -2,7 +2,7 @@
  * The `pim-plan-memory` pass: a local memory plan per core stream (addresses from the live
  * intervals, recorded on the ops) and the host layout; a stream whose live data exceeds the
  * core's local memory is a diagnostic with the core, the peak and the capacity. Intervals come
- * from ir-core's `Liveness` analysis (`getAnalysis(Liveness)`). The logic is
+ * from ir-core's `Liveness` analysis of each stream (`getAnalysisOf(Liveness, stream)`). The logic is
  * {@link planModuleMemory}.
  */
 import { Liveness, Pass, type Operation } from '@raptor-pim/ir-core';
@@ -29,7 +29,7 @@ export class PimPlanMemoryPass extends Pass {
   }
 
   runOnOperation(module: Operation): void {
-    const report = planModuleMemory(module, targetConfigOf(this), this.getAnalysis(Liveness));
+    const report = planModuleMemory(module, targetConfigOf(this), (stream) => this.getAnalysisOf(Liveness, stream));
     this.markAllAnalysesPreserved(); // attributes only: no op, value or use changes
     this.streams.value += report.streams.length;
     for (const s of report.streams) {
