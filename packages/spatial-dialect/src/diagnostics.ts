@@ -127,3 +127,65 @@ export const SpatMessages = {
   runtimeBlueprintSource: (k: number, detail: string) => `'spat.blueprint' slice #${k}: ${detail}`,
   runtimeMultiBlock: (op: string) => `'${op}': the interpreter runs single-block bodies only (multi-block graph regions are resolved by scheduling)`,
 } as const;
+
+// ------------------------------------------------------------------ reference kernels
+// Every message the reference kernels (src/interpreter/kernels) return: each names the kernel,
+// what is wrong, and what would be right.
+
+/** A shape as the kernel messages print it: `[2, 3]`. */
+function formatShape(shape: readonly number[]): string {
+  return `[${shape.join(', ')}]`;
+}
+
+/** Message builders for {@link KernelFailure} values returned by the reference kernels. */
+export const KernelMessages = {
+  invalidShape: (kernel: string, operand: string, shape: readonly number[]): string =>
+    `${kernel}: ${operand} has shape ${formatShape(shape)}, expected non-negative integer dimensions`,
+  dataLengthMismatch: (kernel: string, operand: string, shape: readonly number[], expected: number, actual: number): string =>
+    `${kernel}: ${operand} has ${actual} elements of data, expected ${expected} for shape ${formatShape(shape)}`,
+  rankMismatch: (kernel: string, operand: string, shape: readonly number[], expected: string): string =>
+    `${kernel}: ${operand} has shape ${formatShape(shape)} (rank ${shape.length}), expected rank ${expected}`,
+  attributeLength: (kernel: string, attribute: string, values: readonly number[], expected: number): string =>
+    `${kernel}: ${attribute} is ${formatShape(values)} with ${values.length} entries, expected ${expected}`,
+  attributeRange: (kernel: string, attribute: string, values: readonly number[], min: number): string =>
+    `${kernel}: ${attribute} is ${formatShape(values)}, expected integers >= ${min}`,
+  attributeValue: (kernel: string, attribute: string, value: string, expected: string): string =>
+    `${kernel}: ${attribute} is ${value}, expected ${expected}`,
+  axisOutOfRange: (kernel: string, axis: number, low: number, high: number): string =>
+    `${kernel}: axis ${axis} is out of range, expected an integer in [${low}, ${high}]`,
+  emptyOutput: (kernel: string, shape: readonly number[]): string =>
+    `${kernel}: the attributes give output shape ${formatShape(shape)}, expected every spatial dimension >= 1`,
+  groupChannels: (kernel: string, channels: number, group: number, operand: string): string =>
+    `${kernel}: ${operand} has ${channels} channels, not divisible by group ${group}`,
+  convWeightChannels: (kernel: string, weightShape: readonly number[], inputChannels: number, group: number): string =>
+    `${kernel}: weight has shape ${formatShape(weightShape)}, expected dimension 1 = input channels / group = ${inputChannels} / ${group}`,
+  biasShape: (kernel: string, biasShape: readonly number[], allowed: string): string =>
+    `${kernel}: bias has shape ${formatShape(biasShape)}, expected ${allowed}`,
+  padNotSmallerThanKernel: (kernel: string, pads: readonly number[], kernelShape: readonly number[]): string =>
+    `${kernel}: pads ${formatShape(pads)} must each be smaller than the kernel extent ${formatShape(kernelShape)}`,
+  notBroadcastable: (kernel: string, lhs: readonly number[], rhs: readonly number[]): string =>
+    `${kernel}: shapes ${formatShape(lhs)} and ${formatShape(rhs)} are not broadcast-compatible (numpy rules)`,
+  shapeMismatch: (kernel: string, operand: string, actual: readonly number[], expected: readonly number[], why: string): string =>
+    `${kernel}: ${operand} has shape ${formatShape(actual)}, expected ${formatShape(expected)} (${why})`,
+  dimensionMismatch: (kernel: string, what: string, actual: number, expected: number): string =>
+    `${kernel}: ${what} is ${actual}, expected ${expected}`,
+  emptyInputList: (kernel: string): string => `${kernel}: expected at least one input`,
+  emptyReduction: (kernel: string, shape: readonly number[]): string =>
+    `${kernel}: input shape ${formatShape(shape)} has no elements to reduce, expected a nonempty reduction domain`,
+  permutation: (kernel: string, perm: readonly number[], rank: number): string =>
+    `${kernel}: permutation ${formatShape(perm)} is not a permutation of 0..${rank - 1}`,
+  duplicateAxis: (kernel: string, axes: readonly number[]): string =>
+    `${kernel}: axes ${formatShape(axes)} repeat an axis, expected distinct axes`,
+  sliceOutOfBounds: (kernel: string, axis: number, offset: number, size: number, stride: number, dim: number): string =>
+    `${kernel}: slice on axis ${axis} (offset ${offset}, size ${size}, stride ${stride}) reads outside dimension ${dim}`,
+  splitSizes: (kernel: string, sizes: readonly number[], dim: number): string =>
+    `${kernel}: split sizes ${formatShape(sizes)} sum to ${sizes.reduce((a, b) => a + b, 0)}, expected the axis size ${dim}`,
+  resizeTarget: (kernel: string): string => `${kernel}: give exactly one of scales or sizes`,
+  resizeScale: (kernel: string, scales: readonly number[]): string =>
+    `${kernel}: scales ${formatShape(scales)}, expected finite positive numbers`,
+  unsupported: (kernel: string, feature: string): string => `${kernel}: ${feature} is not supported`,
+  tileSize: (kernel: string, rows: number, cols: number): string =>
+    `${kernel}: tile size ${rows}x${cols}, expected positive integers`,
+  blockSize: (kernel: string, blockSize: number, channels: number): string =>
+    `${kernel}: block size ${blockSize}, expected a positive integer whose square divides the channel count ${channels}`,
+} as const;

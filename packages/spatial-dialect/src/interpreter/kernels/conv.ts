@@ -1,4 +1,4 @@
-import { KernelMessages } from './messages';
+import { KernelMessages } from '../../diagnostics';
 import { kernelFail, kernelOk, validateIntList, validateTensor } from './tensor';
 import type { F32Tensor, KernelResult } from './tensor';
 

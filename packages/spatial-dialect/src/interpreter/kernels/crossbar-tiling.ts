@@ -6,7 +6,7 @@
  * `[j*C, min((j+1)*C, N))`; the tile count is `X = ceil(K/R) * ceil(N/C)`
  * (hardware-defaults.md).
  */
-import { KernelMessages } from './messages';
+import { KernelMessages } from '../../diagnostics';
 import { kernelFail, kernelOk, type KernelResult } from './tensor';
 
 /** One crossbar-sized tile of a weight matrix, with its data. */

@@ -1,4 +1,4 @@
-import { KernelMessages } from './messages';
+import { KernelMessages } from '../../diagnostics';
 import { formatShape, kernelFail, kernelOk, normalizeAxis, shapeSize, stridesOf, validateIntList, validateTensor } from './tensor';
 import type { F32Tensor, KernelResult } from './tensor';
 

@@ -5,7 +5,7 @@
  */
 export type { F32Tensor, KernelFailure, KernelResult, KernelSuccess } from './tensor';
 export { createTensor, formatShape, isValidShape, kernelFail, kernelOk, normalizeAxis, shapeSize, stridesOf, validateTensor } from './tensor';
-export { KernelMessages } from './messages';
+export { KernelMessages } from '../../diagnostics';
 export type { Conv2dAttributes } from './conv';
 export { conv2d, windowOutputSize } from './conv';
 export type { AveragePool2dAttributes, Pool2dAttributes } from './pool';

@@ -1,5 +1,5 @@
 import { broadcastShapes } from './elementwise';
-import { KernelMessages } from './messages';
+import { KernelMessages } from '../../diagnostics';
 import { kernelFail, kernelOk, shapeSize, validateTensor } from './tensor';
 import type { F32Tensor, KernelResult } from './tensor';
 

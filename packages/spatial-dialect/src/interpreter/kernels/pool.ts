@@ -1,5 +1,5 @@
 import { windowOutputSize } from './conv';
-import { KernelMessages } from './messages';
+import { KernelMessages } from '../../diagnostics';
 import { kernelFail, kernelOk, validateIntList, validateTensor } from './tensor';
 import type { F32Tensor, KernelResult } from './tensor';
 

@@ -1,4 +1,4 @@
-import { KernelMessages } from './messages';
+import { KernelMessages } from '../../diagnostics';
 
 /**
  * A dense, row-major f32 tensor as the reference kernels see it: an explicit shape and a
