@@ -1,7 +1,7 @@
 import type { Location } from '../ir/attribute';
 import type { Block } from '../ir/block';
 import { Diagnostic } from '../diagnostics/diagnostic';
-import { M } from '../diagnostics/messages-ir';
+import { M } from '../diagnostics/ir-messages';
 import { formatType } from '../ir/format-hooks';
 import type { Operation } from '../ir/operation';
 import type { Region } from '../ir/region';

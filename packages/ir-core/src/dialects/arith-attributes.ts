@@ -1,7 +1,7 @@
 import { Attribute } from '../ir/attribute';
 import type { MLIRContext } from '../ir/context';
 import type { AsmParser, AsmPrinter, DialectOwned, ParseResult } from '../syntax/op-asm';
-import { DM } from './messages';
+import { DM } from './dialect-messages';
 
 /** The integer overflow flags of `arith.addi`/`subi`/`muli`/`shli`/`trunci` (`#arith.overflow<nsw, nuw>`). */
 export const OVERFLOW_FLAG_NAMES = ['nsw', 'nuw'] as const;

@@ -46,7 +46,7 @@ import {
 } from './arith-semantics';
 import { arithCanonicalizationPatterns } from './arith-canonicalize';
 import { addParsedAttributes, printAttrDict, stateMaps } from './asm-helpers';
-import { DM } from './messages';
+import { DM } from './dialect-messages';
 
 // ------------------------------------------------------------------ type constraints
 

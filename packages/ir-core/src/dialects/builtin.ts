@@ -13,7 +13,7 @@ import type { Type } from '../ir/attribute';
 import type { Value } from '../ir/value';
 import type { UnresolvedOperand } from '../syntax/op-asm';
 import { addParsedAttributes, printAttrDict, printAttrDictWithKeyword, stateMaps } from './asm-helpers';
-import { DM } from './messages';
+import { DM } from './dialect-messages';
 
 /** `builtin.module`: the top-level container (one block, no terminator, graph region, symbol table). */
 export const ModuleOp = defineOp({

@@ -19,7 +19,7 @@ import { Traits } from '../ir/traits';
 import type { Value } from '../ir/value';
 import type { OpAsmArgument, OpAsmParser, OpAsmPrinter } from '../syntax/op-asm';
 import { addParsedAttributes, printAttrDict, printAttrDictWithKeyword, stateMaps } from './asm-helpers';
-import { DM } from './messages';
+import { DM } from './dialect-messages';
 
 const FunctionTypeAttrC: AttrConstraint<TypeAttr> = attrConstraint(
   'type attribute of function type',

@@ -14,7 +14,7 @@ import { getElementTypeOrSelf } from '../ir/traits';
 import { Yield, type ExecutionContext, type InterpreterRegistry, type InterpreterRule, type RuleResult } from '../interpreter/interpreter';
 import { ShapedValue, wrapInteger, type RuntimeValue } from '../interpreter/runtime-value';
 import { FLOAT_BINARY, INT_BINARY, compareFloats, compareIntegers, evaluateCast, intWidth, roundFloat } from './arith-semantics';
-import { DM } from './messages';
+import { DM } from './dialect-messages';
 
 type Element = number | bigint;
 

@@ -1,5 +1,5 @@
 import { Diagnostic } from '../diagnostics/diagnostic';
-import { M } from '../diagnostics/messages-ir';
+import { M } from '../diagnostics/ir-messages';
 import type { Block } from '../ir/block';
 import { SymbolRefAttr } from '../ir/builtin-attributes';
 import { CallableOpInterface } from '../ir/core-interfaces';

@@ -1,4 +1,4 @@
-import { M } from '../diagnostics/messages-ir';
+import { M } from '../diagnostics/ir-messages';
 import type { Attribute } from './attribute';
 import { formatType } from './format-hooks';
 import { defineOpInterface } from './interfaces';

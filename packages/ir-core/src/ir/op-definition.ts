@@ -1,4 +1,4 @@
-import { M } from '../diagnostics/messages-ir';
+import { M } from '../diagnostics/ir-messages';
 import type { OpAssemblyHooks } from '../syntax/op-asm';
 import type { Attribute, Location, Type } from './attribute';
 import type { Block } from './block';

@@ -1,5 +1,5 @@
 import { Diagnostic, type Severity } from '../diagnostics/diagnostic';
-import { M } from '../diagnostics/messages-ir';
+import { M } from '../diagnostics/ir-messages';
 import type { Attribute, Location, Type } from './attribute';
 import type { Block } from './block';
 import { cloneOperation, type CloneOptions } from './clone';

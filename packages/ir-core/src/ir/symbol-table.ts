@@ -1,4 +1,4 @@
-import { M } from '../diagnostics/messages-ir';
+import { M } from '../diagnostics/ir-messages';
 import type { Location } from './attribute';
 import { StringAttr, SymbolRefAttr } from './builtin-attributes';
 import type { Operation } from './operation';

@@ -1,4 +1,4 @@
-import { M } from '../diagnostics/messages-ir';
+import { M } from '../diagnostics/ir-messages';
 import type { Type } from './attribute';
 import { StringAttr } from './builtin-attributes';
 import { isShapedType, hasRank, RankedTensorType, isDynamic } from './builtin-types';

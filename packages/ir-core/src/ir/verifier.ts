@@ -1,4 +1,4 @@
-import { M } from '../diagnostics/messages-ir';
+import { M } from '../diagnostics/ir-messages';
 import type { Block } from './block';
 import { DominanceInfo } from './dominance';
 import { formatOperation } from './format-hooks';

@@ -1,5 +1,5 @@
 import { Diagnostic } from '../diagnostics/diagnostic';
-import { M } from '../diagnostics/messages-ir';
+import { M } from '../diagnostics/ir-messages';
 import type { MLIRContext } from '../ir/context';
 import type { Operation } from '../ir/operation';
 import { verify } from '../ir/verifier';

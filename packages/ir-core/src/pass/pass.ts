@@ -1,4 +1,4 @@
-import { M } from '../diagnostics/messages-ir';
+import { M } from '../diagnostics/ir-messages';
 import type { Operation } from '../ir/operation';
 import { AnalysisManager, type AnalysisConstructor, type PreservedAnalyses } from './analysis-manager';
 import { PassContext, type PassContextKey } from './pass-context';
