@@ -19,7 +19,6 @@ import { ParseAbort } from './base-parser';
 import { IsolatedScope } from './ssa-scopes';
 
 const FORWARD_REF = '__raptor.forward_ref';
-// Shared empty lists for ops without successors, regions or attributes (never mutated).
 /**
  * The state a custom op's parse hook fills. Its `location` (the position of the op name) is
  * built on first read only: most ops in generated text carry a trailing `loc(...)` instead.
