@@ -1,5 +1,5 @@
 import { compileProgram, runFunctional, simulateBundle } from '@raptor-pim/pim-sim';
-import { asm, f32Bytes, image, makeBundle, tensor, testTarget } from './helpers';
+import { asm, f32Bytes, image, makeBundle, tensor, testTarget, loadPrologue } from './helpers';
 
 describe('checks pimsim-nn does not make', () => {
   test('out-of-bounds access names core, pc and instruction', () => {
@@ -7,11 +7,7 @@ describe('checks pimsim-nn does not make', () => {
       makeBundle({
         cores: [
           `
-          setbw ibiw=32, obiw=32
-          sldi r0, 0
-          sldi r1, 0
-          sldi r2, 65000
-          ld r2, r0, size=1024
+          ${loadPrologue(1024, { local: 65000 })}
         `,
         ],
       }),

@@ -1,6 +1,6 @@
 import { simulateBundle, runFunctional, compileProgram } from '@raptor-pim/pim-sim';
 import type { NpyArray } from '@raptor-pim/pim-sim';
-import { asm, f32Bytes, i32Bytes, image, makeBundle, randomFloats, tensor, testTarget } from './helpers';
+import { asm, f32Bytes, i32Bytes, image, makeBundle, randomFloats, tensor, testTarget, loadPrologue } from './helpers';
 
 const N = 20;
 const A = randomFloats(N, 1);
@@ -160,11 +160,7 @@ describe('mvmul against a naive matrix product', () => {
     const bundle = makeBundle({
       cores: [
         `
-        setbw ibiw=32, obiw=32
-        sldi r0, 0
-        sldi r1, 0
-        sldi r2, 0
-        ld r2, r0, size=512
+        ${loadPrologue(512)}
         sldi r6, 1024
         mvmul r6, r2, mbiw=8, relu=${relu ? 1 : 0}, group=0
         sldi r8, 0
@@ -190,11 +186,7 @@ describe('multi-core communication', () => {
     const bundle = makeBundle({
       cores: [
         `
-        setbw ibiw=32, obiw=32
-        sldi r0, 0
-        sldi r1, 0
-        sldi r2, 0
-        ld r2, r0, size=80
+        ${loadPrologue(80)}
         send r2, r2, core=1, size=40
         sldi r3, 40
         send r3, r3, core=1, size=40
@@ -227,11 +219,7 @@ describe('multi-core communication', () => {
     const bundle = makeBundle({
       cores: [
         `
-        setbw ibiw=32, obiw=32
-        sldi r0, 0
-        sldi r1, 0
-        sldi r2, 0
-        ld r2, r0, size=80
+        ${loadPrologue(80)}
         vrelu r2, r2, len=20
         sldi r4, 0
         sldi r5, 4096
@@ -265,11 +253,7 @@ describe('multi-core communication', () => {
     const bundle = makeBundle({
       cores: [
         `
-        setbw ibiw=32, obiw=32
-        sldi r0, 0
-        sldi r1, 256
-        sldi r2, 0
-        ld r2, r0, size=80
+        ${loadPrologue(80, { global: 256 })}
         vrelu r2, r2, len=20
         sldi r8, 0
         sldi r9, 8192

@@ -104,3 +104,12 @@ export function randomFloats(n: number, seed: number): Float32Array {
   }
   return out;
 }
+
+/**
+ * The opening most test programs share: f32 width (`setbw 32/32`), the global register pair
+ * r0:r1 set to `global` (r0 the high word, 0 here), r2 to the local address `local`, and an
+ * `ld` of `bytes` bytes from that global address to that local one. Ends without a newline.
+ */
+export function loadPrologue(bytes: number | string, { global = 0, local = 0 }: { global?: number; local?: number } = {}): string {
+  return `setbw ibiw=32, obiw=32\nsldi r0, 0\nsldi r1, ${global}\nsldi r2, ${local}\nld r2, r0, size=${bytes}`;
+}

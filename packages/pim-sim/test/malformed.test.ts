@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { loadTarget, writeBundleFiles } from '@raptor-pim/pim-target';
 import { simulateBundleFiles } from '@raptor-pim/pim-sim';
-import { SHARED, f32Bytes, image, makeBundle, randomFloats, tensor } from './helpers';
+import { SHARED, f32Bytes, image, makeBundle, randomFloats, tensor, loadPrologue } from './helpers';
 
 const EXAMPLE = path.join(SHARED, 'spec/pimsim-nn-example');
 
@@ -22,11 +22,7 @@ function raptorBundleFiles(): Map<string, Uint8Array> {
   const bundle = makeBundle({
     cores: [
       `
-      setbw ibiw=32, obiw=32
-      sldi r0, 0
-      sldi r1, 0
-      sldi r2, 0
-      ld r2, r0, size=512
+      ${loadPrologue(512)}
       sldi r6, 1024
       mvmul r6, r2, mbiw=8, relu=1, group=0
       send r6, r6, core=1, size=512

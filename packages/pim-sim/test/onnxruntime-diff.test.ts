@@ -5,7 +5,7 @@ import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import { simulateBundle } from '@raptor-pim/pim-sim';
-import { f32Bytes, image, makeBundle, randomFloats, tensor } from './helpers';
+import { f32Bytes, image, makeBundle, randomFloats, tensor, loadPrologue } from './helpers';
 import { singleNodeModel } from './onnx-model';
 
 jest.setTimeout(120000);
@@ -51,11 +51,7 @@ function simulate(opLine: string, a: Float32Array, b: Float32Array, outCount: nu
     makeBundle({
       cores: [
         `
-        setbw ibiw=32, obiw=32
-        sldi r0, 0
-        sldi r1, 0
-        sldi r2, 0
-        ld r2, r0, size=${len * 4}
+        ${loadPrologue(len * 4)}
         sldi r4, 0
         sldi r5, 4096
         sldi r3, 1024
@@ -119,11 +115,7 @@ test('mvmul on a 2-crossbar group = MatMul', async () => {
     makeBundle({
       cores: [
         `
-        setbw ibiw=32, obiw=32
-        sldi r0, 0
-        sldi r1, 0
-        sldi r2, 0
-        ld r2, r0, size=512
+        ${loadPrologue(512)}
         sldi r6, 1024
         mvmul r6, r2, mbiw=8, relu=0, group=0
         sldi r8, 0
