@@ -149,7 +149,7 @@ export { loadBundle, loadBundleFiles } from './bundle/load';
 export type { LoadedBundle } from './bundle/load';
 export { parseSingleFileProgram, formatSingleFileProgram } from './bundle/single-file';
 // Analytic cost model and lower bounds (hardware-defaults.md), shared by the scheduler's estimates and the simulator.
-export { createCostModel, mvmLatencyNs } from './cost/cost-model';
+export { PROGRAM_ELEMENT_BITS, createCostModel, mvmLatencyNs } from './cost/cost-model';
 export type { CostModel } from './cost/cost-model';
 export { computeBounds, weightLayerFromShape } from './cost/bounds';
 export type { Bounds, ModelWork, WeightLayerWork } from './cost/bounds';

@@ -1,4 +1,4 @@
-import { computeBounds, createCostModel, defaultHardwareConfig, defaultTarget, mvmLatencyNs, weightLayerFromShape } from '@raptor-pim/pim-target';
+import { PROGRAM_ELEMENT_BITS, computeBounds, createCostModel, defaultHardwareConfig, defaultTarget, mvmLatencyNs, weightLayerFromShape } from '@raptor-pim/pim-target';
 
 describe('cost model', () => {
   const cost = createCostModel(defaultTarget());
@@ -12,12 +12,34 @@ describe('cost model', () => {
   it('prices vector ops, copies, host transfers and NoC transfers from the configuration', () => {
     expect(cost.vectorNs(33)).toBe(2 * 4);
     expect(cost.localCopyNs(65)).toBe(2 * (20 + 30));
-    expect(cost.hostLoadNs(64)).toBe(2 * 40);
-    expect(cost.hostStoreNs(64)).toBe(2 * 50);
+    // ld: 1-flit request to the global memory (4 ns), 2 beats of 40 ns, one 30 ns local write.
+    expect(cost.hostLoadNs(64)).toBe(4 + 2 * 40 + 30);
+    // st: one 20 ns local read, 2 flits of 4 ns, 2 beats of 50 ns.
+    expect(cost.hostStoreNs(64)).toBe(20 + 2 * 4 + 2 * 50);
+    expect(cost.hostPortNs(64, false)).toBe(2 * 40);
+    expect(cost.hostPortNs(64, true)).toBe(2 * 50);
     expect(cost.hops(0, 9)).toBe(2);
     expect(cost.transferNs(512, 0, 9)).toBe(16 * 4 * 2);
     expect(cost.transferNs(512, 3, 3)).toBe(0);
     expect(cost.mvmSequenceNs(3)).toBe(2601 + 2 * 200);
+  });
+
+  it('prices instructions as pimsim-nn times them at the program element width (f32, pim-isa.md §12)', () => {
+    expect(PROGRAM_ELEMENT_BITS).toBe(32);
+    expect(cost.programElementBytes).toBe(4);
+    expect(cost.programMvmNs).toBe(mvmLatencyNs(defaultHardwareConfig(), 32));
+    // mvmul: read 128 x 4 x 8 B (64 beats of 20 ns), T_mvm at 32 bits, write 128 x 4 B per crossbar (8 or 16 beats of 30 ns).
+    expect(cost.mvmUnitNs(1)).toBe(64 * 20 + cost.programMvmNs + 8 * 30);
+    expect(cost.mvmUnitNs(2)).toBe(64 * 20 + cost.programMvmNs + 16 * 30);
+    expect(cost.mvmInputReadNs()).toBe(64 * 20);
+    // vvadd of 128 f32: two 512 B reads, 4 steps of 4 ns, one 512 B write.
+    expect(cost.vectorOpNs(128, 2)).toBe(2 * 8 * 20 + 4 * 4 + 8 * 30);
+    expect(cost.vectorOpNs(128, 1)).toBe(8 * 20 + 4 * 4 + 8 * 30);
+    expect(cost.localFillNs(4096)).toBe(64 * 30);
+    // send 512 B from core 36 to core 28 (one hop, 4 ns per flit): ready and reply flits, local read; then 16 data flits and the write.
+    expect(cost.sendNs(512, 36, 28)).toBe(4 + 4 + 8 * 20);
+    expect(cost.deliverNs(512, 36, 28)).toBe(16 * 4 + 8 * 30);
+    expect(cost.sendNs(512, 5, 5)).toBe(0);
   });
 
   it('follows the configuration: a smaller mesh and a slower vector unit change the numbers', () => {

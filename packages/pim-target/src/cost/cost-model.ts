@@ -6,7 +6,16 @@
  *
  * Every duration is in ns.
  */
+import { ELEMENT_SIZE } from '../bundle/bundle';
 import type { HardwareConfig, NetworkTable, Target } from '../config/hardware-config';
+
+/**
+ * The element width, in bits, at which compiled programs run: code generation emits
+ * `setbw ibiw=32, obiw=32` (values are f32), so MVMs, vector ops and copies are timed at
+ * 4-byte elements whatever the configured `raptor_config.input_bits` (the hardware's input
+ * width, which the lower bounds use).
+ */
+export const PROGRAM_ELEMENT_BITS = ELEMENT_SIZE.f32 * 8;
 
 /** pimsim-nn's `divideWithCeiling`, which truncates for positive operands (pim-isa.md §12.4). */
 function pimsimDivide(a: number, b: number): number {
@@ -57,8 +66,14 @@ export interface CostModel {
   readonly hostMemoryBytes: number;
   /** Bytes of one activation element (the configured input width, rounded up to bytes). */
   readonly activationBytes: number;
-  /** Latency of one MVM on an array group at the configured input width. */
+  /** Latency of one MVM on an array group at the configured input width (`raptor_config.input_bits`; the bounds use it). */
   readonly mvmNs: number;
+  /** The element width programs run at ({@link PROGRAM_ELEMENT_BITS}). */
+  readonly programElementBits: number;
+  /** Bytes of one element at {@link CostModel.programElementBits}. */
+  readonly programElementBytes: number;
+  /** The crossbar compute time of one MVM at the program element width (pim-isa.md §12.4's T_mvm). */
+  readonly programMvmNs: number;
   /** Minimum interval between two MVM issues on one core (0: none). */
   readonly mvmIssueNs: number;
   /** Elements per vector step. */
@@ -77,14 +92,47 @@ export interface CostModel {
    * the core issues one at a time).
    */
   mvmSequenceNs(count: number): number;
-  /** A vector op of `elements` elements: ceil(n / width) x step latency. */
+  /** A vector op of `elements` elements: ceil(n / width) x step latency (the ALU steps alone). */
   vectorNs(elements: number): number;
-  /** A local copy of `bytes` bytes: ceil(b / width) x (read + write latency). */
+  /**
+   * How long an `mvmul` on an array group of `crossbars` crossbars occupies the group, as
+   * pimsim-nn times it (pim-isa.md §12.4) at the program element width: the input read from
+   * local memory (rows x element bytes x 8, pimsim-nn's count), T_mvm, and the write of
+   * `crossbars` x columns output elements.
+   */
+  mvmUnitNs(crossbars: number): number;
+  /** The local memory reads of one `mvmul` (part of {@link CostModel.mvmUnitNs}; the core's memory port is busy for it). */
+  mvmInputReadNs(): number;
+  /**
+   * A vector instruction of `elements` program elements with `inputs` (1 or 2) source vectors,
+   * as pimsim-nn times it (pim-isa.md §12.3): each input read from local memory, the ALU
+   * steps, the result written back.
+   */
+  vectorOpNs(elements: number, inputs: number): number;
+  /** A local copy (`lmv`) of `bytes` bytes: ceil(b / width) x (read + write latency). */
   localCopyNs(bytes: number): number;
-  /** A host load of `bytes` bytes: ceil(b / width) x read latency. */
-  hostLoadNs(bytes: number): number;
-  /** A host store of `bytes` bytes: ceil(b / width) x write latency. */
-  hostStoreNs(bytes: number): number;
+  /** A local fill (`lldi`) of `bytes` bytes: one local write. */
+  localFillNs(bytes: number): number;
+  /**
+   * An `ld` of `bytes` bytes by core `core` when the global memory is free: the 1-flit request,
+   * the global memory read, the local write (pim-isa.md §12.5).
+   */
+  hostLoadNs(bytes: number, core?: number): number;
+  /** An `st` of `bytes` bytes by core `core`: the local read, the data flits, the global memory write. */
+  hostStoreNs(bytes: number, core?: number): number;
+  /**
+   * How long the global memory's single port (shared by every core, FIFO) is occupied by a
+   * load (`write` false) or store of `bytes` bytes: ceil(b / width) x latency. Loads of many
+   * cores at once queue for it.
+   */
+  hostPortNs(bytes: number, write: boolean): number;
+  /**
+   * A `send` of `bytes` bytes from `a` to `b` when the receiver is already in its `recv`: the
+   * sender-ready and receiver-ready messages and the local read (pim-isa.md §12.5).
+   */
+  sendNs(bytes: number, a: number, b: number): number;
+  /** After the send completes: the data flits from `a` to `b` and the receiver's local write. */
+  deliverNs(bytes: number, a: number, b: number): number;
   /** Mesh hops between two physical cores (Manhattan distance, XY routing). */
   hops(a: number, b: number): number;
   /**
@@ -122,6 +170,9 @@ export function createCostModel(target: HardwareConfig | Target): CostModel {
   const [meshRows, meshCols] = chip.network_config.layout;
   const cols = Math.max(1, meshCols);
   const mvmNs = mvmLatencyNs(config, config.raptor_config.input_bits);
+  const eb = PROGRAM_ELEMENT_BITS / 8;
+  const programMvmNs = mvmLatencyNs(config, PROGRAM_ELEMENT_BITS);
+  const gmId = chip.global_memory_switch_id;
   const issue = config.raptor_config.mvm_issue_interval_ns;
   const flit = chip.network_config.bus_width;
   const hopNs = defaultHopNs(config);
@@ -129,6 +180,19 @@ export function createCostModel(target: HardwareConfig | Target): CostModel {
   const hops = (a: number, b: number): number =>
     Math.abs(Math.floor(a / cols) - Math.floor(b / cols)) + Math.abs((a % cols) - (b % cols));
   const beats = (bytes: number, width: number): number => (bytes > 0 ? Math.ceil(bytes / width) : 0);
+  const localRead = (bytes: number): number => beats(bytes, local.data_width) * local.read_latency_cycle * local.period;
+  const localWrite = (bytes: number): number => beats(bytes, local.data_width) * local.write_latency_cycle * local.period;
+  // pimsim-nn's L(s, d, n) = (int)(ceil(n / bus) x lat[s][d]) (pim-isa.md §12.5); the global memory is `gmId`.
+  const linkNs = (bytes: number, a: number, b: number): number => {
+    if (a === b) return 0;
+    const flits = Math.max(1, beats(bytes, flit));
+    if (hasTable) return Math.trunc(flits * (table!.latency.get(a)?.get(b) ?? 0));
+    const h = a === gmId || b === gmId ? 1 : hops(a, b);
+    return flits * hopNs * h;
+  };
+  const mvmInputReadNs = (): number => localRead(mx.xbar_size[0] * eb * 8);
+  // pimsim-nn writes floor(cols x cell_precision / mbiw) elements per crossbar; code generation's mbiw is the cell precision.
+  const mvmOutputColumns = mx.xbar_size[1];
   const transferNs = (bytes: number, a: number, b: number): number => {
     if (a === b || bytes <= 0) return 0;
     const flits = beats(bytes, flit);
@@ -146,6 +210,9 @@ export function createCostModel(target: HardwareConfig | Target): CostModel {
     hostMemoryBytes: global.memory_size,
     activationBytes: Math.max(1, Math.ceil(config.raptor_config.input_bits / 8)),
     mvmNs,
+    programElementBits: PROGRAM_ELEMENT_BITS,
+    programElementBytes: eb,
+    programMvmNs,
     mvmIssueNs: issue,
     vectorWidth: core.vector_width,
     vectorStepNs: core.vector_latency_cycle,
@@ -154,9 +221,17 @@ export function createCostModel(target: HardwareConfig | Target): CostModel {
     meshLayout: [meshRows, meshCols],
     mvmSequenceNs: (count) => (count <= 0 ? 0 : mvmNs + (count - 1) * (issue > 0 ? issue : mvmNs)),
     vectorNs: (elements) => beats(elements, core.vector_width) * core.vector_latency_cycle,
-    localCopyNs: (bytes) => beats(bytes, local.data_width) * (local.read_latency_cycle + local.write_latency_cycle) * local.period,
-    hostLoadNs: (bytes) => beats(bytes, global.data_width) * global.read_latency_cycle * global.period,
-    hostStoreNs: (bytes) => beats(bytes, global.data_width) * global.write_latency_cycle * global.period,
+    mvmUnitNs: (crossbars) => mvmInputReadNs() + programMvmNs + localWrite(crossbars * mvmOutputColumns * eb),
+    mvmInputReadNs,
+    vectorOpNs: (elements, inputs) =>
+      inputs * localRead(elements * eb) + beats(elements, core.vector_width) * core.vector_latency_cycle * core.period + localWrite(elements * eb),
+    localCopyNs: (bytes) => localRead(bytes) + localWrite(bytes),
+    localFillNs: (bytes) => localWrite(bytes),
+    hostLoadNs: (bytes, c = 0) => (bytes > 0 ? linkNs(1, c, gmId) + beats(bytes, global.data_width) * global.read_latency_cycle * global.period + localWrite(bytes) : 0),
+    hostStoreNs: (bytes, c = 0) => (bytes > 0 ? localRead(bytes) + linkNs(bytes, c, gmId) + beats(bytes, global.data_width) * global.write_latency_cycle * global.period : 0),
+    hostPortNs: (bytes, write) => beats(bytes, global.data_width) * (write ? global.write_latency_cycle : global.read_latency_cycle) * global.period,
+    sendNs: (bytes, a, b) => (a === b ? 0 : linkNs(1, a, b) + linkNs(1, b, a) + localRead(bytes)),
+    deliverNs: (bytes, a, b) => (a === b ? 0 : linkNs(bytes, a, b) + localWrite(bytes)),
     hops,
     transferNs,
     syncNs: (a, b) => Math.max(core.period, transferNs(1, a, b)),
