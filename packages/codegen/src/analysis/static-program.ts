@@ -99,6 +99,8 @@ export type VectorMnemonic = 'vvadd' | 'vvsub' | 'vvmul' | 'vvmax' | 'vvdmul' | 
 export type StaticOp =
   | { readonly kind: 'lmv'; readonly dst: number; readonly src: number; readonly size: number; readonly op: Operation }
   | { readonly kind: 'ld'; readonly dst: number; readonly src: number; readonly size: number; readonly host: HostBuffer; readonly op: Operation }
+  /** A host-constant load whose bytes are all `value`: a local memset (`lldi`), no global memory access. */
+  | { readonly kind: 'fill'; readonly dst: number; readonly value: number; readonly size: number; readonly host: HostBuffer; readonly op: Operation }
   | { readonly kind: 'st'; readonly dst: number; readonly src: number; readonly size: number; readonly host: HostBuffer; readonly op: Operation }
   | { readonly kind: 'vmv'; readonly dst: number; readonly src: number; readonly stride: number; readonly length: number; readonly op: Operation }
   | {
@@ -600,6 +602,28 @@ const COPIES: ReadonlyMap<AnyOpDefinition, readonly [MemorySpace, MemorySpace]> 
   [MemcpDhOp, ['host', 'local']],
 ]);
 
+/**
+ * The byte every byte of `[offset, offset + size)` of the host constant `host` holds, or
+ * undefined when they differ or the buffer is not a constant with known contents. A load of such
+ * a range (the zero padding buffers of convolutions) becomes a local memset instead of a global
+ * memory read, which all cores share.
+ */
+function uniformConstantByte(host: HostBuffer, offset: number, size: number): number | undefined {
+  const init = host.initialValue;
+  if (!init || !(host.type instanceof RankedTensorType) || size <= 0) return undefined;
+  const data = init.data;
+  const width = data.BYTES_PER_ELEMENT;
+  const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  if (init.isSplat) {
+    for (let i = 1; i < width; i++) if (bytes[i] !== bytes[0]) return undefined;
+    return bytes[0];
+  }
+  if (offset < 0 || offset + size > bytes.length) return undefined;
+  const first = bytes[offset]!;
+  for (let i = offset + 1; i < offset + size; i++) if (bytes[i] !== first) return undefined;
+  return first;
+}
+
 /** Lowers one pim op of a stream; false when `op` is not a pim op code generation knows. */
 function lowerPimOp(state: StreamState, op: Operation, scope: StaticScope, bound: Map<Value, BufferView>): boolean {
   const o: Operands = { state, op, env: env(state, scope, bound), ok: true };
@@ -699,7 +723,10 @@ function lowerPimOp(state: StreamState, op: Operation, scope: StaticScope, bound
     const dst = d.address + dOff;
     const src = s.address + sOff;
     if (dstSpace === 'local' && srcSpace === 'local') push({ kind: 'lmv', dst, src, size, op });
-    else if (dstSpace === 'local') push({ kind: 'ld', dst, src, size, host: s.host!, op });
+    else if (dstSpace === 'local') {
+      const byte = uniformConstantByte(s.host!, src - s.host!.address, size);
+      push(byte === undefined ? { kind: 'ld', dst, src, size, host: s.host!, op } : { kind: 'fill', dst, value: byte, size, host: s.host!, op });
+    }
     else push({ kind: 'st', dst, src, size, host: d.host!, op });
     return true;
   }

@@ -10,17 +10,19 @@
  * - `send` names its source register in both `rd` and `rs1`; byte counts go to `size`
  *   (ld/st/send/recv) or `len` (lmv); `mvmul` gets `mbiw > 0`;
  * - no `nop`, no `sld`, no `sadd`/`ssub`/`smul` (rs2 would be lost in PIMB); zero-count
- *   waits are omitted.
+ *   waits are omitted;
+ * - a load of a host constant whose bytes are all equal (zero padding) is `lldi`, a local
+ *   memset, instead of `ld`, which queues on the global memory all cores share.
  *
  * A stream with nothing to execute gets the empty program (pimsim-nn finishes it at t = 0).
  */
-import { ELEMENT_SIZE, makeInstruction, type Instruction, type Target } from '@raptor-pim/pim-target';
+import { PROGRAM_ELEMENT_BITS, makeInstruction, type Instruction, type Target } from '@raptor-pim/pim-target';
 import { mvmulWeightBits, type ArrayGroupPlan } from '../analysis/array-groups';
 import type { StaticOp, StaticStream } from '../analysis/static-program';
 import { RegisterAllocator } from './registers';
 
-/** Element width in bits of every emitted program (f32 values). */
-export const ELEMENT_BITS = ELEMENT_SIZE.f32 * 8;
+/** Element width in bits of every emitted program (f32 values): the width pim-target's cost model times programs at. */
+export const ELEMENT_BITS = PROGRAM_ELEMENT_BITS;
 
 /** What instruction selection reports besides the program. */
 export interface SelectionStatistics {
@@ -61,6 +63,8 @@ function operandValues(op: StaticOp): [number[], number[]] {
       return [[op.src, op.dst], []];
     case 'ld':
       return [[op.dst], [op.src]];
+    case 'fill':
+      return [[op.dst], []];
     case 'st':
       return [[op.src], [op.dst]];
     case 'vmv':
@@ -88,6 +92,10 @@ function select(op: StaticOp, regs: RegisterAllocator, stream: StaticStream, pla
       const rs1 = regs.pair(op.src);
       const rd = regs.scalar(op.dst);
       return makeInstruction('ld', { rd, rs1, size: op.size, ...NO_OFFSET });
+    }
+    case 'fill': {
+      const rd = regs.scalar(op.dst);
+      return makeInstruction('lldi', { rd, imm: op.value, len: op.size, ...NO_OFFSET });
     }
     case 'st': {
       const rd = regs.pair(op.dst);
