@@ -215,6 +215,8 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
         // cycle across cores. Check it, and fall back to layer granularity (send tasks) if so.
         const fine = p.plan.transfer === 'channel' && p.plan.placements.some((x) => x.granularity === 'window');
         const backup = fine ? p.workload.func.clone() : undefined;
+        // The estimate reads the graph computes' bodies: price the plan before materializing it.
+        let estimate = estimateSchedule(p.workload, p.plan, reads, cost);
         let done = materializeSchedule(p.workload, p.plan, reads, cost);
         if (backup) {
           const cycle = verifyCommunication(p.workload.func, target).diagnostics.find((d) => d.message.startsWith(M.deadlockPrefix));
@@ -228,11 +230,11 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
               error(p.workload.func, M.windowFallbackMemory(spec.name, over.core, over.peakBytes, cost.localMemoryBytes));
               return failed();
             }
+            estimate = estimateSchedule(p.workload, p.plan, reads, cost);
             done = materializeSchedule(p.workload, p.plan, reads, cost);
             p.warnings.push(M.windowFallback(spec.name));
           }
         }
-        const estimate = estimateSchedule(p.workload, p.plan, reads, cost);
         const bounds = computeBounds(cost, modelWorkOf(p.workload));
         const layers = p.workload.nodes.map((n) => ({
           name: n.name,
