@@ -12,6 +12,8 @@ export type CoreReport = {
   readonly core: number;
   readonly mvmNs: number;
   readonly vectorNs: number;
+  /** Local copies and fills (`lmv`, `lldi`). */
+  readonly copyNs: number;
   readonly transferNs: number;
   readonly hostNs: number;
   readonly syncNs: number;
@@ -130,6 +132,7 @@ export function buildReport(estimate: ScheduleEstimate, bounds: Bounds, cost: Co
       core: c.core,
       mvmNs: r3(c.mvmNs),
       vectorNs: r3(c.vectorNs),
+      copyNs: r3(c.copyNs),
       transferNs: r3(c.transferNs),
       hostNs: r3(c.hostNs),
       syncNs: r3(c.syncNs),
@@ -171,7 +174,7 @@ export function formatReport(report: ScheduleReport): string {
   lines.push('  cores:');
   for (const c of report.cores) {
     lines.push(
-      `    core ${c.core}: busy ${fmtNs(c.busyNs)} (mvm ${fmtNs(c.mvmNs)}, vector ${fmtNs(c.vectorNs)}, transfer ${fmtNs(c.transferNs)}, host ${fmtNs(c.hostNs)}), ${c.crossbars} crossbars, ${c.peakLocalBytes} B`,
+      `    core ${c.core}: busy ${fmtNs(c.busyNs)} (mvm ${fmtNs(c.mvmNs)}, vector ${fmtNs(c.vectorNs)}, copy ${fmtNs(c.copyNs)}, transfer ${fmtNs(c.transferNs)}, host ${fmtNs(c.hostNs)}), ${c.crossbars} crossbars, ${c.peakLocalBytes} B`,
     );
   }
   for (const w of report.warnings) lines.push(`  warning: ${w}`);

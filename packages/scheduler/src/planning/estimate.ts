@@ -1,8 +1,16 @@
 /**
  * The analytic estimate of a plan: a list-scheduling replay of every core stream with the
- * target's cost model (MVM sequences, vector ops, transfers, host traffic, syncs), giving the
- * latency of one inference, the pipeline period, and per core its busy time by unit.
+ * target's cost model, giving the latency of one inference, the pipeline period, and per core
+ * its busy time by unit.
+ *
+ * Each lane is priced at the instruction level with the unit times pimsim-nn charges (the cost
+ * model's `mvmUnitNs`, `vectorOpNs`, `localCopyNs`, `hostLoadNs`, `sendNs`, ...; see
+ * {@link laneWorkOf}), and the global memory is one port that every core's host loads and
+ * stores queue for, as in the simulator.
  */
+import { DenseElementsAttr, type Operation, RankedTensorType, Traits } from '@raptor-pim/ir-core';
+import { ExtractSliceOp, InsertSliceOp, ParallelInsertSliceOp, TensorCollapseShapeOp, readSliceLists } from '@raptor-pim/upstream-dialects';
+import { ConcatOp, ELEMENTWISE_OPS, ExtractRowsOp, GraphComputeBatchOp, GraphComputeOp, WvmmOp } from '@raptor-pim/spatial-dialect';
 import type { CostModel } from '@raptor-pim/pim-target';
 import type { Workload } from '../analysis/workload';
 import { lanesOfReplica, replicaOfLane, type SchedulePlan } from './schedule-plan';
@@ -16,6 +24,8 @@ export interface CoreUsage {
   mvmNs: number;
   /** Vector unit busy time (ns). */
   vectorNs: number;
+  /** Local copies and fills (`lmv`, `lldi`) (ns). */
+  copyNs: number;
   /** Core-to-core transfers, sending and receiving (ns). */
   transferNs: number;
   /** Host loads and stores (ns). */
@@ -55,14 +65,26 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
   const usage = new Map<number, CoreUsage>();
   const use = (core: number): CoreUsage => {
     let u = usage.get(core);
-    if (!u) usage.set(core, (u = { core, mvmNs: 0, vectorNs: 0, transferNs: 0, hostNs: 0, syncNs: 0, busyNs: 0, crossbars: 0, peakLocalBytes: 0, replicas: 0 }));
+    if (!u) usage.set(core, (u = { core, mvmNs: 0, vectorNs: 0, copyNs: 0, transferNs: 0, hostNs: 0, syncNs: 0, busyNs: 0, crossbars: 0, peakLocalBytes: 0, replicas: 0 }));
     return u;
   };
   const host = plan.transfer === 'host';
-  const moveNs = (bytes: number, a: number, b: number): { send: number; recv: number; wire: number } =>
-    host
-      ? { send: cost.hostStoreNs(bytes) + cost.syncNs(a, b), recv: cost.hostLoadNs(bytes) + cost.syncNs(b, a), wire: bytes / cost.hostBytesPerNs }
-      : { send: cost.transferNs(bytes, a, b), recv: cost.transferNs(bytes, a, b), wire: 0 };
+  // The global memory's single port: loads and stores of every core queue for it (FIFO).
+  let portFree = 0;
+  let portBusy = 0;
+  /** A host access of `bytes` by `core` requested at `at`; returns when it completes. */
+  const hostAccess = (core: number, at: number, bytes: number, write: boolean): number => {
+    if (bytes <= 0) return at;
+    const start = Math.max(at, portFree);
+    const port = cost.hostPortNs(bytes, write);
+    portFree = start + port;
+    portBusy += port;
+    return start + (write ? cost.hostStoreNs(bytes, core) : cost.hostLoadNs(bytes, core));
+  };
+  // A fragment from core a to core b: the sender's part (handshake and read, or a host store
+  // and a sync) and the receiver's part after it (the data flits and the write, or a host load).
+  const moveNs = (bytes: number, a: number, b: number): { send: number; recv: number } =>
+    host ? { send: cost.hostStoreNs(bytes, a) + cost.syncNs(a, b), recv: cost.hostLoadNs(bytes, b) } : { send: cost.sendNs(bytes, a, b), recv: cost.deliverNs(bytes, a, b) };
 
   // Reads grouped by consumer replica; outgoing transfer time per producer fragment.
   const readsOf = new Map<string, ReplicaInputReads[]>();
@@ -87,8 +109,12 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
   let ioBytes = 0;
   for (const n of workload.nodes) {
     const pl = plan.placements[n.index]!;
-    const inLoad = n.hostInputBytes > 0 ? cost.hostLoadNs(n.hostInputBytes / n.lanes) : 0;
-    const outStore = n.hostOutputBytes > 0 ? cost.hostStoreNs(n.hostOutputBytes / n.lanes) : 0;
+    const work = laneWorkOf(n.op, cost);
+    const laneNs = work.mvmNs + work.vectorNs + work.copyNs;
+    // A core loads a scalar compute's graph inputs whole, a batch lane its share; constants once.
+    const loadBytes = (n.isBatch ? 0 : n.hostInputBytes) + work.constantLoadBytes;
+    const laneLoadBytes = n.isBatch ? n.hostInputBytes / n.lanes : 0;
+    const outBytesPerLane = n.hostOutputBytes / n.lanes;
     ioBytes += n.hostInputBytes + n.hostOutputBytes;
     for (let j = 0; j < pl.replicas; j++) {
       const core = pl.cores[j]!;
@@ -119,11 +145,11 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
           return t;
         };
         for (const f of r.remote) {
-          const m = moveNs(f.bytes, f.fromCore, f.toCore);
-          const at = producerDone(f.slot) + m.send + m.wire;
+          const at = producerDone(f.slot);
           const round = pl.granularity === 'layer' ? 0 : f.round;
           arrivalByRound[round] = Math.max(arrivalByRound[round]!, at);
           arrivalAll = Math.max(arrivalAll, at);
+          const m = moveNs(f.bytes, f.fromCore, f.toCore);
           recvByRound[round]! += m.recv;
           if (host) u.hostNs += m.recv;
           else u.transferNs += m.recv;
@@ -137,31 +163,36 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
         }
       }
       let t = coreFree.get(core) ?? 0;
-      let arrived = 0;
+      if (loadBytes > 0) {
+        const done = hostAccess(core, t, loadBytes, false);
+        u.hostNs += done - t;
+        t = done;
+      }
       const lanesOf = lanesOfReplica(pl, n.lanes, j);
-      // Waves of `copies` rounds: their MVMs issue back to back on distinct weight copies.
-      for (let first = 0; first < lanesOf.length; first += pl.copies) {
-        const wave = lanesOf.slice(first, first + pl.copies);
-        let recv = 0;
-        for (let k = first; k < first + wave.length; k++) {
-          arrived = Math.max(arrived, arrivalByRound[k]!);
-          recv += recvByRound[k]!;
-        }
+      let arrived = 0;
+      for (let k = 0; k < lanesOf.length; k++) {
+        const lane = lanesOf[k]!;
+        arrived = Math.max(arrived, arrivalByRound[k]!);
         const ready = pl.granularity === 'layer' ? arrivalAll : arrived;
-        const mvmWave = cost.mvmSequenceNs(wave.length * n.mvmIssuesPerLane);
-        const vecWave = wave.length * n.laneVectorNs;
-        const hostWave = wave.length * (inLoad + outStore);
-        t = Math.max(t, ready) + recv + hostWave + mvmWave + vecWave;
-        u.mvmNs += mvmWave;
-        u.vectorNs += vecWave;
-        u.hostNs += hostWave;
-        for (const lane of wave) {
-          const send = sendNsOf.get(`${n.index}:${lane}`) ?? 0;
-          if (pl.granularity === 'window') t += send;
-          if (host) u.hostNs += send;
-          else u.transferNs += send;
+        if (laneLoadBytes > 0) {
+          const done = hostAccess(core, t, laneLoadBytes, false);
+          u.hostNs += done - t;
+          t = done;
         }
-        for (const lane of wave) finish[n.index]![lane] = t;
+        t = Math.max(t, ready) + recvByRound[k]! + laneNs;
+        u.mvmNs += work.mvmNs;
+        u.vectorNs += work.vectorNs;
+        u.copyNs += work.copyNs;
+        if (outBytesPerLane > 0) {
+          const done = hostAccess(core, t, outBytesPerLane, true);
+          u.hostNs += done - t;
+          t = done;
+        }
+        const send = sendNsOf.get(`${n.index}:${lane}`) ?? 0;
+        if (pl.granularity === 'window') t += send;
+        if (host) u.hostNs += send;
+        else u.transferNs += send;
+        finish[n.index]![lane] = t;
       }
       if (pl.granularity === 'layer') {
         let send = 0;
@@ -177,9 +208,13 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
       const u = use(m);
       u.replicas++;
       u.peakLocalBytes = Math.max(u.peakLocalBytes, n.localBytesPerLane);
-      const t = (coreFree.get(m) ?? 0) + inLoad + n.laneComputeNs + outStore;
-      u.vectorNs += n.laneComputeNs;
-      u.hostNs += inLoad + outStore;
+      let t = coreFree.get(m) ?? 0;
+      const loaded = hostAccess(m, t, n.hostInputBytes + work.constantLoadBytes, false);
+      u.hostNs += loaded - t;
+      t = loaded + laneNs;
+      u.mvmNs += work.mvmNs;
+      u.vectorNs += work.vectorNs;
+      u.copyNs += work.copyNs;
       coreFree.set(m, t);
       finish[n.index]![0] = Math.max(finish[n.index]![0]!, t);
       latencyNs = Math.max(latencyNs, t);
@@ -190,10 +225,139 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
   const cores = [...usage.values()].sort((a, b) => a.core - b.core);
   for (const u of cores) {
     if (host) u.syncNs = 0;
-    u.busyNs = u.mvmNs + u.vectorNs + u.transferNs + u.hostNs + u.syncNs;
+    u.busyNs = u.mvmNs + u.vectorNs + u.copyNs + u.transferNs + u.hostNs + u.syncNs;
   }
-  const hostWire = (ioBytes + spilledBytes) / cost.hostBytesPerNs;
   const busiest = Math.max(0, ...cores.map((c) => c.busyNs));
-  const periodNs = plan.pipelined ? Math.max(busiest, hostWire) : latencyNs;
+  const periodNs = plan.pipelined ? Math.max(busiest, portBusy) : latencyNs;
   return { latencyNs, periodNs, throughput: periodNs > 0 ? 1e9 / periodNs : Infinity, cores, transferBytes, spilledBytes, ioBytes };
+}
+
+/** The instruction-level cost of one lane (ns), by unit. */
+export interface LaneWork {
+  /** `mvmul`s: array-group occupancy, one after another. */
+  readonly mvmNs: number;
+  /** Vector instructions (including `vmv` gathers). */
+  readonly vectorNs: number;
+  /** Local copies (`lmv`) and fills (`lldi`). */
+  readonly copyNs: number;
+  /** Bytes of non-zero constants the node loads from host memory (once per core). */
+  readonly constantLoadBytes: number;
+}
+
+const ELEMENTWISE = new Set(ELEMENTWISE_OPS);
+
+
+function shapeOf(t: unknown): readonly number[] | undefined {
+  return t instanceof RankedTensorType && t.shape.every((d) => d >= 0) ? t.shape : undefined;
+}
+
+function count(shape: readonly number[]): number {
+  return shape.reduce((a, b) => a * b, 1);
+}
+
+/**
+ * The copies of a slice of `sizes` (strides `strides`) of a tensor of shape `shape`: one `lmv`
+ * per contiguous run, or `vmv` gathers when the innermost non-unit dimension is strided.
+ */
+function sliceCopyNs(cost: CostModel, shape: readonly number[], sizes: readonly number[], strides: readonly number[]): { copy: number; vector: number } {
+  const eb = cost.programElementBytes;
+  const total = count(sizes);
+  if (total === 0) return { copy: 0, vector: 0 };
+  let run = 1;
+  for (let k = shape.length - 1; k >= 0; k--) {
+    const size = sizes[k] ?? 1;
+    if (size > 1 && (strides[k] ?? 1) !== 1) break;
+    run *= size;
+    if (size !== shape[k]) break;
+  }
+  if (run > 1) return { copy: (total / run) * cost.localCopyNs(run * eb), vector: 0 };
+  // Element runs: a gather along the largest dimension per outer coordinate.
+  const len = Math.max(1, ...sizes);
+  return { copy: 0, vector: (total / len) * cost.vectorOpNs(len, 1) };
+}
+
+/** A constant's bytes are all zero (lowered to a local fill). */
+function isZeroSplat(op: Operation): boolean {
+  const v = op.getAttr('value');
+  return v instanceof DenseElementsAttr && v.isSplat && v.data[0] === 0;
+}
+
+/**
+ * What one lane of the graph compute `op` costs on its core once lowered to instructions (a
+ * scalar compute: its whole body), priced with the cost model's instruction-level functions:
+ * one `mvmul` per `spat.wvmm` (input read, crossbar compute, output write), one vector
+ * instruction per element-wise op, one `lmv` per contiguous run of every slice the lane extracts
+ * or inserts (a `vmv` gather per row when the innermost dimension is strided), an `lmv` for a
+ * collapsed slice (the MVM input) and for concatenations, an `lldi` fill for zero constants, a
+ * host load for the other constants. The lowered code reuses its buffers, so each instruction
+ * depends on the one before (RAW or WAR) and a lane's instructions run one after another.
+ *
+ * The {@link LaneWork} of one lane of the graph compute `op` (scalar computes: the whole body). */
+export function laneWorkOf(op: Operation, cost: CostModel): LaneWork {
+  let mvmNs = 0;
+  let vectorNs = 0;
+  let copyNs = 0;
+  let constantLoadBytes = 0;
+  const eb = cost.programElementBytes;
+  const view = GraphComputeBatchOp.isInstance(op) ? GraphComputeBatchOp.get(op) : GraphComputeOp.isInstance(op) ? GraphComputeOp.get(op) : undefined;
+  const weights = new Set(view ? (view.weights as readonly unknown[]) : []);
+  if (view) {
+    for (const v of view.inputs) {
+      const def = v.definingOp;
+      if (!def || weights.has(v) || !def.hasTrait(Traits.ConstantLike)) continue;
+      const s = shapeOf(v.type);
+      if (s && !isZeroSplat(def)) constantLoadBytes += count(s) * eb;
+    }
+  }
+  op.regions[0]?.walk((o: Operation) => {
+    if (WvmmOp.isInstance(o)) {
+      const w = shapeOf(o.getOperand(0).type);
+      mvmNs += cost.mvmUnitNs(w && w.length === 2 ? Math.ceil(w[1]! / cost.crossbarCols) : 1);
+      return;
+    }
+    if (ConcatOp.isInstance(o) || ExtractRowsOp.isInstance(o)) {
+      const s = shapeOf(o.getResult(0).type);
+      if (s) copyNs += cost.localCopyNs(count(s) * eb);
+      return;
+    }
+    if (o.definition && ELEMENTWISE.has(o.definition)) {
+      const s = shapeOf(o.getResult(0)?.type);
+      if (s) vectorNs += cost.vectorOpNs(count(s), o.numOperands >= 2 ? 2 : 1);
+      return;
+    }
+    if (ExtractSliceOp.isInstance(o)) {
+      const src = shapeOf(o.getOperand(0).type);
+      const lists = readSliceLists(o);
+      if (src && lists.sizes.every((d) => d >= 0)) {
+        const c = sliceCopyNs(cost, src, lists.sizes, lists.strides);
+        copyNs += c.copy;
+        vectorNs += c.vector;
+      }
+      return;
+    }
+    if (InsertSliceOp.isInstance(o) || ParallelInsertSliceOp.isInstance(o)) {
+      const dst = shapeOf(o.getOperand(1).type);
+      const lists = readSliceLists(o);
+      if (dst && lists.sizes.every((d) => d >= 0)) {
+        const c = sliceCopyNs(cost, dst, lists.sizes, lists.strides);
+        copyNs += c.copy;
+        vectorNs += c.vector;
+      }
+      return;
+    }
+    if (TensorCollapseShapeOp.isInstance(o)) {
+      // A collapsed slice is gathered into one contiguous buffer (the MVM input).
+      const src = o.getOperand(0).definingOp;
+      const s = shapeOf(o.getResult(0).type);
+      if (s && src && ExtractSliceOp.isInstance(src)) copyNs += cost.localCopyNs(count(s) * eb);
+      return;
+    }
+    if (o.hasTrait(Traits.ConstantLike) && o.numResults === 1) {
+      const s = shapeOf(o.getResult(0).type);
+      if (!s) return;
+      if (isZeroSplat(o)) copyNs += cost.localFillNs(count(s) * eb);
+      else constantLoadBytes += count(s) * eb;
+    }
+  });
+  return { mvmNs, vectorNs, copyNs, constantLoadBytes };
 }
