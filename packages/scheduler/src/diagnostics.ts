@@ -34,7 +34,7 @@ export const SchedulerMessages = {
   splitReasonBlocks: () => `its body has more than one block; splitting it is not supported yet`,
   splitReasonResults: (n: number) => `it has ${n} results; splitting a compute with other than one result is not supported yet`,
   splitReasonPublication: () => `its body does not end in one publication (spat.in_parallel with one tensor.parallel_insert_slice, or spat.yield of one value); splitting it is not supported yet`,
-  splitReasonUser: (op: string) => `its result is read by '${op}', not by graph computes; splitting a compute read that way is not supported yet`,
+  splitReasonUser: (op: string) => `its result is read by '${op}', not by graph computes or func.return; splitting a compute read that way is not supported yet`,
   noPacking: (strategy: string, cores: number) =>
     `spat-schedule: strategy '${strategy}' found no mapping of the graph computes onto ${cores} cores`,
   alreadyScheduled: () => `spat-schedule: the function has no graph computes to schedule`,
