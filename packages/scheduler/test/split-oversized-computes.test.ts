@@ -51,6 +51,8 @@ interface Layer {
   readonly cols: number;
   /** ReLU after the bias. */
   readonly relu: boolean;
+  /** The function returns the layer's result itself (no consumer compute). */
+  readonly returned?: boolean;
   /** Weight values (cycled). */
   readonly values: readonly number[];
 }
@@ -114,7 +116,7 @@ function wideLayer(l: Layer, tile: number): string {
   const argNames = cb.flatMap((_, j) => rb.map((_, i) => `%a_${i}_${j}`));
   const xType = batch ? `tensor<${lanes}x${l.rows}xf32>` : `tensor<1x${l.rows}xf32>`;
   const resType = batch ? `tensor<${lanes}x1x${l.cols}xf32>` : out;
-  const lines: string[] = [`func.func @main(%x: ${xType}) -> ${batch ? `tensor<${lanes}x1x${l.cols}xf32>` : out} {`, ...consts];
+  const lines: string[] = [`func.func @main(%x: ${xType}) -> ${resType} {`, ...consts];
   const bindings = `[${argNames.join(', ')}] = [${weightNames.join(', ')}] (%in, %b) = (%x, %bias)`;
   const signature = `[${weightTypes.join(', ')}] (${xType}, ${out}) -> ${resType}`;
   if (batch) {
@@ -123,20 +125,24 @@ function wideLayer(l: Layer, tile: number): string {
     lines.push('    spat.in_parallel {');
     lines.push(`      tensor.parallel_insert_slice ${result} into %out[%lane, 0, 0] [1, 1, ${l.cols}] [1, 1, 1] : ${out} into ${resType}`);
     lines.push('    }', '  } loc("wide")');
-    lines.push(`  %z = spat.graph_compute_batch %lane = 0 to ${lanes} [] = [] (%r) = (%y) shared_outs(%out) crossbarWeights 0 : [] (${resType}) -> ${resType} {`);
-    lines.push(`    %v = tensor.extract_slice %r[%lane, 0, 0] [1, 1, ${l.cols}] [1, 1, 1] : ${resType} to ${out}`);
-    lines.push(`    %n = spat.relu(%v) : ${out} -> ${out}`);
-    lines.push('    spat.in_parallel {');
-    lines.push(`      tensor.parallel_insert_slice %n into %out[%lane, 0, 0] [1, 1, ${l.cols}] [1, 1, 1] : ${out} into ${resType}`);
-    lines.push('    }', '  }');
+    if (!l.returned) lines.push(`  %z = spat.graph_compute_batch %lane = 0 to ${lanes} [] = [] (%r) = (%y) shared_outs(%out) crossbarWeights 0 : [] (${resType}) -> ${resType} {`);
+    if (!l.returned) {
+      lines.push(`    %v = tensor.extract_slice %r[%lane, 0, 0] [1, 1, ${l.cols}] [1, 1, 1] : ${resType} to ${out}`);
+      lines.push(`    %n = spat.relu(%v) : ${out} -> ${out}`);
+      lines.push('    spat.in_parallel {');
+      lines.push(`      tensor.parallel_insert_slice %n into %out[%lane, 0, 0] [1, 1, ${l.cols}] [1, 1, 1] : ${out} into ${resType}`);
+      lines.push('    }', '  }');
+    }
   } else {
     lines.push(`  %y = spat.graph_compute ${bindings} crossbarWeights ${argNames.length} : ${signature} {`);
     lines.push(...body);
     lines.push(`    spat.yield ${result} : ${out}`, '  } loc("wide")');
-    lines.push(`  %z = spat.graph_compute [] = [] (%r) = (%y) crossbarWeights 0 : [] (${out}) -> ${out} {`);
-    lines.push(`    %n = spat.relu(%r) : ${out} -> ${out}`, `    spat.yield %n : ${out}`, '  }');
+    if (!l.returned) {
+      lines.push(`  %z = spat.graph_compute [] = [] (%r) = (%y) crossbarWeights 0 : [] (${out}) -> ${out} {`);
+      lines.push(`    %n = spat.relu(%r) : ${out} -> ${out}`, `    spat.yield %n : ${out}`, '  }');
+    }
   }
-  lines.push(`  return %z : ${resType}`, '}');
+  lines.push(`  return ${l.returned ? '%y' : '%z'} : ${resType}`, '}');
   return lines.join('\n');
 }
 
@@ -174,6 +180,7 @@ describe('spat-split-oversized-computes', () => {
           rows: fc.integer({ min: 1, max: 12 }),
           cols: fc.integer({ min: 5, max: 20 }),
           relu: fc.boolean(),
+          returned: fc.boolean(),
           values: fc.array(fc.integer({ min: -16, max: 16 }), { minLength: 1, maxLength: 12 }),
         }),
         fc.integer({ min: 3, max: 6 }),

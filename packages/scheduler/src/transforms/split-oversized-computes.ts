@@ -38,6 +38,7 @@ import {
   IndexType,
   Pass,
   RankedTensorType,
+  ReturnOp,
   applyPatternsGreedily,
   createPattern,
   type Block,
@@ -286,8 +287,9 @@ export function planComputeSplit(op: Operation, limits: SplitLimits): ComputeSpl
   if (typeof shape === 'string') return shape;
   const result = op.getResult(0);
   for (const user of result.users) {
-    // Weights are constants, so a graph compute reads the result as an input.
-    if (!GraphComputeBatchOp.isInstance(user) && !GraphComputeOp.isInstance(user)) return M.splitReasonUser(user.name);
+    // Weights are constants, so a graph compute reads the result as an input; a returned
+    // result becomes the returned blueprint.
+    if (!GraphComputeBatchOp.isInstance(user) && !GraphComputeOp.isInstance(user) && !ReturnOp.isInstance(user)) return M.splitReasonUser(user.name);
   }
   const form = columnForm(shape);
   if (typeof form === 'string') return form;
