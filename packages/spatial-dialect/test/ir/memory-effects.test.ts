@@ -4,41 +4,19 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import {
-  PassRegistry,
-  getMemoryEffects,
-  joinSplitOutputs,
-  parsePassPipeline,
-  printOperation,
-  registerCorePasses,
-  splitInputFile,
-  type Operation,
-} from '@raptor-pim/ir-core';
+import { getMemoryEffects, type Operation } from '@raptor-pim/ir-core';
 import { SpatChannelResource, SpatEventRegisterResource, SpatHostMemoryResource } from '../../src';
 import { makeContext, parseVerified } from './helpers';
+import { expectGoldenCases, runCorePipeline } from '../../../../tools/test-support/golden-cases';
 
 const dir = path.resolve(__dirname, '../fixtures/effects');
-const update = process.env.UPDATE_GOLDEN === '1';
-
-function runPipeline(text: string): string {
-  const ctx = makeContext();
-  const m = parseVerified(text, ctx);
-  const registry = new PassRegistry();
-  registerCorePasses(registry);
-  const pm = parsePassPipeline(ctx, 'builtin.module(canonicalize,cse)', registry)!;
-  expect(pm.run(m).success).toBe(true);
-  return printOperation(m) + '\n';
-}
 
 const count = (text: string, what: string) => text.split(what).length - 1;
 
 test('canonicalize,cse keep every channel, host-transfer and event-register op', () => {
-  const input = fs.readFileSync(path.join(dir, 'canonicalize-cse.mlir'), 'utf8');
-  const outputs = splitInputFile(input).map((c) => runPipeline(c.text));
-  const got = joinSplitOutputs(outputs);
-  const expectedFile = path.join(dir, 'canonicalize-cse.expected.mlir');
-  if (update) fs.writeFileSync(expectedFile, got);
-  expect(got).toBe(fs.readFileSync(expectedFile, 'utf8'));
+  const outputs = expectGoldenCases(path.join(dir, 'canonicalize-cse.mlir'), path.join(dir, 'canonicalize-cse.expected.mlir'), (text) =>
+    runCorePipeline(parseVerified(text, makeContext()), 'builtin.module(canonicalize,cse)'),
+  );
   const [comm, pure] = outputs as [string, string];
   for (const op of ['spat.channel_send', 'spat.channel_receive', 'spat.host_store_sync', 'spat.host_wait_load', 'spat.sync', 'spat.wait']) {
     expect(count(comm, `${op} `)).toBe(2);
