@@ -60,12 +60,14 @@ export const CLI_MESSAGES = {
     `raptor compile: -o '${dir}' exists and is not a bundle directory (no config.json); choose a new or empty directory`,
   compileWroteBundle: (dir: string, cores: number) => `bundle (${cores} core${cores === 1 ? '' : 's'}) -> ${dir}`,
   compileWroteReport: (file: string) => `compile report -> ${file}`,
-  compileProgress: (step: number, steps: number, stage: string, pass: string) => `[${step + 1}/${steps}] ${stage}: ${pass}`,
+  compileProgress: (pass: string, step: number, steps: number) => `${pass} (step ${step + 1} of ${steps})`,
   compileDumpHeader: (pass: string) => `// -----// IR Dump After ${pass} //----- //`,
   compileInferredShape: (name: string, shape: readonly number[]) => `input '${name}': shape ${shape.join('x')} taken from its --input file`,
   // raptor run
   runNeedsInput: () => `raptor run: --input FILE.npy is required (one per graph input, in order, or NAME=FILE.npy)`,
   runSimFailed: (message: string) => `raptor run: simulation failed: ${message}`,
+  runInputShapeMismatch: (name: string, given: readonly number[], file: string, got: readonly number[]) =>
+    `raptor run: --input-shape ${name}=${given.join('x')} disagrees with its --input file '${file}' (shape ${got.join('x')}); drop --input-shape to take the file's shape`,
   runSimInput: (name: string, expected: readonly number[], got: readonly number[]) =>
     `raptor run: --input for '${name}' has shape ${got.join('x')}, the bundle expects ${expected.join('x')}`,
   runLatency: (ns: number, ratio: string) => `latency:    ${formatNs(ns)}${ratio}`,

@@ -58,6 +58,10 @@ export interface CompileProgress {
   readonly step: number;
   /** Number of steps (import, if any, plus the passes of the pipeline). */
   readonly steps: number;
+  /** 0-based index of the step within its stage (a stage is a run of consecutive steps of one stage). */
+  readonly stageStep: number;
+  /** Number of steps of the stage in the pipeline (the import counts toward `frontend`). */
+  readonly stageSteps: number;
 }
 
 /** Counts the ops nested in `root` by name. */
@@ -86,6 +90,7 @@ export class CompileReportCollector implements PassInstrumentation {
   private open: OpenStage | null = null;
   private passStart = 0;
   private step = 0;
+  private stageStep = 0;
   private peakHeap = 0;
   private readonly startedAt = performance.now();
   /** The dumps, in order. */
@@ -99,6 +104,7 @@ export class CompileReportCollector implements PassInstrumentation {
     private readonly dumpAfter: ReadonlySet<string>,
     private readonly steps: number,
     private readonly onProgress?: (event: CompileProgress) => void,
+    private readonly stageSteps: ReadonlyMap<string, number> = new Map(),
   ) {
     this.sampleHeap();
   }
@@ -115,8 +121,12 @@ export class CompileReportCollector implements PassInstrumentation {
 
   private enter(stage: string, pass: string): void {
     if (this.open && this.open.stage !== stage) this.closeStage();
-    if (!this.open) this.open = { stage, ms: 0, passes: new Map() };
-    this.onProgress?.({ stage, pass, step: this.step++, steps: this.steps });
+    if (!this.open) {
+      this.open = { stage, ms: 0, passes: new Map() };
+      this.stageStep = 0;
+    }
+    const stageStep = this.stageStep++;
+    this.onProgress?.({ stage, pass, step: this.step++, steps: this.steps, stageStep, stageSteps: Math.max(this.stageSteps.get(stage) ?? 0, stageStep + 1) });
   }
 
   private closeStage(): void {

@@ -191,12 +191,19 @@ export function compile(model: CompileInput, options: CompileOptions = {}): Comp
   diagnostics.push(...built.diagnostics.map((d) => fromIrDiagnostic('pipeline', d)));
   const { pm, stageOfPass } = built.result;
   const importSteps = module ? 0 : 1;
+  // Steps per stage, for the progress events (the import is the frontend's first step).
+  const stageSteps = new Map<string, number>(importSteps > 0 ? [['frontend', 1]] : []);
+  for (const p of pm?.allPasses ?? []) {
+    const stage = stageOfPass.get(p) ?? 'custom';
+    stageSteps.set(stage, (stageSteps.get(stage) ?? 0) + 1);
+  }
   const collector = new CompileReportCollector(
     () => module,
     (p) => stageOfPass.get(p) ?? 'custom',
     dumpAfter,
     importSteps + (pm ? pm.allPasses.length : 0),
     options.onProgress,
+    stageSteps,
   );
   if (!pm) {
     diagnostics.push(compileError('pipeline', M.badPipeline(pipelineText)));

@@ -86,6 +86,18 @@ export function parseRunArgs(args: readonly string[]): RunArgs | 'help' | { erro
   return out;
 }
 
+/** The `--input` file bound to each graph input (by name, or in order), undefined where none or where the binding is bad. */
+function inputFiles(model: OnnxModel, specs: readonly RunInputSpec[]): (string | undefined)[] {
+  const names = model.graph.inputs.map((i) => i.name);
+  const files = new Array<string | undefined>(names.length);
+  let next = 0;
+  for (const spec of specs) {
+    const k = spec.name !== undefined ? names.indexOf(spec.name) : next++;
+    if (k >= 0 && k < names.length) files[k] = spec.file;
+  }
+  return files;
+}
+
 /** Reads the `--input` files bound to the model's graph inputs (by name or in order); undefined after printing why. */
 function readInputs(model: OnnxModel, specs: readonly RunInputSpec[], io: CliIo): F32Tensor[] | undefined {
   const names = model.graph.inputs.map((i) => i.name);
@@ -159,6 +171,16 @@ export async function runRun(a: RunArgs, io: CliIo): Promise<number> {
     inputs.map((t) => t.shape),
   );
   if (!a.json) for (const i of inferred) io.stderr(M.compileInferredShape(i.name, i.shape) + '\n');
+  // A binding given with --input-shape must fit its file (checked before compiling).
+  const count = (s: readonly number[]): number => s.reduce((x, y) => x * y, 1);
+  for (const [k, graphInput] of model.graph.inputs.entries()) {
+    const given = a.flags.inputShapes[graphInput.name];
+    const file = inputs[k];
+    if (given !== undefined && file !== undefined && count(given) !== count(file.shape)) {
+      io.stderr(M.runInputShapeMismatch(graphInput.name, given, inputFiles(model, a.inputs)[k] ?? '', file.shape) + '\n');
+      return 1;
+    }
+  }
   const compiled = compileWithFlags('run', model, a.flags, shapes, io);
   if (!compiled) return 1;
   const { bundle, result } = compiled;
@@ -187,7 +209,9 @@ export async function runRun(a: RunArgs, io: CliIo): Promise<number> {
   const throughput = throughputRun.ok && throughputRun.timing && simulatedS > 0 ? throughputRun.timing.rounds / simulatedS : undefined;
 
   const outputs: F32Tensor[] = latencyRun.outputs.map((o) => ({ shape: [...o.array.shape], data: Float32Array.from(o.array.data as ArrayLike<number>) }));
-  const names = latencyRun.outputs.map((o) => o.name);
+  // Outputs are named after the graph outputs (the bundle's manifest calls them output_<k>).
+  const graphOutputs = model.graph.outputs.map((o) => o.name);
+  const names = latencyRun.outputs.map((o, k) => (latencyRun.outputs.length === graphOutputs.length ? graphOutputs[k]! : o.name));
   const written = writeAndCompareOutputs(outputs, { command: 'run', outputDir: a.outputDir, referenceDir: a.referenceDir }, a.json ? quiet(io) : io, names);
 
   const latencyNs = latencyRun.timing.latencyNs;

@@ -7,12 +7,14 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import {
   RAPTOR_COMPILE_PIPELINE,
   RAPTOR_STAGES,
   compile,
   createRaptorPassRegistry,
   formatCompileDiagnostic,
+  type CompileProgress,
   type CompileResult,
   type CompilerStage,
 } from '@raptor-pim/compiler';
@@ -153,6 +155,51 @@ export function readModel(file: string, io: CliIo): OnnxModel | undefined {
   return model && !hasErrors(diagnostics) ? model : undefined;
 }
 
+/** Width of a stage's progress bar, in characters. */
+const BAR_WIDTH = 20;
+
+/**
+ * The progress display on a terminal (stderr): one line per stage with a bar of its steps, the
+ * step running and the overall step count, redrawn in place; a finished stage's line stays
+ * (full bar, its wall time), so the stages pile up as they complete.
+ */
+class ProgressBars {
+  private stage: { name: string; steps: number; startedAt: number } | undefined;
+
+  constructor(private readonly io: CliIo) {}
+
+  private static bar(done: number, total: number): string {
+    const filled = total > 0 ? Math.round((BAR_WIDTH * done) / total) : BAR_WIDTH;
+    return `[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}]`;
+  }
+
+  /** The step `e` is about to run. */
+  update(e: CompileProgress): void {
+    if (this.stage && this.stage.name !== e.stage) this.close();
+    if (!this.stage) this.stage = { name: e.stage, steps: e.stageSteps, startedAt: performance.now() };
+    this.stage.steps = e.stageSteps;
+    const line = `${e.stage.padEnd(15)} ${ProgressBars.bar(e.stageStep, e.stageSteps)} ${e.stageStep + 1}/${e.stageSteps} ${M.compileProgress(e.pass, e.step, e.steps)}`;
+    this.io.stderr(`\r\x1b[K${line}`);
+  }
+
+  /** Leaves the current stage's line complete. */
+  private close(): void {
+    const s = this.stage!;
+    this.io.stderr(`\r\x1b[K${s.name.padEnd(15)} ${ProgressBars.bar(s.steps, s.steps)} ${s.steps}/${s.steps} ${(performance.now() - s.startedAt).toFixed(0)} ms\n`);
+    this.stage = undefined;
+  }
+
+  /** After the compile: the last stage's line is completed when it succeeded, erased when it failed (the diagnostics follow). */
+  finish(ok: boolean): void {
+    if (!this.stage) return;
+    if (ok) this.close();
+    else {
+      this.io.stderr('\r\x1b[K');
+      this.stage = undefined;
+    }
+  }
+}
+
 /** A compile that produced a bundle the validator accepts. */
 export interface CompiledBundle {
   readonly result: CompileResult;
@@ -168,23 +215,16 @@ export function compileWithFlags(command: string, model: OnnxModel, flags: Compi
   const stages: CompilerStage[] = RAPTOR_STAGES.map((s) => ({ ...s, pipeline: applyPassFlags(s.pipeline, flags) }));
   const registry = createRaptorPassRegistry({ stages });
   const pipeline = flags.pipeline === undefined ? RAPTOR_COMPILE_PIPELINE : applyPassFlags(flags.pipeline, flags);
-  let progressShown = false;
+  const progress = io.isTty ? new ProgressBars(io) : undefined;
   const result = compile(model, {
     registry,
     pipeline,
     ...(flags.target !== undefined ? { target: flags.target } : {}),
     ...(flags.dumpAfter.length > 0 ? { dumpAfter: flags.dumpAfter } : {}),
     import: { inputShapes },
-    ...(io.isTty
-      ? {
-          onProgress: (e) => {
-            progressShown = true;
-            io.stderr(`\r\x1b[K${M.compileProgress(e.step, e.steps, e.stage, e.pass)}`);
-          },
-        }
-      : {}),
+    ...(progress ? { onProgress: (e: CompileProgress) => progress.update(e) } : {}),
   });
-  if (progressShown) io.stderr('\r\x1b[K');
+  progress?.finish(result.ok);
   for (const d of result.diagnostics) io.stderr(formatCompileDiagnostic(d) + '\n');
   for (const dump of result.dumps) io.stderr(`${M.compileDumpHeader(dump.pass)}\n${dump.ir}${dump.ir.endsWith('\n') ? '' : '\n'}\n`);
   if (flags.report !== undefined) {
