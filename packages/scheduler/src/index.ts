@@ -37,8 +37,8 @@ export { estimateSchedule } from './planning/estimate';
 export type { CoreUsage, ScheduleEstimate } from './planning/estimate';
 export { materializeSchedule } from './transforms/materialize-schedule';
 export type { MaterializeResult } from './transforms/materialize-schedule';
-export { allocateEventRegisters } from './transforms/event-registers';
-export type { EventRegisterRequest } from './transforms/event-registers';
+export { allocateEventRegisters, assignEventRegisters } from './transforms/event-registers';
+export type { EventRegisterAssignment, EventRegisterRequest } from './transforms/event-registers';
 export { buildReport, formatReport } from './report';
 export type { BoundsReport, CoreReport, LayerReport, ScheduleReport } from './report';
 // Passes
