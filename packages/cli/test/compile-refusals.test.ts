@@ -51,7 +51,8 @@ const REFUSALS: Readonly<Record<string, () => Refusal>> = {
   }),
   'a local memory too small for the live data': () => ({
     args: ['--target', targetFile((t) => void (t.config.chip_config.core_config.local_memory_config.memory_size = 1024))],
-    diagnostics: ['but the local memory holds 1024 bytes (target chip_config.core_config.local_memory_config.memory_size)'],
+    // Refused by the scheduler's local-memory check or by bufferization's memory plan, both naming the setting.
+    diagnostics: ['1024 bytes (target chip_config.core_config.local_memory_config.memory_size)'],
   }),
   'a softmax model on a target that disables vsoftmax': () => ({
     args: ['--target', targetFile((t) => void (t.config.raptor_config.allow_vsoftmax = false))],
