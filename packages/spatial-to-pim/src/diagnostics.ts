@@ -19,12 +19,12 @@ export const SpatToPimMessages = {
     `'${op}' has no PIM equivalent on this target: ${flag} is false; enable it in the target configuration or lower the op before spat-to-pim (no CPU fallback exists)`,
   unsupportedOp: (op: string) => `spat-to-pim: '${op}' inside a scheduled compute is not supported yet`,
   nestedRegion: (op: string) =>
-    `spat-to-pim: '${op}' has regions; scheduled bodies with nested control flow are not supported yet (unroll it before spat-to-pim)`,
+    `spat-to-pim: '${op}' has regions; in scheduled bodies spat-to-pim resolves scf.for (static bounds), scf.if (static condition) and spat.deferred_communication, no other op with regions`,
   notStatic: (op: string, what: string) =>
     `${what} of '${op}' does not resolve to a static integer (constants, index arithmetic of constants and the lane); PIM streams need static offsets, peers and events`,
   dynamicShape: (op: string, type: string) =>
     `'${op}' has the type ${type}; spat-to-pim needs static shapes with a known element width`,
-  nonUnitStride: (op: string) => `'${op}' has non-unit strides; spat-to-pim lowers unit-stride slices only`,
+  nonUnitStride: (op: string) => `'${op}' has dynamic or non-positive strides; spat-to-pim lowers slices with static positive strides`,
   badPublication: (op: string) =>
     `'${op}' publishes into a value that is not a graph output; resultful scheduled batches are accepted only when every result is a graph output (func.return)`,
   unusedOutputArg: (op: string) => `a shared output of '${op}' is used by an op other than tensor.parallel_insert_slice`,

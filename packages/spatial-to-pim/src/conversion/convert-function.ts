@@ -50,11 +50,13 @@ import {
   ScheduledComputeBatchOp,
   ScheduledComputeOp,
 } from '@raptor-pim/spatial-dialect';
-import { EmptyOp, ExtractSliceOp, InsertSliceOp, ParallelInsertSliceOp, createAlloc, createExtractSlice, readSliceLists } from '@raptor-pim/upstream-dialects';
+import { AffineApplyOp, EmptyOp, ExtractSliceOp, InsertSliceOp, ParallelInsertSliceOp, createAlloc, createExtractSlice, readSliceLists } from '@raptor-pim/upstream-dialects';
 import { SpatToPimMessages as M } from '../diagnostics';
 import { copyRuns, spatToPimPatterns, spatToPimTarget } from './patterns';
 import { evaluateStaticIndex as evaluateStatic } from '@raptor-pim/upstream-dialects';
 import { LoweringContext, staticTensor, type ConversionCounters, type HostBuffers } from './lowering-context';
+import { NO_BINDINGS } from './lowering-context';
+import { BodyValidator } from './validate-bodies';
 
 /** What one conversion did (the pass statistics). */
 export interface SpatToPimStats extends ConversionCounters {
@@ -80,6 +82,8 @@ interface Placed {
   readonly batch: boolean;
   readonly cores: readonly number[];
   readonly order: number;
+  /** A batch that must be expanded lane by lane (a selector, bound or condition depends on the lane). */
+  readonly expand?: boolean;
 }
 
 /** One stream to build: a core or a batch of lanes, and the work it runs in order. */
@@ -143,7 +147,7 @@ export function planStreams(placed: readonly Placed[]): StreamPlan[] {
   const streams: StreamPlan[] = [];
   for (const g of ordered) {
     const first = g[0]!;
-    if (first.batch && g.every((p) => p.batch && sameList(p.cores, first.cores))) {
+    if (first.batch && g.every((p) => p.batch && !p.expand && sameList(p.cores, first.cores))) {
       streams.push({ kind: 'batch', cores: first.cores, work: g.map((compute) => ({ compute, lane: undefined })) });
       continue;
     }
@@ -346,6 +350,30 @@ function placeBlueprint(op: Operation, out: Value, add: (r: Value, p: HostPlacem
   return true;
 }
 
+/**
+ * Every `tensor.parallel_insert_slice` of a resultful batch publishes into a whole graph
+ * output (checked before anything moves; reports every other publication).
+ */
+function checkPublications(placed: readonly Placed[], placements: ReadonlyMap<Value, readonly HostPlacement[]>): boolean {
+  let ok = true;
+  for (const p of placed) {
+    const entry = p.op.regions[0]!.firstBlock!;
+    const term = entry.terminator;
+    if (term?.definition !== InParallelOp) continue;
+    const outputArgs = entry.arguments.slice(entry.numArguments - p.op.numResults);
+    for (let ins = term.regions[0]!.firstBlock?.firstOp ?? null; ins; ins = ins.next) {
+      if (ins.definition !== ParallelInsertSliceOp) continue;
+      const k = (outputArgs as readonly Value[]).indexOf(ParallelInsertSliceOp.get(ins).dest);
+      const places = k >= 0 ? placements.get(p.op.getResult(k)) : undefined;
+      if (!(places && places.length === 1 && !places[0]!.source && !places[0]!.dest && places[0]!.sourceByte === undefined)) {
+        ins.emitError(M.badPublication(ins.name));
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
 /** Largest byte end of the host slots used by the schedule, or undefined after a diagnostic. */
 function hostSlotExtent(placed: readonly Placed[]): number | undefined {
   let end = 0;
@@ -360,7 +388,7 @@ function hostSlotExtent(placed: readonly Placed[]): number | undefined {
       const info = staticTensor(payload);
       const offset = isStore ? HostStoreSyncOp.get(inner).hostOffset : HostWaitLoadOp.get(inner).hostOffset;
       for (let k = 0; k < lanes; k++) {
-        const o = evaluateStatic(offset, laneArg ? new Map([[laneArg as Value, k]]) : new Map());
+        const o = evaluateStatic(offset, laneArg ? new Map([[laneArg as Value, k]]) : NO_BINDINGS);
         if (o === undefined || !info) {
           if (ok) inner.emitError(M.notStatic(inner.name, 'the host offset'));
           ok = false;
@@ -388,6 +416,8 @@ export function convertScheduledFunction(func: Operation, config: HardwareConfig
     transfers: 0,
     vectorOps: 0,
     matrixOps: 0,
+    aliases: 0,
+    unrolledIterations: 0,
   };
   const block = func.regions[0]?.firstBlock;
   if (!block) return { ok: true, stats };
@@ -395,10 +425,19 @@ export function convertScheduledFunction(func: Operation, config: HardwareConfig
   for (let op = block.firstOp; op && !first; op = op.next) if (isScheduled(op)) first = op;
   if (!first) return { ok: true, stats };
   const ctx = func.context;
-  const placed = validate(func, block);
-  if (!placed) return { ok: false, stats };
-  const slotBytes = hostSlotExtent(placed);
+  const validated = validate(func, block);
+  if (!validated) return { ok: false, stats };
+  const slotBytes = hostSlotExtent(validated);
   if (slotBytes === undefined) return { ok: false, stats };
+  const probe = new LoweringContext(ctx, config, { slots: undefined, outputs: new Map() }, stats);
+  const bodies = new BodyValidator(new Set(spatToPimPatterns(probe).map((p) => p.rootName).filter((n): n is string => n !== null)), config);
+  let bodiesOk = true;
+  const placed = validated.map((p) => {
+    const r = bodies.check(p.op);
+    if (!r.ok) bodiesOk = false;
+    return r.laneDependent && p.batch ? { ...p, expand: true } : p;
+  });
+  if (!bodiesOk) return { ok: false, stats };
 
   // Host buffers and streams go right before the return: every constant of the function
   // dominates them, and nothing moves (a refused function stays exactly as it was).
@@ -415,6 +454,10 @@ export function convertScheduledFunction(func: Operation, config: HardwareConfig
     return { ok: false, stats };
   }
   const { placements, outputs } = graphOutputs;
+  if (!checkPublications(placed, placements)) {
+    for (const op of created.reverse()) op.erase();
+    return { ok: false, stats };
+  }
   let slots: Value | undefined;
   if (slotBytes > 0) {
     slots = createAlloc(b, first.location, MemRefType.get(ctx, [slotBytes], IntegerType.get(ctx, 8)));
@@ -427,8 +470,10 @@ export function convertScheduledFunction(func: Operation, config: HardwareConfig
   const patterns = spatToPimPatterns(lowering);
   const target = spatToPimTarget();
   const streams = planStreams(placed);
+  const remainingUses = new Map<Operation, number>();
+  for (const plan of streams) for (const w of plan.work) remainingUses.set(w.compute.op, (remainingUses.get(w.compute.op) ?? 0) + 1);
   for (const plan of streams) {
-    const core = buildStream(b, ctx, plan, lowering, stats, target, patterns);
+    const core = buildStream(b, ctx, plan, lowering, stats, target, patterns, remainingUses);
     created.push(core.op);
     if (!core.ok) ok = false;
   }
@@ -464,6 +509,7 @@ function buildStream(
   stats: SpatToPimStats,
   target: ConversionTarget,
   patterns: readonly ConversionPattern[],
+  remainingUses: Map<Operation, number>,
 ): { op: Operation; ok: boolean } {
   const loc = plan.work[0]!.compute.op.location;
   const weights: Value[] = [];
@@ -488,7 +534,11 @@ function buildStream(
   let ok = true;
   for (const w of plan.work) {
     if (w.lane !== undefined) expanded.add(w.compute.op);
-    if (!formCompute(sb, lowering, w.compute, w.lane, lane, weights, weightArgs, forwarded, op)) {
+    // The last (usually the only) stream a compute goes to takes its body ops; earlier lanes
+    // of an expanded batch get copies.
+    const left = (remainingUses.get(w.compute.op) ?? 1) - 1;
+    remainingUses.set(w.compute.op, left);
+    if (!formCompute(sb, lowering, w.compute, w.lane, lane, weights, weightArgs, forwarded, op, left === 0)) {
       ok = false;
       break;
     }
@@ -496,22 +546,46 @@ function buildStream(
   stats.expandedBatches += expanded.size;
   HaltOp.build(sb, {}, loc);
   if (!ok) return { op, ok };
-  // The ops of the stream: every spat op and tensor slice converted by the patterns.
+  // The ops of the stream: every spat op, tensor slice and structured op converted by the patterns.
   const r = applyFullConversion(op, target, patterns, { emitDiagnostics: false });
   if (!r.success) {
     lowering.forget(body);
     for (const f of r.failures) if (!lowering.wasReported(f.opName, f.location)) ctx.diagnostics.emit(new Diagnostic('error', f.location, M.unsupportedOp(f.opName)));
     return { op, ok: false };
   }
+  lowering.forget(body);
+  eraseDeadIndexArithmetic(body);
   return { op, ok: true };
 }
 
 /**
- * Copies one scheduled compute (or one lane of a batch) into the stream: lane, weights and
+ * Erases the index arithmetic of `body` nothing uses any more (offsets, selectors and bounds
+ * the patterns folded to constants), last op first so chains go at once.
+ */
+function eraseDeadIndexArithmetic(body: Block): void {
+  for (let op = body.lastOp; op; ) {
+    const prev: Operation | null = op.prev;
+    if (op.numRegions === 0 && op.numResults > 0 && (op.definition === AffineApplyOp || op.name.startsWith('arith.')) && op.results.every((r) => r.useEmpty)) op.erase();
+    op = prev;
+  }
+}
+
+/** Replaces the operands of `op` and of the ops nested in it that `mapping` maps. */
+function remapNested(op: Operation, mapping: IRMapping): void {
+  op.walk((o) => {
+    for (let i = 0; i < o.numOperands; i++) {
+      const m = mapping.lookupOrNull(o.getOperand(i));
+      if (m) o.setOperand(i, m);
+    }
+  });
+}
+
+/**
+ * Forms one scheduled compute (or one lane of a batch) in the stream: lane, weights and
  * constant inputs are remapped, host inputs are loaded with `pim.memcp_hd` right before their
  * first use (a slice of a host input is read straight from host memory), the body's ops are
- * cloned as they are (the patterns convert them), and graph outputs are stored with
- * `pim.memcp_dh`.
+ * moved into the stream as they are (`move`; copied for the earlier lanes of an expanded
+ * batch) for the patterns to convert, and graph outputs are stored with `pim.memcp_dh`.
  */
 function formCompute(
   b: OpBuilder,
@@ -523,6 +597,7 @@ function formCompute(
   weightArgs: readonly Value[],
   forwarded: Map<Value, Value>,
   stream: Operation,
+  move: boolean,
 ): boolean {
   const op = compute.op;
   const view = bindingsOf(op);
@@ -555,37 +630,57 @@ function formCompute(
     ctx.counters.hostLoads++;
     mapping.map(v, y);
   };
-  for (let inner = entry.firstOp; inner; inner = inner.next) {
+  const loadOperands = (inner: Operation): void => {
+    inner.walk((o) => {
+      for (const v of o.operands) if (host.has(v) && !mapping.contains(v)) load(v, inner);
+    });
+  };
+  for (let inner = entry.firstOp; inner; ) {
+    const next: Operation | null = inner.next;
     if (inner.hasTrait(Traits.IsTerminator)) {
       if (!storeOutputs(b, ctx, compute, inner, outputArgs, mapping, forwarded)) return false;
+      inner = next;
       continue;
     }
-    if (inner.numRegions > 0) return ctx.error(inner, M.nestedRegion(inner.name));
     if (isConstant(inner) && inner.numResults === 1 && inner.getResult(0).type instanceof RankedTensorType) {
       // A constant tensor of the body lives in host memory (like the function's constants):
       // hoisted before the stream and read with pim.memcp_hd where it is used.
-      const hoisted = OpBuilder.before(stream).clone(inner, new IRMapping());
+      let hoisted: Operation;
+      if (move) {
+        inner.moveBefore(stream);
+        hoisted = inner;
+      } else hoisted = OpBuilder.before(stream).clone(inner, new IRMapping());
       host.set(inner.getResult(0), hoisted.getResult(0));
+      inner = next;
       continue;
     }
     if (inner.definition === ExtractSliceOp && host.has(inner.getOperand(0)) && !mapping.contains(inner.getOperand(0))) {
       if (!readHostSlice(b, ctx, inner, host.get(inner.getOperand(0))!, mapping)) return false;
+      inner = next;
       continue;
     }
     if (inner.definition === DeferredSourceSelectOp) {
       // A static selector picks its source here, so an unselected host input is never loaded.
       const sel = DeferredSourceSelectOp.get(inner);
-      const k = evaluateStatic(mapping.lookupOrDefault(sel.selector), new Map());
+      const k = evaluateStatic(mapping.lookupOrDefault(sel.selector), NO_BINDINGS);
       const picked = k === undefined ? undefined : sel.sources[k];
       if (picked) {
         if (host.has(picked) && !mapping.contains(picked)) load(picked, inner);
         mapping.map(inner.getResult(0), mapping.lookupOrDefault(picked));
+        inner = next;
         continue;
       }
     }
-    for (const v of inner.operands) if (host.has(v) && !mapping.contains(v)) load(v, inner);
-    const c = b.clone(inner, mapping);
-    inner.results.forEach((r, i) => mapping.map(r, c.getResult(i)));
+    loadOperands(inner);
+    if (move) {
+      inner.remove();
+      b.insert(inner);
+      remapNested(inner, mapping);
+    } else {
+      const c = b.clone(inner, mapping);
+      inner.results.forEach((r, i) => mapping.map(r, c.getResult(i)));
+    }
+    inner = next;
   }
   return true;
 }

@@ -71,6 +71,10 @@ export interface ConversionCounters {
   transfers: number;
   vectorOps: number;
   matrixOps: number;
+  /** Reshapes and layout conversions lowered without a copy (the producer writes the new shape, or the value is kept). */
+  aliases: number;
+  /** Iterations of static `scf.for` loops unrolled into the stream. */
+  unrolledIterations: number;
 }
 
 /** Bytes per element of a static element type (f32 = 4, i8 = 1, index = 8). */
@@ -80,6 +84,9 @@ export function elementBytes(type: Type): number | undefined {
   if (type instanceof IndexType) return 8;
   return undefined;
 }
+
+/** The empty binding environment of static evaluation. */
+export const NO_BINDINGS: ReadonlyMap<Value, number> = new Map();
 
 /** Static tensor facts per (uniqued) type. */
 const STATIC_TENSORS = new WeakMap<Type, { shape: readonly number[]; elementBytes: number; bytes: number } | null>();
@@ -107,6 +114,8 @@ export class LoweringContext {
   readonly reported = new Set<Operation>();
   private readonly constants = new Map<Block, { values: Map<number, Value>; last: Operation | null }>();
   private readonly index: IndexType;
+  private readonly i32Type: IntegerType;
+  private readonly i32s = new Map<number, IntegerAttr>();
 
   constructor(
     readonly context: MLIRContext,
@@ -118,6 +127,7 @@ export class LoweringContext {
     readonly counters: ConversionCounters,
   ) {
     this.index = IndexType.get(context);
+    this.i32Type = IntegerType.get(context, 32);
   }
 
   /** Reports `message` at `op` (once); returns false for `return ctx.error(...)` in a pattern. */
@@ -155,9 +165,11 @@ export class LoweringContext {
     this.constants.delete(block);
   }
 
-  /** An i32 attribute (sizes and lengths of pim ops). */
+  /** An i32 attribute (sizes and lengths of pim ops), cached per value. */
   i32(n: number): IntegerAttr {
-    return IntegerAttr.get(IntegerType.get(this.context, 32), n);
+    let a = this.i32s.get(n);
+    if (!a) this.i32s.set(n, (a = IntegerAttr.get(this.i32Type, n)));
+    return a;
   }
 
   /** An i64 attribute. */
@@ -173,7 +185,7 @@ export class LoweringContext {
   /** `x` as a number when it is statically known. */
   fold(x: IndexOrValue): IndexOrValue {
     if (typeof x === 'number') return x;
-    const n = evaluateStatic(x, new Map());
+    const n = evaluateStatic(x, NO_BINDINGS);
     return n === undefined ? x : n;
   }
 

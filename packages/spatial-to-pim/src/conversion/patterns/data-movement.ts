@@ -5,12 +5,13 @@
  * value (no copy), `spat.blueprint` -> `pim.memcp` per slice run. (Slices of host inputs are read straight from host memory with
  * `pim.memcp_hd` when streams are formed, see `convert-function.ts`.)
  */
-import { createConversionPattern, type ConversionPattern, type DenseArrayAttr, type Location, type OpBuilder, type Value, printType } from '@raptor-pim/ir-core';
-import { ConcatOp as PimConcatOp, MemcpOp, VMVOp } from '@raptor-pim/pim-dialect';
+import { createConversionPattern, type ConversionPattern, type DenseArrayAttr, type Location, type OpBuilder, type Operation, type Value, printType } from '@raptor-pim/ir-core';
+import { ConcatOp as PimConcatOp, MemcpHdOp, MemcpOp, ReceiveOp, VMVOp, getPimDestination } from '@raptor-pim/pim-dialect';
 import { BlueprintOp, ConcatOp, DeferredSourceSelectOp, ExtractRowsOp } from '@raptor-pim/spatial-dialect';
-import { ExtractSliceOp, InsertSliceOp, TensorCollapseShapeOp, TensorExpandShapeOp } from '@raptor-pim/upstream-dialects';
+import { EmptyOp, ExtractSliceOp, InsertSliceOp, TensorCollapseShapeOp, TensorExpandShapeOp } from '@raptor-pim/upstream-dialects';
 import { SpatToPimMessages as M } from '../../diagnostics';
 import { staticTensor, type IndexOrValue, type LoweringContext, type SliceRun } from '../lowering-context';
+import { NO_BINDINGS } from '../lowering-context';
 import { evaluateStaticIndex as evaluateStatic } from '@raptor-pim/upstream-dialects';
 
 /**
@@ -127,15 +128,60 @@ function blueprintPattern(ctx: LoweringContext): ConversionPattern {
   });
 }
 
-/** `tensor.collapse_shape` / `tensor.expand_shape`: the same row-major bytes, one `pim.memcp` into the new shape. */
+/** Byte-copy ops whose destination may take any static shape of the same bytes. */
+const BYTE_COPIES: ReadonlySet<unknown> = new Set([MemcpOp, MemcpHdOp, VMVOp, ReceiveOp]);
+
+/**
+ * The chain of byte copies that builds `v` from a fresh `tensor.empty`, each link used only by
+ * the next (the last by the reshape), or undefined when `v` is built any other way.
+ */
+function copyChain(v: Value): { links: Operation[]; empty: Operation } | undefined {
+  const links: Operation[] = [];
+  for (let cur = v; ; ) {
+    const op = cur.definingOp;
+    if (!op || !cur.hasOneUse()) return undefined;
+    if (op.definition === EmptyOp) return links.length > 0 ? { links, empty: op } : undefined;
+    if (!BYTE_COPIES.has(op.definition)) return undefined;
+    const dst = getPimDestination(op);
+    if (!dst) return undefined;
+    links.push(op);
+    cur = dst;
+  }
+}
+
+/**
+ * `tensor.collapse_shape` / `tensor.expand_shape`: the same row-major bytes. When the source is
+ * built by byte copies into a fresh destination used for nothing else (a slice, a host read, a
+ * receive), the copies write the new shape directly and the reshape aliases (no op); otherwise
+ * one `pim.memcp` into the new shape.
+ */
 function reshapePattern(ctx: LoweringContext, def: typeof TensorCollapseShapeOp | typeof TensorExpandShapeOp): ConversionPattern {
   return createConversionPattern(def, (view, adaptor, rw) => {
     const op = view.op;
     const t = op.getResult(0).type;
     const out = staticTensor(t);
     if (!out) return ctx.error(op, M.dynamicShape(op.name, printType(t)));
+    const src = adaptor.operands[0]!;
+    const chain = copyChain(src);
+    if (chain) {
+      rw.setInsertionPoint(chain.empty);
+      let dst = ctx.empty(rw, t, chain.empty.location);
+      for (const link of [...chain.links].reverse()) {
+        const at = link.operands.indexOf(getPimDestination(link)!);
+        const d = dst;
+        rw.modifyOpInPlace(link, () => {
+          link.setOperand(at, d);
+          link.getResult(0).type = t;
+        });
+        dst = link.getResult(0);
+      }
+      rw.eraseOp(chain.empty);
+      rw.replaceOp(op, [dst]);
+      ctx.counters.aliases++;
+      return true;
+    }
     const dst = ctx.empty(rw, t, op.location);
-    rw.replaceOp(op, [copyRuns(ctx, rw, op.location, MemcpOp, dst, adaptor.operands[0]!, [{ delta: 0, bytes: out.bytes }], 0, false)]);
+    rw.replaceOp(op, [copyRuns(ctx, rw, op.location, MemcpOp, dst, src, [{ delta: 0, bytes: out.bytes }], 0, false)]);
     return true;
   });
 }
@@ -205,7 +251,7 @@ export function dataMovementPatterns(ctx: LoweringContext): ConversionPattern[] 
     }),
     createConversionPattern(DeferredSourceSelectOp, (view, adaptor, rw) => {
       const op = view.op;
-      const k = evaluateStatic(adaptor.selector, new Map());
+      const k = evaluateStatic(adaptor.selector, NO_BINDINGS);
       if (k === undefined || k < 0 || k >= adaptor.sources.length) return ctx.error(op, M.notStatic(op.name, 'the selector'));
       rw.replaceOp(op, [adaptor.sources[k]!]);
       return true;
