@@ -154,7 +154,7 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
         for (const d of split.diagnostics) diagnostics.push(d);
         if (split.plans.length && !split.diagnostics.length) {
           restore.push({ func, body: func.clone() });
-          splitOversizedComputes(func, splitLimitsOf(cost));
+          splitOversizedComputes(func, splitLimitsOf(cost), split);
         }
       }
       const failed = (): ScheduleResult => {

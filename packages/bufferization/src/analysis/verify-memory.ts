@@ -11,16 +11,16 @@
  *   inside its allocation, for every lane of a batch;
  * - `pim.local_memory_size` covers every allocation.
  */
-import { DenseArrayAttr, IntegerAttr, MemRefType, WalkOrder, printType, type Operation, type Value } from '@raptor-pim/ir-core';
-import { CoreBatchOp, MemcpDhOp, MemcpHdOp, MemcpOp, ReceiveOp, SendOp, VMVOp } from '@raptor-pim/pim-dialect';
+import { DenseArrayAttr, IntegerAttr, WalkOrder, printType, type Operation, type Value } from '@raptor-pim/ir-core';
+import { CoreBatchOp } from '@raptor-pim/pim-dialect';
 import type { HardwareConfig } from '@raptor-pim/pim-target';
 import { AllocOp } from '@raptor-pim/upstream-dialects';
-import { byteSizeOf, elementBytes } from '../conversion/bufferize-core';
+import { byteSizeOf } from '../conversion/bufferize-core';
+import { byteAccessesOf, resolveByteAccess } from './byte-accesses';
 import { BufferizationMessages as M } from '../diagnostics';
 import { localMemoryOf } from '../target';
 import { coresOf, describeStream } from './live-intervals';
 import { MemoryPlanAttributes as A } from './plan-module';
-import { evaluateStaticIndex as evaluateStatic } from '@raptor-pim/upstream-dialects';
 
 interface Recorded {
   readonly op: Operation;
@@ -29,43 +29,6 @@ interface Recorded {
   readonly bytes: number;
   readonly start: number;
   readonly end: number;
-}
-
-/** One byte-range access of an operand: `offset` and `size` operands/values of an op. */
-interface Access {
-  readonly operand: number;
-  readonly offset: Value | number;
-  readonly size: number;
-  /** For strided gathers: bytes = (length - 1) * stride * eb + eb, with the stride operand. */
-  readonly stride?: { value: Value; length: number; elementBytes: number };
-}
-
-function intProp(op: Operation, name: string): number {
-  const a = op.getProperty(name);
-  return a instanceof IntegerAttr ? Number(a.value) : 0;
-}
-
-function accessesOf(op: Operation): Access[] {
-  const d = op.definition;
-  if (d === MemcpOp || d === MemcpHdOp || d === MemcpDhOp) {
-    const size = intProp(op, 'size');
-    return [
-      { operand: 0, offset: op.getOperand(2), size },
-      { operand: 1, offset: op.getOperand(3), size },
-    ];
-  }
-  if (d === ReceiveOp) return [{ operand: 0, offset: op.getOperand(1), size: intProp(op, 'size') }];
-  if (d === SendOp) return [{ operand: 0, offset: 0, size: intProp(op, 'size') }];
-  if (d === VMVOp) {
-    const length = intProp(op, 'length');
-    const eb = elementBytes((op.getOperand(1).type as MemRefType).elementType) ?? 1;
-    const ebT = elementBytes((op.getOperand(0).type as MemRefType).elementType) ?? 1;
-    return [
-      { operand: 0, offset: op.getOperand(2), size: length * ebT },
-      { operand: 1, offset: op.getOperand(3), size: 0, stride: { value: op.getOperand(4), length, elementBytes: eb } },
-    ];
-  }
-  return [];
 }
 
 function describeAlloc(ordinal: number, op: Operation): string {
@@ -136,7 +99,6 @@ export function verifyStreamMemory(stream: Operation, config: HardwareConfig): b
   const laneArg = stream.definition === CoreBatchOp ? body.arguments[0] : undefined;
   const bindings = Array.from({ length: lanes }, (_, k) => new Map<Value, number>(laneArg ? [[laneArg, k]] : []));
   for (let op = body.firstOp; op; op = op.next) {
-    const pos = positions.get(op)!;
     op.walk((inner) => {
       for (let i = 0; i < inner.numOperands; i++) {
         const r = allocs.get(inner.getOperand(i));
@@ -145,31 +107,21 @@ export function verifyStreamMemory(stream: Operation, config: HardwareConfig): b
         if (at < r.start || at > r.end) fail(inner, M.useAfterEnd(core, describeAlloc(r.ordinal, r.op), inner.name, at, r.start, r.end));
       }
     });
-    for (const acc of accessesOf(op)) {
+    for (const acc of byteAccessesOf(op)) {
       const r = allocs.get(op.getOperand(acc.operand));
       if (!r) continue;
       for (const env of bindings) {
-        const offset = typeof acc.offset === 'number' ? acc.offset : evaluateStatic(acc.offset, env);
-        let size = acc.size;
-        if (acc.stride) {
-          const stride = evaluateStatic(acc.stride.value, env);
-          if (stride === undefined) {
-            fail(op, M.notStatic(core, op.name, 'the source stride'));
-            break;
-          }
-          size = acc.stride.length > 0 ? (acc.stride.length - 1) * stride * acc.stride.elementBytes + acc.stride.elementBytes : 0;
-        }
-        if (offset === undefined) {
-          fail(op, M.notStatic(core, op.name, `the offset of operand #${acc.operand}`));
+        const range = resolveByteAccess(acc, env);
+        if ('unresolved' in range) {
+          fail(op, M.notStatic(core, op.name, range.unresolved === 'stride' ? 'the source stride' : `the offset of operand #${acc.operand}`));
           break;
         }
-        if (offset < 0 || offset + size > r.bytes) {
-          fail(op, M.accessOutside(core, describeAlloc(r.ordinal, r.op), op.name, offset, offset + size, r.bytes));
+        if (range.offset < 0 || range.offset + range.size > r.bytes) {
+          fail(op, M.accessOutside(core, describeAlloc(r.ordinal, r.op), op.name, range.offset, range.offset + range.size, r.bytes));
           break;
         }
       }
     }
-    void pos;
   }
   return ok;
 }

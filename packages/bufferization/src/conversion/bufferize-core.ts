@@ -71,6 +71,16 @@ function isTensor(v: Value): boolean {
   return v.type instanceof RankedTensorType;
 }
 
+/** True when `op` has a tensor result or a tensor operand that is local data (not a weight, not host data). */
+function touchesLocalTensors(op: Operation, weights: ReadonlySet<Value>): boolean {
+  for (let i = 0; i < op.numResults; i++) if (isTensor(op.getResult(i))) return true;
+  for (let i = 0; i < op.numOperands; i++) {
+    const v = op.getOperand(i);
+    if (isTensor(v) && !weights.has(v) && !isHostOperand(op, i)) return true;
+  }
+  return false;
+}
+
 /** True when `v` is used by an op after `op` (positions of the top-level ops, taken before any insertion). */
 function usedAfter(v: Value, op: Operation, positions: ReadonlyMap<Operation, number>): boolean {
   const at = positions.get(op)!;
@@ -94,9 +104,12 @@ export function bufferizeCoreBody(body: Block, weights: ReadonlySet<Value>, alig
   const retyped: [Value, Value][] = [];
   const ctx = body.parentOp!.context;
   const index = IndexType.get(ctx);
+  const memrefTypes = new Map<Type, MemRefType>();
   const alloc = (b: OpBuilder, at: Operation, type: RankedTensorType): Value => {
     counts.allocations++;
-    return createAlloc(b, at.location, MemRefType.get(ctx, type.shape, type.elementType), [], { alignment });
+    let m = memrefTypes.get(type);
+    if (!m) memrefTypes.set(type, (m = MemRefType.get(ctx, type.shape, type.elementType)));
+    return createAlloc(b, at.location, m, [], { alignment });
   };
   const constant = (b: OpBuilder, at: Operation, n: number): Value =>
     b.create({ name: 'arith.constant', location: at.location, properties: { value: IntegerAttr.get(index, n) }, resultTypes: [index] }).getResult(0);
@@ -122,8 +135,7 @@ export function bufferizeCoreBody(body: Block, weights: ReadonlySet<Value>, alig
       empties.push(op);
       continue;
     }
-    const touchesTensors = op.operands.some((v, i) => isTensor(v) && !weights.has(v) && !isHostOperand(op, i)) || op.results.some(isTensor);
-    if (!touchesTensors) continue;
+    if (!touchesLocalTensors(op, weights)) continue;
     if (op.numRegions > 0 || (!getPimDestination(op) && op.definition !== SendOp) || op.hasTrait(Traits.ConstantLike)) {
       fail(op, M.unsupportedTensorOp(op.name));
       continue;
@@ -145,7 +157,8 @@ export function bufferizeCoreBody(body: Block, weights: ReadonlySet<Value>, alig
     if (!ok) continue;
     if (dst && isTensor(dst) && dstIndex >= 0) {
       let buf = buffers.get(dst)!;
-      const readsDst = op.operands.some((v, i) => i !== dstIndex && v === dst);
+      let readsDst = false;
+      for (let i = 0; i < op.numOperands; i++) if (i !== dstIndex && op.getOperand(i) === dst) readsDst = true;
       if (usedAfter(dst, op, positions) || readsDst) {
         const b = OpBuilder.before(op);
         const copy = alloc(b, op, dst.type as RankedTensorType);
