@@ -28,6 +28,7 @@
  */
 import {
   ArrayAttr,
+  BlockArgument,
   DYNAMIC,
   DenseArrayAttr,
   Diagnostic,
@@ -178,7 +179,7 @@ function coneOf(roots: readonly Value[], entry: Block): { ops: Set<Operation>; a
   const visitValue = (v: Value): void => {
     const def = v.definingOp;
     if (!def) {
-      if (entry.arguments.includes(v as never)) args.add(v);
+      if (v instanceof BlockArgument && v.owner === entry) args.add(v);
       return;
     }
     let top: Operation | null = def;
@@ -484,10 +485,11 @@ export interface SplitResult {
 
 /**
  * Splits the oversized graph computes of `func` (a `func.func`) for `limits` with a rewrite
- * pattern rooted on the planned computes; unchanged when one cannot be split.
+ * pattern rooted on the planned computes; unchanged when one cannot be split. `planned` is
+ * {@link planOversizedSplits} of the same function and limits, when the caller has it already.
  */
-export function splitOversizedComputes(func: Operation, limits: SplitLimits): SplitResult {
-  const { plans, diagnostics } = planOversizedSplits(func, limits);
+export function splitOversizedComputes(func: Operation, limits: SplitLimits, planned: OversizedSplits = planOversizedSplits(func, limits)): SplitResult {
+  const { plans, diagnostics } = planned;
   if (diagnostics.length || !plans.length) return { split: 0, parts: 0, diagnostics };
   const planOf = new Map(plans.map((p) => [p.op, p]));
   const rewrite = (op: Operation, rewriter: PatternRewriter): boolean => {
