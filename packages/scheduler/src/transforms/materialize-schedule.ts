@@ -10,6 +10,7 @@
  */
 import {
   ConstantOp,
+  DenseArrayAttr,
   DYNAMIC,
   IndexType,
   IntegerAttr,
@@ -33,6 +34,7 @@ import {
   HostStoreSyncOp,
   HostWaitLoadOp,
   InParallelOp,
+  ScheduledComputeBatchOp,
   ScheduledComputeOp,
   SyncOp,
   WaitOp,
@@ -43,8 +45,9 @@ import { EVENT_REGISTER_COUNT } from '@raptor-pim/pim-target';
 import type { Workload, WorkloadNode } from '../analysis/workload';
 import { byteSizeOfType } from '../analysis/workload';
 import { lanesOfReplica, replicaOfLane, type SchedulePlan } from '../planning/schedule-plan';
+import { LaneValues } from './lane-values';
 import type { FragmentRead, ReplicaInputReads } from '../planning/transfers';
-import { allocateEventRegisters, type EventRegisterRequest } from './event-registers';
+import { assignEventRegisters, type EventRegisterRequest } from './event-registers';
 
 /** What materialization did (for the report). */
 export interface MaterializeResult {
@@ -66,8 +69,8 @@ interface HostSlot {
   readonly replica: number;
   readonly resultIndex: number;
   readonly writer: number;
-  /** Reader instances: one per consumer replica (core and `consumer:replica` key). */
-  readonly readers: { readonly core: number; readonly key: string }[];
+  /** Reader instances: one per consumer replica (core, consumer node and `consumer:replica` key). */
+  readonly readers: { readonly core: number; readonly consumer: number; readonly key: string }[];
   readonly offset: number;
   readonly bytes: number;
   freeRegister: number;
@@ -93,6 +96,10 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
 
   // ------------------------------------------------------------------ host slots and registers
   const slots = new Map<string, HostSlot>();
+  /** FREE signals (writer core, register) a reader sends right after its load of a slot (`slot@reader`). */
+  const freeAfterLoad = new Map<string, { writer: number; register: number }[]>();
+  /** Reader requests (`slot@reader`) whose FREE is sent after a load, not at stream entry. */
+  const freeAtLoad = new Set<string>();
   let hostFallbacks = 0;
   let hostBytes = 0;
   if (host) {
@@ -114,15 +121,18 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           ordered.push(s);
         }
         const rk = readerKey(r.consumer, r.replica);
-        if (!s.readers.some((x) => x.key === rk)) s.readers.push({ core: f.toCore, key: rk });
+        if (!s.readers.some((x) => x.key === rk)) s.readers.push({ core: f.toCore, consumer: r.consumer, key: rk });
       }
     }
-    // Every register is live from stream entry (FREE signals are sent there) to its wait: one per role and slot.
+    // Positions in node order (2p+1: node p stores, 2c: node c loads). A FREE register lives
+    // from stream entry to its writer's wait (never shared); a READY register from the store of
+    // its slot to the reader's load, so it can pass to a slot written at or after that load.
     for (const s of ordered) {
-      requests.push({ core: s.writer, role: 'free', start: 0, end: Infinity, key: slotKey(s.producer, s.replica, s.resultIndex) });
-      for (const rd of s.readers) requests.push({ core: rd.core, role: 'ready', start: 0, end: Infinity, key: `${slotKey(s.producer, s.replica, s.resultIndex)}@${rd.key}` });
+      const key = slotKey(s.producer, s.replica, s.resultIndex);
+      requests.push({ core: s.writer, role: 'free', start: -1, end: Infinity, key });
+      for (const rd of s.readers) requests.push({ core: rd.core, role: 'ready', start: 2 * s.producer + 1, end: 2 * rd.consumer, key: `${key}@${rd.key}` });
     }
-    const regs = allocateEventRegisters(requests, EVENT_REGISTER_COUNT);
+    const regs = assignEventRegisters(requests, EVENT_REGISTER_COUNT);
     for (const s of ordered) {
       const key = slotKey(s.producer, s.replica, s.resultIndex);
       const free = regs.get(key);
@@ -132,8 +142,23 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
         hostFallbacks++;
         continue;
       }
-      s.freeRegister = free;
-      s.readers.forEach((rd, k) => s.readyRegisters.set(rd.key, ready[k]!));
+      s.freeRegister = free.register;
+      s.readers.forEach((rd, k) => s.readyRegisters.set(rd.key, ready[k]!.register));
+    }
+    // A reader signals FREE for a slot whose READY register it took over right after loading
+    // the register's previous (kept) slot; for a fresh register at its stream entry.
+    const slotOfRequest = (request: string): string => request.slice(0, request.indexOf('@'));
+    for (const s of slots.values()) {
+      const key = slotKey(s.producer, s.replica, s.resultIndex);
+      for (const rd of s.readers) {
+        let prev = regs.get(`${key}@${rd.key}`)!.after;
+        while (prev !== undefined && !slots.has(slotOfRequest(prev))) prev = regs.get(prev)!.after;
+        if (prev === undefined) continue;
+        let list = freeAfterLoad.get(prev);
+        if (!list) freeAfterLoad.set(prev, (list = []));
+        list.push({ writer: s.writer, register: s.freeRegister });
+        freeAtLoad.add(`${key}@${rd.key}`);
+      }
     }
   }
   const viaHost = (f: FragmentRead): HostSlot | undefined => {
@@ -169,11 +194,17 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   // Partial results a replica must assemble: read on the host, forwarded to a consumer on the
   // same core, stored in a host slot, or sliced into grouped messages.
   const nodeOps = new Set(workload.nodes.map((n) => n.op));
+  /** A user of a graph result that stays on the host (not a graph compute, nor a blueprint only they read). */
+  const isHostUser = (u: Operation): boolean => !nodeOps.has(u) && !(BlueprintOp.isInstance(u) && u.getResult(0).users.every((x) => nodeOps.has(x)));
   const neededPartials = new Set<string>();
+  const hostUsed = new Set<number>();
   for (const n of workload.nodes) {
     n.op.results.forEach((res, k) => {
-      const hostUse = res.users.some((u) => !nodeOps.has(u) && !(BlueprintOp.isInstance(u) && u.getResult(0).users.every((x) => nodeOps.has(x))));
-      if (hostUse) for (let j = 0; j < plan.placements[n.index]!.replicas; j++) neededPartials.add(slotKey(n.index, j, k));
+      const hostUse = res.users.some(isHostUser);
+      if (hostUse) {
+        hostUsed.add(n.index);
+        for (let j = 0; j < plan.placements[n.index]!.replicas; j++) neededPartials.add(slotKey(n.index, j, k));
+      }
     });
   }
   for (const r of reads) {
@@ -186,6 +217,27 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   }
   for (const key of slots.keys()) neededPartials.add(key);
 
+  // ------------------------------------------------------------------ batches of equivalent replicas
+  // Sends of layer-granularity producers, per producer replica, in the order the send tasks
+  // would perform them (consumer, replica, receive position).
+  const layerSends = new Map<string, FragmentRead[]>();
+  for (const r of reads) {
+    for (const f of r.remote) {
+      const pp = plan.placements[f.producer]!;
+      if (viaHost(f) || pp.granularity !== 'layer') continue;
+      const k = `${f.producer}:${replicaOfLane(pp, workload.nodes[f.producer]!.lanes, f.slot)}`;
+      let list = layerSends.get(k);
+      if (!list) layerSends.set(k, (list = []));
+      list.push(f);
+    }
+  }
+  /** Mirrors (`node:core`) that batches compute in their body instead. */
+  const inlinedMirrors = new Set<string>();
+  const groups = planBatches();
+  /** Replicas emitted inside a batch (`node:replica`): their sends are in the batch body, not in send tasks. */
+  const inBatch = new Set<string>();
+  for (const [node, list] of groups) for (const g of list) if (g.length > 1) for (const j of g) inBatch.add(`${node}:${j}`);
+
   // ------------------------------------------------------------------ scheduled ops
   const constants = new Map<Block, Map<number, Value>>();
   const scheduled: Operation[][] = workload.nodes.map(() => []);
@@ -193,13 +245,20 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   const mirrorOps = new Map<string, Operation>();
   for (const n of workload.nodes) {
     const pl = plan.placements[n.index]!;
+    const nodeGroups = groups.get(n.index) ?? Array.from({ length: pl.replicas }, (_, j) => [j]);
+    const opOf: Operation[] = [];
+    for (const g of nodeGroups) {
+      const op = g.length > 1 ? buildBatch(n, g) : buildReplica(n, g[0]!);
+      for (const j of g) opOf[j] = op;
+    }
     for (let j = 0; j < pl.replicas; j++) {
-      const op = buildReplica(n, j);
+      const op = opOf[j]!;
       scheduled[n.index]!.push(op);
       const core = pl.cores[j]!;
       if (!firstOnCore.has(core)) firstOnCore.set(core, op);
     }
     for (const m of pl.mirrors ?? []) {
+      if (inlinedMirrors.has(`${n.index}:${m}`)) continue;
       const op = buildReplica(n, 0, m);
       mirrorOps.set(`${n.index}:${m}`, op);
       if (!firstOnCore.has(m)) firstOnCore.set(m, op);
@@ -211,6 +270,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     const entries = [...slots.values()];
     for (const s of entries) {
       for (const rd of s.readers) {
+        if (freeAtLoad.has(`${slotKey(s.producer, s.replica, s.resultIndex)}@${rd.key}`)) continue;
         const first = firstOnCore.get(rd.core)!;
         const block = first.regions[0]!.firstBlock!;
         const b = new OpBuilder(ctx);
@@ -228,7 +288,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     const pl = plan.placements[n.index]!;
     const b = OpBuilder.before(n.op);
     n.op.results.forEach((res, k) => {
-      if (res.useEmpty) return;
+      if (!res.users.some(isHostUser)) return;
       let value: Value;
       if (pl.replicas === 1) value = scheduled[n.index]![0]!.getResult(k);
       else {
@@ -242,12 +302,15 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           value = slices.insert(b, n.op.location, frag, value, offsets, sizes);
         }
       }
-      res.replaceAllUsesWith(value);
+      res.replaceUsesWithIf(value, (use) => isHostUser(use.owner));
     });
   }
-  // Erase the graph computes and the blueprints nobody reads any more.
-  for (let i = workload.nodes.length - 1; i >= 0; i--) workload.nodes[i]!.op.erase();
-  for (const n of workload.nodes) for (const input of n.inputs) if (input.blueprint && input.blueprint.parent && input.blueprint.getResult(0).useEmpty) input.blueprint.erase();
+  // Erase the graph computes (consumers first) and the blueprints between them.
+  for (let i = workload.nodes.length - 1; i >= 0; i--) {
+    const op = workload.nodes[i]!.op;
+    for (const res of op.results) for (const u of res.users) if (BlueprintOp.isInstance(u) && u.getResult(0).useEmpty) u.erase();
+    op.erase();
+  }
   // Partial results nobody reads: drop them (resultless scheduled computes).
   for (const list of scheduled) {
     for (let j = 0; j < list.length; j++) {
@@ -284,7 +347,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   function receive(b: OpBuilder, f: FragmentRead, reader: string, type: RankedTensorType, loc: Location): Value {
     const slot = viaHost(f);
     if (slot) {
-      return HostWaitLoadOp.build(
+      const loaded = HostWaitLoadOp.build(
         b,
         {
           sourceCoreId: constant(b, f.fromCore, loc),
@@ -296,6 +359,10 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
         },
         loc,
       ).output;
+      for (const next of freeAfterLoad.get(`${slotKey(slot.producer, slot.replica, slot.resultIndex)}@${reader}`) ?? []) {
+        SyncOp.build(b, { targetCoreId: constant(b, next.writer, loc), eventRegister: constant(b, next.register, loc) }, loc);
+      }
+      return loaded;
     }
     return ChannelReceiveOp.build(
       b,
@@ -505,6 +572,289 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   }
 
   /**
+   * The replica groups of every node: replicas that may share one `spat.scheduled_compute_batch`
+   * end up in one group (in replica order), the others alone. A node's replicas may be batched
+   * when they run on cores of their own (no other node or mirror there: spatial-to-pim keeps such
+   * a batch as one `pim.core_batch`, and the batch's sends, made in its body, keep the order the
+   * send tasks would give them on those cores), none of their results is read on the host, the
+   * transfers are channels, and their work is the same up to lane expressions
+   * ({@link replicaSignature}).
+   */
+  function planBatches(): Map<number, number[][]> {
+    const out = new Map<number, number[][]>();
+    if (host) return out;
+    // The nodes with a replica on each core (mirrors aside: a batch computes them itself).
+    const users = new Map<number, Set<number>>();
+    for (const nd of workload.nodes) {
+      for (const c of plan.placements[nd.index]!.cores) {
+        let set = users.get(c);
+        if (!set) users.set(c, (set = new Set()));
+        set.add(nd.index);
+      }
+    }
+    for (const n of workload.nodes) {
+      const pl = plan.placements[n.index]!;
+      if (pl.replicas < 2 || pl.mirrors?.length || hostUsed.has(n.index)) continue;
+      const bySignature = new Map<string, number[]>();
+      const alone: number[][] = [];
+      for (let j = 0; j < pl.replicas; j++) {
+        const sig = users.get(pl.cores[j]!)!.size > 1 ? undefined : replicaSignature(n, j);
+        if (sig === undefined) {
+          alone.push([j]);
+          continue;
+        }
+        let g = bySignature.get(sig);
+        if (!g) bySignature.set(sig, (g = []));
+        g.push(j);
+      }
+      const list = [...bySignature.values(), ...alone].sort((a, b) => a[0]! - b[0]!);
+      out.set(n.index, list);
+      // Mirrors on the cores of batched replicas are computed inside the batch.
+      for (const g of list) {
+        if (g.length < 2) continue;
+        for (const j of g) for (const r of readsOf.get(`${n.index}:${j}`) ?? []) if (r.hasLocal) inlinedMirrors.add(`${r.producer}:${pl.cores[j]}`);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * What decides the shape of replica `j`'s body (rounds, the transfers of each round with their
+   * payload shapes, the partial results it assembles, the sends it makes), without the numbers a
+   * lane expression can carry (lanes, slots, cores, channels, window offsets); undefined when the
+   * replica reads a local value (SSA forwarding, never batched).
+   */
+  function replicaSignature(n: WorkloadNode, j: number): string | undefined {
+    const pl = plan.placements[n.index]!;
+    const lanes = lanesOfReplica(pl, n.lanes, j);
+    const parts: string[] = [String(lanes.length)];
+    for (const r of readsOf.get(`${n.index}:${j}`) ?? []) {
+      if (r.hasLocal) {
+        // Only a mirror (a host-fed scalar compute) read whole on this core: the batch inlines it.
+        const pp = plan.placements[r.producer]!;
+        if (pp.cores.includes(pl.cores[j]!) || !pp.mirrors?.includes(pl.cores[j]!) || r.remote.length || workload.nodes[r.producer]!.inputs.length) return undefined;
+        parts.push(`m${r.inputIndex}.${r.sourceIndex}`);
+        continue;
+      }
+      parts.push(`r${r.inputIndex}.${r.sourceIndex}`);
+      for (const f of r.remote) parts.push(`f${f.round}.${f.count}.${f.resultIndex}.${f.box ? f.box.sizes.join('x') : '-'}`);
+    }
+    if (pl.granularity === 'window') {
+      lanes.forEach((lane, round) => {
+        n.op.results.forEach((_, k) => {
+          for (const f of sendsOf.get(`${n.index}:${lane}:${k}`) ?? []) parts.push(`s${round}.${k}.${f.count}.${f.box ? f.box.sizes.join('x') : '-'}`);
+        });
+      });
+    }
+    n.op.results.forEach((_, k) => parts.push(neededPartials.has(slotKey(n.index, j, k)) ? 'p' : '-'));
+    for (const f of layerSends.get(`${n.index}:${j}`) ?? []) parts.push(`l${f.resultIndex}.${f.count}.${f.box ? f.box.sizes.join('x') : '-'}`);
+    return parts.join(' ');
+  }
+
+  /**
+   * Builds replicas `js` of node `n` (equal {@link replicaSignature}s) as one
+   * `spat.scheduled_compute_batch` before the graph compute: scheduled lane `k` is replica
+   * `js[k]` on core `cores[js[k]]`; the body is the replica body of {@link buildReplica} with the
+   * per-lane numbers (graph lane of a round, peers, channels, slots, window offsets) as lane
+   * expressions, and the layer-granularity sends at its end (the send tasks' order). Batches
+   * are resultless: their replicas' results are only read by other cores.
+   */
+  function buildBatch(n: WorkloadNode, js: readonly number[]): Operation {
+    const g = n.op;
+    const pl = plan.placements[n.index]!;
+    const loc = g.location;
+    const view = n.isBatch ? GraphComputeBatchOp.get(g) : GraphComputeOp.get(g);
+    const weights = view.weights as readonly Value[];
+    const inputs = view.inputs as readonly Value[];
+    const gEntry = g.regions[0]!.firstBlock!;
+    const firstWeightArg = n.isBatch ? 1 : 0;
+    const laneReads = js.map((j) => readsOf.get(`${n.index}:${j}`) ?? []);
+    const nodeInputs = new Map(n.inputs.map((i) => [i.inputIndex, i]));
+    const newInputs: Value[] = [];
+    const argOfInput = new Map<number, number>();
+    inputs.forEach((v, k) => {
+      if (nodeInputs.has(k)) return;
+      argOfInput.set(k, newInputs.length);
+      newInputs.push(v);
+    });
+    // Mirrors read on the lanes' cores: their host inputs become the batch's inputs.
+    const mirrored = [...new Set(laneReads[0]!.filter((r) => r.hasLocal).map((r) => r.producer))];
+    for (const m of mirrored) for (const v of GraphComputeOp.get(workload.nodes[m]!.op).inputs as readonly Value[]) if (!newInputs.includes(v)) newInputs.push(v);
+    const resultTypes = g.resultTypes;
+    const copiedWeights: Value[] = [];
+    for (let c = 0; c < pl.copies; c++) copiedWeights.push(...weights);
+    const s = ScheduledComputeBatchOp.build(
+      OpBuilder.before(g),
+      {
+        weights: copiedWeights,
+        inputs: newInputs,
+        outputs: [],
+        laneCount: IntegerAttr.get(i32, js.length),
+        coreIds: DenseArrayAttr.i32(ctx, js.map((j) => pl.cores[j]!)),
+      },
+      loc,
+    ).op;
+    const block: Block = s.regions[0]!.addBlock();
+    const laneArg = block.addArgument(index, loc);
+    const wArgs = copiedWeights.map((w) => block.addArgument(w.type, loc));
+    const iArgs = newInputs.map((v) => block.addArgument(v.type, loc));
+    const bb = OpBuilder.atBlockEnd(block, ctx);
+    const lv = new LaneValues(ctx, block, laneArg, constant);
+    const at = (values: readonly number[]): Value => lv.index(bb, values, loc);
+    const offsetsOf = (lead: readonly number[], rest: readonly (readonly number[])[]): (number | Value)[] => [lv.offset(bb, lead, loc), ...rest.map((v) => lv.offset(bb, v, loc))];
+    /** Per-lane numbers of one field of per-lane records. */
+    const per = <T>(items: readonly T[], f: (x: T) => number): number[] => items.map(f);
+    const receiveAll = (fs: readonly FragmentRead[], type: RankedTensorType): Value =>
+      ChannelReceiveOp.build(
+        bb,
+        { channelId: at(per(fs, (f) => channelOf.get(f)!)), sourceCoreId: at(per(fs, (f) => f.fromCore)), targetCoreId: at(per(fs, (f) => f.toCore)), output: type },
+        loc,
+      ).output;
+    const sendAll = (payload: Value, fs: readonly FragmentRead[]): void => {
+      ChannelSendOp.build(
+        bb,
+        { input: payload, channelId: at(per(fs, (f) => channelOf.get(f)!)), sourceCoreId: at(per(fs, (f) => f.fromCore)), targetCoreId: at(per(fs, (f) => f.toCore)) },
+        loc,
+      );
+    };
+    /** A window box's offsets, per dimension, as lane offsets. */
+    const boxOffsets = (fs: readonly FragmentRead[]): (number | Value)[] => fs[0]!.box!.offsets.map((_, d) => lv.offset(bb, per(fs, (f) => f.box!.offsets[d]!), loc));
+
+    const bases = new Map<string, Value>();
+    const baseOf = (inputIndex: number, sourceIndex: number, type: RankedTensorType): Value => {
+      const key = `${inputIndex}:${sourceIndex}`;
+      let v = bases.get(key);
+      if (!v) bases.set(key, (v = createEmpty(bb, loc, type)));
+      return v;
+    };
+    // The mirrored computes, once each, at the body's start.
+    const mirrorResults = new Map<number, Value[]>();
+    for (const m of mirrored) {
+      const mop = workload.nodes[m]!.op;
+      const entry = mop.regions[0]!.firstBlock!;
+      const mapping = new IRMapping();
+      (GraphComputeOp.get(mop).inputs as readonly Value[]).forEach((v, k) => mapping.map(entry.arguments[k]!, iArgs[newInputs.indexOf(v)]!));
+      for (let o = entry.firstOp; o && o !== entry.lastOp; o = o.next) bb.clone(o, mapping);
+      mirrorResults.set(m, entry.lastOp!.operands.map((v) => mapping.lookupOrDefault(v)));
+    }
+    for (const r of laneReads[0]!) if (r.hasLocal) bases.set(`${r.inputIndex}:${r.sourceIndex}`, mirrorResults.get(r.producer)![r.resultIndex]!);
+    const receiveRound = (round: number | null): void => {
+      laneReads[0]!.forEach((r0, ri) => {
+        const input = nodeInputs.get(r0.inputIndex)!;
+        const src = input.sources[r0.sourceIndex]!;
+        const producer = workload.nodes[src.producer]!;
+        const collection = producer.op.getResult(src.resultIndex).type as RankedTensorType;
+        const key = `${r0.inputIndex}:${r0.sourceIndex}`;
+        r0.remote.forEach((f0, fi) => {
+          if (round !== null && f0.round !== round) return;
+          const fs = laneReads.map((rs) => rs[ri]!.remote[fi]!);
+          if (!producer.isBatch) {
+            if (!f0.box) bases.set(key, receiveAll(fs, collection));
+            else {
+              const window = receiveAll(fs, RankedTensorType.get(ctx, [...f0.box.sizes], collection.elementType));
+              bases.set(key, slices.insert(bb, loc, window, createEmpty(bb, loc, collection), boxOffsets(fs), f0.box.sizes));
+            }
+            return;
+          }
+          const base = baseOf(r0.inputIndex, r0.sourceIndex, collection);
+          const sizes = [f0.count, ...collection.shape.slice(1)];
+          const offsets = offsetsOf(per(fs, (f) => f.slot), collection.shape.slice(1).map(() => [0]));
+          const type = f0.count > 1 ? RankedTensorType.get(ctx, sizes, collection.elementType) : fragmentType(collection);
+          bases.set(key, slices.insert(bb, loc, receiveAll(fs, type), base, offsets, sizes));
+        });
+      });
+    };
+    const inputValue = (inputIndex: number): Value => {
+      const input = nodeInputs.get(inputIndex)!;
+      const typeOf = (k: number): RankedTensorType => workload.nodes[input.sources[k]!.producer]!.op.getResult(input.sources[k]!.resultIndex).type as RankedTensorType;
+      if (!input.blueprint) return baseOf(inputIndex, 0, typeOf(0));
+      const m = new IRMapping();
+      input.sources.forEach((_, k) => m.map(input.blueprint!.getOperand(k), baseOf(inputIndex, k, typeOf(k))));
+      return bb.clone(input.blueprint, m).getResult(0);
+    };
+    const partial: Value[] = [];
+    const partialOf = (k: number): Value => {
+      let v = partial[k];
+      if (!v) partial[k] = v = createEmpty(bb, loc, resultTypes[k] as RankedTensorType);
+      return v;
+    };
+    /** The payload of send `f0` (lane 0's record) of a value `v` / the partial result. */
+    const payloadOf = (v: Value, fs: readonly FragmentRead[], resultIndex: number): Value => {
+      const f0 = fs[0]!;
+      if (f0.count > 1 || (pl.granularity === 'layer' && n.isBatch && !f0.box)) {
+        const collection = resultTypes[resultIndex] as RankedTensorType;
+        const sizes = [f0.count, ...collection.shape.slice(1)];
+        const offsets = offsetsOf(per(fs, (f) => f.slot), collection.shape.slice(1).map(() => [0]));
+        return slices.extract(bb, loc, partialOf(resultIndex), offsets, sizes, f0.count > 1 ? undefined : fragmentType(collection));
+      }
+      if (f0.box) return slices.extract(bb, loc, v, boxOffsets(fs), f0.box.sizes);
+      return v;
+    };
+
+    const window = pl.granularity === 'window';
+    if (!window) receiveRound(null);
+    const laneLists = js.map((j) => lanesOfReplica(pl, n.lanes, j));
+    for (let round = 0; round < laneLists[0]!.length; round++) {
+      if (window) receiveRound(round);
+      const graphLanes = laneLists.map((l) => l[round]!);
+      const mapping = new IRMapping();
+      if (n.isBatch) mapping.map(gEntry.arguments[0]!, at(graphLanes));
+      const copy = round % pl.copies;
+      weights.forEach((_, k) => mapping.map(gEntry.arguments[firstWeightArg + k]!, wArgs[copy * weights.length + k]!));
+      inputs.forEach((_, k) => {
+        const arg = gEntry.arguments[firstWeightArg + weights.length + k]!;
+        mapping.map(arg, nodeInputs.has(k) ? inputValue(k) : iArgs[argOfInput.get(k)!]!);
+      });
+      if (n.isBatch) gEntry.arguments.slice(firstWeightArg + weights.length + inputs.length).forEach((out, k) => mapping.map(out, partialOf(k)));
+      for (let o = gEntry.firstOp; o && o !== gEntry.lastOp; o = o.next) bb.clone(o, mapping);
+      const term = gEntry.lastOp!;
+      const windowSends = (value: Value, k: number): void => {
+        if (!window) return;
+        const lists = graphLanes.map((lane) => sendsOf.get(`${n.index}:${lane}:${k}`) ?? []);
+        lists[0]!.forEach((_, si) => {
+          const fs = lists.map((l) => l[si]!);
+          sendAll(payloadOf(value, fs, k), fs);
+        });
+      };
+      if (!n.isBatch) {
+        term.operands.forEach((v, k) => {
+          const value = mapping.lookupOrDefault(v);
+          partial[k] = value;
+          windowSends(value, k);
+        });
+      } else if (InParallelOp.isInstance(term)) {
+        for (let ins = term.regions[0]!.firstBlock?.firstOp ?? null; ins; ins = ins.next) {
+          if (!ParallelInsertSliceOp.isInstance(ins)) continue;
+          const outIndex = gEntry.arguments.indexOf(ins.getOperand(1) as never) - (firstWeightArg + weights.length + inputs.length);
+          const value = mapping.lookupOrDefault(ins.getOperand(0));
+          const lists = readSliceLists(ins);
+          const dyn = ins.operands.slice(2).map((x) => mapping.lookupOrDefault(x));
+          let d = 0;
+          const offsets = lists.offsets.map((x) => (x === DYNAMIC ? dyn[d++]! : x));
+          if (neededPartials.has(slotKey(n.index, js[0]!, outIndex))) partial[outIndex] = slices.insert(bb, loc, value, partialOf(outIndex), offsets, lists.sizes);
+          windowSends(value, outIndex);
+        }
+      }
+    }
+    // Layer-granularity sends, in the order the send tasks would make them.
+    if (!window) {
+      const lists = js.map((j) => layerSends.get(`${n.index}:${j}`) ?? []);
+      lists[0]!.forEach((_, si) => {
+        const fs = lists.map((l) => l[si]!);
+        const f0 = fs[0]!;
+        const whole = partialOf(f0.resultIndex);
+        let payload: Value;
+        if (f0.box) payload = slices.extract(bb, loc, whole, boxOffsets(fs), f0.box.sizes);
+        else if (!n.isBatch) payload = whole;
+        else payload = payloadOf(whole, fs, f0.resultIndex);
+        sendAll(payload, fs);
+      });
+    }
+    YieldOp.build(bb, { outputs: [] }, loc);
+    return s;
+  }
+
+  /**
    * Sends of producers working at layer granularity go into send tasks: a scheduled compute
    * on the producer's core, right before the consumer replica in program order, that binds the
    * producer replica's (complete) partial result and sends what that consumer replica reads, in
@@ -519,7 +869,8 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
         const byCore = new Map<number, FragmentRead[]>();
         for (const r of readsOf.get(`${n.index}:${j}`) ?? []) {
           for (const f of r.remote) {
-            if (viaHost(f) || plan.placements[f.producer]!.granularity !== 'layer') continue;
+            const pp = plan.placements[f.producer]!;
+            if (viaHost(f) || pp.granularity !== 'layer' || inBatch.has(`${f.producer}:${replicaOfLane(pp, workload.nodes[f.producer]!.lanes, f.slot)}`)) continue;
             let list = byCore.get(f.fromCore);
             if (!list) byCore.set(f.fromCore, (list = []));
             list.push(f);

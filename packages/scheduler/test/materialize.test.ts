@@ -1,0 +1,107 @@
+/**
+ * Materialization of hand-made plans (the building blocks a strategy uses): equivalent
+ * replicas on cores of their own become one `spat.scheduled_compute_batch` with lane
+ * expressions for peers, channels and slots; a replica sharing its core stays a
+ * `spat.scheduled_compute`. Every form passes the communication checks and computes exactly
+ * what the graph computes did, layer and window granularity alike.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { FloatType, MLIRContext, ShapedValue, parseSourceString, printOperation, verify, type Operation } from '@raptor-pim/ir-core';
+import { registerSpatialDialect } from '@raptor-pim/spatial-dialect';
+import { createCostModel, defaultTarget } from '@raptor-pim/pim-target';
+import { Workload, materializeSchedule, planReads, verifyCommunication, type Granularity, type SchedulePlan } from '@raptor-pim/scheduler';
+import { run } from './helpers';
+
+const FIXTURES = path.join(__dirname, 'fixtures');
+
+function parse(): { ctx: MLIRContext; module: Operation; func: Operation } {
+  const ctx = new MLIRContext();
+  registerSpatialDialect(ctx);
+  const module = parseSourceString(ctx, fs.readFileSync(path.join(FIXTURES, 'materialize-batch.mlir'), 'utf8'), { filename: 'materialize-batch.mlir' })!;
+  expect(verify(module)).toBe(true);
+  return { ctx, module, func: module.regions[0]!.firstBlock!.firstOp! };
+}
+
+function input(ctx: MLIRContext): ShapedValue {
+  const v = ShapedValue.allocate('tensor', FloatType.f32(ctx), [1, 16])!;
+  (v.data as Float32Array).set(Array.from({ length: 16 }, (_, i) => ((i * 7) % 11) - 5));
+  return v;
+}
+
+/** Materializes `plan` (ReLU lanes on `reluCores`, the weighted compute on `outCore`); the scheduled module. */
+function schedule(reluCores: number[], outCore: number, granularity: Granularity = 'layer'): { ctx: MLIRContext; module: Operation; expected: ReturnType<typeof run> } {
+  const { ctx, module, func } = parse();
+  const expected = run(module, 'main', [input(ctx)]);
+  const target = defaultTarget();
+  const cost = createCostModel(target);
+  const workload = new Workload(func, cost);
+  expect(workload.nodes.length).toBe(2);
+  const plan: SchedulePlan = {
+    strategy: 'test',
+    transfer: 'channel',
+    pipelined: true,
+    placements: [
+      { replicas: reluCores.length, copies: 1, cores: reluCores, granularity },
+      { replicas: 1, copies: 1, cores: [outCore], granularity },
+    ],
+  };
+  materializeSchedule(workload, plan, planReads(workload, plan), cost);
+  expect(verify(module)).toBe(true);
+  expect(verifyCommunication(module, target).diagnostics.map((d) => d.message)).toEqual([]);
+  return { ctx, module, expected };
+}
+
+function opsNamed(module: Operation, name: string): Operation[] {
+  const out: Operation[] = [];
+  module.walk((op: Operation) => {
+    if (op.name === name) out.push(op);
+  });
+  return out;
+}
+
+describe('materializeSchedule: batches of equivalent replicas', () => {
+  it('four replicas on cores of their own are one scheduled_compute_batch (peers as lane expressions)', () => {
+    const { ctx, module, expected } = schedule([5, 2, 7, 11], 0);
+    const batches = opsNamed(module, 'spat.scheduled_compute_batch');
+    expect(batches).toHaveLength(1);
+    expect(printOperation(batches[0]!)).toMatch(/^spat\.scheduled_compute_batch %lane = 0 to 4 .* coreIds \[5, 2, 7, 11\]/m);
+    // One body: one ReLU per round, not one per replica.
+    expect(opsNamed(module, 'spat.relu')).toHaveLength(1);
+    expect(opsNamed(module, 'spat.scheduled_compute')).toHaveLength(1);
+    expect(run(module, 'main', [input(ctx)])).toEqual(expected);
+    const golden = path.join(FIXTURES, 'golden', 'materialize-batch.layer.mlir');
+    const text = printOperation(module) + '\n';
+    if (process.env['UPDATE_GOLDEN']) fs.writeFileSync(golden, text);
+    expect(text).toBe(fs.readFileSync(golden, 'utf8'));
+    const again = parseSourceString(ctx, text, { filename: golden });
+    expect(again && verify(again)).toBe(true);
+  });
+
+  it('two rounds per replica: the graph lane of a round is a lane expression', () => {
+    const { ctx, module, expected } = schedule([3, 9], 0);
+    const batches = opsNamed(module, 'spat.scheduled_compute_batch');
+    expect(batches).toHaveLength(1);
+    expect(opsNamed(module, 'spat.relu')).toHaveLength(2);
+    expect(run(module, 'main', [input(ctx)])).toEqual(expected);
+  });
+
+  it('a replica sharing its core with another node stays a scheduled_compute; the others form the batch', () => {
+    const { ctx, module, expected } = schedule([0, 9, 10, 11], 0);
+    const batches = opsNamed(module, 'spat.scheduled_compute_batch');
+    expect(batches).toHaveLength(1);
+    expect(printOperation(batches[0]!)).toMatch(/coreIds \[9 to 11\]/);
+    expect(opsNamed(module, 'spat.scheduled_compute').length).toBeGreaterThanOrEqual(2);
+    expect(run(module, 'main', [input(ctx)])).toEqual(expected);
+  });
+
+  it('window granularity: sends after every round, inside the batch body', () => {
+    const { ctx, module, expected } = schedule([4, 1, 6, 8], 0, 'window');
+    expect(opsNamed(module, 'spat.scheduled_compute_batch')).toHaveLength(1);
+    expect(run(module, 'main', [input(ctx)])).toEqual(expected);
+  });
+
+  it('is deterministic (byte-identical output)', () => {
+    expect(printOperation(schedule([5, 2, 7, 11], 0).module)).toBe(printOperation(schedule([5, 2, 7, 11], 0).module));
+  });
+});
