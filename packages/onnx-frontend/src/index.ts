@@ -7,7 +7,11 @@
  */
 export { Messages, formatDiagnostic, formatLocation, hasErrors } from './diagnostics';
 export type { OnnxDiagnostic, OnnxLocation, OnnxSeverity } from './diagnostics';
-export { onnxSchemaJson, onnxRoot, onnxType } from './onnx/schema';
+export { onnxSchemaJson } from './onnx/schema';
+export type { OnnxSchemaField, OnnxSchemaMessage } from './onnx/schema';
+export { checkWireFormat } from './onnx/wire-check';
+export type { OnnxMessageName, WireProblem } from './onnx/wire-check';
+export { Int64Bits } from './onnx/proto-reader';
 export { decodeModelProto, decodeTensorProto } from './onnx/decode';
 export type { DecodeResult } from './onnx/decode';
 export { int64ToNumber } from './onnx/proto-types';

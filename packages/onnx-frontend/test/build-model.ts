@@ -1,5 +1,5 @@
 /** Helpers that encode small ONNX models with the frontend's own schema (for tests). */
-import { onnxType } from '@raptor-pim/onnx-frontend';
+import { onnxType } from './support/protobufjs-onnx';
 
 type Obj = Record<string, unknown>;
 

@@ -14,12 +14,12 @@ import {
   SUPPORTED_OPERATORS,
   decodeModelProto,
   importOnnxModel,
-  onnxType,
   readOnnxFile,
   readOnnxModel,
   readTensorProtoFile,
 } from '@raptor-pim/onnx-frontend';
 import { ONNX_TESTDATA_DIR } from './helpers';
+import { onnxType } from './support/protobufjs-onnx';
 
 const IN_SCOPE = new Set(SUPPORTED_OPERATORS.map((o) => o.opType));
 

@@ -1,10 +1,11 @@
 /**
- * TypeScript views of the messages protobufjs decodes with the schema of `schema.ts`.
- * Only the fields the frontend reads are listed. int64 fields decode to `Long` objects when
- * the `long` package is present, otherwise to numbers: {@link Int64} covers both.
+ * TypeScript views of the ONNX messages as `proto-reader.ts` decodes them (field names of
+ * `schema.ts`). Only the fields the frontend reads are listed. int64 fields decode to numbers
+ * when exact, otherwise to an object with the two 32-bit halves: {@link Int64} covers both
+ * (and protobufjs' `Long`, which tests decode with).
  */
 
-/** A protobufjs int64 value: a number, or a Long-like object. */
+/** An int64 value: a number, or an object with its 32-bit halves (exact). */
 export type Int64 = number | { readonly low: number; readonly high: number; readonly unsigned: boolean; toNumber(): number };
 
 /** Converts an int64 value to a number (exact up to 2^53). */
@@ -64,7 +65,11 @@ export interface ValueInfoMsg {
   name: string;
   type?: TypeMsg | null;
 }
-/** A decoded `AttributeProto`. */
+/**
+ * A decoded `AttributeProto`. `f` and `i` are own properties only when the bytes set them
+ * (their defaults live on the prototype), which is how an IR version 1 attribute without
+ * `type` is told apart.
+ */
 export interface AttributeMsg {
   name: string;
   refAttrName: string;
@@ -114,11 +119,8 @@ export interface ModelMsg {
   docString: string;
   graph?: GraphMsg | null;
   metadataProps: StringStringEntryMsg[];
+  /** Training information (only counted: the importer ignores it). */
   trainingInfo: unknown[];
+  /** Model-local functions (only counted: not supported). */
   functions: unknown[];
-}
-
-/** True if a decoded message set `field` explicitly (protobufjs keeps defaults on the prototype). */
-export function hasField(msg: object, field: string): boolean {
-  return Object.prototype.hasOwnProperty.call(msg, field);
 }

@@ -1,18 +1,30 @@
 /**
- * The ONNX protobuf schema (package `onnx`, proto2) as a protobufjs reflection descriptor.
+ * The ONNX protobuf schema (package `onnx`, proto2) as plain data, in the JSON descriptor form
+ * of protobufjs (so tests can encode models with protobufjs from it; the package itself
+ * decodes with its own reader, `proto-reader.ts`, and checks the wire format against this
+ * table, `wire-check.ts`).
  *
  * Written for Raptor-TS from the field numbers of the official `onnx.proto`; names are
  * camelCase, as protobufjs spells them. Enum-typed fields are declared as `int32` (same wire
  * format) so that unknown enum values reach our validators instead of being dropped.
  */
-import protobuf from 'protobufjs';
 
 type FieldRule = 'repeated' | undefined;
-interface FieldJson {
-  type: string;
-  id: number;
-  rule?: 'repeated';
-  options?: { packed: boolean };
+
+/** One field of the descriptor: number, type name (scalar or message) and repetition. */
+export interface OnnxSchemaField {
+  readonly type: string;
+  readonly id: number;
+  readonly rule?: 'repeated';
+  readonly options?: { readonly packed: boolean };
+}
+type FieldJson = OnnxSchemaField;
+
+/** One message of the descriptor: its fields by name, its nested messages, its oneofs. */
+export interface OnnxSchemaMessage {
+  readonly fields: Readonly<Record<string, OnnxSchemaField>>;
+  readonly nested?: Readonly<Record<string, OnnxSchemaMessage>>;
+  readonly oneofs?: Readonly<Record<string, { readonly oneof: readonly string[] }>>;
 }
 
 const f = (id: number, type: string, rule?: FieldRule): FieldJson => (rule ? { id, type, rule } : { id, type });
@@ -20,7 +32,7 @@ const packed = (id: number, type: string): FieldJson => ({ id, type, rule: 'repe
 const R: FieldRule = 'repeated';
 
 /** The descriptor in protobufjs JSON form (exported for tests that encode models). */
-export const onnxSchemaJson = {
+export const onnxSchemaJson: { readonly nested: { readonly onnx: { readonly nested: Readonly<Record<string, OnnxSchemaMessage>> } } } = {
   nested: {
     onnx: {
       nested: {
@@ -192,19 +204,3 @@ export const onnxSchemaJson = {
     },
   },
 };
-
-let root: protobuf.Root | undefined;
-
-/** The resolved protobufjs root of the ONNX schema (built once, lazily). */
-export function onnxRoot(): protobuf.Root {
-  if (!root) {
-    root = protobuf.Root.fromJSON(onnxSchemaJson);
-    root.resolveAll();
-  }
-  return root;
-}
-
-/** Looks up a message type of the schema, e.g. `onnxType('ModelProto')`. */
-export function onnxType(name: string): protobuf.Type {
-  return onnxRoot().lookupType(`onnx.${name}`);
-}

@@ -1,17 +1,20 @@
 /**
- * A structural check of protobuf bytes against the ONNX schema, run before protobufjs decodes
- * them. protobufjs reads a known field with whatever wire type the schema says, so a wrong
- * field type yields silently wrong values, and it does not reject invalid UTF-8. This walk
- * reports both (and truncation, bad tags, runaway nesting) with the byte offset.
+ * A structural check of protobuf bytes against the ONNX schema (`schema.ts`), run before the
+ * reader (`proto-reader.ts`) decodes them, which then trusts the structure. A field with the
+ * wrong wire type, invalid UTF-8 in a string, truncation, bad tags and runaway nesting are
+ * each reported with the byte offset, instead of yielding silently wrong values.
  */
-import type protobuf from 'protobufjs';
 import { Messages } from '../diagnostics';
+import { type OnnxSchemaMessage, onnxSchemaJson } from './schema';
 
 /** A problem found in the bytes, with its absolute byte offset. */
 export interface WireProblem {
   readonly offset: number;
   readonly message: string;
 }
+
+/** The top-level messages of the ONNX schema that bytes can be checked as. */
+export type OnnxMessageName = 'ModelProto' | 'TensorProto';
 
 const VARINT_TYPES = new Set(['int32', 'int64', 'uint32', 'uint64', 'sint32', 'sint64', 'bool']);
 const FIXED64_TYPES = new Set(['double', 'fixed64', 'sfixed64']);
@@ -35,35 +38,56 @@ interface TypeInfo {
   readonly fields: Map<number, FieldInfo>;
 }
 
-const cache = new WeakMap<protobuf.Type, TypeInfo>();
+/** A message of the schema with the scopes its type names resolve in (innermost first). */
+interface ScopedMessage {
+  readonly name: string;
+  readonly message: OnnxSchemaMessage;
+  readonly scopes: readonly Readonly<Record<string, OnnxSchemaMessage>>[];
+}
 
-function typeInfo(type: protobuf.Type): TypeInfo {
-  const cached = cache.get(type);
+const cache = new Map<OnnxSchemaMessage, TypeInfo>();
+
+/** Resolves a field's type name as protobuf does: the innermost enclosing scope first. */
+function resolveMessage(typeName: string, scopes: ScopedMessage['scopes']): ScopedMessage | undefined {
+  for (let i = 0; i < scopes.length; i++) {
+    const message = scopes[i]![typeName];
+    if (message) return { name: typeName, message, scopes: message.nested ? [message.nested, ...scopes.slice(i)] : scopes.slice(i) };
+  }
+  return undefined;
+}
+
+function typeInfo(scoped: ScopedMessage): TypeInfo {
+  const cached = cache.get(scoped.message);
   if (cached) return cached;
   const fields = new Map<number, FieldInfo>();
-  const info: TypeInfo = { name: type.name, fields };
-  cache.set(type, info);
-  for (const field of type.fieldsArray) {
-    field.resolve();
-    const resolved = field.resolvedType;
-    const isMessage = resolved !== null && 'fieldsArray' in resolved;
+  const info: TypeInfo = { name: scoped.name, fields };
+  cache.set(scoped.message, info);
+  for (const [name, field] of Object.entries(scoped.message.fields)) {
+    const resolved = resolveMessage(field.type, scoped.scopes);
+    const repeated = field.rule === 'repeated';
     let wire: number;
     let fixedSize = 0;
-    if (isMessage || field.type === 'string' || field.type === 'bytes') wire = 2;
+    if (resolved || field.type === 'string' || field.type === 'bytes') wire = 2;
     else if (FIXED64_TYPES.has(field.type)) (wire = 1), (fixedSize = 8);
     else if (FIXED32_TYPES.has(field.type)) (wire = 5), (fixedSize = 4);
-    else if (VARINT_TYPES.has(field.type) || resolved !== null) wire = 0;
+    else if (VARINT_TYPES.has(field.type)) wire = 0;
     else throw new Error(`internal: unhandled protobuf field type ${field.type}`);
     fields.set(field.id, {
-      name: field.name,
+      name,
       wire,
-      packable: field.repeated && wire !== 2,
+      packable: repeated && wire !== 2,
       fixedSize,
       isString: field.type === 'string',
-      message: isMessage ? typeInfo(resolved as protobuf.Type) : undefined,
+      message: resolved ? typeInfo(resolved) : undefined,
     });
   }
   return info;
+}
+
+function topLevel(name: OnnxMessageName): TypeInfo {
+  const resolved = resolveMessage(name, [onnxSchemaJson.nested.onnx.nested]);
+  if (!resolved) throw new Error(`internal: no message ${name} in the ONNX schema`);
+  return typeInfo(resolved);
 }
 
 const MAX_DEPTH = 100;
@@ -209,11 +233,11 @@ class Walk {
 }
 
 /**
- * Checks that `bytes` is a well-formed encoding of `type` (tags, wire types per the schema,
- * lengths, UTF-8 strings, nesting depth). Returns the first problem, or undefined.
+ * Checks that `bytes` is a well-formed encoding of the message `type` (tags, wire types per
+ * the schema, lengths, UTF-8 strings, nesting depth). Returns the first problem, or undefined.
  */
-export function checkWireFormat(bytes: Uint8Array, type: protobuf.Type): WireProblem | undefined {
+export function checkWireFormat(bytes: Uint8Array, type: OnnxMessageName): WireProblem | undefined {
   const walk = new Walk(bytes);
-  walk.message(typeInfo(type), bytes.length, 0);
+  walk.message(topLevel(type), bytes.length, 0);
   return walk.problem;
 }
