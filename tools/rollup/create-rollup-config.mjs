@@ -5,9 +5,15 @@ import { join } from 'node:path';
 import typescript from '@rollup/plugin-typescript';
 import dts from 'rollup-plugin-dts';
 
+// The ES module build of a package that loads dependencies on demand with a synchronous
+// `require` (the compiler's stage packages) defines `require` the way Node documents it.
+const ESM_REQUIRE_BANNER = "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);";
+
 /**
  * @param {string} packageDir absolute path of the package (pass `import.meta.dirname`)
- * @param {{ entries?: Record<string, string> }} [options] extra entry points (e.g. a CLI bin)
+ * @param {{ entries?: Record<string, string>, requireInEsm?: boolean }} [options] extra entry
+ *   points (e.g. a CLI bin); `requireInEsm`: the ES module bundles get a module-level `require`
+ *   (from `createRequire`) for code that loads packages on demand with `require`
  */
 export function createRollupConfig(packageDir, options = {}) {
   const pkg = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
@@ -29,7 +35,14 @@ export function createRollupConfig(packageDir, options = {}) {
       external,
       plugins: [tsPlugin()],
       output: [
-        { dir: join(packageDir, 'dist'), format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', sourcemap: true },
+        {
+          dir: join(packageDir, 'dist'),
+          format: 'es',
+          entryFileNames: '[name].js',
+          chunkFileNames: 'chunks/[name]-[hash].js',
+          sourcemap: true,
+          ...(options.requireInEsm ? { banner: ESM_REQUIRE_BANNER } : {}),
+        },
       ],
     },
     {
