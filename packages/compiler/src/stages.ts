@@ -1,15 +1,27 @@
 /**
- * The stages of the Raptor pipeline, in order. Each stage names the function that registers
- * its passes and the pipeline elements it contributes to `raptor-compile`. Adding a stage
- * package is one line here: its `register<Stage>Passes` and its elements.
+ * The stages of the Raptor pipeline, in order. Each stage names its package, the passes it
+ * registers (known statically, so a registry can resolve a pass name without loading the
+ * package), the function that registers them and the pipeline elements it contributes to
+ * `raptor-compile`. A stage package is loaded only when one of its passes is looked up (see
+ * `RaptorPassRegistry`): `raptor opt --print-generic` loads none of them. Adding a stage
+ * package is one entry here: its pass names, its `register<Stage>Passes` and its elements.
  */
 import type { PassRegistry } from '@raptor-pim/ir-core';
-import { registerBufferizationPasses } from '@raptor-pim/bufferization';
-import { registerCodegenPasses } from '@raptor-pim/codegen';
-import { registerLayoutPlannerPasses } from '@raptor-pim/layout-planner';
-import { registerPlanLoweringPasses } from '@raptor-pim/plan-lowering';
-import { SpatSchedulePass, SpatVerifyCommunicationPass, registerSchedulerPasses, type Scheduler, type SchedulerOptions } from '@raptor-pim/scheduler';
-import { registerSpatialToPimPasses } from '@raptor-pim/spatial-to-pim';
+import type * as Bufferization from '@raptor-pim/bufferization';
+import type * as Codegen from '@raptor-pim/codegen';
+import type * as LayoutPlanner from '@raptor-pim/layout-planner';
+import type * as PlanLowering from '@raptor-pim/plan-lowering';
+import type * as SchedulerPackage from '@raptor-pim/scheduler';
+import type { Scheduler, SchedulerOptions } from '@raptor-pim/scheduler';
+import type * as SpatialToPim from '@raptor-pim/spatial-to-pim';
+
+/**
+ * Loads a stage package synchronously, on first use (pass lookup is synchronous). The CommonJS
+ * build and the tests have `require`; the ES module build defines it with `createRequire`
+ * (the rollup configuration's `requireInEsm`). The package names are literals at each call,
+ * so bundlers and readers see every dependency.
+ */
+declare const require: (id: string) => unknown;
 
 /** What a stage's registration may depend on (the values given to `compile()`). */
 export interface StageRegistrationOptions {
@@ -26,9 +38,14 @@ export interface CompilerStage {
   /** The package that provides it. */
   readonly packageName: string;
   /**
-   * Registers the stage's passes; omitted when it has none. It receives the values given to
-   * `compile()` as a second argument, so a `register...Passes` with parameters of its own is
-   * wrapped: `(r) => registerCodegenPasses(r)`.
+   * The pipeline names of the passes `register` adds (sorted), known without loading the
+   * package; empty when the stage registers none. A test checks them against `register`.
+   */
+  readonly passes: readonly string[];
+  /**
+   * Registers the stage's passes, loading the package on first call; omitted when it has none.
+   * It receives the values given to `compile()` as a second argument, so a `register...Passes`
+   * with parameters of its own is wrapped: `(r) => registerCodegenPasses(r)`.
    */
   readonly register?: (registry: PassRegistry, options: StageRegistrationOptions) => void;
   /**
@@ -48,6 +65,7 @@ function optionText(value: SchedulerOptions[string]): string {
  * `compile()` becomes the one `spat-schedule` runs (with its options).
  */
 function registerSchedulerStage(registry: PassRegistry, options: StageRegistrationOptions): void {
+  const { SpatSchedulePass, SpatVerifyCommunicationPass, SplitOversizedComputesPass, registerSchedulerPasses } = require('@raptor-pim/scheduler') as typeof SchedulerPackage;
   const { scheduler, schedulerOptions = {} } = options;
   if (!scheduler) return registerSchedulerPasses(registry);
   registry.registerPass(() => {
@@ -56,6 +74,7 @@ function registerSchedulerStage(registry: PassRegistry, options: StageRegistrati
     return pass;
   });
   registry.registerPass(() => new SpatVerifyCommunicationPass());
+  registry.registerPass(() => new SplitOversizedComputesPass());
 }
 
 /**
@@ -64,11 +83,47 @@ function registerSchedulerStage(registry: PassRegistry, options: StageRegistrati
  */
 export const RAPTOR_STAGES: readonly CompilerStage[] = [
   // The importer is not a pass; after it, the module of plans is cleaned up.
-  { name: 'frontend', packageName: '@raptor-pim/onnx-frontend', pipeline: 'func.func(canonicalize,cse)' },
-  { name: 'layout-planner', packageName: '@raptor-pim/layout-planner', register: (r) => registerLayoutPlannerPasses(r), pipeline: 'func.func(spat-plan-layouts,spat-verify-layouts)' },
-  { name: 'plan-lowering', packageName: '@raptor-pim/plan-lowering', register: (r) => registerPlanLoweringPasses(r), pipeline: 'func.func(spat-lower-plans)' },
-  { name: 'scheduler', packageName: '@raptor-pim/scheduler', register: registerSchedulerStage, pipeline: 'spat-schedule,spat-verify-communication' },
-  { name: 'spatial-to-pim', packageName: '@raptor-pim/spatial-to-pim', register: (r) => registerSpatialToPimPasses(r), pipeline: 'spat-to-pim' },
-  { name: 'bufferization', packageName: '@raptor-pim/bufferization', register: (r) => registerBufferizationPasses(r), pipeline: 'pim-bufferize,pim-plan-memory,pim-verify-memory' },
-  { name: 'codegen', packageName: '@raptor-pim/codegen', register: (r) => registerCodegenPasses(r), pipeline: 'pim-verify-codegen,pim-allocate-array-groups,pim-emit' },
+  { name: 'frontend', packageName: '@raptor-pim/onnx-frontend', passes: [], pipeline: 'func.func(canonicalize,cse)' },
+  {
+    name: 'layout-planner',
+    packageName: '@raptor-pim/layout-planner',
+    passes: ['spat-plan-layouts', 'spat-verify-layouts'],
+    register: (r) => (require('@raptor-pim/layout-planner') as typeof LayoutPlanner).registerLayoutPlannerPasses(r),
+    pipeline: 'func.func(spat-plan-layouts,spat-verify-layouts)',
+  },
+  {
+    name: 'plan-lowering',
+    packageName: '@raptor-pim/plan-lowering',
+    passes: ['spat-lower-plans'],
+    register: (r) => (require('@raptor-pim/plan-lowering') as typeof PlanLowering).registerPlanLoweringPasses(r),
+    pipeline: 'func.func(spat-lower-plans)',
+  },
+  {
+    name: 'scheduler',
+    packageName: '@raptor-pim/scheduler',
+    passes: ['spat-schedule', 'spat-split-oversized-computes', 'spat-verify-communication'],
+    register: registerSchedulerStage,
+    pipeline: 'spat-schedule,spat-verify-communication',
+  },
+  {
+    name: 'spatial-to-pim',
+    packageName: '@raptor-pim/spatial-to-pim',
+    passes: ['spat-to-pim'],
+    register: (r) => (require('@raptor-pim/spatial-to-pim') as typeof SpatialToPim).registerSpatialToPimPasses(r),
+    pipeline: 'spat-to-pim',
+  },
+  {
+    name: 'bufferization',
+    packageName: '@raptor-pim/bufferization',
+    passes: ['pim-bufferize', 'pim-plan-memory', 'pim-verify-memory'],
+    register: (r) => (require('@raptor-pim/bufferization') as typeof Bufferization).registerBufferizationPasses(r),
+    pipeline: 'pim-bufferize,pim-plan-memory,pim-verify-memory',
+  },
+  {
+    name: 'codegen',
+    packageName: '@raptor-pim/codegen',
+    passes: ['pim-allocate-array-groups', 'pim-emit', 'pim-verify-codegen'],
+    register: (r) => (require('@raptor-pim/codegen') as typeof Codegen).registerCodegenPasses(r),
+    pipeline: 'pim-verify-codegen,pim-allocate-array-groups,pim-emit',
+  },
 ];
