@@ -31,17 +31,11 @@ import {
   addAttributes,
   parseAttrDictInto,
   parseColonMemRef,
-  parseDynamicIndexList,
   parseMemRefType,
-  parseReassociation,
   printAttrDict,
-  printDynamicIndexList,
-  printReassociation,
   readReassociation,
   readStaticArray,
-  reassociationAttr,
   resolveIndices,
-  staticArray,
 } from '../asm';
 import {
   AnyRankedMemRef,
@@ -74,6 +68,7 @@ import {
   type MixedOffsetSizeStride,
   type OffsetSizeStrideSyntax,
 } from '../../offset-size-stride';
+import { parseReshape, printReshape } from '../../reshape-syntax';
 import { numDynamicDims } from './allocation';
 
 // ------------------------------------------------------------------ casts
@@ -614,31 +609,10 @@ export const CollapseShapeOp = defineOp({
     return true;
   },
   parse(parser, state) {
-    const src = parser.parseOperand();
-    if (!src) return false;
-    const groups = parseReassociation(parser);
-    if (!groups || !parseAttrDictInto(parser, state)) return false;
-    const st = parser.parseColonType();
-    if (!st || !parser.parseKeyword('into')) return false;
-    const dt = parser.parseType();
-    if (!dt) return false;
-    const vals: Value[] = [];
-    if (!parser.resolveOperand(src, st, vals)) return false;
-    state.operands = vals;
-    state.resultTypes = [dt];
-    addAttributes(state, [{ name: 'reassociation', value: reassociationAttr(parser.context, groups) }], ['reassociation']);
-    return true;
+    return parseReshape(parser, state, { expand: false, parseType: (p) => p.parseType() });
   },
   print(op, p) {
-    p.print(' ');
-    p.printOperand(op.getOperand(0));
-    p.print(' ');
-    printReassociation(p, readReassociation(op.getAttr('reassociation')) ?? []);
-    printAttrDict(p, op, ['reassociation']);
-    p.print(' : ');
-    p.printType(op.getOperand(0).type);
-    p.print(' into ');
-    p.printType(op.getResult(0).type);
+    printReshape(op, p);
   },
   getAsmResultNames(op, setName) {
     setName(op.getResult(0), 'collapse_shape');
@@ -691,42 +665,10 @@ export const ExpandShapeOp = defineOp({
     return true;
   },
   parse(parser, state) {
-    const src = parser.parseOperand();
-    if (!src) return false;
-    const groups = parseReassociation(parser);
-    if (!groups || !parser.parseKeyword('output_shape')) return false;
-    const shape = parseDynamicIndexList(parser);
-    if (!shape || !parseAttrDictInto(parser, state)) return false;
-    const st = parser.parseColonType();
-    if (!st || !parser.parseKeyword('into')) return false;
-    const dt = parser.parseType();
-    if (!dt) return false;
-    const vals: Value[] = [];
-    if (!parser.resolveOperand(src, st, vals) || !resolveIndices(parser, shape.operands, vals)) return false;
-    state.operands = vals;
-    state.resultTypes = [dt];
-    addAttributes(
-      state,
-      [
-        { name: 'reassociation', value: reassociationAttr(parser.context, groups) },
-        { name: 'static_output_shape', value: staticArray(parser.context, shape.statics) },
-      ],
-      ['reassociation', 'static_output_shape'],
-    );
-    return true;
+    return parseReshape(parser, state, { expand: true, parseType: (p) => p.parseType() });
   },
   print(op, p) {
-    p.print(' ');
-    p.printOperand(op.getOperand(0));
-    p.print(' ');
-    printReassociation(p, readReassociation(op.getAttr('reassociation')) ?? []);
-    p.print(' output_shape ');
-    printDynamicIndexList(p, readStaticArray(op.getAttr('static_output_shape')), op.operands.slice(1));
-    printAttrDict(p, op, ['reassociation', 'static_output_shape']);
-    p.print(' : ');
-    p.printType(op.getOperand(0).type);
-    p.print(' into ');
-    p.printType(op.getResult(0).type);
+    printReshape(op, p);
   },
   getAsmResultNames(op, setName) {
     setName(op.getResult(0), 'expand_shape');

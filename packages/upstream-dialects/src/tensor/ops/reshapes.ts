@@ -14,24 +14,11 @@ import {
   Traits,
   variadic,
   type Operation,
-  type Value,
 } from '@raptor-pim/ir-core';
-import {
-  addAttributes,
-  parseAttrDictInto,
-  parseDynamicIndexList,
-  parseReassociation,
-  printAttrDict,
-  printDynamicIndexList,
-  printReassociation,
-  readReassociation,
-  readStaticArray,
-  reassociationAttr,
-  resolveIndices,
-  staticArray,
-} from '../../memref/asm';
+import { readReassociation, readStaticArray } from '../../memref/asm';
 import { RankedTensor } from '../constraints';
 import { TensorMessages as M } from '../diagnostics';
+import { parseReshape, printReshape } from '../../reshape-syntax';
 import { parseRankedTensor } from './creation';
 
 /** `IndexListArrayAttr`: an array of arrays of i64 integers. */
@@ -115,31 +102,10 @@ export const CollapseShapeOp = defineOp({
     return verifyTensorReshape(view.op, view.src.type as RankedTensorType, view.result.type as RankedTensorType);
   },
   parse(parser, state) {
-    const src = parser.parseOperand();
-    if (!src) return false;
-    const groups = parseReassociation(parser);
-    if (!groups || !parseAttrDictInto(parser, state) || !parser.parseColon()) return false;
-    const st = parseRankedTensor(parser);
-    if (!st || !parser.parseKeyword('into')) return false;
-    const dt = parseRankedTensor(parser);
-    if (!dt) return false;
-    const vals: Value[] = [];
-    if (!parser.resolveOperand(src, st, vals)) return false;
-    state.operands = vals;
-    state.resultTypes = [dt];
-    addAttributes(state, [{ name: 'reassociation', value: reassociationAttr(state.context, groups) }], ['reassociation']);
-    return true;
+    return parseReshape(parser, state, { expand: false, parseType: parseRankedTensor });
   },
   print(op, p) {
-    p.print(' ');
-    p.printOperand(op.getOperand(0));
-    p.print(' ');
-    printReassociation(p, readReassociation(op.getAttr('reassociation')) ?? []);
-    printAttrDict(p, op, ['reassociation']);
-    p.print(' : ');
-    p.printType(op.getOperand(0).type);
-    p.print(' into ');
-    p.printType(op.getResult(0).type);
+    printReshape(op, p);
   },
   getAsmResultNames(op, setName) {
     setName(op.getResult(0), 'collapsed');
@@ -178,46 +144,10 @@ export const ExpandShapeOp = defineOp({
     return true;
   },
   parse(parser, state) {
-    const src = parser.parseOperand();
-    if (!src) return false;
-    const groups = parseReassociation(parser);
-    if (!groups) return false;
-    if (!parser.parseOptionalKeyword('output_shape')) {
-      parser.emitError(`custom op '${state.name}' ` + M.expectedOutputShape);
-      return false;
-    }
-    const shape = parseDynamicIndexList(parser);
-    if (!shape || !parseAttrDictInto(parser, state) || !parser.parseColon()) return false;
-    const st = parseRankedTensor(parser);
-    if (!st || !parser.parseKeyword('into')) return false;
-    const dt = parseRankedTensor(parser);
-    if (!dt) return false;
-    const vals: Value[] = [];
-    if (!parser.resolveOperand(src, st, vals) || !resolveIndices(parser, shape.operands, vals)) return false;
-    state.operands = vals;
-    state.resultTypes = [dt];
-    addAttributes(
-      state,
-      [
-        { name: 'reassociation', value: reassociationAttr(state.context, groups) },
-        { name: 'static_output_shape', value: staticArray(state.context, shape.statics) },
-      ],
-      ['reassociation', 'static_output_shape'],
-    );
-    return true;
+    return parseReshape(parser, state, { expand: true, parseType: parseRankedTensor, missingOutputShape: (s) => `custom op '${s.name}' ` + M.expectedOutputShape });
   },
   print(op, p) {
-    p.print(' ');
-    p.printOperand(op.getOperand(0));
-    p.print(' ');
-    printReassociation(p, readReassociation(op.getAttr('reassociation')) ?? []);
-    p.print(' output_shape ');
-    printDynamicIndexList(p, readStaticArray(op.getAttr('static_output_shape')), op.operands.slice(1));
-    printAttrDict(p, op, ['reassociation', 'static_output_shape']);
-    p.print(' : ');
-    p.printType(op.getOperand(0).type);
-    p.print(' into ');
-    p.printType(op.getResult(0).type);
+    printReshape(op, p);
   },
   getAsmResultNames(op, setName) {
     setName(op.getResult(0), 'expanded');
