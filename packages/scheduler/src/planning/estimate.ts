@@ -9,7 +9,7 @@
  * stores queue for, as in the simulator.
  */
 import { DenseElementsAttr, type Operation, RankedTensorType, Traits } from '@raptor-pim/ir-core';
-import { ExtractSliceOp, InsertSliceOp, ParallelInsertSliceOp, TensorCollapseShapeOp, readSliceLists } from '@raptor-pim/upstream-dialects';
+import { ExtractSliceOp, InsertSliceOp, ParallelInsertSliceOp, TensorCollapseShapeOp, TensorExpandShapeOp, readSliceLists } from '@raptor-pim/upstream-dialects';
 import { ConcatOp, ELEMENTWISE_OPS, ExtractRowsOp, GraphComputeBatchOp, GraphComputeOp, WvmmOp } from '@raptor-pim/spatial-dialect';
 import type { CostModel } from '@raptor-pim/pim-target';
 import type { Workload } from '../analysis/workload';
@@ -72,19 +72,29 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
   // The global memory's single port: loads and stores of every core queue for it (FIFO).
   let portFree = 0;
   let portBusy = 0;
-  /** A host access of `bytes` by `core` requested at `at`; returns when it completes. */
-  const hostAccess = (core: number, at: number, bytes: number, write: boolean): number => {
+  /**
+   * A host access of `bytes` by `core` requested at `at`: charges the core's own time to `u`
+   * (not the wait for the port, which other cores hold) and returns when it completes.
+   */
+  const hostAccess = (u: CoreUsage, at: number, bytes: number, write: boolean): number => {
     if (bytes <= 0) return at;
     const start = Math.max(at, portFree);
     const port = cost.hostPortNs(bytes, write);
     portFree = start + port;
     portBusy += port;
-    return start + (write ? cost.hostStoreNs(bytes, core) : cost.hostLoadNs(bytes, core));
+    const own = write ? cost.hostStoreNs(bytes, u.core) : cost.hostLoadNs(bytes, u.core);
+    u.hostNs += own;
+    return start + own;
   };
-  // A fragment from core a to core b: the sender's part (handshake and read, or a host store
-  // and a sync) and the receiver's part after it (the data flits and the write, or a host load).
-  const moveNs = (bytes: number, a: number, b: number): { send: number; recv: number } =>
-    host ? { send: cost.hostStoreNs(bytes, a) + cost.syncNs(a, b), recv: cost.hostLoadNs(bytes, b) } : { send: cost.sendNs(bytes, a, b), recv: cost.deliverNs(bytes, a, b) };
+  // A fragment from core a to core b: the sender's part (the copy into the send buffer, then
+  // the handshake and read, or a host store and a sync) and the receiver's part after it (the
+  // data flits and the write, or a host load, then the copy into the consumer's input).
+  const moveNs = (bytes: number, a: number, b: number): { send: number; recv: number } => {
+    const copy = cost.localCopyNs(bytes);
+    return host
+      ? { send: copy + cost.hostStoreNs(bytes, a) + cost.syncNs(a, b), recv: cost.hostLoadNs(bytes, b) + copy }
+      : { send: copy + cost.sendNs(bytes, a, b), recv: cost.deliverNs(bytes, a, b) + copy };
+  };
 
   // Reads grouped by consumer replica; outgoing transfer time per producer fragment.
   const readsOf = new Map<string, ReplicaInputReads[]>();
@@ -104,6 +114,17 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
 
   const finish: number[][] = workload.nodes.map((n) => new Array<number>(n.lanes).fill(0));
   const coreFree = new Map<number, number>();
+  // Every (node, core) instance: when it starts (its inputs arrived) and ends, in core order.
+  const instances = new Map<string, Instance>();
+  const instanceKey = (node: number, core: number): string => `${node}:${core}`;
+  const record = (node: number, core: number, start: number, end: number): void => {
+    const k = instanceKey(node, core);
+    const x = instances.get(k);
+    if (x) {
+      x.start = Math.min(x.start, start);
+      x.end = Math.max(x.end, end);
+    } else instances.set(k, { node, core, start, end, order: instances.size });
+  };
   const replicaDone = new Map<string, number>();
   let latencyNs = 0;
   let ioBytes = 0;
@@ -163,10 +184,11 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
         }
       }
       let t = coreFree.get(core) ?? 0;
+      const start = Math.max(t, pl.granularity === 'layer' ? arrivalAll : arrivalByRound[0]!);
+      // Graph inputs and constants are loaded when the first round starts (after its inputs arrived).
       if (loadBytes > 0) {
-        const done = hostAccess(core, t, loadBytes, false);
-        u.hostNs += done - t;
-        t = done;
+        t = Math.max(t, pl.granularity === 'layer' ? arrivalAll : arrivalByRound[0]!);
+        t = hostAccess(u, t, loadBytes, false);
       }
       const lanesOf = lanesOfReplica(pl, n.lanes, j);
       let arrived = 0;
@@ -175,18 +197,14 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
         arrived = Math.max(arrived, arrivalByRound[k]!);
         const ready = pl.granularity === 'layer' ? arrivalAll : arrived;
         if (laneLoadBytes > 0) {
-          const done = hostAccess(core, t, laneLoadBytes, false);
-          u.hostNs += done - t;
-          t = done;
+          t = hostAccess(u, t, laneLoadBytes, false);
         }
         t = Math.max(t, ready) + recvByRound[k]! + laneNs;
         u.mvmNs += work.mvmNs;
         u.vectorNs += work.vectorNs;
         u.copyNs += work.copyNs;
         if (outBytesPerLane > 0) {
-          const done = hostAccess(core, t, outBytesPerLane, true);
-          u.hostNs += done - t;
-          t = done;
+          t = hostAccess(u, t, outBytesPerLane, true);
         }
         const send = sendNsOf.get(`${n.index}:${lane}`) ?? 0;
         if (pl.granularity === 'window') t += send;
@@ -201,6 +219,7 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
         for (const lane of lanesOf) finish[n.index]![lane] = t;
       }
       coreFree.set(core, t);
+      record(n.index, core, start, t);
       latencyNs = Math.max(latencyNs, t);
     }
     // Mirrors compute the whole (scalar, weightless, host-fed) node again on their cores.
@@ -209,13 +228,13 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
       u.replicas++;
       u.peakLocalBytes = Math.max(u.peakLocalBytes, n.localBytesPerLane);
       let t = coreFree.get(m) ?? 0;
-      const loaded = hostAccess(m, t, n.hostInputBytes + work.constantLoadBytes, false);
-      u.hostNs += loaded - t;
-      t = loaded + laneNs;
+      const start = t;
+      t = hostAccess(u, t, n.hostInputBytes + work.constantLoadBytes, false) + laneNs;
       u.mvmNs += work.mvmNs;
       u.vectorNs += work.vectorNs;
       u.copyNs += work.copyNs;
       coreFree.set(m, t);
+      record(n.index, m, start, t);
       finish[n.index]![0] = Math.max(finish[n.index]![0]!, t);
       latencyNs = Math.max(latencyNs, t);
     }
@@ -227,9 +246,77 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
     if (host) u.syncNs = 0;
     u.busyNs = u.mvmNs + u.vectorNs + u.copyNs + u.transferNs + u.hostNs + u.syncNs;
   }
-  const busiest = Math.max(0, ...cores.map((c) => c.busyNs));
-  const periodNs = plan.pipelined ? Math.max(busiest, portBusy) : latencyNs;
+  const periodNs = Math.max(cycleSpanNs(instances, reads, plan), ...cores.map((c) => c.busyNs), portBusy);
   return { latencyNs, periodNs, throughput: periodNs > 0 ? 1e9 / periodNs : Infinity, cores, transferBytes, spilledBytes, ioBytes };
+}
+
+/** One (node, core) instance of the replay: when it starts (its inputs arrived) and ends. */
+interface Instance {
+  readonly node: number;
+  readonly core: number;
+  start: number;
+  end: number;
+  /** Position in the replay (node order: a topological order of the instances). */
+  readonly order: number;
+}
+
+/**
+ * The steady-state period the cores' dependency cycles impose. Every core runs its program again
+ * as soon as it is done (there is no barrier between inferences: the simulator's throughput
+ * mode), so waits for inputs that the rest of the pipeline produces ahead are hidden; but when a
+ * later instance on a core reads data derived (through other cores) from an earlier instance on
+ * the same core, that dependency path is walked in every inference. For each instance `a` this
+ * replays, relative to `a`'s start, the instances that depend on `a` (each taking its duration in
+ * the replay, starting when its predecessors that depend on `a` are done) and the instances of
+ * `a`'s core after it (in program order); the core is busy until the last of them ends. Returns
+ * the largest such time (0 when no core has such a cycle).
+ */
+function cycleSpanNs(instances: ReadonlyMap<string, Instance>, reads: readonly ReplicaInputReads[], plan: SchedulePlan): number {
+  const list = [...instances.values()].sort((x, y) => x.order - y.order);
+  const index = new Map<string, number>();
+  list.forEach((x, i) => index.set(`${x.node}:${x.core}`, i));
+  const preds: Set<number>[] = list.map(() => new Set<number>());
+  const edge = (from: string, to: string): void => {
+    const f = index.get(from);
+    const t = index.get(to);
+    if (f !== undefined && t !== undefined && f !== t) preds[t]!.add(f);
+  };
+  for (const r of reads) {
+    const core = plan.placements[r.consumer]!.cores[r.replica]!;
+    const to = `${r.consumer}:${core}`;
+    for (const f of r.remote) edge(`${r.producer}:${f.fromCore}`, to);
+    if (r.hasLocal) edge(`${r.producer}:${core}`, to);
+  }
+  const duration = list.map((x) => Math.max(0, x.end - x.start));
+  let span = 0;
+  const relEnd = new Float64Array(list.length);
+  const reached = new Uint8Array(list.length);
+  for (let a = 0; a < list.length; a++) {
+    const core = list[a]!.core;
+    // The core's instances before `a` run in every inference too.
+    let before = 0;
+    for (let x = 0; x < a; x++) if (list[x]!.core === core) before += duration[x]!;
+    reached.fill(0);
+    reached[a] = 1;
+    relEnd[a] = duration[a]!;
+    let coreEnd = relEnd[a]!;
+    let cycle = false;
+    for (let b = a + 1; b < list.length; b++) {
+      let startAt = -1;
+      for (const p of preds[b]!) if (reached[p]) startAt = Math.max(startAt, relEnd[p]!);
+      const onCore = list[b]!.core === core;
+      if (startAt < 0 && !onCore) continue;
+      if (onCore) {
+        if (startAt >= 0) cycle = true;
+        startAt = Math.max(startAt, coreEnd);
+      }
+      reached[b] = 1;
+      relEnd[b] = startAt + duration[b]!;
+      if (onCore) coreEnd = relEnd[b]!;
+    }
+    if (cycle) span = Math.max(span, before + coreEnd);
+  }
+  return span;
 }
 
 /** The instruction-level cost of one lane (ns), by unit. */
@@ -287,8 +374,8 @@ function isZeroSplat(op: Operation): boolean {
  * scalar compute: its whole body), priced with the cost model's instruction-level functions:
  * one `mvmul` per `spat.wvmm` (input read, crossbar compute, output write), one vector
  * instruction per element-wise op, one `lmv` per contiguous run of every slice the lane extracts
- * or inserts (a `vmv` gather per row when the innermost dimension is strided), an `lmv` for a
- * collapsed slice (the MVM input) and for concatenations, an `lldi` fill for zero constants, a
+ * or inserts (a `vmv` gather per row when the innermost dimension is strided), an `lmv` of the
+ * whole tensor for every reshape (a collapsed slice is the MVM input) and concatenation, an `lldi` fill for zero constants, a
  * host load for the other constants. The lowered code reuses its buffers, so each instruction
  * depends on the one before (RAW or WAR) and a lane's instructions run one after another.
  *
@@ -345,11 +432,10 @@ export function laneWorkOf(op: Operation, cost: CostModel): LaneWork {
       }
       return;
     }
-    if (TensorCollapseShapeOp.isInstance(o)) {
-      // A collapsed slice is gathered into one contiguous buffer (the MVM input).
-      const src = o.getOperand(0).definingOp;
+    if (TensorCollapseShapeOp.isInstance(o) || TensorExpandShapeOp.isInstance(o)) {
+      // Reshapes are lowered to a copy of the whole tensor (a collapsed slice is the MVM input).
       const s = shapeOf(o.getResult(0).type);
-      if (s && src && ExtractSliceOp.isInstance(src)) copyNs += cost.localCopyNs(count(s) * eb);
+      if (s) copyNs += cost.localCopyNs(count(s) * eb);
       return;
     }
     if (o.hasTrait(Traits.ConstantLike) && o.numResults === 1) {
