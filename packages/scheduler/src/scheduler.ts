@@ -15,7 +15,7 @@ import { computeBounds, createCostModel, type CostModel, type ModelWork, type Ta
 import { Workload } from './analysis/workload';
 import { SchedulerMessages as M } from './diagnostics';
 import { estimateSchedule } from './planning/estimate';
-import { enforcesLocalMemory, minimumFootprint, planLocalMemory } from './planning/local-memory';
+import { enforcesLocalMemory, granularityForMemory, minimumFootprint, planLocalMemory } from './planning/local-memory';
 import { placeOnMesh, trafficCost } from './planning/placement';
 import type { SchedulePlan } from './planning/schedule-plan';
 import { planReads, remapPlan, trafficOf } from './planning/transfers';
@@ -223,7 +223,9 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
           if (cycle) {
             p.workload.func.regions[0]!.takeBody(backup.regions[0]!);
             p.workload = new Workload(p.workload.func, cost);
-            p.plan = { ...p.plan, placements: p.plan.placements.map((x) => ({ ...x, granularity: 'layer' as const })) };
+            // Layer granularity, except for computes whose partial result would not fit a core.
+            const layer = enforcesLocalMemory(opts) ? granularityForMemory(p.workload, cost, 'layer') : undefined;
+            p.plan = { ...p.plan, placements: p.plan.placements.map((x, i) => ({ ...x, granularity: layer?.[i] ?? ('layer' as const) })) };
             reads = planReads(p.workload, p.plan);
             const over = enforcesLocalMemory(opts) ? planLocalMemory(p.workload, p.plan, reads, cost).find((c) => c.peakBytes > cost.localMemoryBytes) : undefined;
             if (over) {

@@ -101,6 +101,14 @@ export interface WorkloadNode {
   readonly outputBytesPerLane: number;
   /** Estimated live local memory of one lane in bytes (inputs read + outputs + largest temporary). */
   readonly localBytesPerLane: number;
+  /** Bytes of each result (the whole value; for a batch, the collection of every lane's fragment). */
+  readonly resultBytes: readonly number[];
+  /** Aligned bytes of the largest value a lane body computes (a temporary of one round). */
+  readonly largestTemporaryBytes: number;
+  /** Aligned bytes of the inputs that do not come from other nodes (graph inputs, constants): loaded from host memory. */
+  readonly hostDataBytes: number;
+  /** True when some result is read outside the graph computes (a function result). */
+  readonly hostUse: boolean;
   /** Inputs coming from other nodes. */
   readonly inputs: readonly WorkloadInput[];
   /** Bytes read from graph inputs (function arguments) per inference. */
@@ -234,6 +242,7 @@ function buildNode(
   // Inputs from other nodes, directly or through a blueprint.
   const nodeInputs: WorkloadInput[] = [];
   let hostInputBytes = 0;
+  let hostDataBytes = 0;
   let inputBytesPerLane = 0;
   for (let k = 0; k < inputs.length; k++) {
     const v = inputs[k]!;
@@ -269,6 +278,7 @@ function buildNode(
       nodeInputs.push({ inputIndex: k, blueprint: def, sources });
       continue;
     }
+    hostDataBytes += align(byteSizeOfType(v.type), cost.localAlignment);
     if (def && def.hasTrait(Traits.ConstantLike)) continue;
     if (!def) hostInputBytes += byteSizeOfType(v.type);
     else problems.push({ op: def, message: 'host-op' });
@@ -291,6 +301,10 @@ function buildNode(
     laneTransferNs: cost.transferNs(inputBytesPerLane - hostInputBytes / lanes, 0, 1) + cost.transferNs(outputBytesPerLane, 0, 1),
     outputBytesPerLane,
     localBytesPerLane,
+    resultBytes: op.results.map((r) => byteSizeOfType(r.type)),
+    largestTemporaryBytes: align(largestTemporary, cost.localAlignment),
+    hostDataBytes,
+    hostUse: op.results.some((r) => r.users.some((u) => !nodeIndex.has(u) && !(BlueprintOp.isInstance(u) && u.getResult(0).users.every((x) => nodeIndex.has(x))))),
     inputs: nodeInputs,
     hostInputBytes,
     hostOutputBytes,

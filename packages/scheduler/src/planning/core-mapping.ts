@@ -5,7 +5,8 @@
  */
 import type { CostModel } from '@raptor-pim/pim-target';
 import type { Workload, WorkloadNode } from '../analysis/workload';
-import type { Replication } from './schedule-plan';
+import { hasConsumers, replicaFootprint } from './local-memory';
+import type { Granularity, Replication, TransferMode } from './schedule-plan';
 
 /** One replica to place. */
 export interface ReplicaItem {
@@ -17,8 +18,14 @@ export interface ReplicaItem {
   readonly crossbars: number;
   /** Busy time per inference on its core (ns). */
   readonly timeNs: number;
-  /** Peak local memory while it runs (bytes). */
+  /** Peak local memory of its body while it runs (bytes; {@link replicaFootprint}). */
   readonly memoryBytes: number;
+  /** Bytes it keeps live on its core after its body (partial results read later by send tasks). */
+  readonly retainedBytes: number;
+  /** Nodes whose results it reads (a replica of one on the same core forwards its result locally). */
+  readonly producers: readonly number[];
+  /** Bytes of its results (kept live when a consumer runs on the same core). */
+  readonly resultBytes: number;
   /** A node whose cores this replica prefers (its main producer), or -1. */
   readonly affinity: number;
 }
@@ -31,7 +38,10 @@ export interface CorePacking {
   readonly crossbarsUsed: number[];
   /** Busy time per core. */
   readonly timeNs: number[];
-  /** Peak memory per core (the largest replica, since a core runs its replicas one after another). */
+  /**
+   * Bound on the peak memory per core: the largest replica body plus every partial result kept
+   * live on the core (a core runs its computes one after another; forwarded results stay live).
+   */
   readonly memoryBytes: number[];
 }
 
@@ -48,10 +58,22 @@ export function replicaTimeNs(node: WorkloadNode, cost: CostModel, replicas: num
   return waves * (cost.mvmSequenceNs(width * node.mvmIssuesPerLane) + width * (node.laneVectorNs + node.laneTransferNs));
 }
 
-/** The replicas of every node as items (node order, then replica order). */
-export function replicaItems(workload: Workload, replication: readonly Replication[], cost: CostModel): ReplicaItem[] {
+/**
+ * The replicas of every node as items (node order, then replica order); `granularity` (per
+ * node, default layer) decides which partial results a replica keeps for its readers.
+ */
+export function replicaItems(
+  workload: Workload,
+  replication: readonly Replication[],
+  cost: CostModel,
+  granularity?: readonly Granularity[],
+  transfer: TransferMode = 'channel',
+): ReplicaItem[] {
   const items: ReplicaItem[] = [];
   for (const n of workload.nodes) {
+    const footprint = replicaFootprint(workload, n, granularity?.[n.index] ?? 'layer', cost, transfer);
+    const producers = [...new Set(n.inputs.flatMap((i) => i.sources.map((s) => s.producer)))].sort((a, b) => a - b);
+    const resultBytes = hasConsumers(workload, n.index) ? n.resultBytes.reduce((a, b) => a + Math.ceil(b / cost.localAlignment) * cost.localAlignment, 0) : 0;
     const { replicas: r, copies } = replication[n.index]!;
     let affinity = -1;
     let best = -1;
@@ -65,7 +87,17 @@ export function replicaItems(workload: Workload, replication: readonly Replicati
       }
     }
     for (let j = 0; j < r; j++) {
-      items.push({ node: n.index, replica: j, crossbars: n.crossbars * copies, timeNs: replicaTimeNs(n, cost, r, copies), memoryBytes: n.localBytesPerLane, affinity });
+      items.push({
+        node: n.index,
+        replica: j,
+        crossbars: n.crossbars * copies,
+        timeNs: replicaTimeNs(n, cost, r, copies),
+        memoryBytes: footprint.bodyBytes,
+        retainedBytes: footprint.retainedBytes,
+        producers,
+        resultBytes,
+        affinity,
+      });
     }
   }
   return items;
@@ -79,6 +111,8 @@ export interface PackOptions {
   readonly timeBudgetNs: number;
   /** Co-locate weightless replicas with their producer's replica of the same index when it fits. */
   readonly preferAffinity: boolean;
+  /** Pack without the local-memory constraint (`local-memory=report`). */
+  readonly ignoreMemory?: boolean;
 }
 
 /**
@@ -97,16 +131,39 @@ export function packReplicas(items: readonly ReplicaItem[], nodes: number, cost:
   const timeNs: number[] = [];
   const memoryBytes: number[] = [];
   const hosts: Set<number>[] = [];
+  // Per core: the largest body beyond what the item itself keeps afterwards, and the partial
+  // results kept live (node -> bytes); the peak is at most their sum.
+  const largestBody: number[] = [];
+  const kept: Map<number, number>[] = [];
+  const byNode = new Map(items.map((x) => [x.node, x]));
+  const bodyBeyondKept = (it: ReplicaItem): number => Math.max(0, it.memoryBytes - it.retainedBytes);
+  /** Retained bytes per node on core `c` once `it` joins it (forwarding in either direction keeps a result live). */
+  const keptWith = (c: number, it: ReplicaItem): Map<number, number> => {
+    const next = new Map(kept[c]!);
+    const keepNode = (node: number, bytes: number): void => {
+      if (bytes > (next.get(node) ?? 0)) next.set(node, bytes);
+    };
+    if (it.retainedBytes > 0) keepNode(it.node, it.retainedBytes);
+    for (const p of it.producers) if (hosts[c]!.has(p)) keepNode(p, byNode.get(p)?.resultBytes ?? 0);
+    for (const n of hosts[c]!) if (byNode.get(n)?.producers.includes(it.node)) keepNode(it.node, it.resultBytes);
+    return next;
+  };
+  const sum = (m: Map<number, number>): number => {
+    let t = 0;
+    for (const b of m.values()) t += b;
+    return t;
+  };
   const fits = (c: number, it: ReplicaItem): boolean =>
     crossbarsUsed[c]! + it.crossbars <= cost.crossbarsPerCore &&
     timeNs[c]! + it.timeNs <= options.timeBudgetNs &&
-    // A replica larger than local memory on its own is reported, not refused (bufferization tiles it).
-    (it.memoryBytes > cost.localMemoryBytes || Math.max(memoryBytes[c]!, it.memoryBytes) <= cost.localMemoryBytes) &&
+    (options.ignoreMemory === true || Math.max(largestBody[c]!, bodyBeyondKept(it)) + sum(keptWith(c, it)) <= cost.localMemoryBytes) &&
     !hosts[c]!.has(it.node);
   const put = (c: number, it: ReplicaItem): void => {
     crossbarsUsed[c]! += it.crossbars;
     timeNs[c]! += it.timeNs;
-    memoryBytes[c] = Math.max(memoryBytes[c]!, it.memoryBytes);
+    kept[c] = keptWith(c, it);
+    largestBody[c] = Math.max(largestBody[c]!, bodyBeyondKept(it));
+    memoryBytes[c] = largestBody[c]! + sum(kept[c]!);
     hosts[c]!.add(it.node);
     cores[it.node]![it.replica] = c;
   };
@@ -129,6 +186,8 @@ export function packReplicas(items: readonly ReplicaItem[], nodes: number, cost:
       crossbarsUsed.push(0);
       timeNs.push(0);
       memoryBytes.push(0);
+      largestBody.push(0);
+      kept.push(new Map());
       hosts.push(new Set());
       if (!fits(chosen, it)) return undefined;
     }

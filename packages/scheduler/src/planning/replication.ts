@@ -9,7 +9,15 @@
 import type { CostModel } from '@raptor-pim/pim-target';
 import type { Workload, WorkloadNode } from '../analysis/workload';
 import { packReplicas, replicaItems, replicaTimeNs, type CorePacking } from './core-mapping';
-import { divisors, type Replication } from './schedule-plan';
+import { divisors, type Granularity, type Replication } from './schedule-plan';
+
+/** What packing must respect besides crossbars and time. */
+export interface PackingConstraints {
+  /** Granularity per node (default layer): decides which partial results stay live on a core. */
+  readonly granularity?: readonly Granularity[];
+  /** Ignore local memory (`local-memory=report`). */
+  readonly ignoreMemory?: boolean;
+}
 
 /** The replica counts of a plan and their packing. */
 export interface ReplicationPlan {
@@ -53,12 +61,17 @@ export function crossbarsOf(workload: Workload, replication: readonly Replicatio
  * replica counts pack onto the cores with every core busy at most T. Returns undefined when
  * not even one copy per node packs.
  */
-export function planReplicasForPeriod(workload: Workload, cost: CostModel, tolerance = 1e-3): ReplicationPlan | undefined {
+export function planReplicasForPeriod(workload: Workload, cost: CostModel, tolerance = 1e-3, constraints: PackingConstraints = {}): ReplicationPlan | undefined {
   const nodes = workload.nodes.length;
   const attempt = (periodNs: number): ReplicationPlan | undefined => {
     const replication = workload.nodes.map((n) => replicationForPeriod(n, cost, periodNs));
     if (crossbarsOf(workload, replication) > cost.crossbars) return undefined;
-    const packing = packReplicas(replicaItems(workload, replication, cost), nodes, cost, { cores: cost.cores, timeBudgetNs: periodNs, preferAffinity: true });
+    const packing = packReplicas(replicaItems(workload, replication, cost, constraints.granularity), nodes, cost, {
+      cores: cost.cores,
+      timeBudgetNs: periodNs,
+      preferAffinity: true,
+      ignoreMemory: constraints.ignoreMemory === true,
+    });
     return packing ? { replication, packing, periodNs: Math.max(0, ...packing.timeNs) } : undefined;
   };
   let hi = workload.nodes.reduce((a, n) => a + replicaTimeNs(n, cost, 1), 0);
@@ -77,8 +90,13 @@ export function planReplicasForPeriod(workload: Workload, cost: CostModel, toler
 }
 
 /** One copy of every node, packed without a time limit (the baseline capacity check). */
-export function planSingleCopies(workload: Workload, cost: CostModel, preferAffinity: boolean): ReplicationPlan | undefined {
+export function planSingleCopies(workload: Workload, cost: CostModel, preferAffinity: boolean, constraints: PackingConstraints = {}): ReplicationPlan | undefined {
   const replication = workload.nodes.map(() => ({ replicas: 1, copies: 1 }));
-  const packing = packReplicas(replicaItems(workload, replication, cost), workload.nodes.length, cost, { cores: cost.cores, timeBudgetNs: Infinity, preferAffinity });
+  const packing = packReplicas(replicaItems(workload, replication, cost, constraints.granularity), workload.nodes.length, cost, {
+    cores: cost.cores,
+    timeBudgetNs: Infinity,
+    preferAffinity,
+    ignoreMemory: constraints.ignoreMemory === true,
+  });
   return packing ? { replication, packing, periodNs: Math.max(0, ...packing.timeNs) } : undefined;
 }

@@ -10,22 +10,39 @@ import { uintOption } from '@raptor-pim/ir-core';
 import type { CostModel } from '@raptor-pim/pim-target';
 import type { Workload } from '../analysis/workload';
 import { packReplicas, replicaItems, replicaTimeNs } from '../planning/core-mapping';
+import { enforcesLocalMemory, granularityForMemory, localMemoryOption } from '../planning/local-memory';
 import { mirrorHostFedComputes } from '../planning/mirrors';
 import { estimateSchedule } from '../planning/estimate';
 import { crossbarsOf, planReplicasForPeriod } from '../planning/replication';
-import { divisors, type NodePlacement, type Replication, type SchedulePlan } from '../planning/schedule-plan';
+import { divisors, type Granularity, type NodePlacement, type Replication, type SchedulePlan } from '../planning/schedule-plan';
 import { planReads } from '../planning/transfers';
 import { createPlanScheduler, type PlanContext } from '../scheduler';
 import { SchedulerMessages as M } from '../diagnostics';
 
 const stepsOption = uintOption('max-steps', 6, 'greedy replication steps');
 
-function planFor(workload: Workload, cost: CostModel, replication: readonly Replication[]): SchedulePlan | undefined {
+/**
+ * How a candidate replication is packed: the plan's granularity per node, the granularity whose
+ * memory packing reserves (layer where it fits, so that the driver's fallback to layer
+ * granularity, when the window pipeline would deadlock, still fits), and whether memory binds.
+ */
+interface Packing {
+  readonly granularity: readonly Granularity[];
+  readonly reserve: readonly Granularity[];
+  readonly enforce: boolean;
+}
+
+function planFor(workload: Workload, cost: CostModel, replication: readonly Replication[], packing: Packing): SchedulePlan | undefined {
   if (crossbarsOf(workload, replication) > cost.crossbars) return undefined;
-  const packing = packReplicas(replicaItems(workload, replication, cost), workload.nodes.length, cost, { cores: cost.cores, timeBudgetNs: Infinity, preferAffinity: true });
-  if (!packing) return undefined;
-  const placements: NodePlacement[] = workload.nodes.map((n) => ({ ...replication[n.index]!, cores: packing.cores[n.index]!, granularity: 'window' }));
-  return mirrorHostFedComputes(workload, { strategy: 'latency', placements, transfer: 'channel', pipelined: true });
+  const packed = packReplicas(replicaItems(workload, replication, cost, packing.reserve), workload.nodes.length, cost, {
+    cores: cost.cores,
+    timeBudgetNs: Infinity,
+    preferAffinity: true,
+    ignoreMemory: !packing.enforce,
+  });
+  if (!packed) return undefined;
+  const placements: NodePlacement[] = workload.nodes.map((n) => ({ ...replication[n.index]!, cores: packed.cores[n.index]!, granularity: packing.granularity[n.index]! }));
+  return mirrorHostFedComputes(workload, { strategy: 'latency', placements, transfer: 'channel', pipelined: true }, packing.enforce ? cost : undefined);
 }
 
 function latencyOf(workload: Workload, plan: SchedulePlan, cost: CostModel): number {
@@ -33,8 +50,14 @@ function latencyOf(workload: Workload, plan: SchedulePlan, cost: CostModel): num
 }
 
 function planLatency({ workload, cost, options }: PlanContext): SchedulePlan | string {
+  const enforce = enforcesLocalMemory(options);
+  const packing: Packing = {
+    granularity: enforce ? granularityForMemory(workload, cost, 'window') : workload.nodes.map(() => 'window'),
+    reserve: enforce ? granularityForMemory(workload, cost, 'layer') : workload.nodes.map(() => 'window'),
+    enforce,
+  };
   const single: Replication[] = workload.nodes.map(() => ({ replicas: 1, copies: 1 }));
-  const balanced = planReplicasForPeriod(workload, cost)?.replication;
+  const balanced = planReplicasForPeriod(workload, cost, 1e-3, { granularity: packing.reserve, ignoreMemory: !enforce })?.replication;
   interface Candidate {
     replication: Replication[];
     plan: SchedulePlan;
@@ -42,7 +65,7 @@ function planLatency({ workload, cost, options }: PlanContext): SchedulePlan | s
   }
   let current: Candidate | undefined;
   for (const r of balanced ? [single, balanced] : [single]) {
-    const plan = planFor(workload, cost, r);
+    const plan = planFor(workload, cost, r, packing);
     if (!plan) continue;
     const latency = latencyOf(workload, plan, cost);
     if (!current || latency < current.latency) current = { replication: [...r], plan, latency };
@@ -68,7 +91,7 @@ function planLatency({ workload, cost, options }: PlanContext): SchedulePlan | s
       for (const o of options) {
         const r = [...cur.replication];
         r[n.index] = o;
-        const plan = planFor(workload, cost, r);
+        const plan = planFor(workload, cost, r, packing);
         if (!plan) continue;
         const latency = latencyOf(workload, plan, cost);
         if (latency < (improved ?? cur).latency * 0.999) improved = { replication: r, plan, latency };
@@ -84,6 +107,6 @@ function planLatency({ workload, cost, options }: PlanContext): SchedulePlan | s
 export const latencyScheduler = createPlanScheduler({
   name: 'latency',
   description: 'fine-grained (row/window) pipeline for batch 1 with replication where it shortens the critical path',
-  optionsSchema: [stepsOption],
+  optionsSchema: [stepsOption, localMemoryOption],
   plan: planLatency,
 });

@@ -3,11 +3,13 @@
  * copy (no replication), one layer after another per inference (an inference starts when the
  * previous one finished), activations passed through host memory with the READY/FREE protocol
  * (as PIMCOMP-NN's and PUMA's flows do) unless `transfer=channel`. Weightless computes
- * (activations, softmax) run on the core of their producer. The yardstick for the others.
+ * (activations, softmax) run on the core of their producer when both fit its local memory,
+ * else on a core of their own. The yardstick for the others.
  */
 import { enumOption } from '@raptor-pim/ir-core';
 import type { WorkloadNode } from '../analysis/workload';
 import { replicaItems } from '../planning/core-mapping';
+import { enforcesLocalMemory, granularityForMemory, localMemoryOption } from '../planning/local-memory';
 import type { NodePlacement, TransferMode } from '../planning/schedule-plan';
 import { createPlanScheduler, type PlanContext } from '../scheduler';
 import { SchedulerMessages as M } from '../diagnostics';
@@ -15,30 +17,50 @@ import { SchedulerMessages as M } from '../diagnostics';
 const transferOption = enumOption('transfer', ['host', 'channel'] as const, 'host', 'how activations move between layers');
 
 function planLayerSequential({ workload, cost, options }: PlanContext) {
-  const items = replicaItems(workload, workload.nodes.map(() => ({ replicas: 1, copies: 1 })), cost);
+  const enforce = enforcesLocalMemory(options);
+  const transfer = options['transfer'] as TransferMode;
+  const granularity = enforce ? granularityForMemory(workload, cost, 'layer', transfer) : workload.nodes.map(() => 'layer' as const);
+  const items = replicaItems(workload, workload.nodes.map(() => ({ replicas: 1, copies: 1 })), cost, granularity, transfer);
   const coreOf: number[] = [];
   const used: number[] = [];
+  // Per core: the largest body and the bytes kept live between its computes.
+  const body: number[] = [];
+  const kept: number[] = [];
   let next = 0;
   const fitsOn = (c: number, n: WorkloadNode): boolean => used[c]! + n.crossbars <= cost.crossbarsPerCore;
+  // With host transfers a partial result is stored inside its producer's body: nothing stays live after it.
+  const retained = (i: number): number => (transfer === 'host' ? 0 : items[i]!.retainedBytes);
+  const memoryFits = (c: number, i: number, forwarded: number): boolean =>
+    !enforce || Math.max(body[c] ?? 0, items[i]!.memoryBytes) + (kept[c] ?? 0) + retained(i) + forwarded <= cost.localMemoryBytes;
   for (const n of workload.nodes) {
     const affinity = items[n.index]!.affinity;
     let core = -1;
-    if (n.crossbars === 0 && affinity >= 0) core = coreOf[affinity]!;
-    else if (next < cost.cores) core = next++;
-    else for (let c = 0; c < used.length && core < 0; c++) if (fitsOn(c, n)) core = c;
+    let forwarded = 0;
+    if (n.crossbars === 0 && affinity >= 0) {
+      // Forwarding on the producer's core keeps the producer's result live until this compute.
+      const f = transfer === 'host' ? items[affinity]!.resultBytes : 0;
+      if (memoryFits(coreOf[affinity]!, n.index, f)) {
+        core = coreOf[affinity]!;
+        forwarded = f;
+      }
+    }
+    if (core < 0 && next < cost.cores) core = next++;
+    else if (core < 0) for (let c = 0; c < used.length && core < 0; c++) if (fitsOn(c, n) && memoryFits(c, n.index, 0)) core = c;
     if (core < 0) return M.noPacking('layer-sequential', cost.cores);
     if (used[core] === undefined) used[core] = 0;
     used[core]! += n.crossbars;
+    body[core] = Math.max(body[core] ?? 0, items[n.index]!.memoryBytes);
+    kept[core] = (kept[core] ?? 0) + retained(n.index) + forwarded;
     coreOf[n.index] = core;
   }
-  const placements: NodePlacement[] = workload.nodes.map((n) => ({ replicas: 1, copies: 1, cores: [coreOf[n.index]!], granularity: 'layer' }));
-  return { strategy: 'layer-sequential', placements, transfer: options['transfer'] as TransferMode, pipelined: false };
+  const placements: NodePlacement[] = workload.nodes.map((n) => ({ replicas: 1, copies: 1, cores: [coreOf[n.index]!], granularity: granularity[n.index]! }));
+  return { strategy: 'layer-sequential', placements, transfer, pipelined: false };
 }
 
 /** The `layer-sequential` strategy. */
 export const layerSequentialScheduler = createPlanScheduler({
   name: 'layer-sequential',
   description: 'PUMA-like baseline: one copy per layer on its own cores, layer after layer, activations through host memory',
-  optionsSchema: [transferOption],
+  optionsSchema: [transferOption, localMemoryOption],
   plan: planLayerSequential,
 });

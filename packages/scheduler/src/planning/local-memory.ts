@@ -1,0 +1,302 @@
+/**
+ * The local-memory model of a schedule: per core, the peak of live bytes that the core's stream
+ * will hold once the plan is materialized and bufferized (every `tensor` value of a scheduled
+ * body becomes one local allocation, live from its definition to its last use; computes placed
+ * on one core run in program order in one stream, so a partial result forwarded to a later
+ * compute on the same core stays live in between).
+ *
+ * What a replica of a graph compute allocates (the form `materializeSchedule` writes):
+ * - one reconstruction buffer per input source read from other cores: the whole producer
+ *   result (fragments are inserted into a full-size value), plus the received message while it
+ *   is copied in;
+ * - per round, the logical tensor of every `spat.blueprint` input (the blueprint is cloned into
+ *   each round) and the round's temporaries (the two largest values alive around one op);
+ * - the graph inputs and constants it reads, loaded from host memory;
+ * - its partial result (a whole result value, for a batch also at window granularity); it stays
+ *   live after the body when something reads it later on the core: a send task (layer
+ *   granularity), a consumer on the same core; at window granularity the fragments are sent
+ *   round by round and nothing stays live after the body.
+ *
+ * The model is conservative where the form is ambiguous (an input forwarded from the same core
+ * that also receives fragments counts one more full copy). {@link replicaFootprint} is the
+ * per-replica bound used while packing (no reads known yet); {@link planLocalMemory} replays a
+ * complete plan core by core.
+ */
+import { enumOption } from '@raptor-pim/ir-core';
+import type { CostModel } from '@raptor-pim/pim-target';
+import { byteSizeOfType, type Workload, type WorkloadNode } from '../analysis/workload';
+import { replicaOfLane, type Granularity, type SchedulePlan, type TransferMode } from './schedule-plan';
+import type { ReplicaInputReads } from './transfers';
+
+/** Bytes rounded up to the local allocation alignment. */
+function aligned(bytes: number, cost: CostModel): number {
+  return Math.ceil(bytes / cost.localAlignment) * cost.localAlignment;
+}
+
+/** What one replica of a node holds while it runs, before co-location with other computes. */
+export interface ReplicaFootprint {
+  /** Peak bytes of the replica's own body (inputs, round temporaries, partial results). */
+  readonly bodyBytes: number;
+  /** Bytes it leaves live after its body for later computes on its core (layer granularity: its partial results). */
+  readonly retainedBytes: number;
+  /** The parts of `bodyBytes`, for diagnostics. */
+  readonly parts: MemoryParts;
+}
+
+/** The parts of a replica's peak. */
+export interface MemoryParts {
+  /** Reconstruction buffers of the inputs read from other computes. */
+  readonly inputs: number;
+  /** Graph inputs and constants loaded from host memory. */
+  readonly hostData: number;
+  /** Blueprint reconstructions of one round. */
+  readonly blueprints: number;
+  /** Partial results kept for readers after the body. */
+  readonly results: number;
+  /** Temporaries of one round, received and sent messages. */
+  readonly round: number;
+}
+
+/** True when some other node reads a result of `node`. */
+export function hasConsumers(workload: Workload, node: number): boolean {
+  return workload.nodes.some((n) => n.inputs.some((i) => i.sources.some((s) => s.producer === node)));
+}
+
+/** Bytes of the whole producer value a source reads (the reconstruction buffer). */
+function sourceBytes(workload: Workload, producer: number, resultIndex: number, cost: CostModel): number {
+  return aligned(workload.nodes[producer]!.resultBytes[resultIndex] ?? 0, cost);
+}
+
+/**
+ * The largest message one replica of `node` receives, without knowing its lanes: a window of a
+ * whole value (a bounding box over the replica's lanes) or a run of a producer replica's
+ * fragments at layer granularity may be as large as the whole value; otherwise one fragment.
+ */
+function largestMessageBound(workload: Workload, node: WorkloadNode, granularity: Granularity, cost: CostModel): number {
+  let m = 0;
+  for (const input of node.inputs) {
+    for (const s of input.sources) {
+      const whole = s.boxesPerLane !== undefined || (granularity === 'layer' && workload.nodes[s.producer]!.isBatch);
+      m = Math.max(m, whole ? sourceBytes(workload, s.producer, s.resultIndex, cost) : aligned(s.slotBytes, cost));
+    }
+  }
+  return m;
+}
+
+/**
+ * Peak bytes of one replica body: a batch lane body runs its rounds over the reconstruction
+ * buffers (live throughout) and its partial result; a scalar body's values replace one another
+ * op by op (the input buffer and the largest value, or the two largest values, at once, while a
+ * message may still be live).
+ */
+function bodyBytes(node: WorkloadNode, inputs: number, message: number, kept: number, cost: CostModel): number {
+  const blueprints = blueprintBytes(node, cost);
+  const t = node.largestTemporaryBytes;
+  if (node.isBatch) return inputs + node.hostDataBytes + blueprints + kept + 2 * t + message;
+  return node.hostDataBytes + blueprints + Math.max(inputs, t) + t + message;
+}
+
+function blueprintBytes(node: WorkloadNode, cost: CostModel): number {
+  let b = 0;
+  for (const input of node.inputs) if (input.blueprint) b += aligned(byteSizeOfType(input.blueprint.getResult(0).type), cost);
+  return b;
+}
+
+/**
+ * The footprint of one replica of `node` at `granularity`, assuming every input is read from
+ * another core (the bound used while packing; the replay of a plan is exact about locality).
+ */
+export function replicaFootprint(workload: Workload, node: WorkloadNode, granularity: Granularity, cost: CostModel, transfer: TransferMode = 'channel'): ReplicaFootprint {
+  let inputs = 0;
+  // Host slots are read slice by slice into the base (spat-to-pim loads the fragments straight from host memory).
+  for (const input of node.inputs) for (const s of input.sources) inputs += sourceBytes(workload, s.producer, s.resultIndex, cost);
+  const message = transfer === 'host' ? largestMessageBound(workload, node, 'window', cost) : largestMessageBound(workload, node, granularity, cost);
+  const consumers = hasConsumers(workload, node.index);
+  const results = node.resultBytes.reduce((a, b) => a + aligned(b, cost), 0);
+  // A batch replica assembles its whole partial result (a full-size value, also at window
+  // granularity, where it is dropped only after materialization); a scalar compute's result is
+  // its body's last value, counted with the temporaries.
+  const kept = results;
+  const body = bodyBytes(node, inputs, message, node.isBatch ? kept : 0, cost);
+  const hostData = node.hostDataBytes;
+  const blueprints = blueprintBytes(node, cost);
+  const parts: MemoryParts = { inputs, hostData, blueprints, results: node.isBatch ? kept : 0, round: body - inputs - hostData - blueprints - (node.isBatch ? kept : 0) };
+  return { bodyBytes: body, retainedBytes: granularity === 'layer' && consumers ? results : 0, parts };
+}
+
+/** The model's view of one core. */
+export interface CoreMemory {
+  /** Core id. */
+  readonly core: number;
+  /** Peak live bytes. */
+  readonly peakBytes: number;
+  /** The compute running at the peak (`#3 conv_1 replica 2`, `send task of ...`). */
+  readonly peakAt: string;
+  /** Bytes of partial results of earlier computes still live at the peak. */
+  readonly forwardedBytes: number;
+}
+
+interface StreamItem {
+  readonly label: string;
+  readonly body: number;
+  /** Values this item produces that later items on the core read (key -> bytes). */
+  readonly produces: Map<string, number>;
+  /** Values of earlier items it reads. */
+  readonly reads: Set<string>;
+}
+
+function partialKey(node: number, replica: number, resultIndex: number): string {
+  return `${node}:${replica}:${resultIndex}`;
+}
+
+/**
+ * Replays `plan` (with its {@link planReads}) core by core in program order and returns every
+ * used core's peak live bytes.
+ */
+export function planLocalMemory(workload: Workload, plan: SchedulePlan, reads: readonly ReplicaInputReads[], cost: CostModel): CoreMemory[] {
+  const host = plan.transfer === 'host';
+  const readsOf = new Map<string, ReplicaInputReads[]>();
+  for (const r of reads) {
+    const k = `${r.consumer}:${r.replica}`;
+    let list = readsOf.get(k);
+    if (!list) readsOf.set(k, (list = []));
+    list.push(r);
+  }
+  // Partial results read after their producer's body, per core: by send tasks or local consumers.
+  const keptOn = new Map<string, number>();
+  const keep = (node: number, replica: number, resultIndex: number, core: number): void => {
+    keptOn.set(partialKey(node, replica, resultIndex), core);
+  };
+  for (const r of reads) {
+    const pp = plan.placements[r.producer]!;
+    const pn = workload.nodes[r.producer]!;
+    const consumerCore = plan.placements[r.consumer]!.cores[r.replica]!;
+    if (r.hasLocal) {
+      const rep = pp.cores.indexOf(consumerCore);
+      if (rep >= 0) keep(r.producer, rep, r.resultIndex, consumerCore);
+      else keep(r.producer, -1 - consumerCore, r.resultIndex, consumerCore); // a mirror's value
+    }
+    for (const f of r.remote) {
+      if (host || pp.granularity === 'layer' || f.count > 1) keep(f.producer, replicaOfLane(pp, pn.lanes, f.slot), f.resultIndex, f.fromCore);
+    }
+  }
+  const streams = new Map<number, StreamItem[]>();
+  const push = (core: number, item: StreamItem): void => {
+    let s = streams.get(core);
+    if (!s) streams.set(core, (s = []));
+    s.push(item);
+  };
+  for (const n of workload.nodes) {
+    const pl = plan.placements[n.index]!;
+    const results = n.resultBytes.map((b) => aligned(b, cost));
+    for (let j = 0; j < pl.replicas; j++) {
+      const core = pl.cores[j]!;
+      const mine = readsOf.get(`${n.index}:${j}`) ?? [];
+      // Send tasks for this consumer replica on the producers' cores (layer-granularity producers).
+      const sendsByCore = new Map<number, { bytes: number; reads: Set<string> }>();
+      for (const r of mine) {
+        const pp = plan.placements[r.producer]!;
+        if (host || pp.granularity !== 'layer') continue;
+        for (const f of r.remote) {
+          let t = sendsByCore.get(f.fromCore);
+          if (!t) sendsByCore.set(f.fromCore, (t = { bytes: 0, reads: new Set() }));
+          t.reads.add(partialKey(f.producer, replicaOfLane(pp, workload.nodes[f.producer]!.lanes, f.slot), f.resultIndex));
+          if (workload.nodes[f.producer]!.isBatch || f.box) t.bytes = Math.max(t.bytes, aligned(f.bytes, cost));
+        }
+      }
+      for (const [c, t] of [...sendsByCore].sort((a, b) => a[0] - b[0])) push(c, { label: `send task for ${n.name} replica ${j}`, body: t.bytes, produces: new Map(), reads: t.reads });
+      // The replica's body.
+      let inputs = 0;
+      let message = 0;
+      const readKeys = new Set<string>();
+      for (const r of mine) {
+        const pp = plan.placements[r.producer]!;
+        if (r.hasLocal) {
+          const rep = pp.cores.indexOf(core);
+          readKeys.add(rep >= 0 ? partialKey(r.producer, rep, r.resultIndex) : partialKey(r.producer, -1 - core, r.resultIndex));
+        }
+        if (r.remote.length > 0) inputs += sourceBytes(workload, r.producer, r.resultIndex, cost);
+        for (const f of r.remote) message = Math.max(message, aligned(f.bytes, cost));
+      }
+      const produces = new Map<string, number>();
+      let kept = 0;
+      n.resultBytes.forEach((_, k) => {
+        const key = partialKey(n.index, j, k);
+        const needed = keptOn.get(key) === core;
+        if (needed) produces.set(key, results[k]!);
+        if (n.isBatch) kept += results[k]!;
+      });
+      push(core, { label: `${n.name} replica ${j}`, body: bodyBytes(n, inputs, message, kept, cost), produces, reads: readKeys });
+    }
+    for (const m of pl.mirrors ?? []) {
+      const produces = new Map<string, number>();
+      n.resultBytes.forEach((_, k) => {
+        const key = partialKey(n.index, -1 - m, k);
+        if (keptOn.get(key) === m) produces.set(key, results[k]!);
+      });
+      push(m, { label: `${n.name} (mirror)`, body: bodyBytes(n, 0, 0, 0, cost), produces, reads: new Set() });
+    }
+  }
+  const out: CoreMemory[] = [];
+  for (const [core, items] of [...streams].sort((a, b) => a[0] - b[0])) {
+    // Last reader of every forwarded value on this core.
+    const lastUse = new Map<string, number>();
+    items.forEach((it, i) => {
+      for (const k of it.reads) lastUse.set(k, i);
+    });
+    const live = new Map<string, number>();
+    let peak = 0;
+    let peakAt = '';
+    let forwardedAtPeak = 0;
+    items.forEach((it, i) => {
+      let forwarded = 0;
+      for (const b of live.values()) forwarded += b;
+      const total = forwarded + it.body;
+      if (total > peak) {
+        peak = total;
+        peakAt = it.label;
+        forwardedAtPeak = forwarded;
+      }
+      for (const k of [...live.keys()]) if ((lastUse.get(k) ?? -1) <= i) live.delete(k);
+      for (const [k, b] of it.produces) if ((lastUse.get(k) ?? -1) > i) live.set(k, b);
+    });
+    out.push({ core, peakBytes: peak, peakAt, forwardedBytes: forwardedAtPeak });
+  }
+  return out;
+}
+
+/** Values of {@link localMemoryOption}. */
+export const LOCAL_MEMORY_MODES = ['enforce', 'report'] as const;
+
+/**
+ * The `local-memory` option of the built-in strategies: `enforce` (default) makes every core's
+ * modelled peak fit its local memory (a schedule that cannot is refused with a diagnostic);
+ * `report` only warns, for exploring schedules whose data later stages would have to tile.
+ */
+export const localMemoryOption = enumOption('local-memory', LOCAL_MEMORY_MODES, 'enforce', 'enforce or only report that every core fits its local memory');
+
+/** True unless `options` select `local-memory=report`. */
+export function enforcesLocalMemory(options: { readonly [name: string]: unknown }): boolean {
+  return options['local-memory'] !== 'report';
+}
+
+/** The smallest footprint any core running one replica of `node` needs (window granularity, alone on its core). */
+export function minimumFootprint(workload: Workload, node: WorkloadNode, cost: CostModel): ReplicaFootprint {
+  // Channel transfers: a compute that does not fit even so cannot fit with host slots either.
+  const window = replicaFootprint(workload, node, 'window', cost);
+  const layer = replicaFootprint(workload, node, 'layer', cost);
+  return window.bodyBytes <= layer.bodyBytes ? window : layer;
+}
+
+/**
+ * Per node, `preferred` unless one replica's body does not fit a core's local memory at that
+ * granularity and does at the other (window granularity keeps no partial result for send tasks:
+ * the fragments stream out round by round).
+ */
+export function granularityForMemory(workload: Workload, cost: CostModel, preferred: Granularity, transfer: TransferMode = 'channel'): Granularity[] {
+  const other: Granularity = preferred === 'layer' ? 'window' : 'layer';
+  return workload.nodes.map((n) => {
+    if (replicaFootprint(workload, n, preferred, cost, transfer).bodyBytes <= cost.localMemoryBytes) return preferred;
+    return replicaFootprint(workload, n, other, cost, transfer).bodyBytes <= cost.localMemoryBytes ? other : preferred;
+  });
+}
