@@ -10,6 +10,8 @@ import type { SchedulerRunReport } from '@raptor-pim/scheduler';
 export interface PassTimingEntry {
   readonly pass: string;
   readonly ms: number;
+  /** The pass's statistics after its last run (`pim-bufferize`: `copies-inserted`, ...), when one of them is nonzero. */
+  readonly statistics?: Readonly<Record<string, number>>;
 }
 
 /** One stage of the run. */
@@ -129,13 +131,24 @@ export class CompileReportCollector implements PassInstrumentation {
     this.onProgress?.({ stage, pass, step: this.step++, steps: this.steps, stageStep, stageSteps: Math.max(this.stageSteps.get(stage) ?? 0, stageStep + 1) });
   }
 
+  /** Statistics per pass of the open stage (the values after the pass's latest run). */
+  private readonly statistics = new Map<string, Record<string, number>>();
+
+  private recordStatistics(pass: Pass): void {
+    if (pass.statistics.some((st) => st.value !== 0)) this.statistics.set(pass.argument, Object.fromEntries(pass.statistics.map((st) => [st.name, st.value])));
+  }
+
   private closeStage(): void {
     const s = this.open;
     if (!s) return;
     this.open = null;
     const module = this.root();
     const counts = module ? countOperations(module) : { total: 0, byName: {} };
-    const passes = [...s.passes].map(([pass, ms]) => ({ pass, ms }));
+    const passes = [...s.passes].map(([pass, ms]) => {
+      const statistics = this.statistics.get(pass);
+      return statistics ? { pass, ms, statistics } : { pass, ms };
+    });
+    this.statistics.clear();
     this.closed.push({ stage: s.stage, ms: s.ms, passes, opCount: counts.total, opCounts: counts.byName });
   }
 
@@ -164,6 +177,7 @@ export class CompileReportCollector implements PassInstrumentation {
 
   runAfterPass(pass: Pass): void {
     this.record(pass.argument, performance.now() - this.passStart);
+    this.recordStatistics(pass);
     this.sampleHeap();
     if (this.dumpAfter.has(pass.argument)) {
       const module = this.root();
@@ -193,6 +207,8 @@ export function formatCompileReport(report: CompileReport): string {
   }
   lines.push(`total ${report.totalMs.toFixed(1)} ms, peak heap ${(report.peakHeapBytes / 2 ** 20).toFixed(1)} MiB`);
   if (report.schedule) lines.push(`scheduler ${report.schedule.strategy}: ${report.schedule.functions.length} function(s) scheduled`);
+  for (const s of report.stages)
+    for (const p of s.passes) if (p.statistics) lines.push(`${p.pass}: ${Object.entries(p.statistics).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   if (report.emit) lines.push(`bundle: ${report.emit.cores} cores (${report.emit.activeCores} active), ${report.emit.arrayGroups} array groups, ${report.emit.crossbars} crossbars`);
   return lines.join('\n') + '\n';
 }
