@@ -19,8 +19,12 @@ import { runPipeline } from './support/harness';
 jest.setTimeout(300_000);
 
 const SHARED = process.env['RAPTOR_SHARED_DIR'] ?? path.resolve(__dirname, '../../../../shared');
-// RAPTOR_MODELS=a,b overrides (resnet18 and the large models take minutes in the interpreters).
-const MODELS = (process.env['RAPTOR_MODELS'] ?? 'mlp,mlp_batch4,lenet5').split(',');
+// RAPTOR_MODELS=a,b overrides; RAPTOR_SLOW_TESTS=1 adds the larger shared models (minutes in
+// the interpreters): PIM on tensors == Spatial for every schedule the scheduler produces, and the
+// memory plan checked when the schedule's live data fits the cores.
+const SLOW = process.env['RAPTOR_SLOW_TESTS'] === '1';
+const MODELS = (process.env['RAPTOR_MODELS'] ?? (SLOW ? 'mlp,mlp_batch4,lenet5,mnist-8,resnet_mini,mobilenet_block,yolo_block,resnet18' : 'mlp,mlp_batch4,lenet5')).split(',');
+const DEFAULT_MODELS = new Set(['mlp', 'mlp_batch4', 'lenet5']);
 const STRATEGIES = ['layer-sequential', 'throughput', 'latency'];
 
 function inputs(name: string, shapes: readonly (readonly number[])[], kind: 'tensor' | 'buffer', ctx: Operation['context']): ShapedValue[] {
@@ -74,6 +78,11 @@ describe.each(MODELS)('%s', (model) => {
     const planned = runPipeline(module, FRONTEND, registerFrontend);
     expect(planned.diagnostics.map((d) => d.message)).toEqual([]);
     const r = builtinScheduler(strategy)!.schedule(module, defaultTarget(), {});
+    if (!DEFAULT_MODELS.has(model) && !r.module) {
+      // A larger model the scheduler refuses (a layer over one core's crossbars or memory): nothing to convert.
+      expect((r.diagnostics ?? []).length).toBeGreaterThan(0);
+      return;
+    }
     expect((r.diagnostics ?? []).map((d) => d.message)).toEqual([]);
     expect(r.module).toBeDefined();
     const shapes = imported.inputs.map((i) => i.shape);
@@ -92,6 +101,7 @@ describe.each(MODELS)('%s', (model) => {
       reg.registerPass(defaults.lookupPass('pim-verify-memory')!.create);
     };
     const b = runPipeline(module, 'pim-bufferize,pim-plan-memory,pim-verify-memory', registerWithReport, true, softmaxTarget());
+    if (!DEFAULT_MODELS.has(model) && b.diagnostics.some((d) => /local memory holds/.test(d.message))) return; // the schedule's live data exceeds a core (scheduler finding)
     expect(b.diagnostics.map((d) => d.message)).toEqual([]);
     expect(run(module, fn, inputs(model, shapes, 'buffer', module.context), true)).toEqual(expected);
     for (const s of plan!.streams) expect(s.peak).toBeLessThanOrEqual(Math.ceil(s.lowerBound * 1.05));

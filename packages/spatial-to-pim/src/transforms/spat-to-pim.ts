@@ -19,6 +19,8 @@ export class SpatToPimPass extends Pass {
   private readonly hostLoads = this.statistic('host-loads', 'pim.memcp_hd emitted');
   private readonly hostStores = this.statistic('host-stores', 'pim.memcp_dh emitted');
   private readonly copies = this.statistic('local-copies', 'pim.memcp / pim.concat emitted for data movement');
+  private readonly aliases = this.statistic('aliases', 'reshapes and layout conversions lowered without a copy');
+  private readonly unrolled = this.statistic('unrolled-iterations', 'iterations of static scf.for loops unrolled into streams');
 
   runOnOperation(module: Operation): void {
     const config = targetConfigOf(this);
@@ -32,6 +34,8 @@ export class SpatToPimPass extends Pass {
       this.hostLoads.value += r.stats.hostLoads;
       this.hostStores.value += r.stats.hostStores;
       this.copies.value += r.stats.copies;
+      this.aliases.value += r.stats.aliases;
+      this.unrolled.value += r.stats.unrolledIterations;
       if (!r.ok) this.signalPassFailure();
     }
   }
