@@ -76,6 +76,7 @@ function largestMessageBound(workload: Workload, node: WorkloadNode, granularity
   let m = 0;
   for (const input of node.inputs) {
     for (const s of input.sources) {
+      // A whole value is received once per replica (the bounding box of its lanes' windows).
       const whole = s.boxesPerLane !== undefined || (granularity === 'layer' && workload.nodes[s.producer]!.isBatch);
       m = Math.max(m, whole ? sourceBytes(workload, s.producer, s.resultIndex, cost) : aligned(s.slotBytes, cost));
     }

@@ -1,0 +1,114 @@
+/**
+ * Local memory as a hard constraint: on lenet5 (planned and lowered by the real upstream
+ * stages) every strategy keeps every core's modelled peak within the target's local memory; a
+ * smaller local memory makes the strategies stream partial results (window granularity) and
+ * spread computes over more cores while the outputs stay those of the graph computes; a local
+ * memory no compute fits fails with the diagnostic naming the compute, and `local-memory=report`
+ * schedules anyway with warnings.
+ */
+import { PassRegistry, parsePassPipeline, type Operation } from '@raptor-pim/ir-core';
+import { registerLayoutPlannerPasses } from '@raptor-pim/layout-planner';
+import { registerPlanLoweringPasses } from '@raptor-pim/plan-lowering';
+import { defaultTarget, type Target } from '@raptor-pim/pim-target';
+import { builtinScheduler, type ScheduleReport } from '@raptor-pim/scheduler';
+import { checkModule, run } from './helpers';
+import { importShared, sharedInput } from './models';
+
+jest.setTimeout(300_000);
+
+const STRATEGIES = ['throughput', 'layer-sequential', 'latency'];
+
+function lowered(model: string): { module: Operation; fn: string; args: ReturnType<typeof sharedInput> } | undefined {
+  const imported = importShared(model);
+  if (!imported?.module) return undefined;
+  const registry = new PassRegistry();
+  registerLayoutPlannerPasses(registry);
+  registerPlanLoweringPasses(registry);
+  const ok = parsePassPipeline(imported.context, 'builtin.module(func.func(spat-plan-layouts,spat-lower-plans))', registry)!.run(imported.module).success;
+  expect(ok).toBe(true);
+  return { module: imported.module, fn: imported.functionName, args: sharedInput(imported, model) };
+}
+
+function targetWithLocalMemory(bytes?: number): Target {
+  const t = defaultTarget();
+  if (bytes !== undefined) t.config.chip_config.core_config.local_memory_config.memory_size = bytes;
+  return t;
+}
+
+function schedule(module: Operation, strategy: string, target: Target, options: Record<string, string> = {}): { report?: ScheduleReport; errors: string[] } {
+  const r = builtinScheduler(strategy)!.schedule(module, target, options);
+  if (!r.module) return { errors: r.diagnostics.map((d) => d.message) };
+  return { report: r.report.functions[0]!, errors: [] };
+}
+
+describe('lenet5 on the default target', () => {
+  it.each(STRATEGIES)('%s: every core fits its local memory', (strategy) => {
+    const m = lowered('lenet5');
+    if (!m) return;
+    const target = targetWithLocalMemory();
+    const capacity = target.config.chip_config.core_config.local_memory_config.memory_size;
+    const r = schedule(m.module, strategy, target);
+    expect(r.errors).toEqual([]);
+    expect(r.report!.cores.length).toBeGreaterThan(0);
+    for (const c of r.report!.cores) expect(c.peakLocalBytes).toBeLessThanOrEqual(capacity);
+    expect(r.report!.peakLocalBytes).toBeGreaterThan(0);
+    expect(r.report!.warnings.filter((w) => w.includes('local memory'))).toEqual([]);
+    expect(checkModule(m.module)).toEqual([]);
+  });
+});
+
+describe('lenet5 with 48 KiB of local memory per core', () => {
+  const capacity = 48 * 1024;
+  it.each(['throughput', 'layer-sequential'])('%s: streams partial results or spreads computes over more cores, and every core fits', (strategy) => {
+    const m = lowered('lenet5');
+    if (!m) return;
+    const wide = lowered('lenet5')!;
+    const atDefault = schedule(wide.module, strategy, targetWithLocalMemory());
+    const r = schedule(m.module, strategy, targetWithLocalMemory(capacity));
+    expect(r.errors).toEqual([]);
+    for (const c of r.report!.cores) expect(c.peakLocalBytes).toBeLessThanOrEqual(capacity);
+    expect(atDefault.report!.layers.every((l) => l.granularity === 'layer')).toBe(true);
+    if (strategy === 'throughput') {
+      // At 64 KiB every layer keeps its partial result for the send tasks; at 48 KiB some stream.
+      expect(r.report!.layers.some((l) => l.granularity === 'window')).toBe(true);
+    } else {
+      // Host transfers store partial results inside their bodies: weightless computes leave their producer's core instead.
+      expect(r.report!.cores.length).toBeGreaterThan(atDefault.report!.cores.length);
+    }
+    expect(checkModule(m.module)).toEqual([]);
+  });
+
+  it('throughput: the streamed schedule computes what the graph computes', () => {
+    const m = lowered('lenet5');
+    if (!m) return;
+    const reference = run(m.module, m.fn, m.args);
+    expect(reference.ok).toBe(true);
+    expect(schedule(m.module, 'throughput', targetWithLocalMemory(capacity)).errors).toEqual([]);
+    expect(run(m.module, m.fn, m.args)).toEqual(reference);
+  });
+});
+
+describe('lenet5 with 16 KiB of local memory per core', () => {
+  it.each(STRATEGIES)('%s: fails with the diagnostic naming the compute that cannot fit', (strategy) => {
+    const m = lowered('lenet5');
+    if (!m) return;
+    const r = schedule(m.module, strategy, targetWithLocalMemory(16 * 1024));
+    expect(r.report).toBeUndefined();
+    expect(r.errors.length).toBeGreaterThan(0);
+    expect(r.errors[0]).toMatch(/^spat-schedule: #1 conv1 needs \d+ bytes of live local memory on one core even alone and at window granularity \(inputs \d+ B, .*\) but a core has 16384 bytes/);
+    // The module is left as it was: no scheduled computes.
+    let scheduled = 0;
+    m.module.walk((op: Operation) => {
+      if (op.name === 'spat.scheduled_compute' || op.name === 'spat.scheduled_compute_batch') scheduled++;
+    });
+    expect(scheduled).toBe(0);
+  });
+
+  it('local-memory=report schedules anyway and warns per core', () => {
+    const m = lowered('lenet5');
+    if (!m) return;
+    const r = schedule(m.module, 'throughput', targetWithLocalMemory(16 * 1024), { 'local-memory': 'report' });
+    expect(r.errors).toEqual([]);
+    expect(r.report!.warnings.some((w) => /core \d+: estimated peak local memory \d+ bytes exceeds the 16384 bytes/.test(w))).toBe(true);
+  });
+});
