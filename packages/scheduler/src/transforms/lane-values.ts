@@ -9,11 +9,16 @@
  * otherwise the step function `v_0 + sum_k (v_k - v_{k-1}) * ((lane + m - k) floordiv m)`:
  * for `0 <= lane < m` the term `(lane + m - k) floordiv m` is 1 exactly when `lane >= k`.
  */
-import { AffineMap, getAffineDimExpr, type AffineExpr, type Block, type Location, type MLIRContext, type OpBuilder, type Value } from '@raptor-pim/ir-core';
+import { AffineMap, getAffineDimExpr, getAffineSymbolExpr, type AffineExpr, type Block, type Location, type MLIRContext, type OpBuilder, type Value } from '@raptor-pim/ir-core';
 import { createAffineApply } from '@raptor-pim/upstream-dialects';
 
 /** The affine map `(lane) -> values[lane]` for `0 <= lane < values.length`. */
 export function laneTableMap(context: MLIRContext, values: readonly number[]): AffineMap {
+  return AffineMap.get(context, 1, 0, [laneTableExpr(context, values)]);
+}
+
+/** The expression `values[d0]` for `0 <= d0 < values.length` (see the file comment). */
+function laneTableExpr(context: MLIRContext, values: readonly number[]): AffineExpr {
   const lane = getAffineDimExpr(context, 0);
   const m = values.length;
   const v0 = values[0]!;
@@ -27,7 +32,7 @@ export function laneTableMap(context: MLIRContext, values: readonly number[]): A
       if (delta !== 0) expr = expr.add(lane.add(m - k).floorDiv(m).mul(delta));
     }
   }
-  return AffineMap.get(context, 1, 0, [expr]);
+  return expr;
 }
 
 /**
@@ -37,6 +42,7 @@ export function laneTableMap(context: MLIRContext, values: readonly number[]): A
  */
 export class LaneValues {
   private readonly tables = new Map<string, Value>();
+  private readonly shiftedMaps = new Map<string, AffineMap>();
 
   /**
    * @param lane the batch body's lane argument
@@ -62,6 +68,24 @@ export class LaneValues {
       this.tables.set(key, v);
     }
     return v;
+  }
+
+  /**
+   * The value `values[lane] + shift` at the builder's point: one `affine.apply` of the lane and
+   * the constant `shift` through a map shared by every shift of the same table (the graph lane
+   * of round `r` of replicas `js` is `js[lane] * rounds + r`).
+   */
+  shifted(b: OpBuilder, values: readonly number[], shift: number, loc: Location): Value {
+    if (shift === 0) return this.index(b, values, loc);
+    const v0 = values[0]!;
+    if (values.every((v) => v === v0)) return this.constant(b, v0 + shift, loc);
+    const key = values.join(',');
+    let map = this.shiftedMaps.get(key);
+    if (!map) {
+      map = AffineMap.get(this.context, 1, 1, [laneTableExpr(this.context, values).add(getAffineSymbolExpr(this.context, 0))]);
+      this.shiftedMaps.set(key, map);
+    }
+    return createAffineApply(b, loc, map, [this.lane], [this.constant(b, shift, loc)]);
   }
 
   /** `values[lane]` as a slice offset: a number when uniform. */

@@ -23,7 +23,7 @@ import {
   type Operation,
   type Value,
 } from '@raptor-pim/ir-core';
-import { createEmpty, EmptyOp, ParallelInsertSliceOp, readSliceLists } from '@raptor-pim/upstream-dialects';
+import { AffineApplyOp, createEmpty, EmptyOp, ParallelInsertSliceOp, readSliceLists } from '@raptor-pim/upstream-dialects';
 import { SliceBuilder } from './slice-builder';
 import {
   BlueprintOp,
@@ -240,6 +240,8 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
 
   // ------------------------------------------------------------------ scheduled ops
   const constants = new Map<Block, Map<number, Value>>();
+  /** The number of every index constant made by {@link constant}. */
+  const constantValue = new Map<Value, number>();
   const scheduled: Operation[][] = workload.nodes.map(() => []);
   const firstOnCore = new Map<number, Operation>();
   const mirrorOps = new Map<string, Operation>();
@@ -322,6 +324,19 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
 
   // ------------------------------------------------------------------ helpers
 
+  /** The value of an `affine.apply` whose operands are (mapped to) constants of this materialization. */
+  function foldApply(op: Operation, mapping: IRMapping): number | undefined {
+    const args: number[] = [];
+    for (const v of op.operands) {
+      const x = constantValue.get(mapping.lookupOrDefault(v));
+      if (x === undefined) return undefined;
+      args.push(x);
+    }
+    const map = AffineApplyOp.get(op).map.value;
+    const r = map.evaluate(args.slice(0, map.numDims), args.slice(map.numDims));
+    return r && r.length === 1 ? r[0] : undefined;
+  }
+
   /** An index constant at the start of the builder's block (one per value and block). */
   function constant(b: OpBuilder, n: number, loc: Location): Value {
     const block = b.insertionBlock!;
@@ -335,6 +350,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       else cb.setInsertionPointToEnd(block);
       v = ConstantOp.build(cb, { result: index, value: IntegerAttr.get(index, n) }, loc).result;
       cache.set(n, v);
+      constantValue.set(v, n);
     }
     return v;
   }
@@ -518,7 +534,10 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       if (n.isBatch) gEntry.arguments.slice(firstWeightArg + weights.length + inputs.length).forEach((out, k) => mapping.map(out, partialOf(k)));
       for (let o = gEntry.firstOp; o; o = o.next) {
         if (o === gEntry.lastOp) break;
-        bb.clone(o, mapping);
+        // Index arithmetic of the (constant) graph lane folds to constants shared by the rounds.
+        const folded = AffineApplyOp.isInstance(o) ? foldApply(o, mapping) : undefined;
+        if (folded !== undefined) mapping.map(o.getResult(0), constant(bb, folded, loc));
+        else bb.clone(o, mapping);
       }
       const term = gEntry.lastOp!;
       if (!n.isBatch) {
@@ -794,11 +813,12 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     const window = pl.granularity === 'window';
     if (!window) receiveRound(null);
     const laneLists = js.map((j) => lanesOfReplica(pl, n.lanes, j));
+    const firstLanes = laneLists.map((l) => l[0]!);
     for (let round = 0; round < laneLists[0]!.length; round++) {
       if (window) receiveRound(round);
       const graphLanes = laneLists.map((l) => l[round]!);
       const mapping = new IRMapping();
-      if (n.isBatch) mapping.map(gEntry.arguments[0]!, at(graphLanes));
+      if (n.isBatch) mapping.map(gEntry.arguments[0]!, lv.shifted(bb, firstLanes, round, loc));
       const copy = round % pl.copies;
       weights.forEach((_, k) => mapping.map(gEntry.arguments[firstWeightArg + k]!, wArgs[copy * weights.length + k]!));
       inputs.forEach((_, k) => {

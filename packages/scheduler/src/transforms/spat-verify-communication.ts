@@ -73,12 +73,11 @@ export function verifyCommunication(module: Operation, target: Target): Communic
   };
   let transfers = 0;
   let registers = 0;
-  module.walk((func: Operation) => {
-    if (!FuncOp.isInstance(func)) return;
+  for (const func of functionsOf(module)) {
     const r = verifyFunction(func);
     transfers += r.transfers;
     registers += r.registers;
-  });
+  }
   return { diagnostics, transfers, registers };
 
   function verifyFunction(func: Operation): { transfers: number; registers: number } {
@@ -164,7 +163,7 @@ export function verifyCommunication(module: Operation, target: Target): Communic
           ok = false;
         }
       };
-      t.op.regions[0]!.walk((op: Operation) => {
+      forEachNestedOp(t.op, (op: Operation) => {
         if (ChannelSendOp.isInstance(op)) {
           const [c, s, d] = [ix(op, 1, 'channel id'), ix(op, 2, 'source core'), ix(op, 3, 'target core')];
           if (c === undefined || s === undefined || d === undefined) return;
@@ -336,6 +335,50 @@ export function verifyCommunication(module: Operation, target: Target): Communic
       for (const e of ops) if (e !== first) d.attachNote(M.cycleNote(describe(e)), e.op.location);
     }
     return { transfers: matched, registers };
+  }
+}
+
+/**
+ * The functions of `root` (itself, or nested in module-like ops), in program order, without
+ * walking their bodies.
+ */
+function functionsOf(root: Operation): Operation[] {
+  const out: Operation[] = [];
+  const stack: Operation[] = [root];
+  while (stack.length) {
+    const op = stack.pop()!;
+    if (FuncOp.isInstance(op)) {
+      out.push(op);
+      continue;
+    }
+    const nested: Operation[] = [];
+    for (const region of op.regions) for (let b = region.firstBlock; b; b = b.next) for (let o = b.firstOp; o; o = o.next) if (o.numRegions > 0) nested.push(o);
+    for (let i = nested.length - 1; i >= 0; i--) stack.push(nested[i]!);
+  }
+  return out;
+}
+
+/** Calls `fn` on every op nested in `op`'s regions, in pre-order (program order), iteratively. */
+function forEachNestedOp(op: Operation, fn: (op: Operation) => void): void {
+  const stack: Operation[] = [];
+  const pushRegions = (o: Operation): void => {
+    for (let r = o.numRegions - 1; r >= 0; r--) {
+      const blocks: Operation[] = [];
+      for (let b = o.regions[r]!.firstBlock; b; b = b.next) if (b.firstOp) blocks.push(b.firstOp);
+      for (let i = blocks.length - 1; i >= 0; i--) stack.push(blocks[i]!);
+    }
+  };
+  pushRegions(op);
+  while (stack.length) {
+    for (let o: Operation | null = stack.pop()!; o; o = o.next) {
+      fn(o);
+      if (o.numRegions > 0) {
+        // Visit the nested ops before the rest of this block: remember where to resume.
+        if (o.next) stack.push(o.next);
+        pushRegions(o);
+        break;
+      }
+    }
   }
 }
 
