@@ -50,7 +50,17 @@ export function createRollupConfig(packageDir, options = {}) {
       external,
       plugins: [tsPlugin()],
       output: [
-        { dir: join(packageDir, 'dist'), format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: 'chunks/[name]-[hash].cjs', sourcemap: true, exports: 'named' },
+        {
+          dir: join(packageDir, 'dist'),
+          format: 'cjs',
+          entryFileNames: '[name].cjs',
+          chunkFileNames: 'chunks/[name]-[hash].cjs',
+          sourcemap: true,
+          exports: 'named',
+          // `await import('@raptor-pim/x')` becomes a require: a CommonJS bundle that imported
+          // a dependency would load its ES build, a second copy of its classes and registries.
+          dynamicImportInCjs: false,
+        },
       ],
     },
     {

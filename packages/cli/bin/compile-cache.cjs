@@ -1,0 +1,107 @@
+// V8 code caches of the Raptor bundles, so that `raptor` does not compile the same JavaScript on
+// every run (what Node 22's `module.enableCompileCache` does, for Node versions without it).
+//
+// Only CommonJS bundles under `<packagesDir>/<package>/dist/` are cached (the packages of the
+// `@raptor-pim` scope), and only those without a dynamic `import(` (which needs Node's own
+// loader); every other module loads as usual. A cache file is named by the bundle's path and
+// holds, after a header naming the bundle's size, modification time and length and the Node
+// version, V8's code cache for it (V8 also rejects a cache made for another source length or
+// V8 build); it is written when the process exits, after the run compiled the functions it
+// used. Any failure to read, use or write a cache falls back to Node's own loading: the cache
+// can only change how fast a run starts.
+'use strict';
+const Module = require('node:module');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const vm = require('node:vm');
+
+const HEADER_BYTES = 128;
+
+/** A short, stable file name for a bundle's path (FNV-1a and the length). */
+function cacheName(filename) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < filename.length; i++) h = Math.imul(h ^ filename.charCodeAt(i), 0x01000193);
+  return `${(h >>> 0).toString(16).padStart(8, '0')}-${filename.length.toString(16)}.v8cache`;
+}
+
+/** The cache folder, or undefined when RAPTOR_COMPILE_CACHE=0 turns caching off. */
+function cacheDir() {
+  const setting = process.env.RAPTOR_COMPILE_CACHE;
+  if (setting === '0') return undefined;
+  if (setting) return path.resolve(setting);
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
+  return path.join(os.tmpdir(), `raptor-compile-cache-${uid}`);
+}
+
+/** A `require` for module `mod`, as Node builds it for a CommonJS module. */
+function makeRequire(mod) {
+  const require = (id) => mod.require(id);
+  require.resolve = (request, options) => Module._resolveFilename(request, mod, false, options);
+  require.resolve.paths = (request) => Module._resolveLookupPaths(request, mod);
+  require.main = process.mainModule;
+  require.extensions = Module._extensions;
+  require.cache = Module._cache;
+  return require;
+}
+
+/**
+ * Turns the compile cache on for the bundles under `packagesDir` (the folder holding the
+ * `@raptor-pim` packages: the workspace's `packages/`, or `node_modules/@raptor-pim`).
+ */
+function enableCompileCache(packagesDir) {
+  const dir = cacheDir();
+  if (!dir) return;
+  if (typeof Module.enableCompileCache === 'function') {
+    Module.enableCompileCache(path.join(dir, 'node'));
+    return;
+  }
+  const root = fs.realpathSync(packagesDir) + path.sep;
+  const bundle = /^[^\\/]+[\\/]dist[\\/].+\.cjs$/;
+  const tag = `${process.version}-${process.arch}-${process.versions.v8}`;
+  const pending = [];
+  const compile = Module.prototype._compile;
+
+  Module.prototype._compile = function compileWithCache(content, filename) {
+    if (!filename.startsWith(root) || !bundle.test(filename.slice(root.length)) || content.includes('import(')) return compile.call(this, content, filename);
+    let script;
+    let file;
+    let digest;
+    try {
+      const stat = fs.statSync(filename);
+      digest = `${tag} ${stat.size} ${stat.mtimeMs} ${content.length}`;
+      file = path.join(dir, cacheName(filename));
+      let cachedData;
+      try {
+        const bytes = fs.readFileSync(file);
+        if (bytes.length > HEADER_BYTES && bytes.toString('latin1', 0, HEADER_BYTES).trimEnd() === digest) cachedData = bytes.subarray(HEADER_BYTES);
+      } catch {
+        // No cache yet.
+      }
+      script = new vm.Script(Module.wrap(content), { filename, cachedData });
+      if (cachedData === undefined || script.cachedDataRejected) pending.push({ script, file, digest });
+    } catch {
+      return compile.call(this, content, filename);
+    }
+    const fn = script.runInThisContext({ displayErrors: true });
+    return fn.call(this.exports, this.exports, makeRequire(this), this, filename, path.dirname(filename));
+  };
+
+  process.once('exit', () => {
+    if (pending.length === 0) return;
+    try {
+      fs.mkdirSync(dir, { recursive: true });
+      for (const { script, file, digest } of pending) {
+        const header = Buffer.alloc(HEADER_BYTES, 0x20);
+        header.write(digest, 0, 'latin1');
+        const temp = `${file}.${process.pid}.tmp`;
+        fs.writeFileSync(temp, Buffer.concat([header, script.createCachedData()]));
+        fs.renameSync(temp, file);
+      }
+    } catch {
+      // A cache that cannot be written only means the next run compiles again.
+    }
+  });
+}
+
+module.exports = { enableCompileCache };
