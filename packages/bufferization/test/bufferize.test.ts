@@ -59,3 +59,14 @@ it('keeps only the rows a reconstruction buffer is accessed in, then forwards th
   // first two rows; the copy of the received row into the reconstruction buffer is dropped.
   expect(buf).toMatchObject({ shrunk: 2, bytesSaved: 48 + 32, forwarded: 1, copies: 0 });
 });
+
+it('a reshape copy becomes a view of its source (blueprint-output.mlir: memref.collapse_shape + expand_shape, no memcp)', () => {
+  const module = parseOk(readFixture('tensor-streams/blueprint-output.mlir'));
+  let buf: BufferizeReport | undefined;
+  const r = runPipeline(module, 'pim-bufferize,pim-plan-memory,pim-verify-memory', [() => new PimBufferizePass({ onReport: (x) => (buf = x) })]);
+  expect(r.diagnostics.map((d) => d.message)).toEqual([]);
+  expect(buf!.forwarded).toBe(2);
+  const printed = printOperation(module);
+  expect(printed.match(/memref\.expand_shape/g)).toHaveLength(2);
+  expect(printed).not.toMatch(/pim\.memcp\[[^\]]*\]\([^)]*\) \{size = 32 : i32\} : memref<2x1x4xf32>, memref<2x4xf32>/);
+});

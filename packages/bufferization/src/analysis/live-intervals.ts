@@ -2,13 +2,14 @@
  * Live intervals of the local allocations of one core stream, from ir-core's `Liveness`
  * analysis over the linear (pre-order) op order of the stream body: an allocation is live from
  * its `memref.alloc` to its last use (a use inside a nested region extends it over that
- * region). After bufferization every pim op's result *is* its destination buffer and nothing
+ * region; a use of a view of it, `memref.collapse_shape` / `expand_shape`, counts too). After bufferization every pim op's result *is* its destination buffer and nothing
  * uses the result, so the uses of the allocation are all its accesses.
  */
 import { DenseArrayAttr, IntegerAttr, Liveness, type Block, type Operation, type Value } from '@raptor-pim/ir-core';
 import { CoreBatchOp, CoreOp } from '@raptor-pim/pim-dialect';
 import { AllocOp } from '@raptor-pim/upstream-dialects';
 import { byteSizeOf } from '../conversion/bufferize-core';
+import { bufferViewAliases } from '../conversion/forward-copies';
 
 /** One local allocation of a core stream. */
 export interface CoreAllocation {
@@ -45,7 +46,7 @@ export function topLevelAncestor(body: Block, op: Operation): Operation | null {
  */
 export function computeStreamLiveness(stream: Operation, liveness: Liveness = new Liveness(stream)): StreamLiveness {
   const region = stream.regions[0]!;
-  const intervals = liveness.getLiveIntervals(region);
+  const intervals = liveness.getLiveIntervals(region, { aliasesOf: bufferViewAliases });
   const allocations: CoreAllocation[] = [];
   for (let op = region.firstBlock?.firstOp ?? null; op; op = op.next) {
     if (op.definition !== AllocOp) continue;

@@ -17,6 +17,7 @@ import type { HardwareConfig } from '@raptor-pim/pim-target';
 import { AllocOp } from '@raptor-pim/upstream-dialects';
 import { byteSizeOf } from '../conversion/bufferize-core';
 import { byteAccessesOf, resolveByteAccess } from './byte-accesses';
+import { isBufferView } from '../conversion/forward-copies';
 import { BufferizationMessages as M } from '../diagnostics';
 import { localMemoryOf } from '../target';
 import { coresOf, describeStream } from './live-intervals';
@@ -100,6 +101,9 @@ export function verifyStreamMemory(stream: Operation, config: HardwareConfig): b
   const bindings = Array.from({ length: lanes }, (_, k) => new Map<Value, number>(laneArg ? [[laneArg, k]] : []));
   for (let op = body.firstOp; op; op = op.next) {
     op.walk((inner) => {
+      // A view of an allocation (forwarded copies) is the same bytes from byte 0.
+      const viewed = isBufferView(inner) ? allocs.get(inner.getOperand(0)) : undefined;
+      if (viewed) allocs.set(inner.getResult(0), viewed);
       for (let i = 0; i < inner.numOperands; i++) {
         const r = allocs.get(inner.getOperand(i));
         if (!r || inner === r.op) continue;

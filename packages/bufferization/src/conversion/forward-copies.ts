@@ -1,20 +1,67 @@
 /**
  * Whole-buffer copies forwarded: `pim.memcp[0, 0](%dst, %src) {size = bytes}` that copies every
- * byte of `%src` into a buffer `%dst` of the same type, where the copy is the last use of `%src`
- * and the first use of `%dst`, makes `%dst` a second name of the same bytes. The copy is
+ * byte of `%src` into a buffer `%dst` of the same bytes, where the copy is the last use of
+ * `%src` and the first use of `%dst`, makes `%dst` a second name of the same bytes. The copy is
  * dropped and `%dst`'s later accesses use `%src` (so one buffer is live instead of two at the
- * copy). spat-to-pim emits such copies when it moves a received fragment into the buffer that
- * reconstructs the input (once that buffer has the fragment's rows, {@link shrinkBuffersToAccesses}).
+ * copy): `%src` itself when the types are equal, else a view of it with `%dst`'s shape
+ * (`memref.collapse_shape` to one dimension, then `memref.expand_shape`; both buffers are
+ * contiguous, so the view covers the same bytes in the same order). spat-to-pim emits such
+ * copies for reshapes (`tensor.collapse_shape` / `expand_shape`) and when it moves a received
+ * fragment into the buffer that reconstructs the input (once that buffer has the fragment's
+ * rows, {@link shrinkBuffersToAccesses}). Liveness follows the views
+ * ({@link bufferViewAliases}).
  */
-import { ConstantOp, IntegerAttr, type Block, type Operation, type Value } from '@raptor-pim/ir-core';
+import { ConstantOp, IntegerAttr, MemRefType, OpBuilder, type Block, type OpOperand, type Operation, type Value } from '@raptor-pim/ir-core';
 import { MemcpOp } from '@raptor-pim/pim-dialect';
-import { AllocOp } from '@raptor-pim/upstream-dialects';
+import { AllocOp, CollapseShapeOp, ExpandShapeOp, createCollapseShape, createExpandShape } from '@raptor-pim/upstream-dialects';
 import { byteSizeOf } from './bufferize-core';
 
 function isConstantZero(v: Value): boolean {
   const c = v.definingOp ? ConstantOp.match(v.definingOp) : undefined;
   const a = c?.value;
   return a instanceof IntegerAttr && Number(a.value) === 0;
+}
+
+/** True for the view ops forwarding makes (`memref.collapse_shape`, `memref.expand_shape`). */
+export function isBufferView(op: Operation): boolean {
+  return op.definition === CollapseShapeOp || op.definition === ExpandShapeOp;
+}
+
+/**
+ * The values aliasing the buffer used by `use`: the result of a view op of it (the
+ * `aliasesOf` option of ir-core's `getLiveIntervals`, so a buffer stays live while a view of it
+ * is used).
+ */
+export function bufferViewAliases(use: OpOperand): readonly Value[] {
+  return use.index === 0 && isBufferView(use.owner) ? [use.owner.getResult(0)] : [];
+}
+
+/** True when a buffer of type `to` can be a view of every byte of a buffer of type `from`. */
+function reshapable(from: MemRefType, to: MemRefType): boolean {
+  return (
+    from.elementType === to.elementType &&
+    from.layout === undefined &&
+    to.layout === undefined &&
+    from.memorySpace === to.memorySpace &&
+    from.shape.length > 0 &&
+    to.shape.length > 0 &&
+    byteSizeOf(from) === byteSizeOf(to)
+  );
+}
+
+/** A view of `src` with the type `type` built before `at` (undefined when the view ops refuse it). */
+function viewAs(src: Value, type: MemRefType, at: Operation): Value | undefined {
+  const b = OpBuilder.before(at);
+  const from = src.type as MemRefType;
+  const made: Operation[] = [];
+  let v: Value | undefined = src;
+  if (from.shape.length !== 1) v = createCollapseShape(b, at.location, src, [from.shape.map((_, d) => d)]);
+  if (v?.definingOp && v !== src) made.push(v.definingOp);
+  if (v && type.shape.length !== 1) v = createExpandShape(b, at.location, v, [type.shape.map((_, d) => d)], type.shape);
+  if (v?.definingOp && v !== src && !made.includes(v.definingOp)) made.push(v.definingOp);
+  if (v && v.type === type) return v;
+  for (const op of made.reverse()) op.erase();
+  return undefined;
 }
 
 /** The top-level op of `body` holding `op` (itself when it is top-level). */
@@ -55,9 +102,11 @@ export function forwardWholeCopies(body: Block): number {
       const at = positions.get(op)!;
       if (
         dst !== src &&
-        dst.type === src.type &&
+        dst.type instanceof MemRefType &&
+        src.type instanceof MemRefType &&
+        (dst.type === src.type || reshapable(src.type, dst.type)) &&
         dst.definingOp?.definition === AllocOp &&
-        src.definingOp?.definition === AllocOp &&
+        (src.definingOp?.definition === AllocOp || (src.definingOp !== null && isBufferView(src.definingOp))) &&
         dst.definingOp.parent === body &&
         src.definingOp.parent === body &&
         bytes !== undefined &&
@@ -69,11 +118,14 @@ export function forwardWholeCopies(body: Block): number {
         useRange(dst, op).first > at
       ) {
         const dstAlloc = dst.definingOp;
-        op.getResult(0).replaceAllUsesWith(src);
-        op.erase();
-        dst.replaceAllUsesWith(src);
-        dstAlloc.erase();
-        dropped++;
+        const same = dst.type === src.type ? src : viewAs(src, dst.type, op);
+        if (same) {
+          op.getResult(0).replaceAllUsesWith(same);
+          op.erase();
+          dst.replaceAllUsesWith(same);
+          dstAlloc.erase();
+          dropped++;
+        }
       }
     }
     op = next;
