@@ -221,7 +221,18 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   // Sends of layer-granularity producers, per producer replica, in the order the send tasks
   // would perform them (consumer, replica, receive position).
   const layerSends = new Map<string, FragmentRead[]>();
+  /** The last consumer node each producer replica's layer sends go to. */
+  const lastLayerConsumer = new Map<string, number>();
+  /** Per core, the consumer nodes that core's send tasks serve. */
+  const sendTaskConsumers = new Map<number, number[]>();
+  /** Producer replicas (`node:replica`) a consumer on their core reads through SSA. */
+  const locallyRead = new Set<string>();
   for (const r of reads) {
+    if (r.hasLocal) {
+      const pp = plan.placements[r.producer]!;
+      const replica = pp.cores.indexOf(plan.placements[r.consumer]!.cores[r.replica]!);
+      if (replica >= 0) locallyRead.add(`${r.producer}:${replica}`);
+    }
     for (const f of r.remote) {
       const pp = plan.placements[f.producer]!;
       if (viaHost(f) || pp.granularity !== 'layer') continue;
@@ -229,6 +240,10 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       let list = layerSends.get(k);
       if (!list) layerSends.set(k, (list = []));
       list.push(f);
+      lastLayerConsumer.set(k, Math.max(lastLayerConsumer.get(k) ?? -1, r.consumer));
+      let cs = sendTaskConsumers.get(f.fromCore);
+      if (!cs) sendTaskConsumers.set(f.fromCore, (cs = []));
+      cs.push(r.consumer);
     }
   }
   /** Mirrors (`node:core`) that batches compute in their body instead. */
@@ -617,7 +632,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       const bySignature = new Map<string, number[]>();
       const alone: number[][] = [];
       for (let j = 0; j < pl.replicas; j++) {
-        const sig = users.get(pl.cores[j]!)!.size > 1 ? undefined : replicaSignature(n, j);
+        const sig = batchable(n, j, users.get(pl.cores[j]!)!) ? replicaSignature(n, j) : undefined;
         if (sig === undefined) {
           alone.push([j]);
           continue;
@@ -628,13 +643,34 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       }
       const list = [...bySignature.values(), ...alone].sort((a, b) => a[0]! - b[0]!);
       out.set(n.index, list);
-      // Mirrors on the cores of batched replicas are computed inside the batch.
+      // Mirrors on cores of batched replicas that nothing else uses are computed inside the batch.
       for (const g of list) {
         if (g.length < 2) continue;
-        for (const j of g) for (const r of readsOf.get(`${n.index}:${j}`) ?? []) if (r.hasLocal) inlinedMirrors.add(`${r.producer}:${pl.cores[j]}`);
+        for (const j of g) {
+          if (users.get(pl.cores[j]!)!.size > 1) continue;
+          for (const r of readsOf.get(`${n.index}:${j}`) ?? []) if (r.hasLocal) inlinedMirrors.add(`${r.producer}:${pl.cores[j]}`);
+        }
       }
     }
     return out;
+  }
+
+  /**
+   * True when replica `j` of `n` may be a batch lane: no consumer reads it through SSA, and its
+   * sends, made at the end of the batch body, keep the order the send tasks would give them on
+   * its core: no other node runs on that core between `n` and the last consumer it sends to,
+   * and no other send task of that core serves a consumer in between.
+   */
+  function batchable(n: WorkloadNode, j: number, onCore: ReadonlySet<number>): boolean {
+    const key = `${n.index}:${j}`;
+    if (locallyRead.has(key)) return false;
+    if (onCore.size === 1) return true;
+    const last = lastLayerConsumer.get(key) ?? n.index;
+    for (const m of onCore) if (m !== n.index && m > n.index && m <= last) return false;
+    const core = plan.placements[n.index]!.cores[j]!;
+    const own = layerSends.get(key)?.length ?? 0;
+    const served = (sendTaskConsumers.get(core) ?? []).filter((c) => c > n.index && c <= last).length;
+    return served === own;
   }
 
   /**
