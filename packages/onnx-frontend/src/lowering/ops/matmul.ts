@@ -14,7 +14,6 @@ import { LoweringMessages as LM } from '../../diagnostics';
 import { F32, RowRegion, type LoweringContext, type NodeLowering, type Val, broadcastData } from '../lowering-context';
 import { elementCount, tensorType } from '../ir-helpers';
 
-/** The bias added to every output row: constant per column, a runtime row, or a per-row matrix. */
 /**
  * The bias added to every output row: a constant per-column row, or a value `val` of shape
  * [rows, cols] (rows 1 or M, cols 1 or N: a per-row value selects the lane's row, a single
