@@ -130,7 +130,7 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
   let ioBytes = 0;
   for (const n of workload.nodes) {
     const pl = plan.placements[n.index]!;
-    const work = laneWorkOf(n.op, cost);
+    const work = cachedLaneWork(n.op, cost);
     const laneNs = work.mvmNs + work.vectorNs + work.copyNs;
     // A core loads a scalar compute's graph inputs whole, a batch lane its share; constants once.
     const loadBytes = (n.isBatch ? 0 : n.hostInputBytes) + work.constantLoadBytes;
@@ -317,6 +317,17 @@ function cycleSpanNs(instances: ReadonlyMap<string, Instance>, reads: readonly R
     if (cycle) span = Math.max(span, before + coreEnd);
   }
   return span;
+}
+
+/** Lane works already computed, per cost model and graph compute (strategies estimate many plans of one workload). */
+const laneWorkCache = new WeakMap<CostModel, WeakMap<Operation, LaneWork>>();
+
+function cachedLaneWork(op: Operation, cost: CostModel): LaneWork {
+  let byOp = laneWorkCache.get(cost);
+  if (!byOp) laneWorkCache.set(cost, (byOp = new WeakMap()));
+  let w = byOp.get(op);
+  if (!w) byOp.set(op, (w = laneWorkOf(op, cost)));
+  return w;
 }
 
 /** The instruction-level cost of one lane (ns), by unit. */
