@@ -5,6 +5,8 @@
 //
 // Usage: node tools/bench/bufferization/bench.mjs [--models a,b] [--strategies a,b] [--layers N] [--rounds N] [--verbose]
 //          [--files a.pim.mlir,...] (saved PIM modules instead of models/fixtures) [--local-memory BYTES]
+//          [--scheduler-options local-memory=report] (schedule even when the scheduler finds a core over its memory)
+//          [--cpu] (pass times as CPU time of the process instead of wall-clock time)
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import * as path from 'node:path';

@@ -28,12 +28,19 @@ const MODELS = (modelsAt >= 0 ? args[modelsAt + 1]! : 'mlp,mlp_batch4,lenet5,mni
 const strategiesAt = args.indexOf('--strategies');
 const STRATEGIES = (strategiesAt >= 0 ? args[strategiesAt + 1]! : 'layer-sequential,throughput,latency').split(',');
 const VERBOSE = args.includes('--verbose');
+/** `--cpu`: pass times as CPU time of this process (user + system) instead of wall-clock time (robust to a loaded machine). */
+const CPU = args.includes('--cpu');
 const filesAt = args.indexOf('--files');
 const FILES = filesAt >= 0 ? args[filesAt + 1]!.split(',') : [];
 const ROUNDS = opt('rounds', 3);
 /** `--local-memory BYTES`: plan with a larger arena than the target's (to measure plans the target refuses). */
 const LOCAL_MEMORY = opt('local-memory', 0);
 const root = path.resolve(__dirname, '../../..');
+/** `--scheduler-options k=v,k=v`: options of the built-in strategies (e.g. `local-memory=report`). */
+const schedulerOptionsAt = args.indexOf('--scheduler-options');
+const SCHEDULER_OPTIONS: Record<string, string> = Object.fromEntries(
+  (schedulerOptionsAt >= 0 ? args[schedulerOptionsAt + 1]!.split(',') : []).map((kv) => kv.split('=') as [string, string]),
+);
 
 /** A pipeline of `stages` scheduled batches of `lanes` lanes, `layers` wvmm+vadd+relu per lane. */
 function synthetic(stages: number, lanes: number, layers: number, batched: boolean): string {
@@ -117,6 +124,8 @@ interface Row {
   worstRatio: number;
   hostBytes: number;
   ms: Record<string, number>;
+  /** Why pim-plan-memory refused the plan (the row shows it anyway). */
+  refused?: string;
 }
 
 function countOps(op: Operation): number {
@@ -167,7 +176,7 @@ function scheduledModel(model: string, strategy: string): { module?: Operation; 
   });
   if (!result) return { why: `plan lowering: ${diagnostics[0]?.message ?? 'failed'}` };
   const t0 = performance.now();
-  const r = builtinScheduler(strategy)!.schedule(module, defaultTarget(), {});
+  const r = builtinScheduler(strategy)!.schedule(module, defaultTarget(), SCHEDULER_OPTIONS);
   const ms = performance.now() - t0;
   if (VERBOSE) console.error(`  ${model} / ${strategy}: scheduled in ${ms.toFixed(0)} ms`);
   if (!r.module) return { why: `scheduler: ${r.diagnostics[0]?.message ?? 'failed'}` };
@@ -185,18 +194,30 @@ function runOnce(name: string, text: string | Operation): Row {
   registry.registerPass(() => new PimPlanMemoryPass({ onReport: (r) => (plan = r) }));
   registry.registerPass(() => new PimVerifyMemoryPass());
   const ms: Record<string, number> = {};
+  let refused: string | undefined;
   for (const pass of ['spat-to-pim', 'pim-bufferize', 'pim-plan-memory', 'pim-verify-memory']) {
+    if (refused) {
+      ms[pass] = 0; // a refused plan is not verified
+      continue;
+    }
     const { result, diagnostics: d } = ctx.diagnostics.capture(() => {
       const pm = parsePassPipeline(ctx, `builtin.module(${pass})`, registry)!;
       pm.enableVerifier(false);
       pm.setContext(TargetKey, benchTarget());
       const t0 = performance.now();
+      const c0 = process.cpuUsage();
       const ok = pm.run(module).success;
-      ms[pass] = performance.now() - t0;
-      if (VERBOSE) console.error(`  ${name}: ${pass} ${ms[pass]!.toFixed(0)} ms`);
+      const c = process.cpuUsage(c0);
+      ms[pass] = CPU ? (c.user + c.system) / 1000 : performance.now() - t0;
+      if (VERBOSE) console.error(`  ${name}: ${pass} ${(performance.now() - t0).toFixed(0)} ms wall, ${((c.user + c.system) / 1000).toFixed(0)} ms CPU`);
       return ok;
     });
-    if (!result) throw new Error(`${pass}: ${d[0]?.message ?? 'failed'}`);
+    if (!result) {
+      // The times so far, and why the pass refused (a plan over the capacity is planned anyway).
+      const why = `${pass}: ${d[0]?.message ?? 'failed'}`;
+      if (pass !== 'pim-plan-memory' || !plan) throw new Error(why);
+      refused = why;
+    }
   }
   const worst = plan!.streams.reduce((w, s) => (s.lowerBound && s.peak / s.lowerBound >= w.peak / Math.max(1, w.lowerBound) ? s : w), plan!.streams[0]!);
   return {
@@ -209,6 +230,7 @@ function runOnce(name: string, text: string | Operation): Row {
     worstRatio: plan!.worstRatio,
     hostBytes: plan!.hostBytes,
     ms,
+    refused,
   };
 }
 
@@ -227,14 +249,14 @@ function main(): void {
     programs.push([`synthetic: 16 stages x 4-lane batches, ${LAYERS} layers`, synthetic(16, 4, LAYERS, true)]);
     programs.push([`synthetic: 16 stages x 4 cores, ${LAYERS} layers`, synthetic(16, 4, LAYERS, false)]);
   }
-  console.log(`spat-to-pim + bufferization benchmark (pass times in ms; fixtures and synthetic programs: median of ${ROUNDS} rounds, models: one run)`);
+  console.log(`spat-to-pim + bufferization benchmark (pass times in ms of ${CPU ? 'CPU time' : 'wall-clock time'}; fixtures and synthetic programs: median of ${ROUNDS} rounds, models: one run)`);
   const header = '| program | ops after | streams | copies | worst peak / bound (B) | worst ratio | host B | spat-to-pim | bufferize | plan | verify | total |';
   console.log(header);
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   const line = (name: string, r: Row, m: (k: string) => number): void => {
     const total = m('spat-to-pim') + m('pim-bufferize') + m('pim-plan-memory') + m('pim-verify-memory');
     console.log(
-      `| ${name} | ${r.ops} | ${r.streams} | ${r.copies} | ${r.worstPeak} / ${r.worstBound} | ${r.worstRatio.toFixed(3)} | ${r.hostBytes} | ${m('spat-to-pim').toFixed(1)} | ${m('pim-bufferize').toFixed(1)} | ${m('pim-plan-memory').toFixed(1)} | ${m('pim-verify-memory').toFixed(1)} | ${total.toFixed(1)} |`,
+      `| ${name} | ${r.ops} | ${r.streams} | ${r.copies} | ${r.worstPeak} / ${r.worstBound} | ${r.worstRatio.toFixed(3)} | ${r.hostBytes} | ${m('spat-to-pim').toFixed(1)} | ${m('pim-bufferize').toFixed(1)} | ${m('pim-plan-memory').toFixed(1)} | ${m('pim-verify-memory').toFixed(1)} | ${total.toFixed(1)} |${r.refused ? ` refused: ${r.refused.slice(0, 160)} |` : ''}`,
     );
   };
   for (const model of FILES.length > 0 && modelsAt < 0 ? [] : MODELS) {

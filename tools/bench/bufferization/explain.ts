@@ -7,7 +7,7 @@
 //        node tools/bench/bufferization/explain.mjs --from FILE.mlir (a saved module; *.pim.mlir is bufferized first)
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Liveness, MLIRContext, PassRegistry, parsePassPipeline, parseSourceString, printOperation, type Operation } from '@raptor-pim/ir-core';
+import { Liveness, MLIRContext, PassRegistry, parsePassPipeline, parseSourceString, printOperation, type Operation, type Value } from '@raptor-pim/ir-core';
 import { registerPimDialect } from '@raptor-pim/pim-dialect';
 import { SpatToPimPass } from '@raptor-pim/spatial-to-pim';
 import { PimBufferizePass, TargetKey, computeStreamLiveness, describeStream, isStream, liveBytesLowerBound } from '@raptor-pim/bufferization';
@@ -27,6 +27,11 @@ const opt = (name: string): string | undefined => {
 const TOP = Number(opt('top') ?? 3);
 const VERBOSE = args.includes('--verbose');
 const root = path.resolve(__dirname, '../../..');
+/** `--scheduler-options k=v,k=v`: options of the built-in strategies (e.g. `local-memory=report`). */
+const schedulerOptionsAt = args.indexOf('--scheduler-options');
+const SCHEDULER_OPTIONS: Record<string, string> = Object.fromEntries(
+  (schedulerOptionsAt >= 0 ? args[schedulerOptionsAt + 1]!.split(',') : []).map((kv) => kv.split('=') as [string, string]),
+);
 
 function main(): void {
   const from = opt('from');
@@ -60,7 +65,7 @@ function main(): void {
     if (!pm.run(module).success) throw new Error(`${pipeline} failed`);
   };
   run('func.func(canonicalize,cse),func.func(spat-plan-layouts,spat-verify-layouts),func.func(spat-lower-plans)');
-  const r = builtinScheduler(strategy)!.schedule(module, defaultTarget(), {});
+  const r = builtinScheduler(strategy)!.schedule(module, defaultTarget(), SCHEDULER_OPTIONS);
   if (!r.module) throw new Error(`scheduler: ${r.diagnostics[0]?.message}`);
   const save = opt('save');
   if (save) fs.writeFileSync(save.replace(/\.mlir$/, '.spat.mlir'), printOperation(module));
@@ -69,6 +74,11 @@ function main(): void {
   run('pim-bufferize');
   if (save) fs.writeFileSync(save, printOperation(module));
   explain(module);
+}
+
+function constantOf(v: Value): number | undefined {
+  const a = v.definingOp?.getProperty('value') as unknown as { value?: bigint | number } | undefined;
+  return v.definingOp?.name === 'arith.constant' && a?.value !== undefined ? Number(a.value) : undefined;
 }
 
 function explain(module: Operation): void {
@@ -87,7 +97,8 @@ function explain(module: Operation): void {
   let sunk = 0;
   let viewed = 0;
   let hosted = 0;
-  const over = [0, 0, 0, 0];
+  const over = [0, 0, 0, 0, 0];
+  let extents = 0;
   for (const s of streams) {
     const ops: Operation[] = [];
     s.op.regions[0]!.firstBlock!.operations.forEach((o) => o.walk((x) => void ops.push(x)));
@@ -131,6 +142,24 @@ function explain(module: Operation): void {
       4,
     ).bytes;
     hosted = Math.max(hosted, hostBound);
+    // Buffers sized by the bytes their accesses reach ([0, furthest byte)), when every access is a
+    // byte-addressed copy or transfer with a constant offset.
+    const extent = allocations.map((a) => {
+      let reach = 0;
+      for (let u = a.value.firstUse; u; u = u.nextUse) {
+        const o = u.owner;
+        const size = Number((o.getProperty('size') as unknown as { value: bigint | number } | undefined)?.value ?? -1);
+        const offsetOperand = o.name === 'pim.memcp' || o.name === 'pim.memcp_hd' || o.name === 'pim.memcp_dh' ? (u.index < 2 ? u.index + 2 : -1) : o.name === 'pim.receive' && u.index === 0 ? 1 : o.name === 'pim.send' && u.index === 0 ? -2 : -1;
+        if (offsetOperand === -1 || size < 0) return a.bytes;
+        const off = offsetOperand === -2 ? 0 : constantOf(o.getOperand(offsetOperand));
+        if (off === undefined) return a.bytes;
+        reach = Math.max(reach, off + size);
+      }
+      return Math.min(a.bytes, reach);
+    });
+    const extentBound = liveBytesLowerBound(allocations.map((a, i) => ({ id: i, size: extent[i]!, start: firstUse[i]!, end: a.end })), 4).bytes;
+    extents = Math.max(extents, extentBound);
+    over[4] += extentBound > capacity ? 1 : 0;
     over[0] += s.bound > capacity ? 1 : 0;
     over[1] += sunkBound > capacity ? 1 : 0;
     over[3] += hostBound > capacity ? 1 : 0;
@@ -145,10 +174,10 @@ function explain(module: Operation): void {
     sunk = Math.max(sunk, sunkBound);
     viewed = Math.max(viewed, viewBound);
     const largest = allocations.reduce((m, a) => Math.max(m, a.bytes), 0);
-    if (VERBOSE) console.log(`${describeStream(s.op)}: bound ${s.bound}; allocated at first use ${sunkBound}; whole copies as views too ${viewBound}; host staging read from the host ${hostBound}; largest buffer ${largest}`);
+    if (VERBOSE) console.log(`${describeStream(s.op)}: bound ${s.bound}; allocated at first use ${sunkBound}; whole copies as views too ${viewBound}; host staging read from the host ${hostBound}; buffers sized by their accesses ${extentBound}; largest buffer ${largest}`);
   }
-  console.log(`worst bound ${streams[0]?.bound}; allocated at first use ${sunk}; whole copies as views ${viewed}; host staging buffers read from the host ${hosted}`);
-  console.log(`streams over ${capacity} B: ${over[0]}; allocated at first use ${over[1]}; + whole copies as views ${over[2]}; allocated at first use + host staging read from the host ${over[3]}`);
+  console.log(`worst bound ${streams[0]?.bound}; allocated at first use ${sunk}; whole copies as views ${viewed}; host staging buffers read from the host ${hosted}; buffers sized by their accesses ${extents}`);
+  console.log(`streams over ${capacity} B: ${over[0]}; allocated at first use ${over[1]}; + whole copies as views ${over[2]}; allocated at first use + host staging read from the host ${over[3]}; allocated at first use + sized by their accesses ${over[4]}`);
   console.log(`${streams.length} streams; over ${capacity} B: ${streams.filter((s) => s.bound > capacity).length}`);
   for (const s of streams.slice(0, TOP)) {
     const ops: Operation[] = [];
