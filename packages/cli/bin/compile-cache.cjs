@@ -48,14 +48,17 @@ function makeRequire(mod) {
 /**
  * Turns the compile cache on for the bundles under `packagesDir` (the folder holding the
  * `@raptor-pim` packages: the workspace's `packages/`, or `node_modules/@raptor-pim`).
+ * Returns what it does: `{ mode: 'off' }`, `{ mode: 'node' }` (Node's own cache), or
+ * `{ mode: 'v8', hits, misses }` with the bundles loaded from a cache and those compiled.
  */
 function enableCompileCache(packagesDir) {
   const dir = cacheDir();
-  if (!dir) return;
+  if (!dir) return { mode: 'off' };
   if (typeof Module.enableCompileCache === 'function') {
     Module.enableCompileCache(path.join(dir, 'node'));
-    return;
+    return { mode: 'node' };
   }
+  const status = { mode: 'v8', hits: [], misses: [] };
   const root = fs.realpathSync(packagesDir) + path.sep;
   const bundle = /^[^\\/]+[\\/]dist[\\/].+\.cjs$/;
   const tag = `${process.version}-${process.arch}-${process.versions.v8}`;
@@ -79,7 +82,10 @@ function enableCompileCache(packagesDir) {
         // No cache yet.
       }
       script = new vm.Script(Module.wrap(content), { filename, cachedData });
-      if (cachedData === undefined || script.cachedDataRejected) pending.push({ script, file, digest });
+      if (cachedData === undefined || script.cachedDataRejected) {
+        pending.push({ script, file, digest });
+        status.misses.push(filename);
+      } else status.hits.push(filename);
     } catch {
       return compile.call(this, content, filename);
     }
@@ -102,6 +108,7 @@ function enableCompileCache(packagesDir) {
       // A cache that cannot be written only means the next run compiles again.
     }
   });
+  return status;
 }
 
 module.exports = { enableCompileCache };
