@@ -1,7 +1,11 @@
 // spat-to-pim on hand-written scheduled programs: the PIM interpreter gives the outputs of the
-// Spatial interpreter, and the printed PIM module matches its golden file.
+// Spatial interpreter (on tensors, and on planned memrefs after pim-bufferize, pim-plan-memory and
+// pim-verify-memory), and the printed PIM module matches its golden file.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { PassRegistry } from '@raptor-pim/ir-core';
+import { registerBufferizationPasses } from '@raptor-pim/bufferization';
+import { registerSpatialToPimPasses } from '../src';
 import { FIXTURES, asBuffers, parseOk, print, randomInputs, readFixture, runPim, runPipeline, runSpatial } from './support/harness';
 
 const CASES = fs.readdirSync(path.join(FIXTURES, 'patterns')).filter((f) => f.endsWith('.mlir') && !f.endsWith('.pim.mlir'));
@@ -22,5 +26,12 @@ describe.each(CASES)('%s', (name) => {
     const golden = path.join(FIXTURES, 'patterns', name.replace(/\.mlir$/, '.pim.mlir'));
     if (process.env.UPDATE_GOLDEN || !fs.existsSync(golden)) fs.writeFileSync(golden, printed);
     expect(printed).toBe(fs.readFileSync(golden, 'utf8'));
+    const register = (r: PassRegistry): void => {
+      registerSpatialToPimPasses(r);
+      registerBufferizationPasses(r);
+    };
+    const b = runPipeline(module, 'pim-bufferize,pim-plan-memory,pim-verify-memory', register);
+    expect(b.diagnostics.map((d) => d.message)).toEqual([]);
+    expect(runPim(module, asBuffers(inputs))).toEqual(expected);
   });
 });

@@ -82,7 +82,7 @@ interface Placed {
   readonly batch: boolean;
   readonly cores: readonly number[];
   readonly order: number;
-  /** A batch that must be expanded lane by lane (a selector, bound or condition depends on the lane). */
+  /** A batch that must be expanded lane by lane (a loop bound or condition depends on the lane). */
   readonly expand?: boolean;
 }
 

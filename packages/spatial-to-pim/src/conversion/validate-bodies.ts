@@ -6,9 +6,9 @@
  * Because of them the conversion can move body ops into their streams in place (no clone): a
  * refused function is reported here and stays exactly as it was.
  *
- * The checks also find the batches that cannot stay one `pim.core_batch`: a selector, loop bound
- * or condition that depends on the lane is static per lane only, so the batch is expanded lane
- * by lane (its lanes become constants).
+ * The checks also find the batches that cannot stay one `pim.core_batch`: a loop bound or
+ * condition that depends on the lane is static per lane only, so the batch is expanded lane by
+ * lane (its lanes become constants). A selector static per lane only keeps the batch.
  */
 import { RankedTensorType, Traits, type Block, type Operation, type Value, printType } from '@raptor-pim/ir-core';
 import type { HardwareConfig } from '@raptor-pim/pim-target';
@@ -36,7 +36,7 @@ const KEPT_DIALECTS: ReadonlySet<string> = new Set(['arith', 'affine', 'memref',
 export interface BodyCheck {
   /** False after a diagnostic. */
   readonly ok: boolean;
-  /** True when a selector, loop bound or condition depends on the lane of a batch. */
+  /** True when a loop bound or condition depends on the lane of a batch. */
   readonly laneDependent: boolean;
 }
 
@@ -81,13 +81,14 @@ export class BodyValidator {
     state: { ok: boolean; laneDependent: boolean },
     op: Operation,
     what: string,
+    laneSensitive = true,
   ): boolean {
     for (const env of envs.slice(0, MAX_ENVIRONMENTS)) {
       if (evaluate(env) === undefined) {
         this.fail(state, op, M.notStatic(op.name, what));
         return false;
       }
-      if (lane && env.has(lane)) {
+      if (laneSensitive && lane && env.has(lane)) {
         const without = new Map(env);
         without.delete(lane);
         if (evaluate(without) === undefined) state.laneDependent = true;
@@ -166,7 +167,8 @@ export class BodyValidator {
         const k = evaluateStaticIndex(view.selector, env);
         return k !== undefined && k >= 0 && k < n ? k : undefined;
       };
-      this.staticUnder(pick, envs, lane, state, op, 'the selector');
+      // A selector static per lane stays in a kept batch (lowered to a lane-offset copy).
+      this.staticUnder(pick, envs, lane, state, op, 'the selector', false);
       return;
     }
     if (d === SoftmaxOp && !this.config.raptor_config.allow_vsoftmax) {

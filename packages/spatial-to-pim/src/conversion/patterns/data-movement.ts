@@ -2,10 +2,11 @@
  * Data movement inside a stream: `tensor.extract_slice` / `tensor.insert_slice` -> one
  * `pim.memcp` per contiguous run, `spat.concat` -> `pim.concat`, `spat.extract_rows` -> one
  * `pim.memcp` per row, `spat.deferred_source_select` with a static selector -> the selected
- * value (no copy), `spat.blueprint` -> `pim.memcp` per slice run. (Slices of host inputs are read straight from host memory with
+ * value (no copy; a selector static per lane of a kept batch: the sources staged back to back
+ * and the selected one copied from the lane's offset), `spat.blueprint` -> `pim.memcp` per slice run. (Slices of host inputs are read straight from host memory with
  * `pim.memcp_hd` when streams are formed, see `convert-function.ts`.)
  */
-import { createConversionPattern, type ConversionPattern, type DenseArrayAttr, type Location, type OpBuilder, type Operation, type Value, printType } from '@raptor-pim/ir-core';
+import { RankedTensorType, createConversionPattern, type ConversionPattern, type DenseArrayAttr, type Location, type OpBuilder, type Operation, type Value, printType } from '@raptor-pim/ir-core';
 import { ConcatOp as PimConcatOp, MemcpHdOp, MemcpOp, ReceiveOp, VMVOp, getPimDestination } from '@raptor-pim/pim-dialect';
 import { BlueprintOp, ConcatOp, DeferredSourceSelectOp, ExtractRowsOp } from '@raptor-pim/spatial-dialect';
 import { EmptyOp, ExtractSliceOp, InsertSliceOp, TensorCollapseShapeOp, TensorExpandShapeOp } from '@raptor-pim/upstream-dialects';
@@ -251,9 +252,31 @@ export function dataMovementPatterns(ctx: LoweringContext): ConversionPattern[] 
     }),
     createConversionPattern(DeferredSourceSelectOp, (view, adaptor, rw) => {
       const op = view.op;
+      const n = adaptor.sources.length;
       const k = evaluateStatic(adaptor.selector, NO_BINDINGS);
-      if (k === undefined || k < 0 || k >= adaptor.sources.length) return ctx.error(op, M.notStatic(op.name, 'the selector'));
-      rw.replaceOp(op, [adaptor.sources[k]!]);
+      if (k !== undefined) {
+        if (k < 0 || k >= n) return ctx.error(op, M.notStatic(op.name, 'the selector'));
+        rw.replaceOp(op, [adaptor.sources[k]!]);
+        return true;
+      }
+      // A selector static per lane only (a kept batch): the sources staged back to back, the
+      // selected one copied from the lane's offset, so the batch stays one body.
+      const t = op.getResult(0).type as RankedTensorType;
+      const info = staticTensor(t);
+      if (!info) return ctx.error(op, M.dynamicShape(op.name, printType(t)));
+      const elements = info.bytes / info.elementBytes;
+      let stage = ctx.empty(rw, RankedTensorType.get(rw.context, [n * elements], t.elementType), op.location);
+      adaptor.sources.forEach((src, i) => {
+        stage = MemcpOp.build(
+          rw,
+          { dst: stage, src, dstOffset: ctx.constant(rw, i * info.bytes), srcOffset: ctx.constant(rw, 0), output: stage.type, size: ctx.i32(info.bytes) },
+          op.location,
+        ).output;
+      });
+      const at = ctx.materialize(rw, ctx.scale(rw, adaptor.selector, info.bytes, op.location));
+      const y = MemcpOp.build(rw, { dst: ctx.empty(rw, t, op.location), src: stage, dstOffset: ctx.constant(rw, 0), srcOffset: at, output: t, size: ctx.i32(info.bytes) }, op.location).output;
+      ctx.counters.copies += n + 1;
+      rw.replaceOp(op, [y]);
       return true;
     }),
   ];
