@@ -9,6 +9,7 @@
 // resolved from source (no build needed).
 //
 // Usage: node tools/bench/compile/bench.mjs [--models a,b] [--strategies s,t] [--timeout-s N] [--json FILE]
+//        node tools/bench/compile/bench.mjs --table FILE... (the table of saved --json records)
 import { runTs } from './run-ts.mjs';
 
 process.exit(runTs('bench.ts', process.argv.slice(2)));

@@ -34,12 +34,18 @@ function runCase(model: string, strategy: string): CaseRecord {
   return { model, strategy, ok: false, vsoftmax: false, failure: { stage: 'process', message: `${why} (${((Date.now() - started) / 1000).toFixed(0)} s)` } };
 }
 
-const records: CaseRecord[] = [];
-for (const model of models) {
-  for (const strategy of strategies) {
-    const rec = runCase(model, strategy);
-    records.push(rec);
-    process.stderr.write(`${model} ${strategy}: ${rec.ok ? 'ok' : `${rec.failure?.stage}: ${rec.failure?.message}`}\n`);
+// --table FILE...: print the table of saved records (several runs' --json files) without running anything.
+const tableFiles = args.includes('--table') ? args.slice(args.indexOf('--table') + 1) : undefined;
+const records: CaseRecord[] = tableFiles ? tableFiles.flatMap((file) => JSON.parse(fs.readFileSync(file, 'utf8')) as CaseRecord[]) : [];
+if (!tableFiles) {
+  for (const model of models) {
+    for (const strategy of strategies) {
+      const rec = runCase(model, strategy);
+      records.push(rec);
+      process.stderr.write(`${model} ${strategy}: ${rec.ok ? 'ok' : `${rec.failure?.stage}: ${rec.failure?.message}`}\n`);
+      // Saved after every case, so an interrupted run keeps what it measured.
+      if (jsonFile) fs.writeFileSync(jsonFile, JSON.stringify(records, null, 1) + '\n');
+    }
   }
 }
 
@@ -68,4 +74,3 @@ for (const r of records) {
   );
 }
 process.stdout.write(out.join('\n') + '\n');
-if (jsonFile) fs.writeFileSync(jsonFile, JSON.stringify(records, null, 1) + '\n');
