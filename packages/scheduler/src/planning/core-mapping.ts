@@ -5,6 +5,7 @@
  */
 import type { CostModel } from '@raptor-pim/pim-target';
 import type { Workload, WorkloadNode } from '../analysis/workload';
+import { laneWorkOf } from './estimate';
 import { hasConsumers, replicaFootprint } from './local-memory';
 import type { Granularity, Replication, TransferMode } from './schedule-plan';
 
@@ -45,17 +46,34 @@ export interface CorePacking {
   readonly memoryBytes: number[];
 }
 
+const laneNsCache = new WeakMap<CostModel, WeakMap<object, number>>();
+
 /**
- * Per-replica busy time of a node with `replicas` replicas of `copies` weight copies each: its
- * rounds run in waves of `copies` lanes whose MVMs issue back to back on distinct array groups
- * (the first takes the MVM latency, each further one the issue interval), then their vector
- * work and transfers.
+ * The time one lane of `node` keeps its core busy, priced as the estimate prices it
+ * ({@link laneWorkOf}: the lane's `mvmul`s, vector instructions and local copies one after
+ * another) plus its transfers; cached per cost model and graph compute.
+ */
+export function laneBusyNs(node: WorkloadNode, cost: CostModel): number {
+  let byOp = laneNsCache.get(cost);
+  if (!byOp) laneNsCache.set(cost, (byOp = new WeakMap()));
+  let ns = byOp.get(node.op);
+  if (ns === undefined) {
+    const w = laneWorkOf(node.op, cost);
+    ns = w.mvmNs + w.vectorNs + w.copyNs + node.laneTransferNs;
+    byOp.set(node.op, ns);
+  }
+  return ns;
+}
+
+/**
+ * Per-replica busy time of a node with `replicas` replicas: its rounds run one after another
+ * ({@link laneBusyNs} each). A lowered lane's instructions depend on one another (the code
+ * reuses its buffers), so further weight copies on the same core (`copies`) do not overlap
+ * rounds and leave the time unchanged; parallelism comes from replicas on distinct cores.
  */
 export function replicaTimeNs(node: WorkloadNode, cost: CostModel, replicas: number, copies = 1): number {
-  const rounds = Math.ceil(node.lanes / replicas);
-  const waves = Math.ceil(rounds / copies);
-  const width = Math.min(copies, rounds);
-  return waves * (cost.mvmSequenceNs(width * node.mvmIssuesPerLane) + width * (node.laneVectorNs + node.laneTransferNs));
+  void copies;
+  return Math.ceil(node.lanes / replicas) * laneBusyNs(node, cost);
 }
 
 /**
@@ -113,6 +131,12 @@ export interface PackOptions {
   readonly preferAffinity: boolean;
   /** Pack without the local-memory constraint (`local-memory=report`). */
   readonly ignoreMemory?: boolean;
+  /**
+   * Among the cores an item fits, take the one whose computes stay closest to it in program
+   * order (the smallest span of node indices) instead of the first: a core looping over
+   * computes of distant layers holds the next inference back by the time between them.
+   */
+  readonly compactStages?: boolean;
 }
 
 /**
@@ -178,6 +202,22 @@ export function packReplicas(items: readonly ReplicaItem[], nodes: number, cost:
       const pc = cores[it.affinity];
       const c = pc && pc.length ? pc[it.replica % pc.length] : undefined;
       if (c !== undefined && fits(c, it)) chosen = c;
+    }
+    if (chosen < 0 && options.compactStages) {
+      let bestSpan = Infinity;
+      for (let c = 0; c < crossbarsUsed.length; c++) {
+        if (!fits(c, it)) continue;
+        let lo = it.node;
+        let hi = it.node;
+        for (const n of hosts[c]!) {
+          lo = Math.min(lo, n);
+          hi = Math.max(hi, n);
+        }
+        if (hi - lo < bestSpan) {
+          bestSpan = hi - lo;
+          chosen = c;
+        }
+      }
     }
     for (let c = 0; chosen < 0 && c < crossbarsUsed.length; c++) if (fits(c, it)) chosen = c;
     if (chosen < 0) {

@@ -17,6 +17,8 @@ export interface PackingConstraints {
   readonly granularity?: readonly Granularity[];
   /** Ignore local memory (`local-memory=report`). */
   readonly ignoreMemory?: boolean;
+  /** Keep the computes of one core close in program order ({@link PackOptions.compactStages}). */
+  readonly compactStages?: boolean;
 }
 
 /** The replica counts of a plan and their packing. */
@@ -47,8 +49,10 @@ export function replicationForPeriod(node: WorkloadNode, cost: CostModel, period
     }
   }
   if (best) return best;
+  // Nothing fits the period: every lane on a core of its own as far as the cores go (copies
+  // on one core do not shorten a replica's time, see replicaTimeNs).
   const r = divisors(node.lanes).filter((d) => d <= maxReplicas).pop() ?? 1;
-  return { replicas: r, copies: Math.min(maxCopies, node.lanes / r) };
+  return { replicas: r, copies: 1 };
 }
 
 /** Crossbars that a replication of every node holds. */
@@ -74,19 +78,64 @@ export function planReplicasForPeriod(workload: Workload, cost: CostModel, toler
     });
     return packing ? { replication, packing, periodNs: Math.max(0, ...packing.timeNs) } : undefined;
   };
+  return searchPeriods(workload, cost, tolerance, attempt).best;
+}
+
+/** The binary search on the period: the best plan and every feasible plan it met (largest period first). */
+function searchPeriods(
+  workload: Workload,
+  cost: CostModel,
+  tolerance: number,
+  attempt: (periodNs: number) => ReplicationPlan | undefined,
+): { best?: ReplicationPlan; feasible: ReplicationPlan[] } {
   let hi = workload.nodes.reduce((a, n) => a + replicaTimeNs(n, cost, 1), 0);
   let best = attempt(hi);
-  if (!best) return undefined;
+  if (!best) return { feasible: [] };
+  const feasible = [best];
   let lo = 0;
   while (hi - lo > Math.max(1, hi * tolerance)) {
     const mid = (lo + hi) / 2;
     const r = attempt(mid);
     if (r) {
       best = r;
+      feasible.push(r);
       hi = mid;
     } else lo = mid;
   }
-  return best;
+  return { best, feasible };
+}
+
+/**
+ * Candidate replications for a strategy that compares them with the estimate: the plans the
+ * binary search on the period accepted (from one copy per node down to the smallest period),
+ * distinct replications only, the smallest period first. The packing's period is each core's
+ * busy time; the estimate also sees transfers and how computes of several layers on one core
+ * delay the next inference, so the smallest packed period is not always the best schedule.
+ */
+export function replicationCandidates(workload: Workload, cost: CostModel, tolerance = 1e-3, constraints: PackingConstraints = {}): ReplicationPlan[] {
+  const nodes = workload.nodes.length;
+  const attempt = (periodNs: number): ReplicationPlan | undefined => {
+    const replication = workload.nodes.map((n) => replicationForPeriod(n, cost, periodNs));
+    if (crossbarsOf(workload, replication) > cost.crossbars) return undefined;
+    const packing = packReplicas(replicaItems(workload, replication, cost, constraints.granularity), nodes, cost, {
+      cores: cost.cores,
+      timeBudgetNs: periodNs,
+      preferAffinity: true,
+      ignoreMemory: constraints.ignoreMemory === true,
+      compactStages: constraints.compactStages === true,
+    });
+    return packing ? { replication, packing, periodNs: Math.max(0, ...packing.timeNs) } : undefined;
+  };
+  const { feasible } = searchPeriods(workload, cost, tolerance, attempt);
+  const seen = new Set<string>();
+  const out: ReplicationPlan[] = [];
+  for (const r of [...feasible].reverse()) {
+    const key = r.replication.map((x) => `${x.replicas}x${x.copies}`).join(',') + '|' + r.packing.cores.map((c) => c.join('.')).join(',');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(r);
+  }
+  return out;
 }
 
 /** One copy of every node, packed without a time limit (the baseline capacity check). */

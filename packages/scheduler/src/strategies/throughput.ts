@@ -6,12 +6,16 @@
  * within their crossbars and local memory), each replica's array groups stay on one core, and
  * activations move core to core through channels, never through host memory. A node whose
  * partial result would not fit a core at layer granularity streams its fragments out round by
- * round (window granularity).
+ * round (window granularity). Among the packings the period search accepts, the one with the
+ * best estimated throughput is taken (the estimate also charges transfers and the delay that
+ * computes of several layers on one core put on the next inference).
  */
 import { floatOption } from '@raptor-pim/ir-core';
 import { enforcesLocalMemory, granularityForMemory, localMemoryOption } from '../planning/local-memory';
 import { mirrorHostFedComputes } from '../planning/mirrors';
-import { planReplicasForPeriod } from '../planning/replication';
+import { estimateSchedule } from '../planning/estimate';
+import { replicationCandidates } from '../planning/replication';
+import { planReads } from '../planning/transfers';
 import type { Granularity, NodePlacement, SchedulePlan } from '../planning/schedule-plan';
 import { createPlanScheduler, type PlanContext } from '../scheduler';
 import { SchedulerMessages as M } from '../diagnostics';
@@ -23,10 +27,19 @@ export function planThroughput(context: PlanContext, granularity: Granularity, s
   const { workload, cost, options } = context;
   const enforce = enforcesLocalMemory(options);
   const granularities = enforce ? granularityForMemory(workload, cost, granularity) : workload.nodes.map(() => granularity);
-  const r = planReplicasForPeriod(workload, cost, Number(options['tolerance'] ?? 0.001), { granularity: granularities, ignoreMemory: !enforce });
-  if (!r) return M.noPacking(strategy, cost.cores);
-  const placements: NodePlacement[] = workload.nodes.map((n) => ({ ...r.replication[n.index]!, cores: r.packing.cores[n.index]!, granularity: granularities[n.index]! }));
-  return mirrorHostFedComputes(workload, { strategy, placements, transfer: 'channel', pipelined: true }, enforce ? cost : undefined);
+  const tolerance = Number(options['tolerance'] ?? 0.001);
+  const constraints = { granularity: granularities, ignoreMemory: !enforce };
+  const candidates = [...replicationCandidates(workload, cost, tolerance, constraints), ...replicationCandidates(workload, cost, tolerance, { ...constraints, compactStages: true })];
+  if (!candidates.length) return M.noPacking(strategy, cost.cores);
+  // The estimate decides among the packings the period search accepted (ties: the smaller period).
+  let best: { plan: SchedulePlan; throughput: number } | undefined;
+  for (const r of candidates) {
+    const placements: NodePlacement[] = workload.nodes.map((n) => ({ ...r.replication[n.index]!, cores: r.packing.cores[n.index]!, granularity: granularities[n.index]! }));
+    const plan = mirrorHostFedComputes(workload, { strategy, placements, transfer: 'channel', pipelined: true }, enforce ? cost : undefined);
+    const throughput = estimateSchedule(workload, plan, planReads(workload, plan), cost).throughput;
+    if (!best || throughput > best.throughput * 1.0001) best = { plan, throughput };
+  }
+  return best!.plan;
 }
 
 /** The `throughput` strategy. */
