@@ -5,12 +5,18 @@
 //     (importOnnxModel after readOnnxFile): the figure issue #15 targets (<= 0.6x);
 //   - read + validate + infer shapes only (loadOnnxFile).
 // Interleaved rounds (order rotated each round), medians, ratios.
+// Then, as users run them, whole process against whole process: `raptor import MODEL -o FILE`
+// (the built cli, start-up included) against `node ort-session-create.mjs MODEL` (a node process
+// creating one session), user+sys CPU from /usr/bin/time, --whole N pairs in turn (default 10;
+// 0 skips; needs the cli built), medians and the median of the pair ratios (target <= 1.2x).
 //
-// Usage (after `npx nx build onnx-frontend`):
-//   node tools/bench/onnx-frontend/import-vs-ort.mjs [model.onnx] [--rounds N]
+// Usage (after `npx nx build onnx-frontend`; the whole-process figure needs the cli built):
+//   node tools/bench/onnx-frontend/import-vs-ort.mjs [model.onnx] [--rounds N] [--whole N]
 // Default model: ../shared/models/ultraface-slim-320/model.onnx beside the repository
 // (override the shared folder with RAPTOR_SHARED_DIR).
-import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -28,7 +34,9 @@ const { InferenceSession } = await import('onnxruntime-node');
 const args = process.argv.slice(2);
 const roundsAt = args.indexOf('--rounds');
 const rounds = roundsAt >= 0 ? Number(args[roundsAt + 1]) : 30;
-const positional = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--rounds');
+const wholeAt = args.indexOf('--whole');
+const wholeRounds = wholeAt >= 0 ? Number(args[wholeAt + 1]) : 10;
+const positional = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--rounds' && args[i - 1] !== '--whole');
 const shared = process.env.RAPTOR_SHARED_DIR ?? resolve(repo, '../shared');
 const model = positional[0] ?? join(shared, 'models/ultraface-slim-320/model.onnx');
 const model_ = model;
@@ -98,3 +106,40 @@ console.log(`full import   / session create (opt=all):      ${(m.full / m.ortAll
 console.log(`full import   / session create (opt=disabled): ${(m.full / m.ortDisabled).toFixed(3)}x`);
 console.log(`read+infer    / session create (opt=all):      ${(m.ours / m.ortAll).toFixed(3)}x`);
 console.log(`read+infer    / session create (opt=disabled): ${(m.ours / m.ortDisabled).toFixed(3)}x`);
+
+// ------------------------------------------------------------------ whole process
+const raptorBin = join(repo, 'packages/cli/bin/raptor.cjs');
+const ortScript = join(here, 'ort-session-create.mjs');
+/** user+sys CPU seconds of one process, as /usr/bin/time accounts it. */
+function cpuOf(command, commandArgs) {
+  const r = spawnSync('/usr/bin/time', ['-f', '%U %S', command, ...commandArgs], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (r.status !== 0) throw new Error(`${command} ${commandArgs.join(' ')} failed: ${r.stderr}`);
+  const [user, sys] = r.stderr.trim().split('\n').pop().split(' ').map(Number);
+  return user + sys;
+}
+if (wholeRounds > 0) {
+  if (!existsSync(join(repo, 'packages/cli/dist/bin.cjs')) || !existsSync('/usr/bin/time')) {
+    console.log('whole-process figure skipped: needs /usr/bin/time and the cli built (npx nx run-many -t build --projects=tag:raptor)');
+  } else {
+    const work = mkdtempSync(join(tmpdir(), 'import-vs-ort-'));
+    const out = join(work, 'out.mlir');
+    const raptor = () => cpuOf(process.execPath, [raptorBin, 'import', model, '-o', out]);
+    const session = () => cpuOf(process.execPath, [ortScript, model]);
+    raptor(); // warm-up: file cache, and the launcher's compile cache as a user's second run has it
+    session();
+    const ours = [];
+    const theirs = [];
+    const ratios = [];
+    for (let i = 0; i < wholeRounds; i++) {
+      const a = raptor();
+      const b = session();
+      ours.push(a);
+      theirs.push(b);
+      ratios.push(a / b);
+    }
+    rmSync(work, { recursive: true, force: true });
+    const r = median(ratios);
+    console.log(`whole process (${wholeRounds} pairs, user+sys CPU): raptor import median ${median(ours).toFixed(3)} s, onnxruntime session process ${median(theirs).toFixed(3)} s`);
+    console.log(`raptor import / session process (median of pair ratios): ${r.toFixed(3)}x  (target <= 1.2x: ${r <= 1.2 ? 'met' : 'NOT met'})`);
+  }
+}
