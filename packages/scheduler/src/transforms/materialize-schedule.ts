@@ -10,6 +10,7 @@
  */
 import {
   ConstantOp,
+  type AffineMap,
   DenseArrayAttr,
   DYNAMIC,
   IndexType,
@@ -23,7 +24,7 @@ import {
   type Operation,
   type Value,
 } from '@raptor-pim/ir-core';
-import { AffineApplyOp, createEmpty, EmptyOp, ParallelInsertSliceOp, readSliceLists } from '@raptor-pim/upstream-dialects';
+import { AffineApplyOp, createEmpty, EmptyOp, ExtractSliceOp, ParallelInsertSliceOp, readSliceLists } from '@raptor-pim/upstream-dialects';
 import { SliceBuilder } from './slice-builder';
 import {
   BlueprintOp,
@@ -257,6 +258,8 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   const constants = new Map<Block, Map<number, Value>>();
   /** The number of every index constant made by {@link constant}. */
   const constantValue = new Map<Value, number>();
+  /** The map of every graph-body `affine.apply` folded so far. */
+  const applyMaps = new Map<Operation, AffineMap>();
   const scheduled: Operation[][] = workload.nodes.map(() => []);
   const firstOnCore = new Map<number, Operation>();
   const mirrorOps = new Map<string, Operation>();
@@ -339,17 +342,46 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
 
   // ------------------------------------------------------------------ helpers
 
-  /** The value of an `affine.apply` whose operands are (mapped to) constants of this materialization. */
-  function foldApply(op: Operation, mapping: IRMapping): number | undefined {
-    const args: number[] = [];
-    for (const v of op.operands) {
-      const x = constantValue.get(mapping.lookupOrDefault(v));
-      if (x === undefined) return undefined;
-      args.push(x);
+  /**
+   * Clones body op `o` of one unrolled round at the builder's point, folding what the known
+   * index `numbers` of the round decide: an `affine.apply` of known operands becomes a number
+   * (no op), a unit-stride `tensor.extract_slice` with known offsets gets them as static
+   * offsets; any other op gets an index constant for each known operand it reads.
+   */
+  function cloneFolding(b: OpBuilder, o: Operation, mapping: IRMapping, numbers: Map<Value, number>): void {
+    const known = (v: Value): number | undefined => numbers.get(v) ?? constantValue.get(mapping.lookupOrDefault(v));
+    if (AffineApplyOp.isInstance(o)) {
+      const args: number[] = [];
+      for (const v of o.operands) {
+        const x = known(v);
+        if (x === undefined) break;
+        args.push(x);
+      }
+      if (args.length === o.numOperands) {
+        let map = applyMaps.get(o);
+        if (!map) applyMaps.set(o, (map = AffineApplyOp.get(o).map.value));
+        const r = map.evaluate(args.slice(0, map.numDims), args.slice(map.numDims));
+        if (r && r.length === 1) {
+          numbers.set(o.getResult(0), r[0]!);
+          return;
+        }
+      }
+    } else if (ExtractSliceOp.isInstance(o) && o.numOperands > 1) {
+      const lists = readSliceLists(o);
+      const dyn = o.operands.slice(1).map(known);
+      if (dyn.every((x) => x !== undefined) && lists.strides.every((x) => x === 1) && lists.sizes.every((x) => x !== DYNAMIC)) {
+        let d = 0;
+        const offsets = lists.offsets.map((x) => (x === DYNAMIC ? dyn[d++]! : x));
+        const r = slices.extract(b, o.location, mapping.lookupOrDefault(o.getOperand(0)), offsets, lists.sizes, o.getResult(0).type as RankedTensorType);
+        mapping.map(o.getResult(0), r);
+        return;
+      }
     }
-    const map = AffineApplyOp.get(op).map.value;
-    const r = map.evaluate(args.slice(0, map.numDims), args.slice(map.numDims));
-    return r && r.length === 1 ? r[0] : undefined;
+    for (const v of o.operands) {
+      const x = numbers.get(v);
+      if (x !== undefined && !mapping.contains(v)) mapping.map(v, constant(b, x, o.location));
+    }
+    b.clone(o, mapping);
   }
 
   /** An index constant at the start of the builder's block (one per value and block). */
@@ -538,7 +570,10 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     for (const [round, lane] of lanesOfReplica(pl, n.lanes, j).entries()) {
       if (window) receiveRound(round);
       const mapping = new IRMapping();
-      if (n.isBatch) mapping.map(gEntry.arguments[0]!, constant(bb, lane, loc));
+      // Index values of this round known as numbers (the graph lane and what folds from it):
+      // they become static slice offsets, or index constants where an op needs an SSA value.
+      const numbers = new Map<Value, number>();
+      if (n.isBatch) numbers.set(gEntry.arguments[0]!, lane);
       const copy = round % pl.copies;
       weights.forEach((_, k) => mapping.map(gEntry.arguments[firstWeightArg + k]!, wArgs[copy * weights.length + k]!));
       inputs.forEach((_, k) => {
@@ -549,10 +584,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       if (n.isBatch) gEntry.arguments.slice(firstWeightArg + weights.length + inputs.length).forEach((out, k) => mapping.map(out, partialOf(k)));
       for (let o = gEntry.firstOp; o; o = o.next) {
         if (o === gEntry.lastOp) break;
-        // Index arithmetic of the (constant) graph lane folds to constants shared by the rounds.
-        const folded = AffineApplyOp.isInstance(o) ? foldApply(o, mapping) : undefined;
-        if (folded !== undefined) mapping.map(o.getResult(0), constant(bb, folded, loc));
-        else bb.clone(o, mapping);
+        cloneFolding(bb, o, mapping, numbers);
       }
       const term = gEntry.lastOp!;
       if (!n.isBatch) {
@@ -567,7 +599,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           const outIndex = gEntry.arguments.indexOf(ins.getOperand(1) as never) - (firstWeightArg + weights.length + inputs.length);
           const value = mapping.lookupOrDefault(ins.getOperand(0));
           const lists = readSliceLists(ins);
-          const dyn = ins.operands.slice(2).map((x) => mapping.lookupOrDefault(x));
+          const dyn = ins.operands.slice(2).map((x): number | Value => numbers.get(x) ?? mapping.lookupOrDefault(x));
           let d = 0;
           const offsets = lists.offsets.map((x) => (x === DYNAMIC ? dyn[d++]! : x));
           const sizes = lists.sizes.map((x) => x);
