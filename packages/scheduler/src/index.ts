@@ -24,10 +24,20 @@ export type { WorkloadInput, WorkloadNode, WorkloadProblem, WorkloadSource } fro
 export { analyzeFragmentNeeds, evaluateIndex } from './analysis/fragment-needs';
 export { coreOfLane, divisors, lanesOfReplica, replicaOfLane, roundsOf } from './planning/schedule-plan';
 export type { Granularity, NodePlacement, Replication, SchedulePlan, TransferMode } from './planning/schedule-plan';
-export { packReplicas, replicaItems, replicaTimeNs } from './planning/core-mapping';
+export { laneBusyNs, packReplicas, replicaItems, replicaTimeNs } from './planning/core-mapping';
 export type { CorePacking, PackOptions, ReplicaItem } from './planning/core-mapping';
-export { crossbarsOf, planReplicasForPeriod, planSingleCopies, replicationForPeriod } from './planning/replication';
-export type { ReplicationPlan } from './planning/replication';
+export { crossbarsOf, planReplicasForPeriod, planSingleCopies, replicationCandidates, replicationForPeriod } from './planning/replication';
+export type { PackingConstraints, ReplicationPlan } from './planning/replication';
+export {
+  enforcesLocalMemory,
+  granularityForMemory,
+  LOCAL_MEMORY_MODES,
+  localMemoryOption,
+  minimumFootprint,
+  planLocalMemory,
+  replicaFootprint,
+} from './planning/local-memory';
+export type { CoreMemory, MemoryParts, ReplicaFootprint } from './planning/local-memory';
 export { addTraffic, placeOnMesh, trafficCost } from './planning/placement';
 export { mirrorHostFedComputes } from './planning/mirrors';
 export type { MeshPlacement, TrafficMatrix } from './planning/placement';
