@@ -4,7 +4,7 @@
 // utilisation, peak local memory and the schedule time, on the default 64-core target.
 // Sibling packages are read from source (no build needed).
 //
-//   node tools/bench/scheduler/bench.mjs [model ...] [--json]
+//   node tools/bench/scheduler/bench.mjs [model ...] [--json] [--option NAME=VALUE ...]
 //
 // Models default to every shared model the pipeline lowers; resnet18 is included (slowest).
 import { spawnSync } from 'node:child_process';

@@ -17,7 +17,14 @@ const shared = process.env['RAPTOR_SHARED_DIR'] ?? path.resolve(__dirname, '../.
 const args = process.argv.slice(2);
 const json = args.includes('--json');
 const DEFAULT_MODELS = ['mlp', 'mlp_batch4', 'lenet5', 'mnist-8', 'resnet_mini', 'resnet18'];
-const models = args.filter((a) => !a.startsWith('--'));
+const models = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--option');
+/** Strategy options given as `--option NAME=VALUE` (e.g. `--option local-memory=report`), passed to every strategy. */
+const options: Record<string, string> = {};
+args.forEach((a, i) => {
+  if (a !== '--option') return;
+  const [name, ...value] = (args[i + 1] ?? '').split('=');
+  if (name) options[name] = value.join('=');
+});
 
 /** The module of `model` lowered to graph computes, or the reason it is not. */
 function lowered(model: string): Operation | string {
@@ -62,7 +69,7 @@ for (const model of models.length ? models : DEFAULT_MODELS) {
     (globalThis as { gc?: () => void }).gc?.();
     const heap0 = process.memoryUsage().heapUsed;
     const t0 = performance.now();
-    const r = s.schedule(module, defaultTarget(), {});
+    const r = s.schedule(module, defaultTarget(), options);
     const scheduleMs = performance.now() - t0;
     const heapMB = Math.max(0, process.memoryUsage().heapUsed - heap0) / 1e6;
     if (!r.module) {
