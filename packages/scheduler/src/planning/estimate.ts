@@ -8,11 +8,11 @@
  * {@link laneWorkOf}), and the global memory is one port that every core's host loads and
  * stores queue for, as in the simulator.
  */
-import { DenseElementsAttr, type Operation, RankedTensorType, Traits } from '@raptor-pim/ir-core';
-import { ExtractSliceOp, InsertSliceOp, ParallelInsertSliceOp, TensorCollapseShapeOp, TensorExpandShapeOp, readSliceLists } from '@raptor-pim/upstream-dialects';
+import { DenseElementsAttr, type Operation, RankedTensorType, Traits, type Value } from '@raptor-pim/ir-core';
+import { ExtractSliceOp, InsertSliceOp, ParallelInsertSliceOp, readSliceLists } from '@raptor-pim/upstream-dialects';
 import { ConcatOp, ELEMENTWISE_OPS, ExtractRowsOp, GraphComputeBatchOp, GraphComputeOp, WvmmOp } from '@raptor-pim/spatial-dialect';
 import type { CostModel } from '@raptor-pim/pim-target';
-import type { Workload } from '../analysis/workload';
+import { byteSizeOfType, type Workload } from '../analysis/workload';
 import { lanesOfReplica, replicaOfLane, type SchedulePlan } from './schedule-plan';
 import type { ReplicaInputReads } from './transfers';
 
@@ -89,11 +89,20 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
   // A fragment from core a to core b: the sender's part (the copy into the send buffer, then
   // the handshake and read, or a host store and a sync) and the receiver's part after it (the
   // data flits and the write, or a host load, then the copy into the consumer's input).
-  const moveNs = (bytes: number, a: number, b: number): { send: number; recv: number } => {
-    const copy = cost.localCopyNs(bytes);
+  const moveNs = (bytes: number, a: number, b: number, gather: boolean, scatter: boolean): { send: number; recv: number } => {
+    const sendCopy = gather ? cost.localCopyNs(bytes) : 0;
+    const recvCopy = scatter ? cost.localCopyNs(bytes) : 0;
     return host
-      ? { send: copy + cost.hostStoreNs(bytes, a) + cost.syncNs(a, b), recv: cost.hostLoadNs(bytes, b) + copy }
-      : { send: copy + cost.sendNs(bytes, a, b), recv: cost.deliverNs(bytes, a, b) + copy };
+      ? { send: sendCopy + cost.hostStoreNs(bytes, a) + cost.syncNs(a, b), recv: cost.hostLoadNs(bytes, b) + recvCopy }
+      : { send: sendCopy + cost.sendNs(bytes, a, b), recv: cost.deliverNs(bytes, a, b) + recvCopy };
+  };
+  /** A received fragment is copied into the consumer's input unless it is the whole input. */
+  const scatters = (r: ReplicaInputReads, bytes: number): boolean => {
+    if (r.remote.length !== 1 || r.hasLocal) return true;
+    const op = workload.nodes[r.consumer]!.op;
+    const view = GraphComputeBatchOp.isInstance(op) ? GraphComputeBatchOp.get(op) : GraphComputeOp.get(op);
+    const input = (view.inputs as readonly Value[])[r.inputIndex];
+    return !input || byteSizeOfType(input.type) !== bytes;
   };
 
   // Reads grouped by consumer replica; outgoing transfer time per producer fragment.
@@ -107,7 +116,7 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
     list.push(r);
     for (const f of r.remote) {
       const k = `${f.producer}:${f.slot}`;
-      sendNsOf.set(k, (sendNsOf.get(k) ?? 0) + moveNs(f.bytes, f.fromCore, f.toCore).send);
+      sendNsOf.set(k, (sendNsOf.get(k) ?? 0) + moveNs(f.bytes, f.fromCore, f.toCore, f.box !== undefined, false).send);
       transferBytes += f.bytes;
     }
   }
@@ -130,7 +139,9 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
   let ioBytes = 0;
   for (const n of workload.nodes) {
     const pl = plan.placements[n.index]!;
-    const work = cachedLaneWork(n.op, cost);
+    const full = laneWorkOf(n.op, cost);
+    // A window lane sends its result as it is: no copy into the node's result.
+    const work = pl.granularity === 'window' ? { ...full, copyNs: full.copyNs - full.resultCopyNs } : full;
     const laneNs = work.mvmNs + work.vectorNs + work.copyNs;
     // A core loads a scalar compute's graph inputs whole, a batch lane its share; constants once.
     const loadBytes = (n.isBatch ? 0 : n.hostInputBytes) + work.constantLoadBytes;
@@ -170,7 +181,7 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
           const round = pl.granularity === 'layer' ? 0 : f.round;
           arrivalByRound[round] = Math.max(arrivalByRound[round]!, at);
           arrivalAll = Math.max(arrivalAll, at);
-          const m = moveNs(f.bytes, f.fromCore, f.toCore);
+          const m = moveNs(f.bytes, f.fromCore, f.toCore, f.box !== undefined, scatters(r, f.bytes));
           recvByRound[round]! += m.recv;
           if (host) u.hostNs += m.recv;
           else u.transferNs += m.recv;
@@ -322,11 +333,15 @@ function cycleSpanNs(instances: ReadonlyMap<string, Instance>, reads: readonly R
 /** Lane works already computed, per cost model and graph compute (strategies estimate many plans of one workload). */
 const laneWorkCache = new WeakMap<CostModel, WeakMap<Operation, LaneWork>>();
 
-function cachedLaneWork(op: Operation, cost: CostModel): LaneWork {
+/**
+ * What one lane of the graph compute `op` costs on its core once lowered to instructions (a
+ * scalar compute: its whole body); see {@link computeLaneWork}. Cached per cost model and op.
+ */
+export function laneWorkOf(op: Operation, cost: CostModel): LaneWork {
   let byOp = laneWorkCache.get(cost);
   if (!byOp) laneWorkCache.set(cost, (byOp = new WeakMap()));
   let w = byOp.get(op);
-  if (!w) byOp.set(op, (w = laneWorkOf(op, cost)));
+  if (!w) byOp.set(op, (w = computeLaneWork(op, cost)));
   return w;
 }
 
@@ -338,6 +353,8 @@ export interface LaneWork {
   readonly vectorNs: number;
   /** Local copies (`lmv`) and fills (`lldi`). */
   readonly copyNs: number;
+  /** The part of {@link LaneWork.copyNs} that copies the lane's result into the node's result (`parallel_insert_slice`). */
+  readonly resultCopyNs: number;
   /** Bytes of non-zero constants the node loads from host memory (once per core). */
   readonly constantLoadBytes: number;
 }
@@ -381,20 +398,20 @@ function isZeroSplat(op: Operation): boolean {
 }
 
 /**
- * What one lane of the graph compute `op` costs on its core once lowered to instructions (a
- * scalar compute: its whole body), priced with the cost model's instruction-level functions:
- * one `mvmul` per `spat.wvmm` (input read, crossbar compute, output write), one vector
- * instruction per element-wise op, one `lmv` per contiguous run of every slice the lane extracts
- * or inserts (a `vmv` gather per row when the innermost dimension is strided), an `lmv` of the
- * whole tensor for every reshape (a collapsed slice is the MVM input) and concatenation, an `lldi` fill for zero constants, a
- * host load for the other constants. The lowered code reuses its buffers, so each instruction
- * depends on the one before (RAW or WAR) and a lane's instructions run one after another.
- *
- * The {@link LaneWork} of one lane of the graph compute `op` (scalar computes: the whole body). */
-export function laneWorkOf(op: Operation, cost: CostModel): LaneWork {
+ * The {@link LaneWork} of one lane of the graph compute `op`, priced with the cost model's
+ * instruction-level functions as spatial-to-pim lowers the body: one `mvmul` per `spat.wvmm`
+ * (input read, crossbar compute, output write), one vector instruction per element-wise op, one
+ * `lmv` per contiguous run of every slice the lane extracts or inserts (a `vmv` gather per row
+ * when the innermost dimension is strided), one per concatenation, none for reshapes (views), an
+ * `lldi` fill for zero constants, a host load for the other constants. The lowered code reuses
+ * its buffers, so each instruction depends on the one before (RAW or WAR) and a lane's
+ * instructions run one after another.
+ */
+function computeLaneWork(op: Operation, cost: CostModel): LaneWork {
   let mvmNs = 0;
   let vectorNs = 0;
   let copyNs = 0;
+  let resultCopyNs = 0;
   let constantLoadBytes = 0;
   const eb = cost.programElementBytes;
   const view = GraphComputeBatchOp.isInstance(op) ? GraphComputeBatchOp.get(op) : GraphComputeOp.isInstance(op) ? GraphComputeOp.get(op) : undefined;
@@ -440,13 +457,8 @@ export function laneWorkOf(op: Operation, cost: CostModel): LaneWork {
         const c = sliceCopyNs(cost, dst, lists.sizes, lists.strides);
         copyNs += c.copy;
         vectorNs += c.vector;
+        if (ParallelInsertSliceOp.isInstance(o)) resultCopyNs += c.copy;
       }
-      return;
-    }
-    if (TensorCollapseShapeOp.isInstance(o) || TensorExpandShapeOp.isInstance(o)) {
-      // Reshapes are lowered to a copy of the whole tensor (a collapsed slice is the MVM input).
-      const s = shapeOf(o.getResult(0).type);
-      if (s) copyNs += cost.localCopyNs(count(s) * eb);
       return;
     }
     if (o.hasTrait(Traits.ConstantLike) && o.numResults === 1) {
@@ -456,5 +468,5 @@ export function laneWorkOf(op: Operation, cost: CostModel): LaneWork {
       else constantLoadBytes += count(s) * eb;
     }
   });
-  return { mvmNs, vectorNs, copyNs, constantLoadBytes };
+  return { mvmNs, vectorNs, copyNs, resultCopyNs, constantLoadBytes };
 }
