@@ -134,6 +134,17 @@ describe('liveness', () => {
     expect(iv.overlaps(v.get('buf')!, v.get('other')!)).toBe(true);
   });
 
+  test('values: intervals of the selected values only, equal to the full computation', () => {
+    const m = parse(STRAIGHT);
+    const func = m.regions[0]!.firstBlock!.firstOp!;
+    const live = new Liveness(func);
+    const all = live.getLiveIntervals(func.regions[0]!);
+    const picked = all.intervals.filter((_, i) => i % 2 === 0).map((iv) => iv.value);
+    const some = live.getLiveIntervals(func.regions[0]!, { values: (v) => picked.includes(v) });
+    expect(some.intervals.map((iv) => iv.value)).toEqual(picked);
+    for (const v of picked) expect(some.getInterval(v)).toEqual(all.getInterval(v));
+  });
+
   test('is an analysis: cached by the pass manager', () => {
     const m = parse(STRAIGHT);
     const pm = new PassManager(m.context);
