@@ -170,27 +170,74 @@ export class BlockArgument extends Value {
   }
 }
 
+/** What an {@link IROperand} refers to: the head of its list of uses. */
+interface UseListHead<U> {
+  firstUse: U | null;
+}
+
+/**
+ * A use of an IR object (MLIR's `IROperand`): slot `index` of operation `owner`, linked into
+ * the used object's use list while it refers to one, so the list is O(1) to maintain.
+ * {@link OpOperand} (a value's uses) and {@link BlockOperand} (a block's predecessors) are one.
+ */
+abstract class IROperand<T extends UseListHead<U>, U extends IROperand<T, U>> {
+  /** Previous use of the same object (towards its `firstUse`). */
+  prevUse: U | null = null;
+  /** Next use of the same object. */
+  nextUse: U | null = null;
+  /** The used object, `null` once dropped. */
+  protected current: T | null = null;
+
+  constructor(
+    /** The operation that owns this use. */
+    readonly owner: Operation,
+    /** The slot number (kept up to date when slots are inserted or erased). */
+    public index: number,
+    target: T | null,
+  ) {
+    if (target) this.link(target);
+  }
+
+  /** Makes this use refer to `target` instead. O(1). */
+  set(target: T): void {
+    if (this.current === target) return;
+    this.unlink();
+    this.link(target);
+  }
+
+  /** Removes this use from its object's use list (it then refers to nothing). */
+  drop(): void {
+    this.unlink();
+  }
+
+  private link(target: T): void {
+    const self = this as unknown as U;
+    this.current = target;
+    const head = target.firstUse;
+    this.nextUse = head;
+    this.prevUse = null;
+    if (head) head.prevUse = self;
+    target.firstUse = self;
+  }
+
+  private unlink(): void {
+    const t = this.current;
+    if (t === null) return;
+    const p = this.prevUse;
+    const n = this.nextUse;
+    if (p) p.nextUse = n;
+    else t.firstUse = n;
+    if (n) n.prevUse = p;
+    this.prevUse = this.nextUse = null;
+    this.current = null;
+  }
+}
+
 /**
  * One use of a value: operand number `index` of operation `owner`. It is linked into the
  * value's use list while it holds a value.
  */
-export class OpOperand {
-  /** Previous use of the same value (towards {@link Value.firstUse}). */
-  prevUse: OpOperand | null = null;
-  /** Next use of the same value. */
-  nextUse: OpOperand | null = null;
-  private current: Value | null = null;
-
-  constructor(
-    /** The operation that owns this operand. */
-    readonly owner: Operation,
-    /** The operand number (kept up to date when operands are inserted or erased). */
-    public index: number,
-    value: Value | null,
-  ) {
-    if (value) this.link(value);
-  }
-
+export class OpOperand extends IROperand<Value, OpOperand> {
   /** The used value. Throws if the operand was dropped (only during erasure). */
   get value(): Value {
     const v = this.current;
@@ -202,62 +249,13 @@ export class OpOperand {
   get valueOrNull(): Value | null {
     return this.current;
   }
-
-  /** Makes this operand use `value` instead. O(1). */
-  set(value: Value): void {
-    if (this.current === value) return;
-    this.unlink();
-    this.link(value);
-  }
-
-  /** Removes this use from its value's use list (the operand then holds no value). */
-  drop(): void {
-    this.unlink();
-  }
-
-  private link(value: Value): void {
-    this.current = value;
-    const head = value.firstUse;
-    this.nextUse = head;
-    this.prevUse = null;
-    if (head) head.prevUse = this;
-    value.firstUse = this;
-  }
-
-  private unlink(): void {
-    const v = this.current;
-    if (v === null) return;
-    const p = this.prevUse;
-    const n = this.nextUse;
-    if (p) p.nextUse = n;
-    else v.firstUse = n;
-    if (n) n.prevUse = p;
-    this.prevUse = this.nextUse = null;
-    this.current = null;
-  }
 }
 
 /**
  * One successor of a terminator: successor number `index` of `owner`, referring to a block.
  * Linked into the target block's predecessor list, so predecessors are O(1) to maintain.
  */
-export class BlockOperand {
-  /** Previous use of the same block. */
-  prevUse: BlockOperand | null = null;
-  /** Next use of the same block. */
-  nextUse: BlockOperand | null = null;
-  private current: Block | null = null;
-
-  constructor(
-    /** The terminator that owns this successor. */
-    readonly owner: Operation,
-    /** The successor number. */
-    public index: number,
-    block: Block | null,
-  ) {
-    if (block) this.link(block);
-  }
-
+export class BlockOperand extends IROperand<Block, BlockOperand> {
   /** The target block. */
   get block(): Block {
     const b = this.current;
@@ -268,38 +266,5 @@ export class BlockOperand {
   /** The target block, or `null` once dropped. */
   get blockOrNull(): Block | null {
     return this.current;
-  }
-
-  /** Makes this successor refer to `block`. O(1). */
-  set(block: Block): void {
-    if (this.current === block) return;
-    this.unlink();
-    this.link(block);
-  }
-
-  /** Removes this use from the block's predecessor list. */
-  drop(): void {
-    this.unlink();
-  }
-
-  private link(block: Block): void {
-    this.current = block;
-    const head = block.firstUse;
-    this.nextUse = head;
-    this.prevUse = null;
-    if (head) head.prevUse = this;
-    block.firstUse = this;
-  }
-
-  private unlink(): void {
-    const b = this.current;
-    if (b === null) return;
-    const p = this.prevUse;
-    const n = this.nextUse;
-    if (p) p.nextUse = n;
-    else b.firstUse = n;
-    if (n) n.prevUse = p;
-    this.prevUse = this.nextUse = null;
-    this.current = null;
   }
 }
