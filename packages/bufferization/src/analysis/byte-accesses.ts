@@ -59,6 +59,12 @@ export function byteAccessesOf(op: Operation): ByteAccess[] {
   return [];
 }
 
+/** True for the ops {@link byteAccessesOf} describes. */
+export function isByteAddressed(op: Operation): boolean {
+  const d = op.definition;
+  return d === MemcpOp || d === MemcpHdOp || d === MemcpDhOp || d === ReceiveOp || d === SendOp || d === VMVOp;
+}
+
 /** The byte range of `access` with the lane bindings `env`. */
 export function resolveByteAccess(access: ByteAccess, env: ReadonlyMap<Value, number>): ResolvedAccess {
   const offset = typeof access.offset === 'number' ? access.offset : evaluateStaticIndex(access.offset, env);

@@ -42,11 +42,14 @@ export function topLevelAncestor(body: Block, op: Operation): Operation | null {
 
 /**
  * The allocations of the stream `stream` and their live intervals (`liveness`: the analysis of
- * an ancestor of the stream, e.g. the pass's `getAnalysis(Liveness)`; computed when omitted).
+ * the stream or an ancestor, e.g. the pass's `getAnalysisOf(Liveness, stream)`; computed when
+ * omitted). Only the allocations' intervals are computed (`values`), following views
+ * (`aliasesOf`).
  */
 export function computeStreamLiveness(stream: Operation, liveness: Liveness = new Liveness(stream)): StreamLiveness {
   const region = stream.regions[0]!;
-  const intervals = liveness.getLiveIntervals(region, { aliasesOf: bufferViewAliases });
+  const isAllocation = (v: Value): boolean => v.definingOp?.definition === AllocOp && v.definingOp.parent?.parent === region;
+  const intervals = liveness.getLiveIntervals(region, { aliasesOf: bufferViewAliases, values: isAllocation });
   const allocations: CoreAllocation[] = [];
   for (let op = region.firstBlock?.firstOp ?? null; op; op = op.next) {
     if (op.definition !== AllocOp) continue;

@@ -13,7 +13,7 @@
 import { ConstantOp, IndexType, IntegerAttr, MemRefType, OpBuilder, type Block, type Operation, type Value } from '@raptor-pim/ir-core';
 import { getPimDestination } from '@raptor-pim/pim-dialect';
 import { AllocOp } from '@raptor-pim/upstream-dialects';
-import { byteAccessesOf, resolveByteAccess, type ByteAccess } from '../analysis/byte-accesses';
+import { byteAccessesOf, isByteAddressed, resolveByteAccess, type ByteAccess } from '../analysis/byte-accesses';
 import { byteSizeOf } from './bufferize-core';
 
 /** What shrinking did to one stream. */
@@ -31,9 +31,10 @@ interface Use {
 
 /** The byte accesses of `buffer`, or undefined when some use is not a resolvable byte access. */
 function accessesOfBuffer(buffer: Value, body: Block): Use[] | undefined {
+  // Most buffers have a vector use: refuse those before describing any access.
+  for (let u = buffer.firstUse; u; u = u.nextUse) if (u.owner.parent !== body || !isByteAddressed(u.owner)) return undefined;
   const uses: Use[] = [];
   for (let u = buffer.firstUse; u; u = u.nextUse) {
-    if (u.owner.parent !== body) return undefined;
     const access = byteAccessesOf(u.owner).find((a) => a.operand === u.index);
     if (!access) return undefined;
     uses.push({ op: u.owner, access });
@@ -79,9 +80,9 @@ export function shrinkBuffersToAccesses(body: Block, lanes: readonly ReadonlyMap
         lo = Math.min(lo, r.offset);
         hi = Math.max(hi, r.offset + r.size);
       }
-      if (!resolved) break;
+      if (!resolved || (lo <= 0 && hi >= bytes)) break; // every byte is reached: nothing to drop
     }
-    if (!resolved || lo < 0 || hi > bytes) continue; // pim-verify-memory reports out-of-range accesses
+    if (!resolved || lo < 0 || hi > bytes || (lo === 0 && hi === bytes)) continue; // out-of-range accesses: pim-verify-memory reports them
     const rowBytes = bytes / type.shape[dim]!;
     const rebase = uses.every((u) => constantIndex(u.access.offset) !== undefined);
     const firstRow = rebase && lo !== Infinity ? Math.floor(lo / rowBytes) : 0;
