@@ -137,6 +137,8 @@ export interface PackOptions {
    * computes of distant layers holds the next inference back by the time between them.
    */
   readonly compactStages?: boolean;
+  /** Give every item a core of its own while cores remain (then {@link PackOptions.compactStages} or first fit). */
+  readonly spread?: boolean;
 }
 
 /**
@@ -203,6 +205,19 @@ export function packReplicas(items: readonly ReplicaItem[], nodes: number, cost:
       const c = pc && pc.length ? pc[it.replica % pc.length] : undefined;
       if (c !== undefined && fits(c, it)) chosen = c;
     }
+    const open = (): number => {
+      crossbarsUsed.push(0);
+      timeNs.push(0);
+      memoryBytes.push(0);
+      largestBody.push(0);
+      kept.push(new Map());
+      hosts.push(new Set());
+      return crossbarsUsed.length - 1;
+    };
+    if (chosen < 0 && options.spread && crossbarsUsed.length < options.cores) {
+      chosen = open();
+      if (!fits(chosen, it)) return undefined;
+    }
     if (chosen < 0 && options.compactStages) {
       let bestSpan = Infinity;
       for (let c = 0; c < crossbarsUsed.length; c++) {
@@ -222,13 +237,7 @@ export function packReplicas(items: readonly ReplicaItem[], nodes: number, cost:
     for (let c = 0; chosen < 0 && c < crossbarsUsed.length; c++) if (fits(c, it)) chosen = c;
     if (chosen < 0) {
       if (crossbarsUsed.length >= options.cores) return undefined;
-      chosen = crossbarsUsed.length;
-      crossbarsUsed.push(0);
-      timeNs.push(0);
-      memoryBytes.push(0);
-      largestBody.push(0);
-      kept.push(new Map());
-      hosts.push(new Set());
+      chosen = open();
       if (!fits(chosen, it)) return undefined;
     }
     put(chosen, it);

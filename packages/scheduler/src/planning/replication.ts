@@ -19,6 +19,8 @@ export interface PackingConstraints {
   readonly ignoreMemory?: boolean;
   /** Keep the computes of one core close in program order ({@link PackOptions.compactStages}). */
   readonly compactStages?: boolean;
+  /** A core of its own per replica while cores remain ({@link PackOptions.spread}). */
+  readonly spread?: boolean;
 }
 
 /** The replica counts of a plan and their packing. */
@@ -123,6 +125,7 @@ export function replicationCandidates(workload: Workload, cost: CostModel, toler
       preferAffinity: true,
       ignoreMemory: constraints.ignoreMemory === true,
       compactStages: constraints.compactStages === true,
+      spread: constraints.spread === true,
     });
     return packing ? { replication, packing, periodNs: Math.max(0, ...packing.timeNs) } : undefined;
   };

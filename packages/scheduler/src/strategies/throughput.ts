@@ -29,7 +29,11 @@ export function planThroughput(context: PlanContext, granularity: Granularity, s
   const granularities = enforce ? granularityForMemory(workload, cost, granularity) : workload.nodes.map(() => granularity);
   const tolerance = Number(options['tolerance'] ?? 0.001);
   const constraints = { granularity: granularities, ignoreMemory: !enforce };
-  const candidates = [...replicationCandidates(workload, cost, tolerance, constraints), ...replicationCandidates(workload, cost, tolerance, { ...constraints, compactStages: true })];
+  const candidates = [
+    ...replicationCandidates(workload, cost, tolerance, constraints),
+    ...replicationCandidates(workload, cost, tolerance, { ...constraints, compactStages: true }),
+    ...replicationCandidates(workload, cost, tolerance, { ...constraints, compactStages: true, spread: true }),
+  ];
   if (!candidates.length) return M.noPacking(strategy, cost.cores);
   // The estimate decides among the packings the period search accepted (ties: the smaller period).
   let best: { plan: SchedulePlan; throughput: number } | undefined;
