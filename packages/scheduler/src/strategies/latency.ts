@@ -30,6 +30,8 @@ interface Packing {
   readonly granularity: readonly Granularity[];
   readonly reserve: readonly Granularity[];
   readonly enforce: boolean;
+  /** A core per replica while cores remain, then stage-compact (see PackOptions). */
+  readonly spread?: boolean;
 }
 
 function planFor(workload: Workload, cost: CostModel, replication: readonly Replication[], packing: Packing): SchedulePlan | undefined {
@@ -39,6 +41,8 @@ function planFor(workload: Workload, cost: CostModel, replication: readonly Repl
     timeBudgetNs: Infinity,
     preferAffinity: true,
     ignoreMemory: !packing.enforce,
+    spread: packing.spread === true,
+    compactStages: packing.spread === true,
   });
   if (!packed) return undefined;
   const placements: NodePlacement[] = workload.nodes.map((n) => ({ ...replication[n.index]!, cores: packed.cores[n.index]!, granularity: packing.granularity[n.index]! }));
@@ -64,13 +68,22 @@ function planLatency({ workload, cost, options }: PlanContext): SchedulePlan | s
     latency: number;
   }
   let current: Candidate | undefined;
-  for (const r of balanced ? [single, balanced] : [single]) {
-    const plan = planFor(workload, cost, r, packing);
-    if (!plan) continue;
-    const latency = latencyOf(workload, plan, cost);
-    if (!current || latency < current.latency) current = { replication: [...r], plan, latency };
+  let best: Packing = packing;
+  // Starting points: one copy per layer and the period search's replication, packed first-fit
+  // or spread over the cores; the greedy steps keep the packing of the best one.
+  for (const p of [packing, { ...packing, spread: true }]) {
+    for (const r of balanced ? [single, balanced] : [single]) {
+      const plan = planFor(workload, cost, r, p);
+      if (!plan) continue;
+      const latency = latencyOf(workload, plan, cost);
+      if (!current || latency < current.latency * 0.999) {
+        current = { replication: [...r], plan, latency };
+        best = p;
+      }
+    }
   }
   if (!current) return M.noPacking('latency', cost.cores);
+  const chosenPacking = best;
   let chosen: Candidate = current;
   const steps = Number(options['max-steps'] ?? 6);
   for (let step = 0; step < steps; step++) {
@@ -91,7 +104,7 @@ function planLatency({ workload, cost, options }: PlanContext): SchedulePlan | s
       for (const o of options) {
         const r = [...cur.replication];
         r[n.index] = o;
-        const plan = planFor(workload, cost, r, packing);
+        const plan = planFor(workload, cost, r, chosenPacking);
         if (!plan) continue;
         const latency = latencyOf(workload, plan, cost);
         if (latency < (improved ?? cur).latency * 0.999) improved = { replication: r, plan, latency };
