@@ -66,10 +66,10 @@ function runPipeline(ctx: MLIRContext, module: Operation, pipeline: string, targ
 }
 
 describe('registerSchedulerPasses', () => {
-  it('registers spat-schedule and spat-verify-communication', () => {
+  it('registers spat-schedule, spat-verify-communication and spat-split-oversized-computes', () => {
     const registry = new PassRegistry();
     registerSchedulerPasses(registry);
-    expect(registry.registeredPasses.map((p) => p.argument)).toEqual(['spat-schedule', 'spat-verify-communication']);
+    expect(registry.registeredPasses.map((p) => p.argument)).toEqual(['spat-schedule', 'spat-split-oversized-computes', 'spat-verify-communication']);
   });
 
   it('lists the built-in strategies, throughput first (the default)', () => {
