@@ -105,7 +105,10 @@ export interface WorkloadNode {
   readonly resultBytes: readonly number[];
   /** Aligned bytes of the largest value a lane body computes (a temporary of one round). */
   readonly largestTemporaryBytes: number;
-  /** Aligned bytes of the inputs that do not come from other nodes (graph inputs, constants): loaded from host memory. */
+  /**
+   * Aligned bytes loaded whole from host memory: constants, and for a scalar compute its graph
+   * inputs (a batch lane reads slices of a graph input straight from host memory).
+   */
   readonly hostDataBytes: number;
   /** True when some result is read outside the graph computes (a function result). */
   readonly hostUse: boolean;
@@ -278,7 +281,9 @@ function buildNode(
       nodeInputs.push({ inputIndex: k, blueprint: def, sources });
       continue;
     }
-    hostDataBytes += align(byteSizeOfType(v.type), cost.localAlignment);
+    // Constants are loaded whole; a batch lane reads the slices it uses of a graph input straight
+    // from host memory (round temporaries), a scalar compute loads the whole input.
+    if (def || !isBatch) hostDataBytes += align(byteSizeOfType(v.type), cost.localAlignment);
     if (def && def.hasTrait(Traits.ConstantLike)) continue;
     if (!def) hostInputBytes += byteSizeOfType(v.type);
     else problems.push({ op: def, message: 'host-op' });
