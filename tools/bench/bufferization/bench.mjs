@@ -7,6 +7,7 @@
 //          [--files a.pim.mlir,...] (saved PIM modules instead of models/fixtures) [--local-memory BYTES]
 //          [--scheduler-options local-memory=report] (schedule even when the scheduler finds a core over its memory)
 //          [--cpu] (pass times as CPU time of the process instead of wall-clock time)
+//          [--bufferization DIR] (the passes of another source tree of the package, for before/after)
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import * as path from 'node:path';

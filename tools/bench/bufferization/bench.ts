@@ -9,7 +9,8 @@ import { MLIRContext, PassRegistry, parsePassPipeline, parseSourceString, render
 import { registerPimDialect } from '@raptor-pim/pim-dialect';
 import { registerSpatialDialect } from '@raptor-pim/spatial-dialect';
 import { SpatToPimPass } from '@raptor-pim/spatial-to-pim';
-import { PimBufferizePass, PimPlanMemoryPass, PimVerifyMemoryPass, TargetKey, type BufferizeReport, type ModuleMemoryReport } from '@raptor-pim/bufferization';
+import * as Bufferization from '@raptor-pim/bufferization';
+import type { BufferizeReport, ModuleMemoryReport } from '@raptor-pim/bufferization';
 import { registerCorePasses } from '@raptor-pim/ir-core';
 import { registerLayoutPlannerPasses } from '@raptor-pim/layout-planner';
 import { importOnnxModel, readOnnxFile } from '@raptor-pim/onnx-frontend';
@@ -18,6 +19,16 @@ import { defaultTarget } from '@raptor-pim/pim-target';
 import { builtinScheduler } from '@raptor-pim/scheduler';
 
 const args = process.argv.slice(2);
+/**
+ * `--bufferization DIR`: the passes from another source tree of the package (DIR/src/index.ts,
+ * e.g. an older commit extracted with git archive under the workspace) to compare before/after.
+ */
+const bufferizationAt = args.indexOf('--bufferization');
+const B: typeof Bufferization =
+  bufferizationAt >= 0 ? (require(path.resolve(args[bufferizationAt + 1]!, 'src/index.ts')) as typeof Bufferization) : Bufferization;
+const { PimBufferizePass, PimPlanMemoryPass, PimVerifyMemoryPass } = B;
+const TargetKey = Bufferization.TargetKey;
+const OtherTargetKey = B.TargetKey;
 const opt = (name: string, d: number): number => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? Number(args[i + 1]) : d;
@@ -204,6 +215,7 @@ function runOnce(name: string, text: string | Operation): Row {
       const pm = parsePassPipeline(ctx, `builtin.module(${pass})`, registry)!;
       pm.enableVerifier(false);
       pm.setContext(TargetKey, benchTarget());
+      if (OtherTargetKey !== TargetKey) pm.setContext(OtherTargetKey, benchTarget());
       const t0 = performance.now();
       const c0 = process.cpuUsage();
       const ok = pm.run(module).success;
