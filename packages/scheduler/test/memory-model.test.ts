@@ -2,9 +2,9 @@
  * The local-memory model on the dialect reference's graph batch (a 2-lane ReLU batch read by a
  * weighted compute through a blueprint), with the numbers derived by hand from the form
  * materialization writes (4-byte alignment of the default target):
- * - batch #0, one replica: its graph input `tensor<1x8xf32>` loaded from host (32 B), its
- *   partial result `tensor<2x1x4xf32>` (32 B), two round temporaries of 16 B
- *   (`tensor<1x4xf32>`): 96 B.
+ * - batch #0, one replica: its partial result `tensor<2x1x4xf32>` (32 B) and two round
+ *   temporaries of 16 B (`tensor<1x4xf32>`; a lane reads its slice of the graph input straight
+ *   from host memory): 64 B.
  * - scalar #1: the reconstruction of #0's result (32 B), the blueprint's logical
  *   `tensor<1x8xf32>` (32 B), its largest computed value (the `tensor<1x3xf32>` product, 12 B)
  *   and the message being received (32 B at layer granularity: the whole collection in one
@@ -51,11 +51,11 @@ function plan(cores: [number, number], transfer: 'channel' | 'host' = 'channel')
 }
 
 describe('replica footprints', () => {
-  it('counts host data, the partial result and the round temporaries of a batch replica', () => {
+  it('counts the partial result and the round temporaries of a batch replica', () => {
     const w = workload();
     const f = replicaFootprint(w, w.nodes[0]!, 'layer', cost);
-    expect(f.parts).toEqual({ inputs: 0, hostData: 32, blueprints: 0, results: 32, round: 32 });
-    expect(f.bodyBytes).toBe(96);
+    expect(f.parts).toEqual({ inputs: 0, hostData: 0, blueprints: 0, results: 32, round: 32 });
+    expect(f.bodyBytes).toBe(64);
     // Its consumer reads it after the body: the partial result stays live for the send task.
     expect(f.retainedBytes).toBe(32);
     expect(replicaFootprint(w, w.nodes[0]!, 'window', cost).retainedBytes).toBe(0);
@@ -75,7 +75,7 @@ describe('planLocalMemory', () => {
     const p = plan([0, 1]);
     const cores = planLocalMemory(w, p, planReads(w, p), cost);
     expect(cores.map((c) => [c.core, c.peakBytes])).toEqual([
-      [0, 96],
+      [0, 64],
       [1, 108],
     ]);
     // The send task on core 0 binds the partial result: it is live there until the task ran.
@@ -87,11 +87,12 @@ describe('planLocalMemory', () => {
     const p = plan([0, 0]);
     const [core] = planLocalMemory(w, p, planReads(w, p), cost);
     // The consumer reads the producer's partial result locally (SSA forwarding): 32 B forwarded
-    // plus its blueprint copy (32 B) and product (12 B, twice), no reconstruction and no message
-    // (88 B), so the core's peak is the producer's 96 B, not 96 + 108.
+    // plus its blueprint copy (32 B) and product (12 B, twice), no reconstruction and no message:
+    // 88 B, not 64 + 108.
     expect(core!.core).toBe(0);
-    expect(core!.peakBytes).toBe(96);
-    expect(core!.peakAt).toBe('#0 spat.graph_compute_batch replica 0');
+    expect(core!.peakBytes).toBe(88);
+    expect(core!.forwardedBytes).toBe(32);
+    expect(core!.peakAt).toBe('#1 spat.graph_compute replica 0');
   });
 });
 
