@@ -238,6 +238,10 @@ describe('spat-split-oversized-computes', () => {
     const once = printOperation(module);
     expect(pm.run(module).success).toBe(true);
     expect(printOperation(module)).toBe(once);
+    // Deterministic: the same input gives the same module, byte for byte.
+    const again = parse(wideLayer(layer, 4));
+    splitOversizedComputes(funcOf(again.module), limits);
+    expect(printOperation(again.module)).toBe(once);
   });
 
   it('refuses a column block larger than a core (partial sums across cores) and leaves the function unchanged', () => {
