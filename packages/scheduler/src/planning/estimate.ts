@@ -72,6 +72,8 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
   // The global memory's single port: loads and stores of every core queue for it (FIFO).
   let portFree = 0;
   let portBusy = 0;
+  /** Time spent waiting for the port since the last reset (not part of an instance's own duration). */
+  let queueWait = 0;
   /**
    * A host access of `bytes` by `core` requested at `at`: charges the core's own time to `u`
    * (not the wait for the port, which other cores hold) and returns when it completes.
@@ -79,6 +81,7 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
   const hostAccess = (u: CoreUsage, at: number, bytes: number, write: boolean): number => {
     if (bytes <= 0) return at;
     const start = Math.max(at, portFree);
+    queueWait += start - at;
     const port = cost.hostPortNs(bytes, write);
     portFree = start + port;
     portBusy += port;
@@ -127,6 +130,10 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
   const instances = new Map<string, Instance>();
   const instanceKey = (node: number, core: number): string => `${node}:${core}`;
   const record = (node: number, core: number, start: number, end: number): void => {
+    // The wait for the global memory port is not the instance's own: cores drift apart in the
+    // steady state and take turns at the port (its total busy time bounds the period).
+    end -= queueWait;
+    queueWait = 0;
     const k = instanceKey(node, core);
     const x = instances.get(k);
     if (x) {
@@ -177,7 +184,9 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
           return t;
         };
         for (const f of r.remote) {
-          const at = producerDone(f.slot);
+          // A layer producer sends from a send task placed right before this consumer replica in
+          // program order: after everything its core runs before this replica.
+          const at = prodLayer ? Math.max(producerDone(f.slot), coreFree.get(f.fromCore) ?? 0) : producerDone(f.slot);
           const round = pl.granularity === 'layer' ? 0 : f.round;
           arrivalByRound[round] = Math.max(arrivalByRound[round]!, at);
           arrivalAll = Math.max(arrivalAll, at);
@@ -196,6 +205,7 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
       }
       let t = coreFree.get(core) ?? 0;
       const start = Math.max(t, pl.granularity === 'layer' ? arrivalAll : arrivalByRound[0]!);
+      queueWait = 0;
       // Graph inputs and constants are loaded when the first round starts (after its inputs arrived).
       if (loadBytes > 0) {
         t = Math.max(t, pl.granularity === 'layer' ? arrivalAll : arrivalByRound[0]!);
@@ -240,6 +250,7 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
       u.peakLocalBytes = Math.max(u.peakLocalBytes, n.localBytesPerLane);
       let t = coreFree.get(m) ?? 0;
       const start = t;
+      queueWait = 0;
       t = hostAccess(u, t, n.hostInputBytes + work.constantLoadBytes, false) + laneNs;
       u.mvmNs += work.mvmNs;
       u.vectorNs += work.vectorNs;
@@ -257,7 +268,7 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
     if (host) u.syncNs = 0;
     u.busyNs = u.mvmNs + u.vectorNs + u.copyNs + u.transferNs + u.hostNs + u.syncNs;
   }
-  const periodNs = Math.max(cycleSpanNs(instances, reads, plan), ...cores.map((c) => c.busyNs), portBusy);
+  const periodNs = Math.max(cycleSpanNs(instances, reads, plan), steadyPeriodNs(instances, reads, plan), ...cores.map((c) => c.busyNs), portBusy);
   return { latencyNs, periodNs, throughput: periodNs > 0 ? 1e9 / periodNs : Infinity, cores, transferBytes, spilledBytes, ioBytes };
 }
 
@@ -343,6 +354,120 @@ export function laneWorkOf(op: Operation, cost: CostModel): LaneWork {
   let w = byOp.get(op);
   if (!w) byOp.set(op, (w = computeLaneWork(op, cost)));
   return w;
+}
+
+/**
+ * The steady-state period as the maximum cycle mean of the inference's instance graph (every
+ * core loops its program; blocking transfers couple them). Each (node, core) instance takes its
+ * duration in the replay; its successors wait for it: the instances that read it (data, same
+ * inference), the next instance on its core (program order; the core's first instance of the
+ * next inference after its last: one inference later), and — because a `send` blocks until its
+ * receiver posts the `recv` — the producer side of every transfer waits for the instance
+ * before the consumer on the consumer's core: a window producer (it sends from its first round)
+ * as a whole, a layer producer (it sends at its end) before the next instance on its core.
+ * The period is the smallest T for which no cycle has more duration than T times the
+ * inferences it spans (Bellman-Ford on duration - T x inferences, binary search on T).
+ */
+function steadyPeriodNs(instances: ReadonlyMap<string, Instance>, reads: readonly ReplicaInputReads[], plan: SchedulePlan): number {
+  const list = [...instances.values()].sort((x, y) => x.order - y.order);
+  const n = list.length;
+  if (n === 0 || n > 4000) return 0;
+  const index = new Map<string, number>();
+  list.forEach((x, i) => index.set(`${x.node}:${x.core}`, i));
+  const duration = list.map((x) => Math.max(0, x.end - x.start));
+  // Program order per core.
+  const byCore = new Map<number, number[]>();
+  list.forEach((x, i) => {
+    let l = byCore.get(x.core);
+    if (!l) byCore.set(x.core, (l = []));
+    l.push(i);
+  });
+  const prevOnCore = new Array<number>(n).fill(-1);
+  const prevToken = new Array<number>(n).fill(0);
+  const nextOnCore = new Array<number>(n).fill(-1);
+  const nextToken = new Array<number>(n).fill(0);
+  const from: number[] = [];
+  const to: number[] = [];
+  const tokens: number[] = [];
+  const seen = new Set<string>();
+  const edge = (u: number, v: number, t: number): void => {
+    const k = `${u}>${v}>${t}`;
+    if (seen.has(k)) return;
+    seen.add(k);
+    from.push(u);
+    to.push(v);
+    tokens.push(t);
+  };
+  for (const l of byCore.values()) {
+    for (let k = 0; k < l.length; k++) {
+      const u = l[k]!;
+      const v = l[(k + 1) % l.length]!;
+      const t = k + 1 === l.length ? 1 : 0;
+      nextOnCore[u] = v;
+      nextToken[u] = t;
+      prevOnCore[v] = u;
+      prevToken[v] = t;
+      edge(u, v, t);
+    }
+  }
+  for (const r of reads) {
+    const core = plan.placements[r.consumer]!.cores[r.replica]!;
+    const c = index.get(`${r.consumer}:${core}`);
+    if (c === undefined) continue;
+    if (r.hasLocal) {
+      const p = index.get(`${r.producer}:${core}`);
+      if (p !== undefined && p !== c) edge(p, c, 0);
+    }
+    const window = plan.placements[r.producer]!.granularity === 'window';
+    for (const f of r.remote) {
+      const p = index.get(`${r.producer}:${f.fromCore}`);
+      if (p === undefined || p === c) continue;
+      // The send waits for the receiver to reach its recv: after the instance before c (c
+      // itself one inference earlier when it is its core's only instance).
+      const q: number = prevOnCore[c]!;
+      if (window) {
+        edge(p, c, 0);
+        if (q >= 0) edge(q, p, prevToken[c]!);
+        continue;
+      }
+      // A layer producer sends from a task placed before c in program order: after the last
+      // instance its core runs before c, and before the next one.
+      const line = byCore.get(f.fromCore)!;
+      let src = p;
+      for (const x of line) if (x < c && x > src) src = x;
+      edge(src, c, 0);
+      if (q >= 0 && nextOnCore[src]! >= 0) edge(q, nextOnCore[src]!, prevToken[c]! + nextToken[src]!);
+    }
+  }
+  const m = from.length;
+  const dist = new Float64Array(n);
+  /** True when some cycle has more duration than T per inference. */
+  const positiveCycle = (T: number): boolean => {
+    dist.fill(0);
+    for (let round = 0; round < n; round++) {
+      let changed = false;
+      for (let e = 0; e < m; e++) {
+        const u = from[e]!;
+        const v = to[e]!;
+        const d = dist[u]! + duration[u]! - T * tokens[e]!;
+        if (d > dist[v]! + 1e-6) {
+          dist[v] = d;
+          changed = true;
+        }
+      }
+      if (!changed) return false;
+    }
+    return true;
+  };
+  let lo = 0;
+  let hi = duration.reduce((a, b) => a + b, 0);
+  if (!positiveCycle(lo)) return 0;
+  for (let it = 0; it < 40 && hi - lo > Math.max(1, hi * 1e-4); it++) {
+    const mid = (lo + hi) / 2;
+    if (positiveCycle(mid)) lo = mid;
+    else hi = mid;
+  }
+  return hi;
 }
 
 /** The instruction-level cost of one lane (ns), by unit. */
