@@ -30,7 +30,12 @@ function runCase(model: string, strategy: string): CaseRecord {
   );
   const line = r.stdout?.trim().split('\n').pop();
   if (r.status === 0 && line?.startsWith('{')) return JSON.parse(line) as CaseRecord;
-  const why = r.error?.message.includes('ETIMEDOUT') || r.signal === 'SIGTERM' ? `no result within ${timeoutS} s` : `exit ${r.status ?? r.signal}: ${(r.stderr ?? '').trim().split('\n').slice(-3).join(' / ')}`;
+  const stderr = (r.stderr ?? '').trim().split('\n');
+  const lastStep = stderr.filter((l) => l.startsWith('step ')).pop()?.slice('step '.length);
+  const why =
+    r.error?.message.includes('ETIMEDOUT') || r.signal === 'SIGTERM'
+      ? `no result within ${timeoutS} s${lastStep ? ` (in ${lastStep})` : ''}`
+      : `exit ${r.status ?? r.signal}: ${stderr.filter((l) => !l.startsWith('step ')).slice(-3).join(' / ')}`;
   return { model, strategy, ok: false, vsoftmax: false, failure: { stage: 'process', message: `${why} (${((Date.now() - started) / 1000).toFixed(0)} s)` } };
 }
 

@@ -45,7 +45,14 @@ target.config.raptor_config.allow_vsoftmax = record.vsoftmax;
 
 const stages = RAPTOR_STAGES.map((s) => ({ ...s, pipeline: s.pipeline.replace(/spat-schedule(?![-\w{])/, `spat-schedule{strategy=${strategy}}`) }));
 const t0 = performance.now();
-const result = compile(onnx!, { target, registry: createRaptorPassRegistry({ stages }), pipeline: RAPTOR_COMPILE_PIPELINE, import: { inputShapes } });
+// Each step is announced on stderr, so a run stopped by bench.ts's time limit says where it was.
+const result = compile(onnx!, {
+  target,
+  registry: createRaptorPassRegistry({ stages }),
+  pipeline: RAPTOR_COMPILE_PIPELINE,
+  import: { inputShapes },
+  onProgress: (e) => process.stderr.write(`step ${e.stage}: ${e.pass} since ${((performance.now() - t0) / 1000).toFixed(1)} s\n`),
+});
 record.compileMs = performance.now() - t0;
 record.peakHeapBytes = result.report.peakHeapBytes;
 record.stageMs = Object.fromEntries(result.report.stages.map((s) => [s.stage, Number(s.ms.toFixed(1))]));
@@ -69,6 +76,7 @@ if (validation.errorCount > 0) {
   done();
 }
 const inputs = { [bundle.inputs[0]!.name]: { dtype: 'f32' as const, shape: [...bundle.inputs[0]!.shape], data: Float32Array.from(tensorToNumbers(input)) } };
+process.stderr.write(`step pim-sim: latency mode since ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
 const s0 = performance.now();
 const latency = simulateBundle(bundle, { mode: 'latency', inputs });
 record.simMs = performance.now() - s0;
