@@ -2,18 +2,18 @@
  * resnet18 on the default target (64 crossbars per core): its 3x3x256 and 3x3x512 convolutions
  * (72 and 144 crossbars in one copy) only schedule after spat-split-oversized-computes.
  *
- * Always (bounded, ~10 s: import, layout planning, plan lowering, split): the split turns the
- * four oversized computes into 2 + 4 + 4 + 4 column parts of at most 64 crossbars, the module
- * verifies, and every compute fits a core.
- *
- * With RAPTOR_SLOW_TESTS=1 (minutes): every built-in strategy schedules the whole model and the
+ * Every case runs only with RAPTOR_SLOW_TESTS=1 (import, layout planning and plan lowering of
+ * resnet18 alone take ~50 s of a jest run on the shared machine; the bounded differential test of
+ * the split is split-oversized-computes.test.ts). The split turns the four oversized computes
+ * into 2 + 4 + 4 + 4 column parts of at most 64 crossbars, the module verifies, and every
+ * compute fits a core (~1 min); every built-in strategy schedules the whole model and the
  * scheduled module passes spat-verify-communication; and, differentially, the model's tail from
  * layer4 on (every split compute, the residual additions, the pooling and the classifier) is cut
  * out as a function of layer3's output: the split graph, the tail scheduled with `throughput`,
  * and the unsplit graph give the same outputs, equal to onnxruntime's `output_0.npy` within the
  * model tests' tolerance. The whole scheduled model is not interpreted: the multi-core
- * interpreter keeps every value of a core's unrolled stream alive, which for resnet18's early
- * layers needs more than 20 GB (measured; see the package README).
+ * interpreter keeps every value of a core's unrolled stream alive, and on resnet18 it passed
+ * 19 GB of resident memory (mostly the stem and layer1; see the package README).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -139,7 +139,7 @@ function cutAt(func: Operation, cut: Operation): Operation {
 }
 
 describe('resnet18 with oversized computes split', () => {
-  it('splits the four oversized convolutions into parts of at most a core (bounded)', () => {
+  (SLOW ? it : it.skip)('splits the four oversized convolutions into parts of at most a core', () => {
     const m = lowered();
     if (!m) return;
     const oversized = computesOf(m.func).filter((c) => crossbarsOfCompute(c, limits) > limits.crossbarsPerCore);
