@@ -24,7 +24,7 @@ import {
   type Operation,
   type Value,
 } from '@raptor-pim/ir-core';
-import { AffineApplyOp, createEmpty, EmptyOp, ExtractSliceOp, ParallelInsertSliceOp, readSliceLists } from '@raptor-pim/upstream-dialects';
+import { AffineApplyOp, createEmpty, EmptyOp, ParallelInsertSliceOp, readSliceLists } from '@raptor-pim/upstream-dialects';
 import { SliceBuilder } from './slice-builder';
 import {
   BlueprintOp,
@@ -345,8 +345,9 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   /**
    * Clones body op `o` of one unrolled round at the builder's point, folding what the known
    * index `numbers` of the round decide: an `affine.apply` of known operands becomes a number
-   * (no op), a unit-stride `tensor.extract_slice` with known offsets gets them as static
-   * offsets; any other op gets an index constant for each known operand it reads.
+   * (no op); any other op gets a (block-shared) index constant for each known operand it reads.
+   * Offsets stay dynamic operands on purpose: a static offset list per lane would be one more
+   * uniqued attribute per slice, which costs more than the shared constants.
    */
   function cloneFolding(b: OpBuilder, o: Operation, mapping: IRMapping, numbers: Map<Value, number>): void {
     const known = (v: Value): number | undefined => numbers.get(v) ?? constantValue.get(mapping.lookupOrDefault(v));
@@ -365,16 +366,6 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           numbers.set(o.getResult(0), r[0]!);
           return;
         }
-      }
-    } else if (ExtractSliceOp.isInstance(o) && o.numOperands > 1) {
-      const lists = readSliceLists(o);
-      const dyn = o.operands.slice(1).map(known);
-      if (dyn.every((x) => x !== undefined) && lists.strides.every((x) => x === 1) && lists.sizes.every((x) => x !== DYNAMIC)) {
-        let d = 0;
-        const offsets = lists.offsets.map((x) => (x === DYNAMIC ? dyn[d++]! : x));
-        const r = slices.extract(b, o.location, mapping.lookupOrDefault(o.getOperand(0)), offsets, lists.sizes, o.getResult(0).type as RankedTensorType);
-        mapping.map(o.getResult(0), r);
-        return;
       }
     }
     for (const v of o.operands) {
@@ -599,7 +590,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           const outIndex = gEntry.arguments.indexOf(ins.getOperand(1) as never) - (firstWeightArg + weights.length + inputs.length);
           const value = mapping.lookupOrDefault(ins.getOperand(0));
           const lists = readSliceLists(ins);
-          const dyn = ins.operands.slice(2).map((x): number | Value => numbers.get(x) ?? mapping.lookupOrDefault(x));
+          const dyn = ins.operands.slice(2).map((x) => (numbers.has(x) ? constant(bb, numbers.get(x)!, loc) : mapping.lookupOrDefault(x)));
           let d = 0;
           const offsets = lists.offsets.map((x) => (x === DYNAMIC ? dyn[d++]! : x));
           const sizes = lists.sizes.map((x) => x);
