@@ -54,8 +54,7 @@ import { AffineApplyOp, EmptyOp, ExtractSliceOp, InsertSliceOp, ParallelInsertSl
 import { SpatToPimMessages as M } from '../diagnostics';
 import { copyRuns, spatToPimPatterns, spatToPimTarget } from './patterns';
 import { evaluateStaticIndex as evaluateStatic } from '@raptor-pim/upstream-dialects';
-import { LoweringContext, staticTensor, type ConversionCounters, type HostBuffers } from './lowering-context';
-import { NO_BINDINGS } from './lowering-context';
+import { LoweringContext, NO_BINDINGS, staticTensor, type ConversionCounters, type HostBuffers } from './lowering-context';
 import { BodyValidator } from './validate-bodies';
 
 /** What one conversion did (the pass statistics). */
@@ -70,7 +69,7 @@ export interface SpatToPimStats extends ConversionCounters {
 
 /** The outcome of {@link convertScheduledFunction}. */
 export interface SpatToPimResult {
-  /** False when diagnostics were reported (the function is unchanged). */
+  /** False when diagnostics were reported (the function is unchanged, see {@link convertScheduledFunction}). */
   readonly ok: boolean;
   /** Counters of the conversion. */
   readonly stats: SpatToPimStats;
@@ -403,7 +402,9 @@ function hostSlotExtent(placed: readonly Placed[]): number | undefined {
 
 /**
  * Converts the scheduled computes of `func` to PIM streams (see the file comment). Returns
- * `ok: false` after reporting diagnostics; the function is then unchanged.
+ * `ok: false` after reporting diagnostics; the function is then unchanged (every refusal is
+ * found by the checks that run before body ops move; only an internal error of a pattern after
+ * that leaves the streams in place).
  */
 export function convertScheduledFunction(func: Operation, config: HardwareConfig): SpatToPimResult {
   const stats: SpatToPimStats = {
@@ -440,7 +441,8 @@ export function convertScheduledFunction(func: Operation, config: HardwareConfig
   if (!bodiesOk) return { ok: false, stats };
 
   // Host buffers and streams go right before the return: every constant of the function
-  // dominates them, and nothing moves (a refused function stays exactly as it was).
+  // dominates them. Everything that can refuse the function was checked above, so a refused
+  // function stays exactly as it was; from here on body ops move into the streams.
   const created: Operation[] = [];
   const ret = block.terminator;
   const b = ret ? OpBuilder.before(ret) : OpBuilder.atBlockEnd(block, ctx);
@@ -478,7 +480,11 @@ export function convertScheduledFunction(func: Operation, config: HardwareConfig
     if (!core.ok) ok = false;
   }
   if (!ok) {
-    for (const op of created.reverse()) op.erase();
+    // Before any body moved (a refusal of the stream forming), the function is restored; after
+    // (a conversion failure the body checks did not foresee: an internal error), the streams
+    // hold moved ops and stay, and the pass fails.
+    const moved = [...remainingUses.values()].some((n) => n === 0);
+    if (!moved) for (const op of created.reverse()) op.erase();
     return { ok: false, stats };
   }
 

@@ -10,7 +10,7 @@
  * condition that depends on the lane is static per lane only, so the batch is expanded lane by
  * lane (its lanes become constants). A selector static per lane only keeps the batch.
  */
-import { RankedTensorType, Traits, type Block, type Operation, type Value, printType } from '@raptor-pim/ir-core';
+import { DYNAMIC, RankedTensorType, Traits, type Block, type Operation, type Value, printType } from '@raptor-pim/ir-core';
 import type { HardwareConfig } from '@raptor-pim/pim-target';
 import {
   DeferredCommunicationOp,
@@ -21,7 +21,6 @@ import {
   YieldOp as SpatYieldOp,
 } from '@raptor-pim/spatial-dialect';
 import { ExtractSliceOp, ForOp, IfOp, InsertSliceOp, ParallelInsertSliceOp, YieldOp as ScfYieldOp, evaluateStaticIndex, readSliceLists } from '@raptor-pim/upstream-dialects';
-import { DYNAMIC } from '@raptor-pim/ir-core';
 import { SpatToPimMessages as M } from '../diagnostics';
 import { staticTensor } from './lowering-context';
 import { evaluateStaticCondition, staticTrips } from './patterns/structured';

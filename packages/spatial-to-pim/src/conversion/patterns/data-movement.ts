@@ -11,8 +11,7 @@ import { ConcatOp as PimConcatOp, MemcpHdOp, MemcpOp, ReceiveOp, VMVOp, getPimDe
 import { BlueprintOp, ConcatOp, DeferredSourceSelectOp, ExtractRowsOp } from '@raptor-pim/spatial-dialect';
 import { EmptyOp, ExtractSliceOp, InsertSliceOp, TensorCollapseShapeOp, TensorExpandShapeOp } from '@raptor-pim/upstream-dialects';
 import { SpatToPimMessages as M } from '../../diagnostics';
-import { staticTensor, type IndexOrValue, type LoweringContext, type SliceRun } from '../lowering-context';
-import { NO_BINDINGS } from '../lowering-context';
+import { NO_BINDINGS, staticTensor, type IndexOrValue, type LoweringContext, type SliceRun } from '../lowering-context';
 import { evaluateStaticIndex as evaluateStatic } from '@raptor-pim/upstream-dialects';
 
 /**

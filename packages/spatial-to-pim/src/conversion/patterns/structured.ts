@@ -22,8 +22,7 @@ import { MemcpOp } from '@raptor-pim/pim-dialect';
 import { DeferredCommunicationOp, MaterializeLayoutOp } from '@raptor-pim/spatial-dialect';
 import { ForOp, IfOp, evaluateStaticIndex } from '@raptor-pim/upstream-dialects';
 import { SpatToPimMessages as M } from '../../diagnostics';
-import { staticTensor, type LoweringContext } from '../lowering-context';
-import { NO_BINDINGS } from '../lowering-context';
+import { NO_BINDINGS, staticTensor, type LoweringContext } from '../lowering-context';
 
 /**
  * The static value of an `i1` condition (constants, `arith.cmpi` of static index or integer
