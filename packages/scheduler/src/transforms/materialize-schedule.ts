@@ -256,8 +256,6 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
 
   // ------------------------------------------------------------------ scheduled ops
   const constants = new Map<Block, Map<number, Value>>();
-  /** The number of every index constant made by {@link constant}. */
-  const constantValue = new Map<Value, number>();
   /** The map of every graph-body `affine.apply` folded so far. */
   const applyMaps = new Map<Operation, AffineMap>();
   const scheduled: Operation[][] = workload.nodes.map(() => []);
@@ -350,7 +348,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
    * uniqued attribute per slice, which costs more than the shared constants.
    */
   function cloneFolding(b: OpBuilder, o: Operation, mapping: IRMapping, numbers: Map<Value, number>): void {
-    const known = (v: Value): number | undefined => numbers.get(v) ?? constantValue.get(mapping.lookupOrDefault(v));
+    const known = (v: Value): number | undefined => numbers.get(v) ?? indexConstantOf(mapping.lookupOrDefault(v));
     if (AffineApplyOp.isInstance(o)) {
       const args: number[] = [];
       for (const v of o.operands) {
@@ -375,6 +373,14 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     b.clone(o, mapping);
   }
 
+  /** The number of an `index` constant, or undefined. */
+  function indexConstantOf(v: Value): number | undefined {
+    const def = v.definingOp;
+    if (!def || !ConstantOp.isInstance(def) || !(v.type instanceof IndexType)) return undefined;
+    const a = def.getAttr('value');
+    return a instanceof IntegerAttr ? Number(a.value) : undefined;
+  }
+
   /** An index constant at the start of the builder's block (one per value and block). */
   function constant(b: OpBuilder, n: number, loc: Location): Value {
     const block = b.insertionBlock!;
@@ -388,7 +394,6 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       else cb.setInsertionPointToEnd(block);
       v = ConstantOp.build(cb, { result: index, value: IntegerAttr.get(index, n) }, loc).result;
       cache.set(n, v);
-      constantValue.set(v, n);
     }
     return v;
   }
