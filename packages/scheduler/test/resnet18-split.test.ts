@@ -40,7 +40,15 @@ import { registerLayoutPlannerPasses } from '@raptor-pim/layout-planner';
 import { registerPlanLoweringPasses } from '@raptor-pim/plan-lowering';
 import { readNpy } from '@raptor-pim/onnx-frontend';
 import { createCostModel, defaultTarget } from '@raptor-pim/pim-target';
-import { BUILTIN_SCHEDULERS, crossbarsOfCompute, planOversizedSplits, splitLimitsOf, splitOversizedComputes, verifyCommunication } from '@raptor-pim/scheduler';
+import {
+  BUILTIN_SCHEDULERS,
+  crossbarsOfCompute,
+  planOversizedSplits,
+  registerSchedulerPasses,
+  splitLimitsOf,
+  splitOversizedComputes,
+  verifyCommunication,
+} from '@raptor-pim/scheduler';
 import { run } from './helpers';
 import { MODELS_DIR, importShared, sharedInput } from './models';
 
@@ -153,13 +161,26 @@ describe('resnet18 with oversized computes split', () => {
     expect(computesOf(m.func).every((c) => crossbarsOfCompute(c, limits) <= limits.crossbarsPerCore)).toBe(true);
   });
 
-  (SLOW ? it.each(BUILTIN_SCHEDULERS.map((s) => s.name)) : it.skip.each(['(RAPTOR_SLOW_TESTS=1)']))('%s schedules the whole model and passes the checks', (strategy) => {
-    const m = lowered();
-    if (!m) return;
-    const r = BUILTIN_SCHEDULERS.find((s) => s.name === strategy)!.schedule(m.module, defaultTarget(), OPTIONS);
-    expect((r.diagnostics ?? []).filter((d) => d.severity === 'error').map((d) => d.message)).toEqual([]);
-    expect(verifyCommunication(m.module, defaultTarget()).diagnostics.map((d) => d.message)).toEqual([]);
-  });
+  (SLOW ? it.each(BUILTIN_SCHEDULERS.map((s) => s.name)) : it.skip.each(['(RAPTOR_SLOW_TESTS=1)']))(
+    'builtin.module(spat-schedule{strategy=%s},spat-verify-communication) succeeds on the whole model',
+    (strategy) => {
+      const m = lowered();
+      if (!m) return;
+      const registry = new PassRegistry();
+      registerSchedulerPasses(registry);
+      const options = Object.entries(OPTIONS).map(([k, v]) => ` ${k}=${v}`).join('');
+      const pm = parsePassPipeline(m.module.context, `builtin.module(spat-schedule{strategy=${strategy}${options}},spat-verify-communication)`, registry)!;
+      const errors: string[] = [];
+      const ok = m.module.context.diagnostics.withHandler(
+        (d) => {
+          if (d.severity === 'error') errors.push(d.message);
+        },
+        () => pm.run(m.module).success,
+      );
+      expect(errors).toEqual([]);
+      expect(ok).toBe(true);
+    },
+  );
 
   (SLOW ? it : it.skip)('layer4 to the classifier: split, scheduled (throughput) and unsplit outputs are equal and match onnxruntime', () => {
     const m = lowered();
