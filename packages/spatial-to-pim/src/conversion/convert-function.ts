@@ -89,8 +89,53 @@ interface Placed {
 interface StreamPlan {
   readonly kind: 'core' | 'batch';
   readonly cores: readonly number[];
-  /** For `core`: (compute, lane or undefined) in program order; for `batch`: lane undefined. */
-  readonly work: readonly { readonly compute: Placed; readonly lane: number | undefined }[];
+  /**
+   * The work in program order. For `core`: the lane of a batch as a constant (undefined for a
+   * scalar compute); for `batch`: undefined (the stream's lane is the batch's lane) or the
+   * batch's lane as `scale * lane + offset` of the stream's lane.
+   */
+  readonly work: readonly { readonly compute: Placed; readonly lane: LaneOf }[];
+}
+
+/** How a stream names the lane of one scheduled batch (see {@link StreamPlan}). */
+type LaneOf = number | { readonly scale: number; readonly offset: number } | undefined;
+
+/**
+ * The cores of one group that run the same computes in the same order as one stream: a
+ * `pim.core_batch` when every batch's lane is an affine function of the position of the core
+ * in the stream (`scale * j + offset`), else one `pim.core` per core (lanes as constants).
+ */
+function signatureStreams(cores: readonly number[], works: ReadonlyMap<number, { compute: Placed; lane: number | undefined }[]>): StreamPlan[] {
+  const groups = new Map<string, number[]>();
+  for (const core of cores) {
+    const key = works.get(core)!.map((w) => w.compute.order).join(',');
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = []));
+    g.push(core);
+  }
+  const streams: StreamPlan[] = [];
+  for (const group of groups.values()) {
+    const first = works.get(group[0]!)!;
+    const batchable = group.length > 1 && first.every((w) => w.compute.batch && !w.compute.expand);
+    if (batchable) {
+      const ordered = [...group].sort((a, b) => works.get(a)![0]!.lane! - works.get(b)![0]!.lane!);
+      const lanes = first.map((_, i) => ordered.map((c) => works.get(c)![i]!.lane!));
+      const fits = lanes.map((l) => {
+        const scale = l[1]! - l[0]!;
+        return l.every((x, j) => x === l[0]! + scale * j) ? { scale, offset: l[0]! } : undefined;
+      });
+      if (fits.every((f) => f !== undefined)) {
+        streams.push({
+          kind: 'batch',
+          cores: ordered,
+          work: first.map((w, i) => ({ compute: w.compute, lane: fits[i]!.scale === 1 && fits[i]!.offset === 0 ? undefined : fits[i]! })),
+        });
+        continue;
+      }
+    }
+    for (const core of group) streams.push({ kind: 'core', cores: [core], work: works.get(core)! });
+  }
+  return streams;
 }
 
 function isScheduled(op: Operation): boolean {
@@ -151,14 +196,16 @@ export function planStreams(placed: readonly Placed[]): StreamPlan[] {
       continue;
     }
     const cores = [...new Set(g.flatMap((p) => p.cores))].sort((a, b) => a - b);
+    const works = new Map<number, { compute: Placed; lane: number | undefined }[]>();
     for (const core of cores) {
       const work: { compute: Placed; lane: number | undefined }[] = [];
       for (const p of g) {
         const k = p.cores.indexOf(core);
         if (k >= 0) work.push({ compute: p, lane: p.batch ? k : undefined });
       }
-      streams.push({ kind: 'core', cores: [core], work });
+      works.set(core, work);
     }
+    streams.push(...signatureStreams(cores, works));
   }
   return streams;
 }
@@ -539,7 +586,7 @@ function buildStream(
   const forwarded = new Map<Value, Value>();
   let ok = true;
   for (const w of plan.work) {
-    if (w.lane !== undefined) expanded.add(w.compute.op);
+    if (typeof w.lane === 'number') expanded.add(w.compute.op);
     // The last (usually the only) stream a compute goes to takes its body ops; earlier lanes
     // of an expanded batch get copies.
     const left = (remainingUses.get(w.compute.op) ?? 1) - 1;
@@ -597,7 +644,7 @@ function formCompute(
   b: OpBuilder,
   ctx: LoweringContext,
   compute: Placed,
-  lane: number | undefined,
+  lane: LaneOf,
   laneArg: Value | undefined,
   weights: readonly Value[],
   weightArgs: readonly Value[],
@@ -614,7 +661,10 @@ function formCompute(
   let k = 0;
   if (compute.batch) {
     const spatLane = args[k++]!;
-    mapping.map(spatLane, lane !== undefined ? ctx.constant(b, lane) : laneArg!);
+    mapping.map(
+      spatLane,
+      typeof lane === 'number' ? ctx.constant(b, lane) : lane ? ctx.materialize(b, ctx.add(b, ctx.scale(b, laneArg!, lane.scale, op.location), lane.offset, op.location)) : laneArg!,
+    );
   }
   view.weights.forEach((w) => mapping.map(args[k++]!, weightArgs[weights.indexOf(w)]!));
   for (const input of view.inputs) {
