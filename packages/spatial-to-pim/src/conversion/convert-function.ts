@@ -43,9 +43,13 @@ import { CoreBatchOp, CoreOp, HaltOp, MemcpDhOp, MemcpHdOp } from '@raptor-pim/p
 import type { HardwareConfig } from '@raptor-pim/pim-target';
 import {
   BlueprintOp,
+  ChannelReceiveOp,
+  ChannelSendOp,
   DeferredSourceSelectOp,
   HostStoreSyncOp,
   HostWaitLoadOp,
+  SyncOp,
+  WaitOp,
   InParallelOp,
   ScheduledComputeBatchOp,
   ScheduledComputeOp,
@@ -65,6 +69,8 @@ export interface SpatToPimStats extends ConversionCounters {
   coreBatches: number;
   /** Scheduled batches expanded lane by lane (their cores also run other work). */
   expandedBatches: number;
+  /** Scheduled computes dropped: no result used and no transfer, host slot or event in the body. */
+  droppedComputes: number;
 }
 
 /** The outcome of {@link convertScheduledFunction}. */
@@ -213,6 +219,19 @@ export function planStreams(placed: readonly Placed[]): StreamPlan[] {
 /** Host memref type of a tensor type. */
 function memrefOf(ctx: MLIRContext, t: RankedTensorType): MemRefType {
   return MemRefType.get(ctx, t.shape, t.elementType);
+}
+
+/** Body ops whose effects other cores or the host observe. */
+const OBSERVABLE: ReadonlySet<unknown> = new Set([ChannelSendOp, ChannelReceiveOp, HostStoreSyncOp, HostWaitLoadOp, SyncOp, WaitOp]);
+
+/** True when no result of `op` is used and its body has no transfer, host slot or event. */
+function unobservable(op: Operation): boolean {
+  if (!op.results.every((r) => r.useEmpty)) return false;
+  let seen = false;
+  op.walk((inner) => {
+    if (OBSERVABLE.has(inner.definition)) seen = true;
+  });
+  return !seen;
 }
 
 /** Validates the top level of `func`; reports every problem. */
@@ -458,6 +477,7 @@ export function convertScheduledFunction(func: Operation, config: HardwareConfig
     cores: 0,
     coreBatches: 0,
     expandedBatches: 0,
+    droppedComputes: 0,
     hostLoads: 0,
     hostStores: 0,
     copies: 0,
@@ -486,6 +506,11 @@ export function convertScheduledFunction(func: Operation, config: HardwareConfig
     return r.laneDependent && p.batch ? { ...p, expand: true } : p;
   });
   if (!bodiesOk) return { ok: false, stats };
+  // A compute nothing observes (no result used, no transfer, host slot or event) is dropped:
+  // it would only occupy its core, and replicas of it (one per core) would keep the cores of a
+  // batch from forming one stream.
+  const live = placed.filter((p) => !unobservable(p.op));
+  stats.droppedComputes += placed.length - live.length;
 
   // Host buffers and streams go right before the return: every constant of the function
   // dominates them. Everything that can refuse the function was checked above, so a refused
@@ -503,7 +528,7 @@ export function convertScheduledFunction(func: Operation, config: HardwareConfig
     return { ok: false, stats };
   }
   const { placements, outputs } = graphOutputs;
-  if (!checkPublications(placed, placements)) {
+  if (!checkPublications(live, placements)) {
     for (const op of created.reverse()) op.erase();
     return { ok: false, stats };
   }
@@ -518,7 +543,7 @@ export function convertScheduledFunction(func: Operation, config: HardwareConfig
   const lowering = new LoweringContext(ctx, config, host, stats);
   const patterns = spatToPimPatterns(lowering);
   const target = spatToPimTarget();
-  const streams = planStreams(placed);
+  const streams = planStreams(live);
   const remainingUses = new Map<Operation, number>();
   for (const plan of streams) for (const w of plan.work) remainingUses.set(w.compute.op, (remainingUses.get(w.compute.op) ?? 0) + 1);
   for (const plan of streams) {

@@ -21,6 +21,7 @@ export class SpatToPimPass extends Pass {
   private readonly copies = this.statistic('local-copies', 'pim.memcp / pim.concat emitted for data movement');
   private readonly aliases = this.statistic('aliases', 'reshapes and layout conversions lowered without a copy');
   private readonly unrolled = this.statistic('unrolled-iterations', 'iterations of static scf.for loops unrolled into streams');
+  private readonly dropped = this.statistic('dropped-computes', 'scheduled computes nothing observes (no result used, no transfer, host slot or event)');
 
   runOnOperation(module: Operation): void {
     const config = targetConfigOf(this);
@@ -36,6 +37,7 @@ export class SpatToPimPass extends Pass {
       this.copies.value += r.stats.copies;
       this.aliases.value += r.stats.aliases;
       this.unrolled.value += r.stats.unrolledIterations;
+      this.dropped.value += r.stats.droppedComputes;
       if (!r.ok) this.signalPassFailure();
     }
   }
