@@ -7,7 +7,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { FloatType, MLIRContext, ShapedValue, parseSourceString, printOperation, verify, type Operation } from '@raptor-pim/ir-core';
+import { FloatType, IntegerAttr, MLIRContext, ShapedValue, parseSourceString, printOperation, verify, type Operation, type Value } from '@raptor-pim/ir-core';
 import { registerSpatialDialect } from '@raptor-pim/spatial-dialect';
 import { createCostModel, defaultTarget } from '@raptor-pim/pim-target';
 import { Workload, materializeSchedule, planReads, verifyCommunication, type Granularity, type SchedulePlan } from '@raptor-pim/scheduler';
@@ -103,5 +103,58 @@ describe('materializeSchedule: batches of equivalent replicas', () => {
 
   it('is deterministic (byte-identical output)', () => {
     expect(printOperation(schedule([5, 2, 7, 11], 0).module)).toBe(printOperation(schedule([5, 2, 7, 11], 0).module));
+  });
+});
+
+describe('materializeSchedule: event registers of host slots', () => {
+  /** A chain of four ReLU computes; the plan puts them on cores 0, 1, 2, 1 with host slots. */
+  const CHAIN = `
+func.func @main(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  %a = spat.graph_compute [] = [] (%i) = (%x) crossbarWeights 0 : [] (tensor<1x4xf32>) -> tensor<1x4xf32> {
+    %v = spat.relu(%i) : tensor<1x4xf32> -> tensor<1x4xf32>
+    spat.yield %v : tensor<1x4xf32>
+  }
+  %b = spat.graph_compute [] = [] (%i) = (%a) crossbarWeights 0 : [] (tensor<1x4xf32>) -> tensor<1x4xf32> {
+    %v = spat.vadd %i, %i : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
+    spat.yield %v : tensor<1x4xf32>
+  }
+  %c = spat.graph_compute [] = [] (%i) = (%b) crossbarWeights 0 : [] (tensor<1x4xf32>) -> tensor<1x4xf32> {
+    %v = spat.vmul %i, %i : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
+    spat.yield %v : tensor<1x4xf32>
+  }
+  %d = spat.graph_compute [] = [] (%i) = (%c) crossbarWeights 0 : [] (tensor<1x4xf32>) -> tensor<1x4xf32> {
+    %v = spat.vsub %i, %i : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
+    spat.yield %v : tensor<1x4xf32>
+  }
+  return %d : tensor<1x4xf32>
+}`;
+
+  it('a READY register passes to a slot stored after the previous load; FREE follows that load', () => {
+    const ctx = new MLIRContext();
+    registerSpatialDialect(ctx);
+    const module = parseSourceString(ctx, CHAIN, { filename: 'chain.mlir' })!;
+    expect(verify(module)).toBe(true);
+    const x = ShapedValue.allocate('tensor', FloatType.f32(ctx), [1, 4])!;
+    (x.data as Float32Array).set([1, -2, 3, -4]);
+    const expected = run(module, 'main', [x]);
+    const target = defaultTarget();
+    const cost = createCostModel(target);
+    const workload = new Workload(module.regions[0]!.firstBlock!.firstOp!, cost);
+    const place = (core: number) => ({ replicas: 1, copies: 1, cores: [core], granularity: 'layer' as const });
+    const plan: SchedulePlan = { strategy: 'test', transfer: 'host', pipelined: false, placements: [place(0), place(1), place(2), place(1)] };
+    const done = materializeSchedule(workload, plan, planReads(workload, plan), cost);
+    expect(done.hostSlots).toBe(3);
+    expect(verify(module)).toBe(true);
+    expect(verifyCommunication(module, target).diagnostics.map((d) => d.message)).toEqual([]);
+    expect(run(module, 'main', [x])).toEqual(expected);
+    // Core 1 loads the slot of node 0 (in node 1) and of node 2 (in node 3) on one READY register.
+    const intOf = (v: Value): number => Number((v.definingOp!.getAttr('value') as IntegerAttr).value);
+    const loads = opsNamed(module, 'spat.host_wait_load').filter((op) => intOf(op.getOperand(1)) === 1);
+    expect(loads).toHaveLength(2);
+    expect(intOf(loads[0]!.getOperand(3))).toBe(intOf(loads[1]!.getOperand(3)));
+    // Its FREE for node 2's slot is sent by core 1 right after the first load, not at stream entry.
+    const first = loads[0]!;
+    expect(first.next?.name).toBe('spat.sync');
+    expect(intOf(first.next!.getOperand(0))).toBe(2);
   });
 });
