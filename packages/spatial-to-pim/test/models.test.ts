@@ -23,8 +23,8 @@ const SHARED = process.env['RAPTOR_SHARED_DIR'] ?? path.resolve(__dirname, '../.
 // the interpreters): PIM on tensors == Spatial for every schedule the scheduler produces, and the
 // memory plan checked when the schedule's live data fits the cores.
 const SLOW = process.env['RAPTOR_SLOW_TESTS'] === '1';
-const MODELS = (process.env['RAPTOR_MODELS'] ?? (SLOW ? 'mlp,mlp_batch4,lenet5,mnist-8,resnet_mini,mobilenet_block,yolo_block,resnet18' : 'mlp,mlp_batch4,lenet5')).split(',');
-const DEFAULT_MODELS = new Set(['mlp', 'mlp_batch4', 'lenet5']);
+const MODELS = (process.env['RAPTOR_MODELS'] ?? (SLOW ? 'mlp,mlp_batch4,lenet5,mnist-8,resnet_mini,mobilenet_block,yolo_block,resnet18' : 'mlp,mlp_batch4,lenet5,mnist-8')).split(',');
+const DEFAULT_MODELS = new Set(['mlp', 'mlp_batch4', 'lenet5', 'mnist-8']);
 const STRATEGIES = ['layer-sequential', 'throughput', 'latency'];
 
 function inputs(name: string, shapes: readonly (readonly number[])[], kind: 'tensor' | 'buffer', ctx: Operation['context']): ShapedValue[] {
