@@ -228,11 +228,20 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   const sendTaskConsumers = new Map<number, number[]>();
   /** Producer replicas (`node:replica`) a consumer on their core reads through SSA. */
   const locallyRead = new Set<string>();
+  /** The consumer nodes that read each mirror (`node:core`). */
+  const mirrorReaders = new Map<string, Set<number>>();
   for (const r of reads) {
     if (r.hasLocal) {
       const pp = plan.placements[r.producer]!;
-      const replica = pp.cores.indexOf(plan.placements[r.consumer]!.cores[r.replica]!);
+      const core = plan.placements[r.consumer]!.cores[r.replica]!;
+      const replica = pp.cores.indexOf(core);
       if (replica >= 0) locallyRead.add(`${r.producer}:${replica}`);
+      else {
+        const key = `${r.producer}:${core}`;
+        let set = mirrorReaders.get(key);
+        if (!set) mirrorReaders.set(key, (set = new Set()));
+        set.add(r.consumer);
+      }
     }
     for (const f of r.remote) {
       const pp = plan.placements[f.producer]!;
@@ -671,12 +680,14 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       }
       const list = [...bySignature.values(), ...alone].sort((a, b) => a[0]! - b[0]!);
       out.set(n.index, list);
-      // Mirrors on cores of batched replicas that nothing else uses are computed inside the batch.
+      // Mirrors on cores of batched replicas that no other node reads are computed inside the batch only.
       for (const g of list) {
         if (g.length < 2) continue;
         for (const j of g) {
-          if (users.get(pl.cores[j]!)!.size > 1) continue;
-          for (const r of readsOf.get(`${n.index}:${j}`) ?? []) if (r.hasLocal) inlinedMirrors.add(`${r.producer}:${pl.cores[j]}`);
+          for (const r of readsOf.get(`${n.index}:${j}`) ?? []) {
+            const key = `${r.producer}:${pl.cores[j]}`;
+            if (r.hasLocal && [...(mirrorReaders.get(key) ?? [])].every((c) => c === n.index)) inlinedMirrors.add(key);
+          }
         }
       }
     }
