@@ -7,6 +7,14 @@
  * the writer, `spat.host_wait_load` on the reader). Data produced on the consumer's own core is
  * forwarded as SSA. Results still used on the host (function results) are reassembled there
  * from the replicas' partial collections.
+ *
+ * Equivalent replicas (same rounds, transfers and payload shapes; see `replicaSignature`) whose
+ * sends keep their order on their cores become one `spat.scheduled_compute_batch`: per-lane
+ * numbers are lane expressions (`lane-values.ts`), the sends are made at the end of the body.
+ * Host-slot event registers are reused across slots whose lifetimes do not overlap
+ * (`assignEventRegisters`; a reused READY register's FREE is sent after the previous load).
+ * The rounds of a replica are unrolled (spatial-to-pim takes no nested regions); the graph lane
+ * of a round is a number there, so its index arithmetic folds to constants.
  */
 import {
   ConstantOp,
@@ -100,7 +108,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   /** FREE signals (writer core, register) a reader sends right after its load of a slot (`slot@reader`). */
   const freeAfterLoad = new Map<string, { writer: number; register: number }[]>();
   /** Reader requests (`slot@reader`) whose FREE is sent after a load, not at stream entry. */
-  const freeAtLoad = new Set<string>();
+  const freeSentAfterLoad = new Set<string>();
   let hostFallbacks = 0;
   let hostBytes = 0;
   if (host) {
@@ -158,7 +166,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
         let list = freeAfterLoad.get(prev);
         if (!list) freeAfterLoad.set(prev, (list = []));
         list.push({ writer: s.writer, register: s.freeRegister });
-        freeAtLoad.add(`${key}@${rd.key}`);
+        freeSentAfterLoad.add(`${key}@${rd.key}`);
       }
     }
   }
@@ -297,7 +305,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     const entries = [...slots.values()];
     for (const s of entries) {
       for (const rd of s.readers) {
-        if (freeAtLoad.has(`${slotKey(s.producer, s.replica, s.resultIndex)}@${rd.key}`)) continue;
+        if (freeSentAfterLoad.has(`${slotKey(s.producer, s.replica, s.resultIndex)}@${rd.key}`)) continue;
         const first = firstOnCore.get(rd.core)!;
         const block = first.regions[0]!.firstBlock!;
         const b = new OpBuilder(ctx);
@@ -794,20 +802,20 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     const iArgs = newInputs.map((v) => block.addArgument(v.type, loc));
     const bb = OpBuilder.atBlockEnd(block, ctx);
     const lv = new LaneValues(ctx, block, laneArg, constant);
-    const at = (values: readonly number[]): Value => lv.index(bb, values, loc);
+    const laneIndex = (values: readonly number[]): Value => lv.index(bb, values, loc);
     const offsetsOf = (lead: readonly number[], rest: readonly (readonly number[])[]): (number | Value)[] => [lv.offset(bb, lead, loc), ...rest.map((v) => lv.offset(bb, v, loc))];
     /** Per-lane numbers of one field of per-lane records. */
     const per = <T>(items: readonly T[], f: (x: T) => number): number[] => items.map(f);
     const receiveAll = (fs: readonly FragmentRead[], type: RankedTensorType): Value =>
       ChannelReceiveOp.build(
         bb,
-        { channelId: at(per(fs, (f) => channelOf.get(f)!)), sourceCoreId: at(per(fs, (f) => f.fromCore)), targetCoreId: at(per(fs, (f) => f.toCore)), output: type },
+        { channelId: laneIndex(per(fs, (f) => channelOf.get(f)!)), sourceCoreId: laneIndex(per(fs, (f) => f.fromCore)), targetCoreId: laneIndex(per(fs, (f) => f.toCore)), output: type },
         loc,
       ).output;
     const sendAll = (payload: Value, fs: readonly FragmentRead[]): void => {
       ChannelSendOp.build(
         bb,
-        { input: payload, channelId: at(per(fs, (f) => channelOf.get(f)!)), sourceCoreId: at(per(fs, (f) => f.fromCore)), targetCoreId: at(per(fs, (f) => f.toCore)) },
+        { input: payload, channelId: laneIndex(per(fs, (f) => channelOf.get(f)!)), sourceCoreId: laneIndex(per(fs, (f) => f.fromCore)), targetCoreId: laneIndex(per(fs, (f) => f.toCore)) },
         loc,
       );
     };
