@@ -65,7 +65,8 @@ for (const r of records) {
   const seq = records.find((s) => s.model === r.model && s.strategy === 'layer-sequential' && s.latencyNs !== undefined);
   const head = `| ${r.model} | ${r.strategy} | ${f(r.compileMs === undefined ? undefined : r.compileMs / 1000, 1)} | ${mib(r.peakHeapBytes)} | ${mib(r.maxRssBytes)} |`;
   if (r.latencyNs === undefined) {
-    out.push(`${head} ${r.failure ? `not compiled/simulated: **${r.failure.stage}**: ${r.failure.message.replace(/\|/g, '\\|')}` : '-'} |`);
+    const message = r.failure ? (r.failure.message.length > 150 ? `${r.failure.message.slice(0, 147)}...` : r.failure.message).replace(/\|/g, '\\|') : '';
+    out.push(`${head} ${r.failure ? `not compiled/simulated: **${r.failure.stage}**: ${message}` : '-'} |`);
     continue;
   }
   const latRatio = r.bounds ? r.latencyNs / r.bounds.latencyMinNs : undefined;
