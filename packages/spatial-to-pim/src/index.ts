@@ -8,7 +8,7 @@ import { createSpatToPimPass } from './transforms/spat-to-pim';
 export { SpatToPimPass, createSpatToPimPass } from './transforms/spat-to-pim';
 export { convertScheduledFunction, planStreams } from './conversion/convert-function';
 export type { SpatToPimResult, SpatToPimStats } from './conversion/convert-function';
-export { copyRuns, spatToPimPatterns, spatToPimTarget } from './conversion/patterns';
+export { copyRuns, evaluateStaticCondition, spatToPimPatterns, spatToPimTarget, staticTrips } from './conversion/patterns';
 export { LoweringContext, elementBytes, staticTensor } from './conversion/lowering-context';
 export type { HostBuffers, ConversionCounters, IndexOrValue, SliceRun, SliceRuns } from './conversion/lowering-context';
 export { evaluateStaticIndex as evaluateStatic } from '@raptor-pim/upstream-dialects';
