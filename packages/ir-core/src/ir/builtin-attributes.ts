@@ -219,9 +219,17 @@ export class DenseArrayAttr extends Attribute {
   static i32(context: MLIRContext, values: readonly (number | bigint)[]): DenseArrayAttr {
     return DenseArrayAttr.getInts(IntegerType.get(context, 32), values);
   }
-  /** The values as numbers (exact within the safe integer range). */
+  /** The values as numbers (exact within the safe integer range); a new array the caller may change. */
   toNumbers(): number[] {
-    return (this.values as readonly (number | bigint)[]).map((v) => Number(v));
+    return this.numbers.slice();
+  }
+  private numberCache: readonly number[] | undefined;
+  /**
+   * The values as numbers, converted once (a shared frozen array): segment sizes and static
+   * offsets are read on every verification and print of an op.
+   */
+  get numbers(): readonly number[] {
+    return (this.numberCache ??= Object.freeze((this.values as readonly (number | bigint)[]).map((v) => Number(v))));
   }
   get length(): number {
     return this.values.length;

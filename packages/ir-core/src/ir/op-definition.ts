@@ -807,10 +807,10 @@ function groupRange(
 ): [number, number] | null {
   if (hasSegments) {
     if (!(sizesAttr instanceof DenseArrayAttr) || sizesAttr.length !== groups.length) return null;
-    const vals = sizesAttr.values as readonly (bigint | number)[];
+    const vals = sizesAttr.numbers;
     let start = 0;
-    for (let i = 0; i < index; i++) start += Number(vals[i]);
-    const len = Number(vals[index]);
+    for (let i = 0; i < index; i++) start += vals[i]!;
+    const len = vals[index]!;
     return start + len <= count ? [start, len] : null;
   }
   let nSingle = 0;

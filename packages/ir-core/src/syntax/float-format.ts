@@ -57,31 +57,79 @@ function activeBits(x: bigint): number {
   return x === 0n ? 0 : x.toString(2).length;
 }
 
+/** Decimal digits (most significant first, no trailing zeros) and the exponent of the last one. */
+interface DecimalDigits {
+  digits: string;
+  exp: number;
+}
+
+const F64_VIEW = new Float64Array(1);
+const F64_WORDS = new Uint32Array(F64_VIEW.buffer);
+const HIGH_WORD = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
+const LOG10_2 = Math.log10(2);
+
+/** `x` is too close to an integer for a floating-point floor to be trusted. */
+function nearInteger(x: number): boolean {
+  const f = x - Math.floor(x);
+  return f < 1e-7 || f > 1 - 1e-7;
+}
+
+/** Splits the digit string of `toExponential` (`d.ddde±x`) into digits without trailing zeros and the last digit's exponent. */
+function splitExponential(s: string, keep: number): DecimalDigits {
+  const e = s.indexOf('e');
+  let digits = s.length > 2 && s.charCodeAt(1) === 46 ? s[0] + s.substring(2, e) : s.substring(0, e);
+  if (digits.length > keep) digits = digits.substring(0, keep);
+  const e10 = Number(s.substring(e + 1));
+  let k = digits.length;
+  while (k > 1 && digits.charCodeAt(k - 1) === 48) k--;
+  return { digits: digits.substring(0, k), exp: e10 - (k - 1) };
+}
+
 /**
- * LLVM's `APFloat::toString` for finite values of f16/bf16/f32/f64, digit for digit:
- * `formatPrecision` significant digits (0 = enough to round-trip), scientific when
- * `formatMaxPadding` is 0 or the padding rule says so, `truncateZero` as LLVM.
+ * The digits LLVM's algorithm (below, `exactDigits`) produces for a finite positive `value`,
+ * from the engine's correctly rounded `toExponential` instead of big-integer arithmetic; or
+ * undefined when a floating-point estimate is too close to call (then the exact path runs).
+ *
+ * LLVM truncates the exact decimal significand N to L digits (dropping whole powers of ten
+ * while enough bits remain), then rounds half up to `precision` digits. For L > precision that
+ * is rounding N itself (half up looks at the first dropped digit only), which `toExponential`
+ * does; L is never below `precision`, and for L = precision the result is N truncated.
  */
-export function apFloatToString(
-  kind: FloatKind,
-  value: number,
-  formatPrecision: number,
-  formatMaxPadding: number,
-  truncateZero: boolean,
-): string {
-  const sem = SEMANTICS[kind] ?? SEMANTICS.f64!;
-  const neg = value < 0 || Object.is(value, -0);
-  if (value === 0) {
-    let s = neg ? '-' : '';
-    if (!formatMaxPadding) {
-      if (truncateZero) s += '0.0E+0';
-      else s += '0.0' + (formatPrecision > 1 ? '0'.repeat(formatPrecision - 1) : '') + 'e+00';
-    } else s += '0';
-    return s;
+function fastDigits(value: number, precision: number): DecimalDigits | undefined {
+  F64_VIEW[0] = value;
+  const hi = F64_WORDS[HIGH_WORD]!;
+  const expField = (hi >>> 20) & 0x7ff;
+  if (expField === 0) return undefined; // f64 subnormals: rare, exact path
+  // value = m * 2^e with m odd: trailing zeros of the 53-bit significand.
+  const lo = F64_WORDS[1 - HIGH_WORD]!;
+  let tz: number;
+  if (lo !== 0) tz = 31 - Math.clz32(lo & -lo);
+  else tz = 32 + (31 - Math.clz32((hi | 0x100000) & -(hi | 0x100000)));
+  const e = expField - 1075 + tz;
+  // N = m * 5^-e (e < 0) or m * 2^e: log10 N and log2 N.
+  const log10v = Math.log10(value);
+  const log10N = e < 0 ? log10v - e : log10v;
+  const log2N = e < 0 ? log10N / LOG10_2 : Math.log2(value);
+  if (nearInteger(log10N) || nearInteger(log2N)) return undefined;
+  const digitsOfN = Math.floor(log10N) + 1;
+  const bitsOfN = Math.floor(log2N) + 1;
+  const bitsRequired = Math.floor((precision * 196 + 58) / 59);
+  const tensRemovable = bitsOfN > bitsRequired ? Math.floor(((bitsOfN - bitsRequired) * 59) / 196) : 0;
+  const kept = digitsOfN - tensRemovable;
+  if (tensRemovable > 0 && kept <= precision) {
+    if (kept < precision) return undefined;
+    // N truncated to `precision` digits: round two digits further and cut, unless the two
+    // extra digits came out 00 (a carry from 99 may have reached the kept ones).
+    const s = value.toExponential(precision + 1);
+    if (s.charCodeAt(precision + 1) === 48 && s.charCodeAt(precision + 2) === 48) return undefined;
+    return splitExponential(s, precision);
   }
-  let { significand, exp } = decompose(Math.abs(value), sem);
-  let out = neg ? '-' : '';
-  if (!formatPrecision) formatPrecision = 2 + Math.floor((sem.precision * 59) / 196);
+  return splitExponential(value.toExponential(precision - 1), precision);
+}
+
+/** LLVM's digit generation with big integers: exact for every finite positive `value` of `sem`. */
+function exactDigits(value: number, sem: Semantics, formatPrecision: number): DecimalDigits {
+  let { significand, exp } = decompose(value, sem);
   // Ignore trailing binary zeros.
   while ((significand & 1n) === 0n) {
     significand >>= 1n;
@@ -141,6 +189,39 @@ export function apFloatToString(
     exp += kept.length - k;
     digits = kept.substring(0, k);
   }
+  return { digits, exp };
+}
+
+/**
+ * LLVM's `APFloat::toString` for finite values of f16/bf16/f32/f64, digit for digit:
+ * `formatPrecision` significant digits (0 = enough to round-trip), scientific when
+ * `formatMaxPadding` is 0 or the padding rule says so, `truncateZero` as LLVM.
+ * `exact` forces the big-integer digit generation (tests compare it with the fast one).
+ */
+export function apFloatToString(
+  kind: FloatKind,
+  value: number,
+  formatPrecision: number,
+  formatMaxPadding: number,
+  truncateZero: boolean,
+  exact = false,
+): string {
+  const sem = SEMANTICS[kind] ?? SEMANTICS.f64!;
+  const neg = value < 0 || Object.is(value, -0);
+  if (value === 0) {
+    let s = neg ? '-' : '';
+    if (!formatMaxPadding) {
+      if (truncateZero) s += '0.0E+0';
+      else s += '0.0' + (formatPrecision > 1 ? '0'.repeat(formatPrecision - 1) : '') + 'e+00';
+    } else s += '0';
+    return s;
+  }
+  let out = neg ? '-' : '';
+  if (!formatPrecision) formatPrecision = 2 + Math.floor((sem.precision * 59) / 196);
+  const abs = Math.abs(value);
+  const d = (exact ? undefined : fastDigits(abs, formatPrecision)) ?? exactDigits(abs, sem, formatPrecision);
+  const digits = d.digits;
+  let exp = d.exp;
   const nDigits = digits.length;
   let scientific: boolean;
   if (!formatMaxPadding) scientific = true;

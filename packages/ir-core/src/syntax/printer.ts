@@ -812,7 +812,10 @@ export class Printer implements OpAsmPrinter {
     if (op.properties.size) {
       this.text += ' <';
       // Properties print as a dictionary without aliases for nested values (as MLIR does).
-      this.printAttributeImpl(DictionaryAttr.get(this.context, [...op.properties].map(([name, value]) => ({ name, value }))), false);
+      // (The dictionary's body, sorted, without uniquing a DictionaryAttr per printed op.)
+      const list: NamedAttribute[] = [];
+      for (const [name, value] of op.properties) list.push({ name, value });
+      this.printDictionaryBody(list);
       this.text += '>';
     }
     if (!op.regions.length) {
@@ -1000,14 +1003,15 @@ export class Printer implements OpAsmPrinter {
       return;
     }
     this.text += '{';
-    list.forEach((e, i) => {
+    for (let i = 0; i < list.length; i++) {
+      const e = list[i]!;
       if (i) this.text += ', ';
       this.text += keywordOrString(e.name);
       if (!(e.value instanceof UnitAttr)) {
         this.text += ' = ';
         this.printAttribute(e.value);
       }
-    });
+    }
     this.text += '}';
   }
   printRegionArgument(arg: BlockArgument, attributes?: readonly NamedAttribute[]): void {
