@@ -130,7 +130,20 @@ export class OpBuilder {
 
   /** Creates an operation from `state` and inserts it. */
   create(state: BuilderState): Operation {
-    return this.insert(Operation.create({ ...state, context: this.context }));
+    // The fields Operation.create reads, in one literal (cheaper than spreading `state`).
+    return this.insert(
+      Operation.create({
+        context: this.context,
+        name: state.name,
+        location: state.location,
+        operands: state.operands,
+        resultTypes: state.resultTypes,
+        properties: state.properties,
+        attributes: state.attributes,
+        successors: state.successors,
+        regions: state.regions,
+      }),
+    );
   }
 
   /**

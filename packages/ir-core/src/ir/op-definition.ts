@@ -483,7 +483,7 @@ export class OpDefinition<
       properties,
       attributes,
       successors,
-      regions: this.regionGroups.filter((g) => !g.spec.variadic).length,
+      regions: this.fixedRegions,
     });
     return new this.viewClass(op);
   }
