@@ -119,6 +119,12 @@ describe('raptor opt', () => {
     expect(fs.readFileSync(out, 'utf8')).toBe(QUICKSTART_OUT);
   });
 
+  it('-o /dev/null writes to the device and leaves it a device', async () => {
+    if (!fs.existsSync('/dev/null') || !fs.statSync('/dev/null').isCharacterDevice()) return;
+    expect(await runCli(['opt', QUICKSTART, '-o', '/dev/null'], io())).toBe(0);
+    expect(fs.statSync('/dev/null').isCharacterDevice()).toBe(true);
+  });
+
   it('--split-input-file processes chunks separately and joins outputs with // -----', async () => {
     const s = io('func.func @a() {\n  return\n}\n// -----\nfunc.func @b() {\n  return\n}\n');
     expect(await runCli(['opt', '--split-input-file'], s)).toBe(0);

@@ -418,10 +418,31 @@ export async function runOpt(args: OptArgs, io: CliIo, registry: PassRegistry = 
   return 0;
 }
 
-/** Writes `text` to `file` through a temporary file beside it, so no partial output is left behind. */
+/**
+ * Whether `file` exists and is not a regular file (`/dev/null`, `/dev/stdout`, a pipe): it is
+ * written in place, since renaming a file over it would replace the device.
+ */
+function isSpecialFile(file: string): boolean {
+  try {
+    const stat = fs.statSync(file);
+    return !stat.isFile() && !stat.isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Writes `text` to `file` through a temporary file beside it, so no partial output is left
+ * behind; a device or pipe is written directly.
+ */
 function writeOutput(file: string, text: string, io: CliIo): boolean {
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  const direct = isSpecialFile(file);
   try {
+    if (direct) {
+      fs.writeFileSync(file, text);
+      return true;
+    }
     fs.writeFileSync(tmp, text);
     fs.renameSync(tmp, file);
     return true;
