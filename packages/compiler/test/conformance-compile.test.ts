@@ -5,7 +5,7 @@
  * (support/conformance-compile.ts). A sampled case that matched must keep matching; a known
  * refusal must stay a refusal with its diagnostic (or start matching, which is logged); no case
  * may give a wrong result or crash. The whole set (243 cases) is counted by
- * `node tools/bench/compile/conformance.mjs` (about 11 min); see the README.
+ * `node tools/bench/compile/conformance.mjs` (26 s at 42c2692); see the root README.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
