@@ -56,26 +56,17 @@ const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** The part of Node's `Buffer` the hex encoder uses. */
 interface NodeBufferLike {
-  allocUnsafeSlow(size: number): Uint8Array & { toString(encoding: 'latin1', start: number, end: number): string };
+  from(buffer: ArrayBufferLike, byteOffset: number, length: number): { toString(encoding: 'hex'): string };
 }
-
-/** Each byte's two uppercase hex digits as one little-endian 16-bit unit (first digit in the low byte). */
-const BYTE_HEX_PAIR = new Uint16Array(256);
-for (let b = 0; b < 256; b++) BYTE_HEX_PAIR[b] = HEX.charCodeAt(b >> 4) | (HEX.charCodeAt(b & 15) << 8);
 
 /** The uppercase hex digits (without `0x`) of the attribute's raw data, as MLIR prints large constants. */
 export function encodeDenseHex(attr: DenseElementsAttr): string {
   const bytes = denseRawBytesView(attr);
-  // In Node: two digit characters per byte from a table into one buffer, decoded as latin1 by
-  // Node (no copy of the data, no lowercase string to convert; about 10x the chunked path).
+  // In Node: the native hex encoder on a view of the bytes (no copy), then uppercase. A table
+  // loop in JavaScript is faster once optimized, but a short `raptor import` runs it cold:
+  // about 2.5x the CPU of the native path on a model's 1 MB of weights.
   const NodeBuffer = (globalThis as { Buffer?: NodeBufferLike }).Buffer;
-  if (NodeBuffer && littleEndian) {
-    const n = bytes.length;
-    const out = NodeBuffer.allocUnsafeSlow(2 * n);
-    const pairs = new Uint16Array(out.buffer, out.byteOffset, n);
-    for (let i = 0; i < n; i++) pairs[i] = BYTE_HEX_PAIR[bytes[i]!]!;
-    return out.toString('latin1', 0, 2 * n);
-  }
+  if (NodeBuffer) return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex').toUpperCase();
   // Chunked conversion through a 256-entry table keeps memory and time linear for large weights.
   const parts: string[] = [];
   const CHUNK = 65536;
