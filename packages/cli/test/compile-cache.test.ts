@@ -6,8 +6,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
+import { temporaryDirectories } from './support/temp-dirs';
 
 const CACHE_MODULE = path.resolve(__dirname, '../bin/compile-cache.cjs');
 const nodeHasOwnCache = typeof (require('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
@@ -17,8 +17,10 @@ interface RunResult {
   readonly output: unknown;
 }
 
+const tmp = temporaryDirectories('raptor-compile-cache-test-');
+
 function setup(): { packages: string; cache: string } {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'raptor-compile-cache-test-'));
+  const root = tmp();
   const packages = path.join(root, 'packages');
   fs.mkdirSync(path.join(packages, 'lib', 'dist'), { recursive: true });
   fs.mkdirSync(path.join(packages, 'lib', 'src'), { recursive: true });

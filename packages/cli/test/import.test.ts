@@ -1,11 +1,11 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '@raptor-pim/cli';
 import { createRaptorContext } from '@raptor-pim/compiler';
 import { parseSourceString, verify } from '@raptor-pim/ir-core';
 import { OnnxDataType, readNpy, readTensorProtoFile, tensorToNumbers, writeNpy } from '@raptor-pim/onnx-frontend';
 import { captureIo } from './support/capture-io';
+import { temporaryDirectories } from './support/temp-dirs';
 
 jest.setTimeout(120_000);
 
@@ -23,7 +23,7 @@ function pbToNpy(test: string, name: string, dir: string): string {
   return file;
 }
 
-const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'raptor-import-'));
+const tmp = temporaryDirectories('raptor-import-');
 
 describe('raptor import', () => {
   it('prints a module of Spatial ops that parses and verifies again; -o writes the same text', async () => {

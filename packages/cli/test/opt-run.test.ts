@@ -1,5 +1,4 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '@raptor-pim/cli';
 import { TargetKey, createRaptorPassRegistry } from '@raptor-pim/compiler';
@@ -8,6 +7,7 @@ import { OnnxDataType, readNpy, writeNpy } from '@raptor-pim/onnx-frontend';
 import { defaultTarget, loadTarget, saveTarget, type Target } from '@raptor-pim/pim-target';
 import { parseOptArgs, runOpt } from '../src/commands/opt';
 import { captureIo } from './support/capture-io';
+import { temporaryDirectories } from './support/temp-dirs';
 
 jest.setTimeout(60_000);
 
@@ -15,7 +15,7 @@ const SHARED = process.env['RAPTOR_SHARED'] ?? path.resolve(__dirname, '../../..
 const MLP = path.join(SHARED, 'models/mlp');
 const ARCH = path.join(SHARED, 'spec/pimsim-nn-example/arch/latency_config.json');
 const io = captureIo;
-const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'raptor-opt-run-'));
+const tmp = temporaryDirectories('raptor-opt-run-');
 
 /** Three cores each compute (x - sigmoid(x)) * sigmoid(x) on one row, on tensors (before bufferization). */
 const PIM_STREAMS = `func.func @main(%arg0: memref<3x4xf32>) -> memref<3x4xf32> {
