@@ -302,6 +302,10 @@ export interface HostPlacement {
   readonly sourceByte?: number;
   /** Where it lands in the output (undefined: the whole output). */
   readonly dest?: { readonly offsets: readonly number[]; readonly sizes: readonly number[] };
+  /** Or (with `sourceByte`): `bytes` contiguous bytes landing at this byte offset of the output. */
+  readonly destByte?: number;
+  /** The byte count of a `destByte` placement. */
+  readonly bytes?: number;
 }
 
 function staticSlice(op: Operation): { offsets: number[]; sizes: number[] } | undefined {
@@ -388,7 +392,7 @@ function ints(a: DenseArrayAttr | undefined): number[] {
 function placeBlueprint(op: Operation, out: Value, add: (r: Value, p: HostPlacement) => void): boolean {
   const view = BlueprintOp.get(op);
   const frags = view.fragments;
-  if (!frags.every((f) => f.definingOp && isScheduled(f.definingOp))) return false;
+  if (!frags.every((f) => f.definingOp && isScheduled(f.definingOp))) return placeAssembledBlueprint(op, out, add);
   if (view.mode.value === 'physical_view') {
     add(frags[0]!, { out });
     return true;
@@ -411,6 +415,137 @@ function placeBlueprint(op: Operation, out: Value, add: (r: Value, p: HostPlacem
       sourceByte: slots[k]! * slotBytes + sourceOffsets[k]! * info.elementBytes,
       dest: { offsets: offsets.slice(k * rank, (k + 1) * rank), sizes: sizes.slice(k * rank, (k + 1) * rank) },
     });
+  }
+  return true;
+}
+
+/** One element of a fragment collection: element `flat` (row-major) of compute result `result`. */
+interface ElementSource {
+  readonly result: Value;
+  readonly flat: number;
+}
+
+/** Row-major flat indices of the elements of the static slice `offsets`/`sizes` of `shape`, in slice order. */
+function sliceElements(shape: readonly number[], offsets: readonly number[], sizes: readonly number[]): number[] {
+  const rank = shape.length;
+  const strides = shape.map((_, d) => shape.slice(d + 1).reduce((a, b) => a * b, 1));
+  const count = sizes.reduce((a, b) => a * b, 1);
+  const idx = new Array<number>(rank).fill(0);
+  const out = new Array<number>(count);
+  for (let e = 0; e < count; e++) {
+    let linear = 0;
+    for (let d = 0; d < rank; d++) linear += (offsets[d]! + idx[d]!) * strides[d]!;
+    out[e] = linear;
+    for (let d = rank - 1; d >= 0; d--) {
+      if (++idx[d]! < sizes[d]!) break;
+      idx[d] = 0;
+    }
+  }
+  return out;
+}
+
+/**
+ * Where each element of a fragment collection comes from: a compute result (itself), or a host
+ * reassembly of compute results (`tensor.insert_slice` chain into a `tensor.empty` of compute
+ * results or static slices of them; a later insert overrides an earlier one). Elements of the
+ * `tensor.empty` no insert covers are undefined. Undefined when the collection is anything else.
+ */
+function collectionElements(v: Value): (ElementSource | undefined)[] | undefined {
+  const info = staticTensor(v.type);
+  if (!info) return undefined;
+  const total = info.bytes / info.elementBytes;
+  const def = v.definingOp;
+  if (def && isScheduled(def)) return Array.from({ length: total }, (_, flat) => ({ result: v, flat }));
+  const map = new Array<ElementSource | undefined>(total).fill(undefined);
+  for (let cur: Value = v; ; ) {
+    const d = cur.definingOp;
+    if (d?.definition === EmptyOp) return map;
+    if (d?.definition !== InsertSliceOp) return undefined;
+    const ins = InsertSliceOp.get(d);
+    const dest = staticSlice(d);
+    if (!dest) return undefined;
+    const src = ins.source.definingOp;
+    let result: Value;
+    let from: number[];
+    if (src && isScheduled(src)) {
+      result = ins.source;
+      from = Array.from({ length: dest.sizes.reduce((a, b) => a * b, 1) }, (_, i) => i);
+    } else if (src?.definition === ExtractSliceOp && ExtractSliceOp.get(src).source.definingOp && isScheduled(ExtractSliceOp.get(src).source.definingOp!)) {
+      const slice = staticSlice(src);
+      result = ExtractSliceOp.get(src).source;
+      const rInfo = staticTensor(result.type);
+      if (!slice || !rInfo) return undefined;
+      from = sliceElements(rInfo.shape, slice.offsets, slice.sizes);
+    } else return undefined;
+    const to = sliceElements(info.shape, dest.offsets, dest.sizes);
+    if (to.length !== from.length) return undefined;
+    // Walking from the last insert back: an element already placed was overwritten later.
+    to.forEach((t, i) => {
+      if (!map[t]) map[t] = { result, flat: from[i]! };
+    });
+    cur = ins.dest;
+  }
+}
+
+/**
+ * A `spat.blueprint` over host reassemblies of compute results: every output element is traced
+ * to the compute result element it holds, and consecutive elements contiguous on both sides
+ * become one `pim.memcp_dh` placement (`sourceByte`/`destByte`). False when a fragment is not a
+ * compute result or a host reassembly of them, or when the blueprint reads an element no compute
+ * writes.
+ */
+function placeAssembledBlueprint(op: Operation, out: Value, add: (r: Value, p: HostPlacement) => void): boolean {
+  const view = BlueprintOp.get(op);
+  const outInfo = staticTensor(op.getResult(0).type);
+  if (!outInfo) return false;
+  const collections: (ElementSource | undefined)[][] = [];
+  for (const f of view.fragments) {
+    const m = collectionElements(f);
+    if (!m) return false;
+    collections.push(m);
+  }
+  // sources[i]: the source of output element i (row-major).
+  const outElems = outInfo.bytes / outInfo.elementBytes;
+  const sources = new Array<ElementSource | undefined>(outElems).fill(undefined);
+  if (view.mode.value === 'physical_view') {
+    const c = collections[0]!;
+    if (c.length !== outElems) return false;
+    for (let i = 0; i < outElems; i++) {
+      if (!c[i]) return false;
+      sources[i] = c[i];
+    }
+  } else {
+    const rank = outInfo.shape.length;
+    const offsets = ints(view.offsets);
+    const sizes = ints(view.sizes);
+    const indices = ints(view.operandIndices);
+    const slots = ints(view.sourceSlots);
+    const sourceOffsets = ints(view.sourceOffsets);
+    for (let k = 0; rank > 0 && k < offsets.length / rank; k++) {
+      const c = collections[indices[k]!];
+      const fInfo = c ? staticTensor(view.fragments[indices[k]!]!.type) : undefined;
+      if (!c || !fInfo) return false;
+      const slotElems = c.length / fInfo.shape[0]!;
+      const base = slots[k]! * slotElems + sourceOffsets[k]!;
+      const to = sliceElements(outInfo.shape, offsets.slice(k * rank, (k + 1) * rank), sizes.slice(k * rank, (k + 1) * rank));
+      for (let e = 0; e < to.length; e++) {
+        const s = c[base + e];
+        if (!s) return false;
+        sources[to[e]!] = s;
+      }
+    }
+  }
+  const eb = outInfo.elementBytes;
+  for (let i = 0; i < outElems; ) {
+    const s = sources[i];
+    if (!s) {
+      i++;
+      continue;
+    }
+    let n = 1;
+    while (i + n < outElems && sources[i + n]?.result === s.result && sources[i + n]!.flat === s.flat + n) n++;
+    add(s.result, { out, sourceByte: s.flat * eb, destByte: i * eb, bytes: n * eb });
+    i += n;
   }
   return true;
 }
@@ -830,7 +965,9 @@ function storeOutputs(
       const outType = place.out.type as MemRefType;
       if (place.sourceByte !== undefined) {
         // A contiguous source range scattered to the destination runs.
-        const dst = place.dest
+        const dst = place.destByte !== undefined
+          ? { base: place.destByte, runs: [{ delta: 0, bytes: place.bytes! }] }
+          : place.dest
           ? ctx.sliceRuns(b, outType.shape, place.dest.offsets, place.dest.sizes, yInfo.elementBytes, loc)
           : { base: 0, runs: [{ delta: 0, bytes: yInfo.bytes }] };
         copyRuns(ctx, b, loc, MemcpDhOp, place.out, y, dst.runs, dst.base, false, place.sourceByte);

@@ -61,6 +61,8 @@ export interface HostPlacementRef {
   readonly source?: { readonly offsets: readonly number[]; readonly sizes: readonly number[] };
   readonly sourceByte?: number;
   readonly dest?: { readonly offsets: readonly number[]; readonly sizes: readonly number[] };
+  readonly destByte?: number;
+  readonly bytes?: number;
 }
 
 /** Counters the conversion reports as pass statistics. */
