@@ -14,7 +14,7 @@ export const SpatToPimMessages = {
   unsupportedTopLevel: (op: string) =>
     `'${op}' at the top level of a scheduled function is not supported by spat-to-pim; only constants, scheduled computes and func.return may appear there`,
   unsupportedOutput: (producer: string) =>
-    `a graph output is produced by '${producer}'; spat-to-pim needs every graph output to be a result of a scheduled compute`,
+    `a graph output is produced by '${producer}'; spat-to-pim needs every graph output to be a scheduled compute's result (or a host reassembly or spat.blueprint of such results), a function argument or a constant`,
   noPimEquivalent: (op: string, flag: string) =>
     `'${op}' has no PIM equivalent on this target: ${flag} is false; enable it in the target configuration or lower the op before spat-to-pim (no CPU fallback exists)`,
   unsupportedOp: (op: string) => `spat-to-pim: '${op}' inside a scheduled compute is not supported yet`,

@@ -60,6 +60,7 @@ import { copyRuns, spatToPimPatterns, spatToPimTarget } from './patterns';
 import { evaluateStaticIndex as evaluateStatic } from '@raptor-pim/upstream-dialects';
 import { LoweringContext, NO_BINDINGS, staticTensor, type ConversionCounters, type HostBuffers } from './lowering-context';
 import { BodyValidator } from './validate-bodies';
+import { convertHostOnlyOutputs } from './host-outputs';
 
 /** What one conversion did (the pass statistics). */
 export interface SpatToPimStats extends ConversionCounters {
@@ -626,7 +627,7 @@ export function convertScheduledFunction(func: Operation, config: HardwareConfig
   if (!block) return { ok: true, stats };
   let first: Operation | null = null;
   for (let op = block.firstOp; op && !first; op = op.next) if (isScheduled(op)) first = op;
-  if (!first) return { ok: true, stats };
+  if (!first) return { ok: convertHostOnlyOutputs(func, block, config, stats), stats };
   const ctx = func.context;
   const validated = validate(func, block);
   if (!validated) return { ok: false, stats };
