@@ -319,12 +319,13 @@ function staticSlice(op: Operation): { offsets: number[]; sizes: number[] } | un
  * The graph outputs: each returned value is a compute result, or a host reassembly
  * (`tensor.insert_slice` chains into a `tensor.empty`, of compute results or static slices of
  * them, as the scheduler writes when replicas produce parts of a result). Returns, per compute
- * result, where its parts land, after allocating one host buffer per returned value; undefined
- * after a diagnostic.
+ * result, where its parts land, after allocating one host buffer per returned operand (a value
+ * returned twice is two graph outputs of the bundle, each stored); `outputs[k]` is the buffer of
+ * return operand k. Undefined after a diagnostic.
  */
-function hostPlacements(ret: Operation | null, alloc: (t: RankedTensorType) => Value): { placements: Map<Value, HostPlacement[]>; outputs: Map<Value, Value> } | undefined {
+function hostPlacements(ret: Operation | null, alloc: (t: RankedTensorType) => Value): { placements: Map<Value, HostPlacement[]>; outputs: Value[] } | undefined {
   const placements = new Map<Value, HostPlacement[]>();
-  const outputs = new Map<Value, Value>();
+  const outputs: Value[] = [];
   if (!ret || ret.definition !== ReturnOp) return { placements, outputs };
   const add = (r: Value, p: HostPlacement): void => {
     let list = placements.get(r);
@@ -337,9 +338,8 @@ function hostPlacements(ret: Operation | null, alloc: (t: RankedTensorType) => V
     ok = false;
   };
   for (const v of ret.operands) {
-    if (outputs.has(v)) continue;
     const out = alloc(v.type as RankedTensorType);
-    outputs.set(v, out);
+    outputs.push(out);
     for (let cur: Value | undefined = v; cur; ) {
       const def: Operation | null = cur.definingOp;
       if (def && isScheduled(def)) {
@@ -697,7 +697,7 @@ export function convertScheduledFunction(func: Operation, config: HardwareConfig
   }
 
   // Commit: outputs returned as host buffers, scheduled ops erased, host arguments as memrefs.
-  if (ret && ret.definition === ReturnOp) ret.setOperands(ret.operands.map((v) => outputs.get(v) ?? v));
+  if (ret && ret.definition === ReturnOp) ret.setOperands(ret.operands.map((v, k) => outputs[k] ?? v));
   const reassembly: Operation[] = [];
   for (let op = block.firstOp; op; op = op.next) {
     if (op.definition === EmptyOp || op.definition === ExtractSliceOp || op.definition === InsertSliceOp || op.definition === BlueprintOp) reassembly.push(op);
