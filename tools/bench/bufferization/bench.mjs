@@ -8,15 +8,6 @@
 //          [--scheduler-options local-memory=report] (schedule even when the scheduler finds a core over its memory)
 //          [--cpu] (pass times as CPU time of the process instead of wall-clock time)
 //          [--bufferization DIR] (the passes of another source tree of the package, for before/after)
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import * as path from 'node:path';
+import { runTs } from '../run-ts.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../../..');
-const r = spawnSync(
-  process.execPath,
-  ['--conditions=@raptor-pim/source', '-r', '@swc-node/register', path.join(here, 'bench.ts'), ...process.argv.slice(2)],
-  { stdio: 'inherit', cwd: root },
-);
-process.exit(r.status ?? 1);
+process.exit(runTs(import.meta.url, 'bench.ts', process.argv.slice(2)));

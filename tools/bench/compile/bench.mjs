@@ -10,6 +10,6 @@
 //
 // Usage: node tools/bench/compile/bench.mjs [--models a,b] [--strategies s,t] [--timeout-s N] [--json FILE]
 //        node tools/bench/compile/bench.mjs --table FILE... (the table of saved --json records)
-import { runTs } from './run-ts.mjs';
+import { runTs } from '../run-ts.mjs';
 
-process.exit(runTs('bench.ts', process.argv.slice(2)));
+process.exit(runTs(import.meta.url, 'bench.ts', process.argv.slice(2)));

@@ -10,6 +10,6 @@
 // past it is counted as such and the next worker starts after it.
 //
 // Usage: node tools/bench/compile/conformance.mjs [--filter SUBSTRING] [--json FILE] [--case-timeout-s N] [--verbose]
-import { runTs } from './run-ts.mjs';
+import { runTs } from '../run-ts.mjs';
 
-process.exit(runTs('conformance.ts', process.argv.slice(2)));
+process.exit(runTs(import.meta.url, 'conformance.ts', process.argv.slice(2)));

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
 // Runs case.ts (one model and strategy of the compile benchmark). Usage: node run-case.mjs MODEL_DIR STRATEGY
-import { runTs } from './run-ts.mjs';
+import { runTs } from '../run-ts.mjs';
 
-process.exit(runTs('case.ts', process.argv.slice(2)));
+process.exit(runTs(import.meta.url, 'case.ts', process.argv.slice(2)));

@@ -9,5 +9,5 @@
 // Models default to lenet5 mlp_batch4 resnet_mini. --rules FILE loads a module exporting
 // `overrideRules(registry, pim)`, applied after the default rules, to A/B another implementation
 // of the multi-core rules in the same script.
-import { runTs } from '../pim-sim/run-ts.mjs';
-process.exit(runTs('../interpreters/bench.ts', process.argv.slice(2)));
+import { runTs } from '../run-ts.mjs';
+process.exit(runTs(import.meta.url, 'bench.ts', process.argv.slice(2)));

@@ -7,15 +7,6 @@
 //   node tools/bench/scheduler/bench.mjs [model ...] [--json] [--option NAME=VALUE ...]
 //
 // Models default to every shared model the pipeline lowers; resnet18 is included (slowest).
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import * as path from 'node:path';
+import { runTs } from '../run-ts.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../../..');
-const r = spawnSync(
-  process.execPath,
-  ['--conditions=@raptor-pim/source', '-r', '@swc-node/register', path.join(here, 'bench.ts'), ...process.argv.slice(2)],
-  { stdio: 'inherit', cwd: root },
-);
-process.exit(r.status ?? 1);
+process.exit(runTs(import.meta.url, 'bench.ts', process.argv.slice(2)));

@@ -4,15 +4,6 @@
 // Runs bench.ts with the workspace packages resolved from source (no build needed).
 //
 // Usage: node tools/bench/spatial-to-pim/bench.mjs [--models a,b] [--strategies a,b] [--check] [--bufferize] [--xbars N] [--save DIR] [FILE.mlir ...]
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import * as path from 'node:path';
+import { runTs } from '../run-ts.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../../..');
-const r = spawnSync(
-  process.execPath,
-  ['--conditions=@raptor-pim/source', '-r', '@swc-node/register', path.join(here, 'bench.ts'), ...process.argv.slice(2)],
-  { stdio: 'inherit', cwd: root },
-);
-process.exit(r.status ?? 1);
+process.exit(runTs(import.meta.url, 'bench.ts', process.argv.slice(2)));
