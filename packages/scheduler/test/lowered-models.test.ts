@@ -4,28 +4,15 @@
  * multi-core interpreter computes exactly what the graph computes did. resnet_mini takes about a
  * minute per strategy in the interpreter: it runs with RAPTOR_SLOW_TESTS=1 only.
  */
-import { PassRegistry, parsePassPipeline, type Operation } from '@raptor-pim/ir-core';
-import { registerLayoutPlannerPasses } from '@raptor-pim/layout-planner';
-import { registerPlanLoweringPasses } from '@raptor-pim/plan-lowering';
 import { checkModule, run, scheduleWith } from './helpers';
-import { importShared, sharedInput } from './models';
+import { lowerShared } from './models';
 
 jest.setTimeout(600_000);
 
 const MODELS = ['lenet5', 'mnist-8', ...(process.env['RAPTOR_SLOW_TESTS'] ? ['resnet_mini'] : [])];
 const STRATEGIES = ['layer-sequential', 'throughput', 'latency'];
 
-/** The model imported, its layouts planned and its plans lowered to graph computes. */
-function lowered(model: string): { module: Operation; fn: string; args: ReturnType<typeof sharedInput> } | undefined {
-  const imported = importShared(model);
-  if (!imported?.module) return undefined;
-  const registry = new PassRegistry();
-  registerLayoutPlannerPasses(registry);
-  registerPlanLoweringPasses(registry);
-  const ok = parsePassPipeline(imported.context, 'builtin.module(func.func(spat-plan-layouts,spat-lower-plans))', registry)!.run(imported.module).success;
-  expect(ok).toBe(true);
-  return { module: imported.module, fn: imported.functionName, args: sharedInput(imported, model) };
-}
+const lowered = lowerShared;
 
 describe.each(MODELS)('%s (planned and lowered)', (model) => {
   const reference = (() => {

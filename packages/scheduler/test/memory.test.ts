@@ -6,28 +6,16 @@
  * memory no compute fits fails with the diagnostic naming the compute, and `local-memory=report`
  * schedules anyway with warnings.
  */
-import { PassRegistry, parsePassPipeline, type Operation } from '@raptor-pim/ir-core';
-import { registerLayoutPlannerPasses } from '@raptor-pim/layout-planner';
-import { registerPlanLoweringPasses } from '@raptor-pim/plan-lowering';
+import type { Operation } from '@raptor-pim/ir-core';
 import { defaultTarget, type Target } from '@raptor-pim/pim-target';
 import { builtinScheduler, type ScheduleReport } from '@raptor-pim/scheduler';
 import { checkModule, run } from './helpers';
-import { importShared, sharedInput } from './models';
+import { lowerShared } from './models';
 
 jest.setTimeout(300_000);
 
 const STRATEGIES = ['throughput', 'layer-sequential', 'latency'];
-
-function lowered(model: string): { module: Operation; fn: string; args: ReturnType<typeof sharedInput> } | undefined {
-  const imported = importShared(model);
-  if (!imported?.module) return undefined;
-  const registry = new PassRegistry();
-  registerLayoutPlannerPasses(registry);
-  registerPlanLoweringPasses(registry);
-  const ok = parsePassPipeline(imported.context, 'builtin.module(func.func(spat-plan-layouts,spat-lower-plans))', registry)!.run(imported.module).success;
-  expect(ok).toBe(true);
-  return { module: imported.module, fn: imported.functionName, args: sharedInput(imported, model) };
-}
+const lowered = lowerShared;
 
 function targetWithLocalMemory(bytes?: number): Target {
   const t = defaultTarget();

@@ -1,6 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { FloatType, ShapedValue, type RuntimeValue } from '@raptor-pim/ir-core';
+import { FloatType, PassRegistry, ShapedValue, parsePassPipeline, type Operation, type RuntimeValue } from '@raptor-pim/ir-core';
+import { registerLayoutPlannerPasses } from '@raptor-pim/layout-planner';
+import { registerPlanLoweringPasses } from '@raptor-pim/plan-lowering';
 import { importOnnxModel, readNpy, readOnnxFile, type ImportedModule } from '@raptor-pim/onnx-frontend';
 
 /** The shared/ folder beside the repository checkout (override with RAPTOR_SHARED_DIR). */
@@ -29,3 +31,27 @@ export function sharedInput(imported: ImportedModule, name: string): RuntimeValu
   });
 }
 
+
+/** A shared model imported, its layouts planned and its plans lowered to graph computes. */
+export interface LoweredShared {
+  readonly module: Operation;
+  /** The entry function's name. */
+  readonly fn: string;
+  /** The model's inputs (input_<k>.npy). */
+  readonly args: RuntimeValue[];
+}
+
+/**
+ * Imports shared model `name` and runs `spat-plan-layouts,spat-lower-plans` on it (expected to
+ * succeed); undefined when the model folder is missing.
+ */
+export function lowerShared(name: string): LoweredShared | undefined {
+  const imported = importShared(name);
+  if (!imported?.module) return undefined;
+  const registry = new PassRegistry();
+  registerLayoutPlannerPasses(registry);
+  registerPlanLoweringPasses(registry);
+  const ok = parsePassPipeline(imported.context, 'builtin.module(func.func(spat-plan-layouts,spat-lower-plans))', registry)!.run(imported.module).success;
+  expect(ok).toBe(true);
+  return { module: imported.module, fn: imported.functionName, args: sharedInput(imported, name) };
+}

@@ -36,8 +36,6 @@ import {
   type Value,
 } from '@raptor-pim/ir-core';
 import { GraphComputeBatchOp, GraphComputeOp } from '@raptor-pim/spatial-dialect';
-import { registerLayoutPlannerPasses } from '@raptor-pim/layout-planner';
-import { registerPlanLoweringPasses } from '@raptor-pim/plan-lowering';
 import { readNpy } from '@raptor-pim/onnx-frontend';
 import { createCostModel, defaultTarget } from '@raptor-pim/pim-target';
 import {
@@ -50,7 +48,7 @@ import {
   verifyCommunication,
 } from '@raptor-pim/scheduler';
 import { run } from './helpers';
-import { MODELS_DIR, importShared, sharedInput } from './models';
+import { MODELS_DIR, lowerShared } from './models';
 
 jest.setTimeout(3_600_000);
 
@@ -65,13 +63,8 @@ const OPTIONS = { 'local-memory': 'report' };
 
 /** resnet18 imported, layouts planned and plans lowered (undefined without the shared models). */
 function lowered(): { module: Operation; func: Operation; fn: string; args: RuntimeValue[] } | undefined {
-  const imported = importShared(MODEL);
-  if (!imported?.module) return undefined;
-  const registry = new PassRegistry();
-  registerLayoutPlannerPasses(registry);
-  registerPlanLoweringPasses(registry);
-  expect(parsePassPipeline(imported.context, 'builtin.module(func.func(spat-plan-layouts,spat-lower-plans))', registry)!.run(imported.module).success).toBe(true);
-  return { module: imported.module, func: functionOf(imported.module), fn: imported.functionName, args: sharedInput(imported, MODEL) };
+  const shared = lowerShared(MODEL);
+  return shared && { ...shared, func: functionOf(shared.module) };
 }
 
 function functionOf(module: Operation): Operation {
