@@ -13,32 +13,30 @@ import {
   ShapedValue,
   StringAttr,
   parsePassPipeline,
-  parseSourceString,
   renderDiagnostics,
-  verify,
   type Diagnostic,
   type Operation,
   type Pass,
 } from '@raptor-pim/ir-core';
 import { registerAllPimInterpreterRules, registerPimDialect } from '@raptor-pim/pim-dialect';
+import { dialectTestHelpers } from '../../../../tools/test-support/dialect-test-helpers';
 import { registerBufferizationPasses } from '../../src';
 
 export const FIXTURES = path.join(__dirname, '..', 'fixtures');
 
-export function makeContext(): MLIRContext {
-  const ctx = new MLIRContext();
+const dialects = dialectTestHelpers((ctx) => {
   registerPimDialect(ctx);
-  return ctx;
-}
+});
 
+/** A context with the dialects the fixtures use. */
+export const makeContext: () => MLIRContext = dialects.makeContext;
+
+/** Parses and verifies `text`; the module, or the diagnostics. */
 export function parse(text: string, ctx = makeContext()): { module?: Operation; diagnostics: readonly Diagnostic[] } {
-  const { result, diagnostics } = ctx.diagnostics.capture(() => {
-    const m = parseSourceString(ctx, text);
-    return m && verify(m) ? m : undefined;
-  });
-  return { module: result, diagnostics };
+  return dialects.tryParse(text, ctx);
 }
 
+/** Parses and verifies `text`; throws the rendered diagnostics otherwise. */
 export function parseOk(text: string, ctx = makeContext()): Operation {
   const { module, diagnostics } = parse(text, ctx);
   if (!module) throw new Error(renderDiagnostics(diagnostics));
