@@ -167,3 +167,23 @@ export function importCase(c: Case, options: ImportOnnxOptions = {}): ImportedCa
   });
   return { imported: importOnnxModel(model, { ...options, inputShapes, constantInputs }), runtime, bound: [...constant] };
 }
+
+/**
+ * Worst |got - ref| / tolerance with onnx-frontend's conformance tolerance (1e-5 max|ref| +
+ * 1e-3 |ref| + 1e-7; non-finite references must match exactly, else Infinity); <= 1 passes.
+ */
+export function conformanceRatio(got: ArrayLike<number>, ref: ArrayLike<number>): number {
+  if (got.length !== ref.length) return Infinity;
+  let maxRef = 0;
+  for (let i = 0; i < ref.length; i++) if (Number.isFinite(ref[i]!)) maxRef = Math.max(maxRef, Math.abs(ref[i]!));
+  let worst = 0;
+  for (let i = 0; i < ref.length; i++) {
+    const [g, x] = [got[i]!, ref[i]!];
+    if (!Number.isFinite(x)) {
+      if (!(Object.is(g, x) || (Number.isNaN(g) && Number.isNaN(x)))) return Infinity;
+      continue;
+    }
+    worst = Math.max(worst, Math.abs(g - x) / (1e-5 * maxRef + 1e-3 * Math.abs(x) + 1e-7));
+  }
+  return Number.isNaN(worst) ? Infinity : worst;
+}

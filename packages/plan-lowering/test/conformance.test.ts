@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { FloatType, ShapedValue, printOperation } from '@raptor-pim/ir-core';
 import { OnnxDataType, hasErrors, tensorToNumbers } from '@raptor-pim/onnx-frontend';
 import { PLAN_OPS, MaterializeLayoutOp } from '@raptor-pim/spatial-dialect';
-import { type Case, collectCases, importCase, tensors } from '../../onnx-frontend/test/conformance-cases';
+import { type Case, collectCases, conformanceRatio, importCase, tensors } from '../../onnx-frontend/test/conformance-cases';
 import { ONNX_TESTDATA_DIR } from '../../onnx-frontend/test/helpers';
 import { interpret, opHistogram, runPipeline, worstRatio } from './helpers';
 
@@ -38,28 +38,6 @@ const RUN_SLOW_TESTS = process.env['RAPTOR_SLOW_TESTS'] === '1';
  * asserts the failing set is exactly this set, so a fix or a new failure is noticed.
  */
 const KNOWN_FAILURES: Readonly<Record<string, string>> = {};
-
-/**
- * Worst |got - ref| / tolerance with onnx-frontend's conformance tolerance
- * (1e-5 max|ref| + 1e-3 |ref| + 1e-7, max over finite references; non-finite references must
- * match exactly, else Infinity). Equals {@link worstRatio} up to the 1e-7 floor, which keeps
- * all-zero references (0/0 in worstRatio) comparable.
- */
-function conformanceRatio(got: Float32Array, ref: Float32Array): number {
-  if (got.length !== ref.length) return Infinity;
-  let maxRef = 0;
-  for (const v of ref) if (Number.isFinite(v)) maxRef = Math.max(maxRef, Math.abs(v));
-  let worst = 0;
-  for (let i = 0; i < ref.length; i++) {
-    const [g, x] = [got[i]!, ref[i]!];
-    if (!Number.isFinite(x)) {
-      if (!(Object.is(g, x) || (Number.isNaN(g) && Number.isNaN(x)))) return Infinity;
-      continue;
-    }
-    worst = Math.max(worst, Math.abs(g - x) / (1e-5 * maxRef + 1e-3 * Math.abs(x) + 1e-7));
-  }
-  return Number.isNaN(worst) ? Infinity : worst;
-}
 
 type Outcome = { kind: 'passed'; plans: number } | { kind: 'skipped'; why: string } | { kind: 'failed'; plans: number; why: string };
 

@@ -10,9 +10,9 @@ import { OnnxDataType, hasErrors, importOnnxModel, tensorToNumbers, type OnnxTen
 import { simulateBundle, type NpyArray } from '@raptor-pim/pim-sim';
 import { defaultTarget, validateBundle, type Target } from '@raptor-pim/pim-target';
 import { compile, type CompileDiagnostic } from '@raptor-pim/compiler';
-import { compileTimeInputs, tensors, type Case } from '../../../onnx-frontend/test/conformance-cases';
+import { compileTimeInputs, conformanceRatio, tensors, type Case } from '../../../onnx-frontend/test/conformance-cases';
 
-export { collectCases, type Case } from '../../../onnx-frontend/test/conformance-cases';
+export { collectCases, conformanceRatio, type Case } from '../../../onnx-frontend/test/conformance-cases';
 
 /** How one case ended. */
 export type ConformanceOutcome =
@@ -26,26 +26,6 @@ export type ConformanceOutcome =
   | { readonly kind: 'wrong'; readonly why: string; readonly vsoftmax: boolean }
   /** An exception, a failure without a diagnostic, an invalid bundle or a simulator error. */
   | { readonly kind: 'crash'; readonly why: string };
-
-/**
- * Worst |got - ref| / tolerance with onnx-frontend's conformance tolerance (1e-5 max|ref| +
- * 1e-3 |ref| + 1e-7; non-finite references must match exactly, else Infinity); <= 1 passes.
- */
-export function conformanceRatio(got: ArrayLike<number>, ref: ArrayLike<number>): number {
-  if (got.length !== ref.length) return Infinity;
-  let maxRef = 0;
-  for (let i = 0; i < ref.length; i++) if (Number.isFinite(ref[i]!)) maxRef = Math.max(maxRef, Math.abs(ref[i]!));
-  let worst = 0;
-  for (let i = 0; i < ref.length; i++) {
-    const [g, x] = [got[i]!, ref[i]!];
-    if (!Number.isFinite(x)) {
-      if (!(Object.is(g, x) || (Number.isNaN(g) && Number.isNaN(x)))) return Infinity;
-      continue;
-    }
-    worst = Math.max(worst, Math.abs(g - x) / (1e-5 * maxRef + 1e-3 * Math.abs(x) + 1e-7));
-  }
-  return Number.isNaN(worst) ? Infinity : worst;
-}
 
 /** The default target, with `raptor_config.allow_vsoftmax` set as asked. */
 function targetWith(vsoftmax: boolean): Target {
