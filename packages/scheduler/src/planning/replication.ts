@@ -68,8 +68,17 @@ export function crossbarsOf(workload: Workload, replication: readonly Replicatio
  * not even one copy per node packs.
  */
 export function planReplicasForPeriod(workload: Workload, cost: CostModel, tolerance = 1e-3, constraints: PackingConstraints = {}): ReplicationPlan | undefined {
+  return searchPeriods(workload, cost, tolerance, periodAttempt(workload, cost, constraints)).best;
+}
+
+/**
+ * One try of the period search: each node's cheapest replication within `periodNs`, refused when
+ * its crossbars exceed the target's, then packed onto the cores with that time budget (and the
+ * packing preferences of `constraints`).
+ */
+function periodAttempt(workload: Workload, cost: CostModel, constraints: PackingConstraints): (periodNs: number) => ReplicationPlan | undefined {
   const nodes = workload.nodes.length;
-  const attempt = (periodNs: number): ReplicationPlan | undefined => {
+  return (periodNs) => {
     const replication = workload.nodes.map((n) => replicationForPeriod(n, cost, periodNs));
     if (crossbarsOf(workload, replication) > cost.crossbars) return undefined;
     const packing = packReplicas(replicaItems(workload, replication, cost, constraints.granularity), nodes, cost, {
@@ -77,10 +86,11 @@ export function planReplicasForPeriod(workload: Workload, cost: CostModel, toler
       timeBudgetNs: periodNs,
       preferAffinity: true,
       ignoreMemory: constraints.ignoreMemory === true,
+      compactStages: constraints.compactStages === true,
+      spread: constraints.spread === true,
     });
     return packing ? { replication, packing, periodNs: Math.max(0, ...packing.timeNs) } : undefined;
   };
-  return searchPeriods(workload, cost, tolerance, attempt).best;
 }
 
 /** The binary search on the period: the best plan and every feasible plan it met (largest period first). */
@@ -115,20 +125,7 @@ function searchPeriods(
  * delay the next inference, so the smallest packed period is not always the best schedule.
  */
 export function replicationCandidates(workload: Workload, cost: CostModel, tolerance = 1e-3, constraints: PackingConstraints = {}): ReplicationPlan[] {
-  const nodes = workload.nodes.length;
-  const attempt = (periodNs: number): ReplicationPlan | undefined => {
-    const replication = workload.nodes.map((n) => replicationForPeriod(n, cost, periodNs));
-    if (crossbarsOf(workload, replication) > cost.crossbars) return undefined;
-    const packing = packReplicas(replicaItems(workload, replication, cost, constraints.granularity), nodes, cost, {
-      cores: cost.cores,
-      timeBudgetNs: periodNs,
-      preferAffinity: true,
-      ignoreMemory: constraints.ignoreMemory === true,
-      compactStages: constraints.compactStages === true,
-      spread: constraints.spread === true,
-    });
-    return packing ? { replication, packing, periodNs: Math.max(0, ...packing.timeNs) } : undefined;
-  };
+  const attempt = periodAttempt(workload, cost, constraints);
   const { feasible } = searchPeriods(workload, cost, tolerance, attempt);
   const seen = new Set<string>();
   const out: ReplicationPlan[] = [];
