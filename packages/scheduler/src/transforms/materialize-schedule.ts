@@ -447,19 +447,27 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     ).output;
   }
 
+  /** What building a replica or a batch reads of node `n`'s graph compute. */
+  function graphParts(n: WorkloadNode) {
+    const g = n.op;
+    const view = n.isBatch ? GraphComputeBatchOp.get(g) : GraphComputeOp.get(g);
+    return {
+      g,
+      loc: g.location,
+      weights: view.weights as readonly Value[],
+      inputs: view.inputs as readonly Value[],
+      gEntry: g.regions[0]!.firstBlock!,
+      firstWeightArg: n.isBatch ? 1 : 0,
+      nodeInputs: new Map(n.inputs.map((i) => [i.inputIndex, i])),
+    };
+  }
+
   /** Builds the scheduled compute of replica `j` of node `n` before the graph compute. */
   function buildReplica(n: WorkloadNode, j: number, mirrorCore?: number): Operation {
-    const g = n.op;
+    const { g, loc, weights, inputs, gEntry, firstWeightArg, nodeInputs } = graphParts(n);
     const pl = plan.placements[n.index]!;
     const core = mirrorCore ?? pl.cores[j]!;
-    const loc = g.location;
-    const view = n.isBatch ? GraphComputeBatchOp.get(g) : GraphComputeOp.get(g);
-    const weights = view.weights as readonly Value[];
-    const inputs = view.inputs as readonly Value[];
-    const gEntry = g.regions[0]!.firstBlock!;
-    const firstWeightArg = n.isBatch ? 1 : 0;
     const myReads = readsOf.get(`${n.index}:${j}`) ?? [];
-    const nodeInputs = new Map(n.inputs.map((i) => [i.inputIndex, i]));
 
     // Operands: weights, non-graph inputs, and the local partial results of producers.
     const newInputs: Value[] = [];
@@ -762,16 +770,9 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
    * are resultless: their replicas' results are only read by other cores.
    */
   function buildBatch(n: WorkloadNode, js: readonly number[]): Operation {
-    const g = n.op;
+    const { g, loc, weights, inputs, gEntry, firstWeightArg, nodeInputs } = graphParts(n);
     const pl = plan.placements[n.index]!;
-    const loc = g.location;
-    const view = n.isBatch ? GraphComputeBatchOp.get(g) : GraphComputeOp.get(g);
-    const weights = view.weights as readonly Value[];
-    const inputs = view.inputs as readonly Value[];
-    const gEntry = g.regions[0]!.firstBlock!;
-    const firstWeightArg = n.isBatch ? 1 : 0;
     const laneReads = js.map((j) => readsOf.get(`${n.index}:${j}`) ?? []);
-    const nodeInputs = new Map(n.inputs.map((i) => [i.inputIndex, i]));
     const newInputs: Value[] = [];
     const argOfInput = new Map<number, number>();
     inputs.forEach((v, k) => {
