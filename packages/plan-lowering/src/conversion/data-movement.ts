@@ -1,11 +1,13 @@
 /**
  * The explicit data movement of the lowering: layout materializations (dense NCHW <-> NHWC
- * row strips, as graph batches) and padding (one `spat.graph_compute` inserting the input into
- * a constant padded tensor). Every function inserts at the builder's insertion point.
+ * row strips, as graph batches) and padding (graph batches publishing padded planes or padded
+ * NHWC rows, which the window lanes of convolution and pooling read slot by slot, as the graph
+ * fragment contract's "selects fragments itself"). Every function inserts at the builder's
+ * insertion point.
  */
 import { getAffineConstantExpr, type AffineExpr, type Location, type OpBuilder, type Value } from '@raptor-pim/ir-core';
-import { buildBatch, buildCompute, buildPhysicalView, type BodyBuilder } from './compute-builders';
-import { readPixel, readPlane, type PhysicalValue } from './physical-values';
+import { buildBatch, buildPhysicalView, type BodyBuilder } from './compute-builders';
+import { readPixel, readPlane, readStrip, type Nchw, type PhysicalValue } from './physical-values';
 
 /**
  * The coordinates of the row-major index `d0` over `sizes` (lane decomposition): coordinate k
@@ -55,32 +57,116 @@ export function rowStripsToDense(b: OpBuilder, loc: Location, strips: PhysicalVa
 }
 
 /**
- * The row-strip value `strips` as one NHWC tensor `[N, H + top + bottom, W + left + right, C]`
- * whose border is `padValue` (a `spat.graph_compute`: reshape, then insert into a splat).
+ * A padded activation as the window lanes of a convolution or pooling read it; `geometry` is
+ * the padded one (`h`, `w` are `H + top + bottom`, `W + left + right`).
+ *
+ * - `dense`: the logical `[N, C, H, W]` value itself (a dense value without padding);
+ * - `planes`: the collection `[N*C, 1, 1, Hp, Wp]`, slot `n*C + c` the padded plane of example
+ *   n, channel c;
+ * - `rows`: the collection `[N*Hp, Wp, C]`, slot `n*Hp + h` padded NHWC row h of example n (a
+ *   row-strip value without padding in the `strips` form is its own `rows` collection).
  */
-export function padRowStrips(b: OpBuilder, loc: Location, strips: PhysicalValue & { layout: 'nhwc_row_strip' }, pads: readonly [number, number, number, number], padValue: number): Value {
-  const g = strips.geometry;
-  const hp = g.h + pads[0] + pads[2];
-  const wp = g.w + pads[1] + pads[3];
-  const [padded] = buildCompute(b, loc, { weights: [], inputs: [strips.value] }, [[g.n, hp, wp, g.c]], (bb, _w, [x]) => {
-    const nhwc = bb.reshape(x!, [g.n, g.h, g.w, g.c]);
-    if (hp === g.h && wp === g.w) return [nhwc];
-    return [bb.insert(nhwc, bb.splatConstant([g.n, hp, wp, g.c], padValue), [0, pads[0], pads[1], 0], [g.n, g.h, g.w, g.c])];
-  });
-  return padded!;
+export interface PaddedActivation {
+  readonly form: 'dense' | 'planes' | 'rows';
+  readonly value: Value;
+  readonly geometry: Nchw;
 }
 
 /**
- * The dense value as `[N, C, H + top + bottom, W + left + right]` with a `padValue` border (the
- * value itself without padding).
+ * The dense value with a `padValue` border of `pads` (`[top, left, bottom, right]`): one lane per
+ * (example, channel) reads its `[1, 1, H, W]` plane and inserts it into a `padValue` splat
+ * `[1, 1, Hp, Wp]` plane it publishes (the `planes` form). Without padding the value itself
+ * (the `dense` form).
  */
-export function padDense(b: OpBuilder, loc: Location, dense: PhysicalValue & { layout: 'dense_nchw' }, pads: readonly [number, number, number, number], padValue: number): Value {
+export function padDense(b: OpBuilder, loc: Location, dense: PhysicalValue & { layout: 'dense_nchw' }, pads: readonly [number, number, number, number], padValue: number): PaddedActivation {
   const g = dense.geometry;
   const hp = g.h + pads[0] + pads[2];
   const wp = g.w + pads[1] + pads[3];
-  if (hp === g.h && wp === g.w) return dense.value;
-  const [padded] = buildCompute(b, loc, { weights: [], inputs: [dense.value] }, [[g.n, g.c, hp, wp]], (bb, _w, [x]) => [
-    bb.insert(x!, bb.splatConstant([g.n, g.c, hp, wp], padValue), [0, 0, pads[0], pads[1]], [g.n, g.c, g.h, g.w]),
-  ]);
-  return padded!;
+  const geometry = { n: g.n, c: g.c, h: hp, w: wp };
+  if (hp === g.h && wp === g.w) return { form: 'dense', value: dense.value, geometry };
+  const value = buildBatch(b, loc, g.n * g.c, { weights: [], inputs: [dense.value] }, [1, 1, hp, wp], (bb, _w, [x]) => {
+    const [n, c] = laneCoordinates(bb, [g.n, g.c]);
+    return bb.insert(readPlane(bb, x!, dense, n!, c!), bb.splatConstant([1, 1, hp, wp], padValue), [0, 0, pads[0], pads[1]], [1, 1, g.h, g.w]);
+  });
+  return { form: 'planes', value, geometry };
+}
+
+/**
+ * The row-strip value with a `padValue` border of `pads` as padded NHWC rows (the `rows` form):
+ * one lane per (example, padded row) publishes its `[Wp, C]` row. Every lane reads one input
+ * strip and inserts it at column `left` of a `padValue` splat `[m, Wp, C]` buffer (row 0), then
+ * publishes buffer row `band mod m`, where `band = (h - top) floordiv H` is 0 for the rows of
+ * the image and non-zero for the border rows (`m = 1 + max(ceil(top / H), ceil(bottom / H))`,
+ * so row 0 exactly for the image): no lane-dependent control flow, and a border row is exactly
+ * `padValue`. A border lane reads a strip it does not publish, chosen near its border (row
+ * `h - top - band * max(top, bottom)` when both pads are at most H) so that a run of lanes
+ * reads a run of strips. Without vertical padding `m = 1` (no buffer); without any padding a
+ * `strips` value is returned as it is and a `pixels` value is gathered into strips.
+ */
+export function padRowStrips(b: OpBuilder, loc: Location, strips: PhysicalValue & { layout: 'nhwc_row_strip' }, pads: readonly [number, number, number, number], padValue: number): PaddedActivation {
+  const g = strips.geometry;
+  const [top, left, bottom, right] = pads;
+  const hp = g.h + top + bottom;
+  const wp = g.w + left + right;
+  const geometry = { n: g.n, c: g.c, h: hp, w: wp };
+  if (hp === g.h && wp === g.w && strips.form === 'strips') return { form: 'rows', value: strips.value, geometry };
+  const bands = 1 + Math.max(Math.ceil(top / g.h), Math.ceil(bottom / g.h));
+  const shift = Math.max(top, bottom) <= g.h ? Math.max(top, bottom) : g.h;
+  const value = buildBatch(b, loc, g.n * hp, { weights: [], inputs: [strips.value] }, [wp, g.c], (bb, _w, [x]) => {
+    const [n, h] = laneCoordinates(bb, [g.n, hp]);
+    const r = h!.add(-top);
+    const band = r.floorDiv(g.h);
+    const strip = readStrip(bb, x!, strips, n!.mul(g.h).add(bands === 1 ? r : r.add(band.mul(-shift))));
+    if (bands === 1) return wp === g.w ? strip : bb.insert(strip, bb.splatConstant([wp, g.c], padValue), [left, 0], [g.w, g.c]);
+    const buffer = bb.insert(strip, bb.splatConstant([bands, wp, g.c], padValue), [0, left, 0], [1, g.w, g.c]);
+    return bb.slice(buffer, [band.mod(bands), 0, 0], [1, wp, g.c], [wp, g.c]);
+  });
+  return { form: 'rows', value, geometry };
+}
+
+/**
+ * The window `[1, channels, height, width]` at example `n`, channel `c0`, row `h0`, column `w0`
+ * of the bound padded input `arg` holding `padded` (`dense` or `planes`: one slice of the
+ * channels' planes, the planes' unit dimensions dropped, then one `tensor.expand_shape` when
+ * `channels > 1`).
+ */
+export function readDenseWindow(
+  bb: BodyBuilder,
+  arg: Value,
+  padded: PaddedActivation,
+  n: AffineExpr,
+  c0: AffineExpr | number,
+  channels: number,
+  h0: AffineExpr | number,
+  w0: AffineExpr | number,
+  height: number,
+  width: number,
+): Value {
+  if (padded.form === 'dense') return bb.slice(arg, [n, c0, h0, w0], [1, channels, height, width]);
+  if (padded.form !== 'planes') throw new Error(`internal error: a ${padded.form} padded value read as dense`);
+  const slot = n.mul(padded.geometry.c).add(c0);
+  const sizes = [channels, 1, 1, height, width];
+  if (channels === 1) return bb.slice(arg, [slot, 0, 0, h0, w0], sizes, [1, 1, height, width]);
+  return bb.expand(bb.slice(arg, [slot, 0, 0, h0, w0], sizes, [channels, height, width]), [[0, 1], [2], [3]], [1, channels, height, width]);
+}
+
+/**
+ * The window `[height, width, channels]` (NHWC order) at example `n`, padded row `h0`, column
+ * `w0`, channel `c0` of the bound padded input `arg` holding `padded` in the `rows` form: one
+ * slice of `height` consecutive row slots.
+ */
+export function readRowWindow(
+  bb: BodyBuilder,
+  arg: Value,
+  padded: PaddedActivation,
+  n: AffineExpr,
+  h0: AffineExpr,
+  w0: AffineExpr | number,
+  c0: number,
+  height: number,
+  width: number,
+  channels: number,
+): Value {
+  if (padded.form !== 'rows') throw new Error(`internal error: a ${padded.form} padded value read as rows`);
+  return bb.slice(arg, [n.mul(padded.geometry.h).add(h0), w0, c0], [height, width, channels]);
 }

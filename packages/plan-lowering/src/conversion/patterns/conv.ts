@@ -2,8 +2,10 @@
  * `spat.conv2d_plan` -> crossbar MVMs. The weights `[Cout, Cin/g, kh, kw]` become the unfolded
  * `K x Cout` matrix (K = kh*kw*Cin/g), cut by the shared {@link tileWeightMatrix} into
  * `ceil(K/R) * ceil(Cout/C)` crossbar tiles (R x C from the target), each one `arith.constant`
- * bound as a resident weight. One lane per output pixel (`N*Ho*Wo` lanes) gathers its input
- * patch per group from the padded input (one window slice, reshaped to `[1, K]`), multiplies
+ * bound as a resident weight. The input is padded lane-wise first ({@link padDense}: padded
+ * planes, {@link padRowStrips}: padded NHWC rows). One lane per output pixel (`N*Ho*Wo` lanes)
+ * gathers its input patch per group from the padded input (one window slice of its planes or
+ * rows, reshaped to `[1, K]`), multiplies
  * every row-tile slice with its tiles (`spat.wvmm`), adds the row-tile partial sums
  * (`spat.vadd`), keeps its group's columns, joins the column pieces (`spat.concat`) and adds
  * the bias: it publishes the pixel's `[1, Cout]` channel vector, i.e. NHWC row strips in the
@@ -19,7 +21,7 @@ import { constantF32, unfoldConvWeights } from '../../analysis/conv-weights';
 import { selectedResultLayout } from '../../analysis/selected-layouts';
 import { checkWindow, isRefusal, windowExtent } from '../../analysis/window';
 import { buildBatch, denseConstant } from '../compute-builders';
-import { padDense, padRowStrips, laneCoordinates, rowStripsToDense } from '../data-movement';
+import { laneCoordinates, padDense, padRowStrips, readDenseWindow, readRowWindow, rowStripsToDense } from '../data-movement';
 import { castRowStrip, nchwOf, physicalValueOf } from '../physical-values';
 import { refuse, type LoweringEnv } from '../lowering-env';
 
@@ -76,23 +78,25 @@ export function convPlanPattern(env: LoweringEnv) {
     const khe = windowExtent(win, 0);
     const kwe = windowExtent(win, 1);
     const ng = cout / group;
-    const inputs = biasValue ? [padded, biasValue] : [padded];
+    const inputs = biasValue ? [padded.value, biasValue] : [padded.value];
     const collection = buildBatch(rw, loc, g.n * output.h * output.w, { weights: tileValues, inputs }, [1, cout], (bb, w, [x, b]) => {
       const [n, oh, ow] = laneCoordinates(bb, [g.n, output.h, output.w]);
       const h0 = oh!.mul(sh);
       const w0 = ow!.mul(sw);
       const pieces: Value[] = [];
       for (let gi = 0; gi < group; gi++) {
-        // The group's patch as a [1, K] row, in the matrix's row order.
-        let window = dense
-          ? bb.slice(x!, [n!, gi * cg, h0, w0], [1, cg, khe, kwe])
-          : bb.slice(x!, [n!, h0, w0, gi * cg], [1, khe, kwe, cg]);
-        if (dh !== 1 || dw !== 1) {
-          window = dense
-            ? bb.slice(window, [0, 0, 0, 0], [1, cg, kh, kw], undefined, [1, 1, dh, dw])
-            : bb.slice(window, [0, 0, 0, 0], [1, kh, kw, cg], undefined, [1, dh, dw, 1]);
+        // The group's patch as a [1, K] row, in the matrix's row order: (c, i, j) from the
+        // padded planes, (i, j, c) from the padded rows.
+        let row: Value;
+        if (dense) {
+          let window = readDenseWindow(bb, x!, padded, n!, gi * cg, cg, h0, w0, khe, kwe);
+          if (dh !== 1 || dw !== 1) window = bb.slice(window, [0, 0, 0, 0], [1, cg, kh, kw], undefined, [1, 1, dh, dw]);
+          row = bb.collapse(window, [[0], [1, 2, 3]], [1, k]);
+        } else {
+          let window = readRowWindow(bb, x!, padded, n!, h0, w0, gi * cg, khe, kwe, cg);
+          if (dh !== 1 || dw !== 1) window = bb.slice(window, [0, 0, 0], [kh, kw, cg], undefined, [dh, dw, 1]);
+          row = bb.expand(bb.collapse(window, [[0, 1, 2]], [k]), [[0, 1]], [1, k]);
         }
-        const row = bb.collapse(window, [[0], [1, 2, 3]], [1, k]);
         const slices = Array.from({ length: rowTiles }, (_, i) => {
           const t = tiles[i * colTiles]!;
           return rowTiles === 1 ? row : bb.slice(row, [0, t.rowOffset], [1, t.rows]);

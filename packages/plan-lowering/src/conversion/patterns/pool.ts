@@ -2,10 +2,12 @@
  * Pooling plans.
  *
  * `spat.max_pool2d_plan` (`spat.vmax` chains over the kernel positions; padding is the lowest f32):
- * - dense -> dense: one lane per (example, channel); from the padded `[1, 1, Hp, Wp]` plane each
- *   kernel position `(i, j)` is one strided slice `[1, 1, Ho, Wo]`, maxed together.
+ * - dense -> dense: one lane per (example, channel); from its padded `[1, 1, Hp, Wp]` plane
+ *   (the slot of {@link padDense}'s planes) each kernel position `(i, j)` is one strided slice
+ *   `[1, 1, Ho, Wo]`, maxed together.
  * - dense or row strips -> row strips (gate `canLowerMaxPoolPlanToRowStrip`): one lane per
- *   output strip; it cuts the window rows `[1, kh_ext, Wp, C]` of the padded NHWC input and
+ *   output strip; it cuts the window rows `[kh_ext, Wp, C]` of the padded NHWC rows
+ *   ({@link padRowStrips}) and
  *   takes one strided `[Wo, C]` slice per kernel position. A dense input is first moved to
  *   row strips.
  *
@@ -21,7 +23,7 @@ import { PlanLoweringMessages as M } from '../../diagnostics';
 import { selectedResultLayout } from '../../analysis/selected-layouts';
 import { checkWindow, isRefusal, windowExtent } from '../../analysis/window';
 import { buildBatch, buildCompute, buildPhysicalView } from '../compute-builders';
-import { denseToRowStrips, laneCoordinates, padDense, padRowStrips } from '../data-movement';
+import { denseToRowStrips, laneCoordinates, padDense, padRowStrips, readDenseWindow, readRowWindow } from '../data-movement';
 import { castRowStrip, nchwOf, physicalValueOf, readPlane, type PhysicalValue } from '../physical-values';
 import { refuse, type LoweringEnv } from '../lowering-env';
 
@@ -54,9 +56,9 @@ export function maxPoolPlanPattern(env: LoweringEnv) {
       const padded = padDense(rw, loc, input, win.pads, LOWEST_F32);
       const hp = g.h + win.pads[0] + win.pads[2];
       const wp = g.w + win.pads[1] + win.pads[3];
-      const collection = buildBatch(rw, loc, g.n * g.c, { weights: [], inputs: [padded] }, [1, 1, output.h, output.w], (bb, _w, [x]) => {
+      const collection = buildBatch(rw, loc, g.n * g.c, { weights: [], inputs: [padded.value] }, [1, 1, output.h, output.w], (bb, _w, [x]) => {
         const [n, c] = laneCoordinates(bb, [g.n, g.c]);
-        const plane = bb.slice(x!, [n!, c!, 0, 0], [1, 1, hp, wp]);
+        const plane = readDenseWindow(bb, x!, padded, n!, c!, 1, 0, 0, hp, wp);
         const taps: Value[] = [];
         for (let i = 0; i < kh; i++) {
           for (let j = 0; j < kw; j++) taps.push(bb.slice(plane, [0, 0, i * dh, j * dw], [1, 1, output.h, output.w], undefined, [1, 1, sh, sw]));
@@ -71,12 +73,12 @@ export function maxPoolPlanPattern(env: LoweringEnv) {
       const padded = padRowStrips(rw, loc, strips as PhysicalValue & { layout: 'nhwc_row_strip' }, win.pads, LOWEST_F32);
       const wp = g.w + win.pads[1] + win.pads[3];
       const khe = windowExtent(win, 0);
-      const collection = buildBatch(rw, loc, g.n * output.h, { weights: [], inputs: [padded] }, [output.w, g.c], (bb, _w, [x]) => {
+      const collection = buildBatch(rw, loc, g.n * output.h, { weights: [], inputs: [padded.value] }, [output.w, g.c], (bb, _w, [x]) => {
         const [n, oh] = laneCoordinates(bb, [g.n, output.h]);
-        const rows = bb.slice(x!, [n!, oh!.mul(sh), 0, 0], [1, khe, wp, g.c]);
+        const rows = readRowWindow(bb, x!, padded, n!, oh!.mul(sh), 0, 0, khe, wp, g.c);
         const taps: Value[] = [];
         for (let i = 0; i < kh; i++) {
-          for (let j = 0; j < kw; j++) taps.push(bb.slice(rows, [0, i * dh, j * dw, 0], [1, 1, output.w, g.c], [output.w, g.c], [1, 1, sw, 1]));
+          for (let j = 0; j < kw; j++) taps.push(bb.slice(rows, [i * dh, j * dw, 0], [1, output.w, g.c], [output.w, g.c], [1, sw, 1]));
         }
         return bb.maxOf(taps);
       });
