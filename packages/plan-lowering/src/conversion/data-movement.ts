@@ -5,7 +5,8 @@
  * fragment contract's "selects fragments itself"). Every function inserts at the builder's
  * insertion point.
  */
-import { getAffineConstantExpr, type AffineExpr, type Location, type OpBuilder, type Value } from '@raptor-pim/ir-core';
+import { RankedTensorType, getAffineConstantExpr, type AffineExpr, type Location, type OpBuilder, type Value } from '@raptor-pim/ir-core';
+import { BlueprintOp } from '@raptor-pim/spatial-dialect';
 import { buildBatch, buildPhysicalView, type BodyBuilder } from './compute-builders';
 import { readPixel, readPlane, readStrip, type Nchw, type PhysicalValue } from './physical-values';
 
@@ -73,10 +74,27 @@ export interface PaddedActivation {
 }
 
 /**
+ * The plane collection `[N*C, 1, 1, H, W]` (slot `n*C + c`, what (example, channel) batches
+ * publish) behind a `physical_view` blueprint giving the dense value `v` of geometry `g`, or
+ * undefined when `v` is anything else.
+ */
+function planesBehindView(v: Value, g: Nchw): Value | undefined {
+  const def = v.definingOp;
+  const view = def ? BlueprintOp.match(def) : undefined;
+  if (!view || view.mode.value !== 'physical_view' || view.fragments.length !== 1) return undefined;
+  const planes = view.fragments[0]!;
+  const shape = planes.type instanceof RankedTensorType ? planes.type.shape : [];
+  const expected = [g.n * g.c, 1, 1, g.h, g.w];
+  return shape.length === expected.length && expected.every((d, i) => shape[i] === d) ? planes : undefined;
+}
+
+/**
  * The dense value with a `padValue` border of `pads` (`[top, left, bottom, right]`): one lane per
  * (example, channel) reads its `[1, 1, H, W]` plane and inserts it into a `padValue` splat
- * `[1, 1, Hp, Wp]` plane it publishes (the `planes` form). Without padding the value itself
- * (the `dense` form).
+ * `[1, 1, Hp, Wp]` plane it publishes (the `planes` form). When the dense value is a
+ * `physical_view` of (example, channel) planes, the lanes read their slot of the collection
+ * behind the view (one slot each; the view, left without a reader, is erased at the end of the
+ * pass). Without padding the value itself (the `dense` form).
  */
 export function padDense(b: OpBuilder, loc: Location, dense: PhysicalValue & { layout: 'dense_nchw' }, pads: readonly [number, number, number, number], padValue: number): PaddedActivation {
   const g = dense.geometry;
@@ -84,9 +102,11 @@ export function padDense(b: OpBuilder, loc: Location, dense: PhysicalValue & { l
   const wp = g.w + pads[1] + pads[3];
   const geometry = { n: g.n, c: g.c, h: hp, w: wp };
   if (hp === g.h && wp === g.w) return { form: 'dense', value: dense.value, geometry };
-  const value = buildBatch(b, loc, g.n * g.c, { weights: [], inputs: [dense.value] }, [1, 1, hp, wp], (bb, _w, [x]) => {
+  const planes = planesBehindView(dense.value, g);
+  const value = buildBatch(b, loc, g.n * g.c, { weights: [], inputs: [planes ?? dense.value] }, [1, 1, hp, wp], (bb, _w, [x]) => {
     const [n, c] = laneCoordinates(bb, [g.n, g.c]);
-    return bb.insert(readPlane(bb, x!, dense, n!, c!), bb.splatConstant([1, 1, hp, wp], padValue), [0, 0, pads[0], pads[1]], [1, 1, g.h, g.w]);
+    const plane = planes ? bb.slice(x!, [bb.d0, 0, 0, 0, 0], [1, 1, 1, g.h, g.w], [1, 1, g.h, g.w]) : readPlane(bb, x!, dense, n!, c!);
+    return bb.insert(plane, bb.splatConstant([1, 1, hp, wp], padValue), [0, 0, pads[0], pads[1]], [1, 1, g.h, g.w]);
   });
   return { form: 'planes', value, geometry };
 }

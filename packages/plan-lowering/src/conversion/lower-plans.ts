@@ -19,7 +19,7 @@ import {
   type Operation,
   type RewritePattern,
 } from '@raptor-pim/ir-core';
-import { MaterializeLayoutOp, PLAN_OPS } from '@raptor-pim/spatial-dialect';
+import { BlueprintOp, MaterializeLayoutOp, PLAN_OPS } from '@raptor-pim/spatial-dialect';
 import type { HardwareConfig } from '@raptor-pim/pim-target';
 import { PlanLoweringMessages as M } from '../diagnostics';
 import { crossbarShapeOf } from '../target';
@@ -95,7 +95,10 @@ export function lowerPlans(func: Operation, config: HardwareConfig): LowerPlansR
   const body = func.regions[0]?.firstBlock;
   // Constants feeding plans (weights, biases): erased below once nothing reads them.
   const planConstants = new Set<Operation>();
+  // Blueprints of the input (kept as they are; only the pass's own are cleaned up).
+  const inputBlueprints = new Set<Operation>();
   for (let op = body?.firstOp ?? null; op; op = op.next) {
+    if (BlueprintOp.match(op)) inputBlueprints.add(op);
     if (!PLAN_NAMES.has(op.name)) continue;
     for (const v of op.operands) {
       const def = v.definingOp;
@@ -120,5 +123,9 @@ export function lowerPlans(func: Operation, config: HardwareConfig): LowerPlansR
     else rewriter.eraseOp(cast);
   }
   for (const c of planConstants) if (c.getResult(0).useEmpty) rewriter.eraseOp(c);
+  // The pass's blueprints left without a reader (padding reads the planes behind a view directly).
+  const unread: Operation[] = [];
+  for (let op = body.firstOp; op; op = op.next) if (BlueprintOp.match(op) && !inputBlueprints.has(op) && op.getResult(0).useEmpty) unread.push(op);
+  for (const op of unread) rewriter.eraseOp(op);
   return { success: !escaped, loweredPlans: env.loweredPlans, loweredMaterializations: env.loweredMaterializations };
 }
