@@ -40,9 +40,9 @@ export const SchedulerMessages = {
   alreadyScheduled: () => `spat-schedule: the function has no graph computes to schedule`,
   localMemory: (core: number, bytes: number, available: number) =>
     `core ${core}: estimated peak local memory ${bytes} bytes exceeds the ${available} bytes of the target; bufferization must tile it further`,
-  nodeMemory: (node: string, bytes: number, available: number, parts: string) =>
-    `spat-schedule: ${node} needs ${bytes} bytes of live local memory on one core even alone and at window granularity (${parts}) but a core has ${available} bytes ` +
-    `(target chip_config.core_config.local_memory_config.memory_size); splitting one compute's data across cores is not supported yet (use a target with more local memory, or local-memory=report to schedule anyway)`,
+  nodeMemory: (node: string, bytes: number, available: number, parts: string, replicas: number) =>
+    `spat-schedule: ${node} needs ${bytes} bytes of live local memory on one core even split over ${replicas} ${replicas === 1 ? 'core' : 'cores'} (each holding only the windows it reads and its own results) and at window granularity (${parts}) but a core has ${available} bytes ` +
+    `(target chip_config.core_config.local_memory_config.memory_size); splitting one lane's data across cores is not supported (use a target with more local memory or cores, or local-memory=report to schedule anyway)`,
   coreMemory: (strategy: string, core: number, bytes: number, available: number, at: string) =>
     `spat-schedule: strategy '${strategy}' keeps ${bytes} bytes live on core ${core} (peak at ${at}) but a core has ${available} bytes of local memory`,
   windowFallbackMemory: (strategy: string, core: number, bytes: number, available: number) =>

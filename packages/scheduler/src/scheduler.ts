@@ -15,7 +15,7 @@ import { computeBounds, createCostModel, type CostModel, type ModelWork, type Ta
 import { Workload } from './analysis/workload';
 import { SchedulerMessages as M } from './diagnostics';
 import { estimateSchedule } from './planning/estimate';
-import { enforcesLocalMemory, granularityForMemory, minimumFootprint, planLocalMemory } from './planning/local-memory';
+import { enforcesLocalMemory, granularityForMemory, minimumFootprint, planLocalMemory, withWindows } from './planning/local-memory';
 import { placeOnMesh, trafficCost } from './planning/placement';
 import type { SchedulePlan } from './planning/schedule-plan';
 import { planReads, remapPlan, trafficOf } from './planning/transfers';
@@ -182,14 +182,16 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
           const f = minimumFootprint(workload, n, cost);
           if (f.bodyBytes <= cost.localMemoryBytes) continue;
           const parts = `inputs ${f.parts.inputs} B, host data ${f.parts.hostData} B, blueprints ${f.parts.blueprints} B, results ${f.parts.results} B, one round ${f.parts.round} B`;
-          if (enforce) error(n.op, M.nodeMemory(n.name, f.bodyBytes, cost.localMemoryBytes, parts));
+          if (enforce) error(n.op, M.nodeMemory(n.name, f.bodyBytes, cost.localMemoryBytes, parts, f.replicas));
         }
         if (diagnostics.length) continue;
-        const virtual = spec.plan({ workload, cost, target, options: opts });
-        if (typeof virtual === 'string') {
-          error(func, virtual);
+        const planned0 = spec.plan({ workload, cost, target, options: opts });
+        if (typeof planned0 === 'string') {
+          error(func, planned0);
           continue;
         }
+        // Replicas whose whole values would not fit hold only their windows and parts.
+        const virtual = enforce ? withWindows(workload, planned0, cost) : planned0;
         const virtualCores = 1 + Math.max(-1, ...virtual.placements.flatMap((p) => [...p.cores]));
         const traffic = trafficOf(planReads(workload, virtual));
         const identity = Array.from({ length: virtualCores }, (_, i) => i);
@@ -224,8 +226,9 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
             p.workload.func.regions[0]!.takeBody(backup.regions[0]!);
             p.workload = new Workload(p.workload.func, cost);
             // Layer granularity, except for computes whose partial result would not fit a core.
-            const layer = enforcesLocalMemory(opts) ? granularityForMemory(p.workload, cost, 'layer') : undefined;
+            const layer = enforcesLocalMemory(opts) ? granularityForMemory(p.workload, cost, 'layer', 'channel', p.plan.placements.map((x) => x.replicas)) : undefined;
             p.plan = { ...p.plan, placements: p.plan.placements.map((x, i) => ({ ...x, granularity: layer?.[i] ?? ('layer' as const) })) };
+            if (enforcesLocalMemory(opts)) p.plan = withWindows(p.workload, p.plan, cost);
             reads = planReads(p.workload, p.plan);
             const over = enforcesLocalMemory(opts) ? planLocalMemory(p.workload, p.plan, reads, cost).find((c) => c.peakBytes > cost.localMemoryBytes) : undefined;
             if (over) {

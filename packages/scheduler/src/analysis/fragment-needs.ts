@@ -7,7 +7,7 @@
  * otherwise the lane reads every slot.
  */
 import { ConstantOp, DYNAMIC, DenseArrayAttr, IntegerAttr, RankedTensorType, type Operation, type Type, type Value } from '@raptor-pim/ir-core';
-import { AffineApplyOp, ExtractSliceOp, readSliceLists } from '@raptor-pim/upstream-dialects';
+import { AffineApplyOp, ExtractSliceOp, rankReductionMask, readSliceLists } from '@raptor-pim/upstream-dialects';
 import { BlueprintOp } from '@raptor-pim/spatial-dialect';
 
 /** A read box: offsets and sizes per dimension. */
@@ -58,8 +58,9 @@ function readBoxes(arg: Value, lane: Value | undefined, laneValue: number): Box[
         offsets.push(x);
       }
     }
-    if (lists.sizes.some((s) => s === DYNAMIC)) return undefined;
-    boxes.push({ offsets, sizes: lists.sizes });
+    if (lists.sizes.some((s) => s === DYNAMIC) || lists.strides.some((s) => s === DYNAMIC)) return undefined;
+    // A strided slice reads from its offset to its last element: (size - 1) * stride + 1.
+    boxes.push({ offsets, sizes: lists.sizes.map((n, i) => (n <= 0 ? 0 : (n - 1) * lists.strides[i]! + 1)) });
   }
   return boxes;
 }
@@ -140,9 +141,16 @@ export function analyzeFragmentNeeds(
   const sourceSlots = ints(bp.sourceSlots) ?? [];
   const rank = (blueprint.getResult(0).type as RankedTensorType).shape.length;
   const isAssembly = sourceSlots.length > 0 && offsets !== undefined && sizes !== undefined && rank > 0;
+  const view = isAssembly ? undefined : physicalViewSplit(blueprint);
   const perLane: number[][][] = range(consumerLanes).map((l) => {
-    const boxes = isAssembly ? readBoxes(arg, lane, l) : undefined;
+    const boxes = isAssembly || view ? readBoxes(arg, lane, l) : undefined;
     if (!boxes) return all();
+    if (view) {
+      // A physical view whose slots are boxes: the slots under the read boxes.
+      const need = new Set<number>();
+      for (const b of boxes) forEachIndex(b.offsets.slice(0, view.k), b.sizes.slice(0, view.k), (idx) => need.add(ravel(idx, view.logical)));
+      return [[...need].sort((x, y) => x - y)];
+    }
     const need: Set<number>[] = range(nSources).map(() => new Set<number>());
     for (let f = 0; f < sourceSlots.length; f++) {
       const dest: Box = { offsets: offsets!.slice(f * rank, f * rank + rank), sizes: sizes!.slice(f * rank, f * rank + rank) };
@@ -151,4 +159,104 @@ export function analyzeFragmentNeeds(
     return need.map((s) => [...s].sort((x, y) => x - y));
   });
   return range(nSources).map((k) => perLane.map((lanes) => lanes[k]!));
+}
+
+/**
+ * How a `physical_view` blueprint's slots tile its logical tensor `L` when each slot is one box:
+ * the split `k` with `prod(L[k:])` = the elements of a fragment and `prod(L[:k])` = the slots, so
+ * slot `s` is the box at `unravel(s, L[:k])` of sizes `[1, ..., 1] ++ L[k:]`; undefined otherwise
+ * (a fragment that covers part of a row, or a fragment shape that is not those sizes up to unit
+ * dimensions).
+ */
+export function physicalViewSplit(blueprint: Operation): { readonly k: number; readonly logical: readonly number[] } | undefined {
+  if (blueprint.numOperands !== 1) return undefined;
+  const bp = BlueprintOp.get(blueprint);
+  if (ints(bp.sourceSlots)?.length) return undefined;
+  const collection = blueprint.getOperand(0).type;
+  const out = blueprint.getResult(0).type;
+  if (!(collection instanceof RankedTensorType) || !(out instanceof RankedTensorType)) return undefined;
+  const fragment = collection.shape.slice(1);
+  const slots = collection.shape[0] ?? 0;
+  const logical = out.shape;
+  const elements = fragment.reduce((a, b) => a * b, 1);
+  for (let k = 0; k <= logical.length; k++) {
+    const lead = logical.slice(0, k).reduce((a, b) => a * b, 1);
+    const tail = logical.slice(k).reduce((a, b) => a * b, 1);
+    if (lead !== slots || tail !== elements) continue;
+    const regionSizes = [...logical.slice(0, k).map(() => 1), ...logical.slice(k)];
+    if (rankReductionMask(regionSizes, fragment)) return { k, logical };
+  }
+  return undefined;
+}
+
+/** Row-major index of `idx` over the leading `idx.length` dimensions of `shape`. */
+function ravel(idx: readonly number[], shape: readonly number[]): number {
+  let r = 0;
+  for (let d = 0; d < idx.length; d++) r = r * shape[d]! + idx[d]!;
+  return r;
+}
+
+/** Calls `f` with every index of the box `offsets`/`sizes` in row-major order. */
+function forEachIndex(offsets: readonly number[], sizes: readonly number[], f: (idx: number[]) => void): void {
+  if (sizes.some((n) => n <= 0)) return;
+  const idx = [...offsets];
+  for (;;) {
+    f(idx);
+    let d = idx.length - 1;
+    for (; d >= 0; d--) {
+      if (++idx[d]! < offsets[d]! + sizes[d]!) break;
+      idx[d] = offsets[d]!;
+    }
+    if (d < 0) return;
+  }
+}
+
+/**
+ * Where every slot of blueprint operand / source `sourceIndex` lands in the consumer's logical
+ * input, as a box its fragment fills whole (`undefined` for a slot the input does not place):
+ * without a blueprint a collection's slot `s` is `[s, 0, ...]` of sizes `[1] ++ F`; a
+ * `physical_view` with a {@link physicalViewSplit}; a `fragment_assembly` whose slices of that
+ * source are whole fragments (source offset 0, one slice per slot, sizes equal to the fragment
+ * up to unit dimensions). Undefined when some slot is not such a box (the input is then
+ * reconstructed whole).
+ */
+export function sourceRegions(collection: Type, blueprint: Operation | null, sourceIndex: number): (Box | undefined)[] | undefined {
+  if (!(collection instanceof RankedTensorType) || collection.shape.length === 0) return undefined;
+  const slots = collection.shape[0]!;
+  const fragment = collection.shape.slice(1);
+  if (!blueprint) {
+    const sizes = [1, ...fragment];
+    return range(slots).map((s) => ({ offsets: [s, ...fragment.map(() => 0)], sizes }));
+  }
+  const view = physicalViewSplit(blueprint);
+  if (view) {
+    const sizes = [...view.logical.slice(0, view.k).map(() => 1), ...view.logical.slice(view.k)];
+    const lead = view.logical.slice(0, view.k);
+    return range(slots).map((s) => {
+      const idx = new Array<number>(view.k).fill(0);
+      let r = s;
+      for (let d = view.k - 1; d >= 0; d--) {
+        idx[d] = r % lead[d]!;
+        r = Math.floor(r / lead[d]!);
+      }
+      return { offsets: [...idx, ...view.logical.slice(view.k).map(() => 0)], sizes };
+    });
+  }
+  const bp = BlueprintOp.get(blueprint);
+  const offsets = ints(bp.offsets);
+  const sizes = ints(bp.sizes);
+  const operandIndices = ints(bp.operandIndices) ?? [];
+  const sourceSlots = ints(bp.sourceSlots) ?? [];
+  const sourceOffsets = ints(bp.sourceOffsets) ?? [];
+  const rank = (blueprint.getResult(0).type as RankedTensorType).shape.length;
+  if (!offsets || !sizes || !sourceSlots.length || rank === 0) return undefined;
+  const out: (Box | undefined)[] = new Array(slots).fill(undefined);
+  for (let f = 0; f < sourceSlots.length; f++) {
+    if ((operandIndices[f] ?? 0) !== sourceIndex) continue;
+    const slot = sourceSlots[f]!;
+    const dest: Box = { offsets: offsets.slice(f * rank, f * rank + rank), sizes: sizes.slice(f * rank, f * rank + rank) };
+    if (slot >= slots || out[slot] || (sourceOffsets[f] ?? 0) !== 0 || !rankReductionMask(dest.sizes, fragment)) return undefined;
+    out[slot] = dest;
+  }
+  return out;
 }

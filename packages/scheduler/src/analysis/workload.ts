@@ -25,7 +25,7 @@ import {
   ELEMENTWISE_OPS,
 } from '@raptor-pim/spatial-dialect';
 import type { CostModel } from '@raptor-pim/pim-target';
-import { analyzeFragmentNeeds, analyzeReadBoxes, type Box } from './fragment-needs';
+import { analyzeFragmentNeeds, analyzeReadBoxes, sourceRegions, type Box } from './fragment-needs';
 
 /** Bytes of a static shaped type (element bits rounded up to bytes), 0 when unknown. */
 export function byteSizeOfType(t: unknown): number {
@@ -59,6 +59,26 @@ export interface WorkloadSource {
   readonly boxesPerLane?: readonly (Box | undefined)[];
 }
 
+/**
+ * What a batch consumer's lanes read of one logical input, when a replica can hold just the
+ * window its lanes read instead of the whole value: every lane's reads are static slices
+ * (`boxesPerLane`) and every source slot lands in the logical input as one box its fragment fills
+ * whole (`regions`; see `sourceRegions`).
+ */
+export interface InputWindow {
+  /** The logical input type (the bound argument's). */
+  readonly logical: RankedTensorType;
+  /** Bytes of one element of the logical input. */
+  readonly elementBytes: number;
+  /** The bounding box of what each graph lane reads. */
+  readonly boxesPerLane: readonly Box[];
+  /**
+   * Per source, where each slot lands in the logical input; undefined for a scalar producer read
+   * directly (its window is the lanes' boxes, sent or cut out of the whole value).
+   */
+  readonly regions: readonly ((readonly (Box | undefined)[]) | undefined)[];
+}
+
 /** One input binding of a consumer that comes from other graph computes. */
 export interface WorkloadInput {
   /** Index of the bound value among the consumer's input operands. */
@@ -67,6 +87,8 @@ export interface WorkloadInput {
   readonly blueprint: Operation | null;
   /** The producer results read. */
   readonly sources: readonly WorkloadSource[];
+  /** Set when replicas may hold only the window of this input their lanes read. */
+  readonly window?: InputWindow;
 }
 
 /** A graph compute to place. */
@@ -260,7 +282,13 @@ function buildNode(
       const isBatchProducer = GraphComputeBatchOp.isInstance(def);
       const slotBytes = isBatchProducer ? byteSizeOfType(v.type) / producerLanes : byteSizeOfType(v.type);
       const boxesPerLane = isBatchProducer ? undefined : analyzeReadBoxes(arg, lane, lanes);
-      nodeInputs.push({ inputIndex: k, blueprint: null, sources: [{ producer: producerIndex, resultIndex, viewOperand: 0, slotsPerLane: needs[0]!, slotBytes, ...(boxesPerLane ? { boxesPerLane } : {}) }] });
+      const window = isBatch ? inputWindow(arg, lane, lanes, [isBatchProducer ? sourceRegions(v.type, null, 0) : undefined], [isBatchProducer]) : undefined;
+      nodeInputs.push({
+        inputIndex: k,
+        blueprint: null,
+        sources: [{ producer: producerIndex, resultIndex, viewOperand: 0, slotsPerLane: needs[0]!, slotBytes, ...(boxesPerLane ? { boxesPerLane } : {}) }],
+        ...(window ? { window } : {}),
+      });
       inputBytesPerLane += maxNeeded(needs[0]!) * slotBytes;
       continue;
     }
@@ -278,7 +306,8 @@ function buildNode(
         };
       });
       for (const s of sources) inputBytesPerLane += maxNeeded(s.slotsPerLane) * s.slotBytes;
-      nodeInputs.push({ inputIndex: k, blueprint: def, sources });
+      const window = isBatch ? inputWindow(arg, lane, lanes, def.operands.map((f, j) => sourceRegions(f.type, def, j)), def.operands.map(() => true)) : undefined;
+      nodeInputs.push({ inputIndex: k, blueprint: def, sources, ...(window ? { window } : {}) });
       continue;
     }
     // Constants are loaded whole; a batch lane reads the slices it uses of a graph input straight
@@ -314,6 +343,29 @@ function buildNode(
     hostInputBytes,
     hostOutputBytes,
   };
+}
+
+/**
+ * The {@link InputWindow} of a batch input bound to `arg`, or undefined when some lane's reads are
+ * not static slices or some collection source has no regions (`collections[k]`: source k is a
+ * fragment collection, else a scalar producer read directly).
+ */
+function inputWindow(
+  arg: Value,
+  lane: Value | undefined,
+  lanes: number,
+  regions: readonly ((readonly (Box | undefined)[]) | undefined)[],
+  collections: readonly boolean[],
+): InputWindow | undefined {
+  const logical = arg.type;
+  if (!(logical instanceof RankedTensorType) || logical.shape.some((d) => d < 0)) return undefined;
+  if (regions.some((r, k) => collections[k] && !r)) return undefined;
+  // Materialization rebases the reads it clones op by op: only reads in the body's own block.
+  if (arg.uses.some((u) => u.owner.parent !== arg.parentBlock)) return undefined;
+  const boxes = analyzeReadBoxes(arg, lane, lanes);
+  if (boxes.some((b) => !b)) return undefined;
+  const elementBytes = byteSizeOfType(logical) / Math.max(1, elementsOf(logical));
+  return { logical, elementBytes, boxesPerLane: boxes as Box[], regions };
 }
 
 function maxNeeded(perLane: readonly (readonly number[])[]): number {

@@ -6,7 +6,8 @@
 import type { CostModel } from '@raptor-pim/pim-target';
 import type { Workload, WorkloadNode } from '../analysis/workload';
 import { laneWorkOf } from './estimate';
-import { hasConsumers, replicaFootprint } from './local-memory';
+import { hasConsumers, needsWindows, placedFootprint } from './local-memory';
+import { partBytes } from './windows';
 import type { Granularity, Replication, TransferMode } from './schedule-plan';
 
 /** One replica to place. */
@@ -89,10 +90,13 @@ export function replicaItems(
 ): ReplicaItem[] {
   const items: ReplicaItem[] = [];
   for (const n of workload.nodes) {
-    const footprint = replicaFootprint(workload, n, granularity?.[n.index] ?? 'layer', cost, transfer);
-    const producers = [...new Set(n.inputs.flatMap((i) => i.sources.map((s) => s.producer)))].sort((a, b) => a - b);
-    const resultBytes = hasConsumers(workload, n.index) ? n.resultBytes.reduce((a, b) => a + Math.ceil(b / cost.localAlignment) * cost.localAlignment, 0) : 0;
     const { replicas: r, copies } = replication[n.index]!;
+    const footprint = placedFootprint(workload, n, r, granularity?.[n.index] ?? 'layer', cost, transfer);
+    const producers = [...new Set(n.inputs.flatMap((i) => i.sources.map((s) => s.producer)))].sort((a, b) => a - b);
+    const windows = needsWindows(workload, n, r, granularity?.[n.index] ?? 'layer', cost, transfer);
+    const resultBytes = hasConsumers(workload, n.index)
+      ? n.resultBytes.reduce((a, b, k) => a + Math.ceil((windows ? partBytes(n, k, r) : b) / cost.localAlignment) * cost.localAlignment, 0)
+      : 0;
     let affinity = -1;
     let best = -1;
     for (const input of n.inputs) {

@@ -25,8 +25,9 @@
 import { enumOption } from '@raptor-pim/ir-core';
 import type { CostModel } from '@raptor-pim/pim-target';
 import { byteSizeOfType, type Workload, type WorkloadNode } from '../analysis/workload';
-import { replicaOfLane, type Granularity, type SchedulePlan, type TransferMode } from './schedule-plan';
+import { divisors, replicaOfLane, type Granularity, type SchedulePlan, type TransferMode } from './schedule-plan';
 import type { ReplicaInputReads } from './transfers';
+import { largestReplicaWindowBytes, partBytes, replicaWindow, windowBytes } from './windows';
 
 /** Bytes rounded up to the local allocation alignment. */
 function aligned(bytes: number, cost: CostModel): number {
@@ -72,13 +73,15 @@ function sourceBytes(workload: Workload, producer: number, resultIndex: number, 
  * whole value (a bounding box over the replica's lanes) or a run of a producer replica's
  * fragments at layer granularity may be as large as the whole value; otherwise one fragment.
  */
-function largestMessageBound(workload: Workload, node: WorkloadNode, granularity: Granularity, cost: CostModel): number {
+function largestMessageBound(workload: Workload, node: WorkloadNode, granularity: Granularity, cost: CostModel, windowOf?: ReadonlyMap<number, number>): number {
   let m = 0;
   for (const input of node.inputs) {
+    // A windowed input receives fragments, runs of them or its box: never more than its window.
+    const window = windowOf?.get(input.inputIndex) ?? Infinity;
     for (const s of input.sources) {
       // A whole value is received once per replica (the bounding box of its lanes' windows).
       const whole = s.boxesPerLane !== undefined || (granularity === 'layer' && workload.nodes[s.producer]!.isBatch);
-      m = Math.max(m, whole ? sourceBytes(workload, s.producer, s.resultIndex, cost) : aligned(s.slotBytes, cost));
+      m = Math.max(m, Math.min(window, whole ? sourceBytes(workload, s.producer, s.resultIndex, cost) : aligned(s.slotBytes, cost)));
     }
   }
   return m;
@@ -90,16 +93,17 @@ function largestMessageBound(workload: Workload, node: WorkloadNode, granularity
  * op by op (the input buffer and the largest value, or the two largest values, at once, while a
  * message may still be live).
  */
-function bodyBytes(node: WorkloadNode, inputs: number, message: number, kept: number, cost: CostModel): number {
-  const blueprints = blueprintBytes(node, cost);
+function bodyBytes(node: WorkloadNode, inputs: number, message: number, kept: number, cost: CostModel, windowed?: ReadonlySet<number>): number {
+  const blueprints = blueprintBytes(node, cost, windowed);
   const t = node.largestTemporaryBytes;
   if (node.isBatch) return inputs + node.hostDataBytes + blueprints + kept + 2 * t + message;
   return node.hostDataBytes + blueprints + Math.max(inputs, t) + t + message;
 }
 
-function blueprintBytes(node: WorkloadNode, cost: CostModel): number {
+/** Bytes of the blueprints cloned into every round (a windowed input is assembled into its window instead). */
+function blueprintBytes(node: WorkloadNode, cost: CostModel, windowed?: ReadonlySet<number>): number {
   let b = 0;
-  for (const input of node.inputs) if (input.blueprint) b += aligned(byteSizeOfType(input.blueprint.getResult(0).type), cost);
+  for (const input of node.inputs) if (input.blueprint && !windowed?.has(input.inputIndex)) b += aligned(byteSizeOfType(input.blueprint.getResult(0).type), cost);
   return b;
 }
 
@@ -107,20 +111,38 @@ function blueprintBytes(node: WorkloadNode, cost: CostModel): number {
  * The footprint of one replica of `node` at `granularity`, assuming every input is read from
  * another core (the bound used while packing; the replay of a plan is exact about locality).
  */
-export function replicaFootprint(workload: Workload, node: WorkloadNode, granularity: Granularity, cost: CostModel, transfer: TransferMode = 'channel'): ReplicaFootprint {
+export function replicaFootprint(
+  workload: Workload,
+  node: WorkloadNode,
+  granularity: Granularity,
+  cost: CostModel,
+  transfer: TransferMode = 'channel',
+  replicas = 1,
+  windows = false,
+): ReplicaFootprint {
   let inputs = 0;
-  // Host slots are read slice by slice into the base (spat-to-pim loads the fragments straight from host memory).
-  for (const input of node.inputs) for (const s of input.sources) inputs += sourceBytes(workload, s.producer, s.resultIndex, cost);
-  const message = transfer === 'host' ? largestMessageBound(workload, node, 'window', cost) : largestMessageBound(workload, node, granularity, cost);
+  const windowOf = new Map<number, number>();
+  for (const input of node.inputs) {
+    const w = windows ? largestReplicaWindowBytes(node, input, replicas) : undefined;
+    if (w !== undefined) {
+      windowOf.set(input.inputIndex, aligned(w, cost));
+      inputs += aligned(w, cost);
+      continue;
+    }
+    // Host slots are read slice by slice into the base (spat-to-pim loads the fragments straight from host memory).
+    for (const s of input.sources) inputs += sourceBytes(workload, s.producer, s.resultIndex, cost);
+  }
+  const windowed = new Set(windowOf.keys());
+  const message = largestMessageBound(workload, node, transfer === 'host' ? 'window' : granularity, cost, windowOf);
   const consumers = hasConsumers(workload, node.index);
-  const results = node.resultBytes.reduce((a, b) => a + aligned(b, cost), 0);
-  // A batch replica assembles its whole partial result (a full-size value, also at window
-  // granularity, where it is dropped only after materialization); a scalar compute's result is
-  // its body's last value, counted with the temporaries.
+  const results = node.resultBytes.reduce((a, b, k) => a + aligned(windows ? partBytes(node, k, replicas) : b, cost), 0);
+  // A batch replica assembles its partial result (the whole value, or with windows its own
+  // slots; also at window granularity, where it is dropped only after materialization); a scalar
+  // compute's result is its body's last value, counted with the temporaries.
   const kept = results;
-  const body = bodyBytes(node, inputs, message, node.isBatch ? kept : 0, cost);
+  const body = bodyBytes(node, inputs, message, node.isBatch ? kept : 0, cost, windowed);
   const hostData = node.hostDataBytes;
-  const blueprints = blueprintBytes(node, cost);
+  const blueprints = blueprintBytes(node, cost, windowed);
   const parts: MemoryParts = { inputs, hostData, blueprints, results: node.isBatch ? kept : 0, round: body - inputs - hostData - blueprints - (node.isBatch ? kept : 0) };
   return { bodyBytes: body, retainedBytes: granularity === 'layer' && consumers ? results : 0, parts };
 }
@@ -189,7 +211,7 @@ export function planLocalMemory(workload: Workload, plan: SchedulePlan, reads: r
   };
   for (const n of workload.nodes) {
     const pl = plan.placements[n.index]!;
-    const results = n.resultBytes.map((b) => aligned(b, cost));
+    const results = n.resultBytes.map((b, k) => aligned(pl.windows ? partBytes(n, k, pl.replicas) : b, cost));
     for (let j = 0; j < pl.replicas; j++) {
       const core = pl.cores[j]!;
       const mine = readsOf.get(`${n.index}:${j}`) ?? [];
@@ -210,13 +232,19 @@ export function planLocalMemory(workload: Workload, plan: SchedulePlan, reads: r
       let inputs = 0;
       let message = 0;
       const readKeys = new Set<string>();
+      const windowed = new Set<number>();
       for (const r of mine) {
         const pp = plan.placements[r.producer]!;
         if (r.hasLocal) {
           const rep = pp.cores.indexOf(core);
           readKeys.add(rep >= 0 ? partialKey(r.producer, rep, r.resultIndex) : partialKey(r.producer, -1 - core, r.resultIndex));
         }
-        if (r.remote.length > 0) inputs += sourceBytes(workload, r.producer, r.resultIndex, cost);
+        const input = n.inputs.find((i) => i.inputIndex === r.inputIndex);
+        const box = pl.windows && input ? replicaWindow(n, input, pl.replicas, j) : undefined;
+        if (box && input) {
+          if (!windowed.has(r.inputIndex)) inputs += aligned(windowBytes(input, box), cost);
+          windowed.add(r.inputIndex);
+        } else if (r.remote.length > 0 || (r.hasLocal && pp.windows)) inputs += sourceBytes(workload, r.producer, r.resultIndex, cost);
         for (const f of r.remote) message = Math.max(message, aligned(f.bytes, cost));
       }
       const produces = new Map<string, number>();
@@ -227,7 +255,7 @@ export function planLocalMemory(workload: Workload, plan: SchedulePlan, reads: r
         if (needed) produces.set(key, results[k]!);
         if (n.isBatch) kept += results[k]!;
       });
-      push(core, { label: `${n.name} replica ${j}`, body: bodyBytes(n, inputs, message, kept, cost), produces, reads: readKeys });
+      push(core, { label: `${n.name} replica ${j}`, body: bodyBytes(n, inputs, message, kept, cost, windowed), produces, reads: readKeys });
     }
     for (const m of pl.mirrors ?? []) {
       const produces = new Map<string, number>();
@@ -282,11 +310,17 @@ export function enforcesLocalMemory(options: { readonly [name: string]: unknown 
 }
 
 /** The smallest footprint any core running one replica of `node` needs (window granularity, alone on its core). */
-export function minimumFootprint(workload: Workload, node: WorkloadNode, cost: CostModel): ReplicaFootprint {
+export function minimumFootprint(workload: Workload, node: WorkloadNode, cost: CostModel): ReplicaFootprint & { readonly replicas: number } {
   // Channel transfers: a compute that does not fit even so cannot fit with host slots either.
-  const window = replicaFootprint(workload, node, 'window', cost);
-  const layer = replicaFootprint(workload, node, 'layer', cost);
-  return window.bodyBytes <= layer.bodyBytes ? window : layer;
+  let best: (ReplicaFootprint & { readonly replicas: number }) | undefined;
+  for (const r of divisors(node.lanes).filter((d) => d <= cost.cores)) {
+    for (const g of ['window', 'layer'] as const) {
+      const f = placedFootprint(workload, node, r, g, cost);
+      if (!best || f.bodyBytes < best.bodyBytes) best = { ...f, replicas: r };
+    }
+    if (best && best.bodyBytes <= cost.localMemoryBytes) break;
+  }
+  return best!;
 }
 
 /**
@@ -294,10 +328,55 @@ export function minimumFootprint(workload: Workload, node: WorkloadNode, cost: C
  * granularity and does at the other (window granularity keeps no partial result for send tasks:
  * the fragments stream out round by round).
  */
-export function granularityForMemory(workload: Workload, cost: CostModel, preferred: Granularity, transfer: TransferMode = 'channel'): Granularity[] {
+export function granularityForMemory(workload: Workload, cost: CostModel, preferred: Granularity, transfer: TransferMode = 'channel', replicas?: readonly number[]): Granularity[] {
   const other: Granularity = preferred === 'layer' ? 'window' : 'layer';
   return workload.nodes.map((n) => {
-    if (replicaFootprint(workload, n, preferred, cost, transfer).bodyBytes <= cost.localMemoryBytes) return preferred;
-    return replicaFootprint(workload, n, other, cost, transfer).bodyBytes <= cost.localMemoryBytes ? other : preferred;
+    const r = replicas?.[n.index] ?? 1;
+    if (placedFootprint(workload, n, r, preferred, cost, transfer).bodyBytes <= cost.localMemoryBytes) return preferred;
+    return placedFootprint(workload, n, r, other, cost, transfer).bodyBytes <= cost.localMemoryBytes ? other : preferred;
   });
+}
+
+/**
+ * True when replicas of `node` (with `replicas` replicas) must hold only their windows and parts
+ * (`NodePlacement.windows`): one replica's whole values do not fit a core's local memory.
+ */
+export function needsWindows(workload: Workload, node: WorkloadNode, replicas: number, granularity: Granularity, cost: CostModel, transfer: TransferMode = 'channel'): boolean {
+  if (!node.isBatch) return false;
+  return replicaFootprint(workload, node, granularity, cost, transfer, replicas, false).bodyBytes > cost.localMemoryBytes;
+}
+
+/** The footprint one replica of `node` has at `replicas` replicas, with windows where {@link needsWindows}. */
+export function placedFootprint(workload: Workload, node: WorkloadNode, replicas: number, granularity: Granularity, cost: CostModel, transfer: TransferMode = 'channel'): ReplicaFootprint {
+  const windows = needsWindows(workload, node, replicas, granularity, cost, transfer);
+  return replicaFootprint(workload, node, granularity, cost, transfer, replicas, windows);
+}
+
+/**
+ * Per node, the fewest replicas (a divisor of its lanes, at most the target's cores) with which
+ * one replica fits a core's local memory at `granularity[node]` (whole values, or windows and
+ * parts where those do not fit); the largest such divisor where none fits (the driver's check
+ * names the compute).
+ */
+export function minimumReplicas(workload: Workload, cost: CostModel, granularity?: readonly Granularity[], transfer: TransferMode = 'channel'): number[] {
+  return workload.nodes.map((n) => {
+    const g = granularity?.[n.index] ?? 'layer';
+    const options = divisors(n.lanes).filter((d) => d <= cost.cores);
+    for (const r of options) if (placedFootprint(workload, n, r, g, cost, transfer).bodyBytes <= cost.localMemoryBytes) return r;
+    return options[options.length - 1] ?? 1;
+  });
+}
+
+/** `plan` with {@link NodePlacement.windows} set on every node whose replicas need them. */
+export function withWindows(workload: Workload, plan: SchedulePlan, cost: CostModel): SchedulePlan {
+  return {
+    ...plan,
+    placements: plan.placements.map((p, i) => {
+      const n = workload.nodes[i]!;
+      const windows = needsWindows(workload, n, p.replicas, p.granularity, cost, plan.transfer);
+      const { windows: _old, ...rest } = p;
+      void _old;
+      return windows ? { ...rest, windows: true } : rest;
+    }),
+  };
 }

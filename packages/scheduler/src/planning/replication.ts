@@ -10,6 +10,7 @@ import type { CostModel } from '@raptor-pim/pim-target';
 import type { Workload, WorkloadNode } from '../analysis/workload';
 import { packReplicas, replicaItems, replicaTimeNs, type CorePacking } from './core-mapping';
 import { divisors, type Granularity, type Replication } from './schedule-plan';
+import { minimumReplicas } from './local-memory';
 
 /** What packing must respect besides crossbars and time. */
 export interface PackingConstraints {
@@ -38,11 +39,12 @@ export interface ReplicationPlan {
  * r of the lane count (at most `maxReplicas`) and the copies c a core can hold, the fewest
  * crossbars r*c*X (then the fewest replicas); all lanes on distinct cores when nothing fits.
  */
-export function replicationForPeriod(node: WorkloadNode, cost: CostModel, periodNs: number, maxReplicas = cost.cores): Replication {
+export function replicationForPeriod(node: WorkloadNode, cost: CostModel, periodNs: number, maxReplicas = cost.cores, minReplicas = 1): Replication {
   const maxCopies = node.crossbars > 0 ? Math.max(1, Math.floor(cost.crossbarsPerCore / node.crossbars)) : 1;
   let best: Replication | undefined;
   for (const r of divisors(node.lanes)) {
     if (r > maxReplicas) break;
+    if (r < minReplicas) continue;
     const rounds = node.lanes / r;
     for (let c = 1; c <= Math.min(maxCopies, rounds); c++) {
       if (replicaTimeNs(node, cost, r, c) > periodNs) continue;
@@ -78,8 +80,10 @@ export function planReplicasForPeriod(workload: Workload, cost: CostModel, toler
  */
 function periodAttempt(workload: Workload, cost: CostModel, constraints: PackingConstraints): (periodNs: number) => ReplicationPlan | undefined {
   const nodes = workload.nodes.length;
+  // Local memory sets a floor on replicas: one replica must fit a core (with windows where needed).
+  const minimum = constraints.ignoreMemory ? undefined : minimumReplicas(workload, cost, constraints.granularity);
   return (periodNs) => {
-    const replication = workload.nodes.map((n) => replicationForPeriod(n, cost, periodNs));
+    const replication = workload.nodes.map((n) => replicationForPeriod(n, cost, periodNs, cost.cores, minimum?.[n.index] ?? 1));
     if (crossbarsOf(workload, replication) > cost.crossbars) return undefined;
     const packing = packReplicas(replicaItems(workload, replication, cost, constraints.granularity), nodes, cost, {
       cores: cost.cores,
@@ -140,7 +144,8 @@ export function replicationCandidates(workload: Workload, cost: CostModel, toler
 
 /** One copy of every node, packed without a time limit (the baseline capacity check). */
 export function planSingleCopies(workload: Workload, cost: CostModel, preferAffinity: boolean, constraints: PackingConstraints = {}): ReplicationPlan | undefined {
-  const replication = workload.nodes.map(() => ({ replicas: 1, copies: 1 }));
+  const minimum = constraints.ignoreMemory ? undefined : minimumReplicas(workload, cost, constraints.granularity);
+  const replication = workload.nodes.map((n) => ({ replicas: minimum?.[n.index] ?? 1, copies: 1 }));
   const packing = packReplicas(replicaItems(workload, replication, cost, constraints.granularity), workload.nodes.length, cost, {
     cores: cost.cores,
     timeBudgetNs: Infinity,

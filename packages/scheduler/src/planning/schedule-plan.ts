@@ -47,6 +47,12 @@ export interface NodePlacement {
    * host values, recomputed where it is read instead of broadcast; see `mirrorHostFedComputes`).
    */
   readonly mirrors?: readonly number[];
+  /**
+   * Replicas hold only what they need (`planning/windows.ts`): of every input with an
+   * `InputWindow` the window their lanes read, of their results their own slots. Set where the
+   * whole values would not fit a core's local memory.
+   */
+  readonly windows?: boolean;
 }
 
 /** A complete plan: one placement per workload node, in node order. */

@@ -10,7 +10,7 @@ import { uintOption } from '@raptor-pim/ir-core';
 import type { CostModel } from '@raptor-pim/pim-target';
 import type { Workload } from '../analysis/workload';
 import { packReplicas, replicaItems, replicaTimeNs } from '../planning/core-mapping';
-import { enforcesLocalMemory, granularityForMemory, localMemoryOption } from '../planning/local-memory';
+import { enforcesLocalMemory, granularityForMemory, localMemoryOption, minimumReplicas } from '../planning/local-memory';
 import { mirrorHostFedComputes } from '../planning/mirrors';
 import { estimateSchedule } from '../planning/estimate';
 import { crossbarsOf, planReplicasForPeriod } from '../planning/replication';
@@ -60,7 +60,9 @@ function planLatency({ workload, cost, options }: PlanContext): SchedulePlan | s
     reserve: enforce ? granularityForMemory(workload, cost, 'layer') : workload.nodes.map(() => 'window'),
     enforce,
   };
-  const single: Replication[] = workload.nodes.map(() => ({ replicas: 1, copies: 1 }));
+  // One copy per layer, split over as many cores as its data needs (local memory).
+  const minimum = enforce ? minimumReplicas(workload, cost, packing.reserve) : undefined;
+  const single: Replication[] = workload.nodes.map((n) => ({ replicas: minimum?.[n.index] ?? 1, copies: 1 }));
   const balanced = planReplicasForPeriod(workload, cost, 1e-3, { granularity: packing.reserve, ignoreMemory: !enforce })?.replication;
   interface Candidate {
     replication: Replication[];

@@ -9,7 +9,7 @@
 import { enumOption } from '@raptor-pim/ir-core';
 import type { WorkloadNode } from '../analysis/workload';
 import { replicaItems } from '../planning/core-mapping';
-import { enforcesLocalMemory, granularityForMemory, localMemoryOption } from '../planning/local-memory';
+import { enforcesLocalMemory, granularityForMemory, localMemoryOption, minimumReplicas } from '../planning/local-memory';
 import type { NodePlacement, TransferMode } from '../planning/schedule-plan';
 import { createPlanScheduler, type PlanContext } from '../scheduler';
 import { SchedulerMessages as M } from '../diagnostics';
@@ -20,8 +20,11 @@ function planLayerSequential({ workload, cost, options }: PlanContext) {
   const enforce = enforcesLocalMemory(options);
   const transfer = options['transfer'] as TransferMode;
   const granularity = enforce ? granularityForMemory(workload, cost, 'layer', transfer) : workload.nodes.map(() => 'layer' as const);
-  const items = replicaItems(workload, workload.nodes.map(() => ({ replicas: 1, copies: 1 })), cost, granularity, transfer);
-  const coreOf: number[] = [];
+  // One copy per layer; a layer whose data does not fit one core is split over as many cores as it needs.
+  const replicas = enforce ? minimumReplicas(workload, cost, granularity, transfer) : workload.nodes.map(() => 1);
+  const allItems = replicaItems(workload, workload.nodes.map((n) => ({ replicas: replicas[n.index]!, copies: 1 })), cost, granularity, transfer);
+  const items = workload.nodes.map((n) => allItems.find((it) => it.node === n.index)!);
+  const coreOf: number[][] = [];
   const used: number[] = [];
   // Per core: the largest body and the bytes kept live between its computes.
   const body: number[] = [];
@@ -34,26 +37,30 @@ function planLayerSequential({ workload, cost, options }: PlanContext) {
     !enforce || Math.max(body[c] ?? 0, items[i]!.memoryBytes) + (kept[c] ?? 0) + retained(i) + forwarded <= cost.localMemoryBytes;
   for (const n of workload.nodes) {
     const affinity = items[n.index]!.affinity;
-    let core = -1;
-    let forwarded = 0;
-    if (n.crossbars === 0 && affinity >= 0) {
-      // Forwarding on the producer's core keeps the producer's result live until this compute.
-      const f = transfer === 'host' ? items[affinity]!.resultBytes : 0;
-      if (memoryFits(coreOf[affinity]!, n.index, f)) {
-        core = coreOf[affinity]!;
-        forwarded = f;
+    const mine: number[] = [];
+    for (let j = 0; j < replicas[n.index]!; j++) {
+      let core = -1;
+      let forwarded = 0;
+      if (n.crossbars === 0 && affinity >= 0 && replicas[n.index] === replicas[affinity]) {
+        // Forwarding on the producer's core keeps the producer's result live until this compute.
+        const f = transfer === 'host' ? items[affinity]!.resultBytes : 0;
+        if (memoryFits(coreOf[affinity]![j]!, n.index, f)) {
+          core = coreOf[affinity]![j]!;
+          forwarded = f;
+        }
       }
+      if (core < 0 && next < cost.cores) core = next++;
+      else if (core < 0) for (let c = 0; c < used.length && core < 0; c++) if (!mine.includes(c) && fitsOn(c, n) && memoryFits(c, n.index, 0)) core = c;
+      if (core < 0) return M.noPacking('layer-sequential', cost.cores);
+      if (used[core] === undefined) used[core] = 0;
+      used[core]! += n.crossbars;
+      body[core] = Math.max(body[core] ?? 0, items[n.index]!.memoryBytes);
+      kept[core] = (kept[core] ?? 0) + retained(n.index) + forwarded;
+      mine.push(core);
     }
-    if (core < 0 && next < cost.cores) core = next++;
-    else if (core < 0) for (let c = 0; c < used.length && core < 0; c++) if (fitsOn(c, n) && memoryFits(c, n.index, 0)) core = c;
-    if (core < 0) return M.noPacking('layer-sequential', cost.cores);
-    if (used[core] === undefined) used[core] = 0;
-    used[core]! += n.crossbars;
-    body[core] = Math.max(body[core] ?? 0, items[n.index]!.memoryBytes);
-    kept[core] = (kept[core] ?? 0) + retained(n.index) + forwarded;
-    coreOf[n.index] = core;
+    coreOf[n.index] = mine;
   }
-  const placements: NodePlacement[] = workload.nodes.map((n) => ({ replicas: 1, copies: 1, cores: [coreOf[n.index]!], granularity: granularity[n.index]! }));
+  const placements: NodePlacement[] = workload.nodes.map((n) => ({ replicas: replicas[n.index]!, copies: 1, cores: coreOf[n.index]!, granularity: granularity[n.index]! }));
   return { strategy: 'layer-sequential', placements, transfer, pipelined: false };
 }
 

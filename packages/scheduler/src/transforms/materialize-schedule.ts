@@ -32,7 +32,7 @@ import {
   type Operation,
   type Value,
 } from '@raptor-pim/ir-core';
-import { AffineApplyOp, createEmpty, EmptyOp, ParallelInsertSliceOp, readSliceLists } from '@raptor-pim/upstream-dialects';
+import { AffineApplyOp, createEmpty, EmptyOp, ExtractSliceOp, ParallelInsertSliceOp, readSliceLists } from '@raptor-pim/upstream-dialects';
 import { SliceBuilder } from './slice-builder';
 import {
   BlueprintOp,
@@ -53,7 +53,9 @@ import type { CostModel } from '@raptor-pim/pim-target';
 import { EVENT_REGISTER_COUNT } from '@raptor-pim/pim-target';
 import type { Workload, WorkloadNode } from '../analysis/workload';
 import { byteSizeOfType } from '../analysis/workload';
-import { lanesOfReplica, replicaOfLane, type SchedulePlan } from '../planning/schedule-plan';
+import { coreOfLane, lanesOfReplica, replicaOfLane, type SchedulePlan } from '../planning/schedule-plan';
+import { firstLaneOfReplica, replicaWindow } from '../planning/windows';
+import type { Box } from '../analysis/fragment-needs';
 import { LaneValues } from './lane-values';
 import type { FragmentRead, ReplicaInputReads } from '../planning/transfers';
 import { assignEventRegisters, type EventRegisterRequest } from './event-registers';
@@ -102,6 +104,19 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   const i32 = IntegerType.get(ctx, 32);
   const host = plan.transfer === 'host';
   const slices = new SliceBuilder(ctx);
+  /** Slot 0 of replica `replica`'s part of node `p`'s results: its first lane when it holds only its slots. */
+  const partBase = (p: number, replica: number): number => {
+    const pp = plan.placements[p]!;
+    const pn = workload.nodes[p]!;
+    return pp.windows && pn.isBatch ? firstLaneOfReplica(pp, pn.lanes, replica) : 0;
+  };
+  /** The type of result `k` of replica `j` of `n`: its part (its own slots) where placed with windows. */
+  const partType = (n: WorkloadNode, j: number, k: number): RankedTensorType => {
+    const t = n.op.getResult(k).type as RankedTensorType;
+    const pl = plan.placements[n.index]!;
+    if (!pl.windows || !n.isBatch) return t;
+    return RankedTensorType.get(ctx, [lanesOfReplica(pl, n.lanes, j).length, ...t.shape.slice(1)], t.elementType);
+  };
 
   // ------------------------------------------------------------------ host slots and registers
   const slots = new Map<string, HostSlot>();
@@ -121,7 +136,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
         const key = slotKey(f.producer, replica, f.resultIndex);
         let s = slots.get(key);
         if (!s) {
-          const bytes = byteSizeOfType(workload.nodes[f.producer]!.op.getResult(f.resultIndex).type);
+          const bytes = byteSizeOfType(partType(workload.nodes[f.producer]!, replica, f.resultIndex));
           const aligned = Math.ceil(bytes / cost.localAlignment) * cost.localAlignment;
           if (hostBytes + aligned > cost.hostMemoryBytes) continue;
           s = { producer: f.producer, replica, resultIndex: f.resultIndex, writer: f.fromCore, readers: [], offset: hostBytes, bytes, freeRegister: -1, readyRegisters: new Map() };
@@ -330,10 +345,11 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
         const type = res.type as RankedTensorType;
         value = createEmpty(b, n.op.location, type);
         for (let lane = 0; lane < n.lanes; lane++) {
-          const part = scheduled[n.index]![replicaOfLane(pl, n.lanes, lane)]!.getResult(k);
+          const replica = replicaOfLane(pl, n.lanes, lane);
+          const part = scheduled[n.index]![replica]!.getResult(k);
           const sizes = [1, ...type.shape.slice(1)];
           const offsets = [lane, ...type.shape.slice(1).map(() => 0)];
-          const frag = slices.extract(b, n.op.location, part, offsets, sizes);
+          const frag = slices.extract(b, n.op.location, part, [lane - partBase(n.index, replica), ...offsets.slice(1)], sizes);
           value = slices.insert(b, n.op.location, frag, value, offsets, sizes);
         }
       }
@@ -364,8 +380,23 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
    * Offsets stay dynamic operands on purpose: a static offset list per lane would be one more
    * uniqued attribute per slice, which costs more than the shared constants.
    */
-  function cloneFolding(b: OpBuilder, o: Operation, mapping: IRMapping, numbers: Map<Value, number>): void {
+  function cloneFolding(b: OpBuilder, o: Operation, mapping: IRMapping, numbers: Map<Value, number>, rebase?: ReadonlyMap<Value, readonly number[]>): void {
     const known = (v: Value): number | undefined => numbers.get(v) ?? indexConstantOf(mapping.lookupOrDefault(v));
+    const origin = rebase && o.numOperands > 0 ? rebase.get(o.getOperand(0)) : undefined;
+    if (origin && ExtractSliceOp.isInstance(o)) {
+      // A read of a windowed input: the same slice of the window, its offsets moved by the window's origin.
+      const lists = readSliceLists(o);
+      const dyn = ExtractSliceOp.get(o).offsets as readonly Value[];
+      let d = 0;
+      const offsets = lists.offsets.map((x, i) => {
+        const v = x === DYNAMIC ? known(dyn[d++]!) : x;
+        if (v === undefined) throw new Error(`materializeSchedule: a windowed read has an offset that is not static for its lane (${o.name})`);
+        return constant(b, v - origin[i]!, o.location);
+      });
+      const r = slices.extractStrided(b, o.location, mapping.lookup(o.getOperand(0)), offsets, lists.sizes, lists.strides, o.getResult(0).type as RankedTensorType);
+      mapping.map(o.getResult(0), r);
+      return;
+    }
     if (AffineApplyOp.isInstance(o)) {
       const args: number[] = [];
       for (const v of o.operands) {
@@ -487,7 +518,8 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       localOf.set(`${r.inputIndex}:${r.sourceIndex}`, newInputs.length);
       newInputs.push(local.getResult(src.resultIndex));
     }
-    const resultTypes = g.resultTypes;
+    const resultTypes = g.resultTypes.map((_, k) => partType(n, j, k));
+    const base0 = mirrorCore === undefined ? partBase(n.index, j) : 0;
     const b = OpBuilder.before(g);
     // `copies` bindings of every weight: round k computes on copy k % copies.
     const copiedWeights: Value[] = [];
@@ -506,10 +538,71 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       if (!v) {
         const local = localOf.get(key);
         v = local !== undefined ? iArgs[local]! : createEmpty(bb, loc, type);
+        if (local !== undefined && v.type !== type) {
+          // The local producer replica holds only its slots: place them in a whole value.
+          const part = v.type as RankedTensorType;
+          const src = nodeInputs.get(inputIndex)!.sources[sourceIndex]!;
+          const replica = plan.placements[src.producer]!.cores.indexOf(core);
+          v = slices.insert(bb, loc, v, createEmpty(bb, loc, type), [partBase(src.producer, replica), ...part.shape.slice(1).map(() => 0)], part.shape);
+        }
         bases.set(key, v);
       }
       return v;
     };
+    // Windowed inputs: the window this replica's lanes read (origin and current value).
+    const windowsOf = new Map<number, { box: Box; value: Value; rebase: readonly number[] }>();
+    if (mirrorCore === undefined && pl.windows) {
+      for (const input of n.inputs) {
+        const box = replicaWindow(n, input, pl.replicas, j);
+        if (box) windowsOf.set(input.inputIndex, { box, value: createEmpty(bb, loc, RankedTensorType.get(ctx, [...box.sizes], input.window!.logical.elementType)), rebase: box.offsets });
+      }
+    }
+    /** Places fragment `frag` of slot `slot` of source `sourceIndex` into the window of `inputIndex`. */
+    const placeFragment = (inputIndex: number, sourceIndex: number, slot: number, frag: Value): void => {
+      const w = windowsOf.get(inputIndex)!;
+      const region = nodeInputs.get(inputIndex)!.window!.regions[sourceIndex]![slot]!;
+      w.value = slices.insert(bb, loc, frag, w.value, region.offsets.map((o, d) => o - w.box.offsets[d]!), region.sizes);
+    };
+    /** Places slots `slots` (consecutive runs) of `source`, a value holding slots from `first` on, into a window. */
+    const placeSlots = (inputIndex: number, sourceIndex: number, source: Value, first: number, slots: readonly number[]): void => {
+      const input = nodeInputs.get(inputIndex)!;
+      const collection = source.type as RankedTensorType;
+      const fragShape = collection.shape.slice(1);
+      const direct = !input.blueprint;
+      for (let i = 0; i < slots.length; ) {
+        let count = 1;
+        // A direct collection's consecutive slots are one box: one slice moves them.
+        if (direct) while (i + count < slots.length && slots[i + count] === slots[i]! + count) count++;
+        const q = slots[i]!;
+        const whole = count === collection.shape[0] && q === first;
+        if (direct) {
+          const w = windowsOf.get(inputIndex)!;
+          const run = whole ? source : slices.extract(bb, loc, source, [q - first, ...fragShape.map(() => 0)], [count, ...fragShape]);
+          w.value = slices.insert(bb, loc, run, w.value, [q - w.box.offsets[0]!, ...fragShape.map((_, d) => -w.box.offsets[d + 1]!)], [count, ...fragShape]);
+        } else {
+          placeFragment(inputIndex, sourceIndex, q, slices.extract(bb, loc, source, [q - first, ...fragShape.map(() => 0)], [1, ...fragShape], fragmentType(collection)));
+        }
+        i += count;
+      }
+    };
+    // Local sources of windowed inputs: their slots come from this core's producer replica.
+    for (const r of myReads) {
+      const w = windowsOf.get(r.inputIndex);
+      if (!w || !r.hasLocal) continue;
+      const input = nodeInputs.get(r.inputIndex)!;
+      const src = input.sources[r.sourceIndex]!;
+      const producer = workload.nodes[src.producer]!;
+      const pp = plan.placements[src.producer]!;
+      const local = iArgs[localOf.get(`${r.inputIndex}:${r.sourceIndex}`)!]!;
+      if (!input.window!.regions[r.sourceIndex]) {
+        w.value = slices.extract(bb, loc, local, w.box.offsets, w.box.sizes);
+        continue;
+      }
+      const need = new Set<number>();
+      for (const lane of lanesOfReplica(pl, n.lanes, j)) for (const q of src.slotsPerLane[lane] ?? []) need.add(q);
+      const mine = [...need].filter((q) => !producer.isBatch || coreOfLane(pp, producer.lanes, q) === core || pp.mirrors?.includes(core)).sort((a, b2) => a - b2);
+      placeSlots(r.inputIndex, r.sourceIndex, local, producer.isBatch ? partBase(src.producer, pp.cores.indexOf(core)) : 0, mine);
+    }
     // Host slots carry a writer replica's whole partial result: this replica loads each slot once.
     const loaded = new Map<HostSlot, Value>();
     const me = readerKey(n.index, j);
@@ -520,14 +613,37 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
         const producer = workload.nodes[src.producer]!;
         const collection = producer.op.getResult(src.resultIndex).type as RankedTensorType;
         const key = `${r.inputIndex}:${r.sourceIndex}`;
+        const w = windowsOf.get(r.inputIndex);
         for (const f of r.remote) {
           if (round !== null && f.round !== round) continue;
           const slot = viaHost(f);
           const whole = (): Value => {
             let v = loaded.get(slot!);
-            if (!v) loaded.set(slot!, (v = receive(bb, f, me, collection, loc)));
+            if (!v) loaded.set(slot!, (v = receive(bb, f, me, partType(producer, slot!.replica, src.resultIndex), loc)));
             return v;
           };
+          if (w) {
+            if (!input.window!.regions[r.sourceIndex]) {
+              // A scalar producer read directly: the window itself (sent alone, or cut from the value).
+              if (f.box && !slot) {
+                const window = receive(bb, f, me, RankedTensorType.get(ctx, [...f.box.sizes], collection.elementType), loc);
+                w.value = f.box.sizes.every((x, d) => x === w.box.sizes[d] && f.box!.offsets[d] === w.box.offsets[d])
+                  ? window
+                  : slices.insert(bb, loc, window, w.value, f.box.offsets.map((o, d) => o - w.box.offsets[d]!), f.box.sizes);
+              } else w.value = slices.extract(bb, loc, slot ? whole() : receive(bb, f, me, collection, loc), w.box.offsets, w.box.sizes);
+              continue;
+            }
+            const runSlots = Array.from({ length: f.count }, (_, i) => f.slot + i);
+            if (slot) placeSlots(r.inputIndex, r.sourceIndex, whole(), producer.isBatch ? partBase(src.producer, slot.replica) : 0, runSlots);
+            else if (!producer.isBatch) placeSlots(r.inputIndex, r.sourceIndex, receive(bb, f, me, collection, loc), 0, [f.slot]);
+            else {
+              const type = f.count > 1 ? RankedTensorType.get(ctx, [f.count, ...collection.shape.slice(1)], collection.elementType) : fragmentType(collection);
+              const msg = receive(bb, f, me, type, loc);
+              if (f.count > 1) placeSlots(r.inputIndex, r.sourceIndex, msg, f.slot, runSlots);
+              else placeFragment(r.inputIndex, r.sourceIndex, f.slot, msg);
+            }
+            continue;
+          }
           if (!producer.isBatch) {
             if (slot || !f.box) bases.set(key, slot ? whole() : receive(bb, f, me, collection, loc));
             else {
@@ -542,7 +658,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           const offsets = [f.slot, ...collection.shape.slice(1).map(() => 0)];
           const type = f.count > 1 ? RankedTensorType.get(ctx, sizes, collection.elementType) : fragmentType(collection);
           let frag: Value;
-          if (slot) frag = slices.extract(bb, loc, whole(), offsets, sizes, type);
+          if (slot) frag = slices.extract(bb, loc, whole(), [f.slot - partBase(src.producer, slot.replica), ...offsets.slice(1)], sizes, type);
           else frag = receive(bb, f, me, type, loc);
           bases.set(key, slices.insert(bb, loc, frag, base, offsets, sizes));
         }
@@ -550,6 +666,8 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     };
     const inputValue = (inputIndex: number): Value => {
       const input = nodeInputs.get(inputIndex)!;
+      const w = windowsOf.get(inputIndex);
+      if (w) return w.value;
       if (!input.blueprint) {
         const src = input.sources[0]!;
         return baseOf(inputIndex, 0, workload.nodes[src.producer]!.op.getResult(src.resultIndex).type as RankedTensorType);
@@ -567,7 +685,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           // A run of this replica's slots: one slice of its (complete) partial result.
           const collection = resultTypes[resultIndex] as RankedTensorType;
           const sizes = [f.count, ...collection.shape.slice(1)];
-          const offsets = [f.slot, ...collection.shape.slice(1).map(() => 0)];
+          const offsets = [f.slot - base0, ...collection.shape.slice(1).map(() => 0)];
           payload = slices.extract(bb, loc, partialOf(resultIndex), offsets, sizes);
         } else if (f.box) {
           const key = `${resultIndex}:${f.box.offsets.join(',')}:${f.box.sizes.join(',')}`;
@@ -597,15 +715,18 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       if (n.isBatch) numbers.set(gEntry.arguments[0]!, lane);
       const copy = round % pl.copies;
       weights.forEach((_, k) => mapping.map(gEntry.arguments[firstWeightArg + k]!, wArgs[copy * weights.length + k]!));
+      const rebase = new Map<Value, readonly number[]>();
       inputs.forEach((_, k) => {
         const arg = gEntry.arguments[firstWeightArg + weights.length + k]!;
         if (nodeInputs.has(k)) mapping.map(arg, inputValue(k));
         else mapping.map(arg, iArgs[argOfInput.get(k)!]!);
+        const w = windowsOf.get(k);
+        if (w) rebase.set(arg, w.rebase);
       });
       if (n.isBatch) gEntry.arguments.slice(firstWeightArg + weights.length + inputs.length).forEach((out, k) => mapping.map(out, partialOf(k)));
       for (let o = gEntry.firstOp; o; o = o.next) {
         if (o === gEntry.lastOp) break;
-        cloneFolding(bb, o, mapping, numbers);
+        cloneFolding(bb, o, mapping, numbers, rebase.size ? rebase : undefined);
       }
       const term = gEntry.lastOp!;
       if (!n.isBatch) {
@@ -620,9 +741,16 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           const outIndex = gEntry.arguments.indexOf(ins.getOperand(1) as never) - (firstWeightArg + weights.length + inputs.length);
           const value = mapping.lookupOrDefault(ins.getOperand(0));
           const lists = readSliceLists(ins);
-          const dyn = ins.operands.slice(2).map((x) => (numbers.has(x) ? constant(bb, numbers.get(x)!, loc) : mapping.lookupOrDefault(x)));
+          const dynOperands = ins.operands.slice(2);
           let d = 0;
-          const offsets = lists.offsets.map((x) => (x === DYNAMIC ? dyn[d++]! : x));
+          const offsets = lists.offsets.map((x, i) => {
+            const shift = i === 0 ? base0 : 0;
+            if (x !== DYNAMIC) return x - shift;
+            const v = dynOperands[d++]!;
+            if (numbers.has(v)) return constant(bb, numbers.get(v)! - shift, loc);
+            if (shift !== 0) throw new Error(`materializeSchedule: the slot of a publication of ${n.name} is not static for its lane`);
+            return mapping.lookupOrDefault(v);
+          });
           const sizes = lists.sizes.map((x) => x);
           if (neededPartials.has(slotKey(n.index, j, outIndex))) partial[outIndex] = slices.insert(bb, loc, value, partialOf(outIndex), offsets, sizes);
           if (window) send(value, lane, outIndex);
@@ -736,6 +864,8 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
    */
   function replicaSignature(n: WorkloadNode, j: number): string | undefined {
     const pl = plan.placements[n.index]!;
+    // Windows and parts are per replica (origins, part bases): such replicas stay scheduled computes.
+    if (pl.windows) return undefined;
     const lanes = lanesOfReplica(pl, n.lanes, j);
     const parts: string[] = [String(lanes.length)];
     for (const r of readsOf.get(`${n.index}:${j}`) ?? []) {
@@ -1005,7 +1135,8 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
             else if (!workload.nodes[f.producer]!.isBatch) payload = whole;
             else {
               const sizes = [f.count, ...collection.shape.slice(1)];
-              const offsets = [f.slot, ...collection.shape.slice(1).map(() => 0)];
+              const replica = replicaOfLane(plan.placements[f.producer]!, workload.nodes[f.producer]!.lanes, f.slot);
+              const offsets = [f.slot - partBase(f.producer, replica), ...collection.shape.slice(1).map(() => 0)];
               payload = slices.extract(tb, loc, whole, offsets, sizes, f.count > 1 ? undefined : fragmentType(collection));
             }
             ChannelSendOp.build(

@@ -28,7 +28,7 @@ export class SliceBuilder {
     return a;
   }
 
-  private lists(offsets: readonly (number | Value)[], sizes: readonly number[]) {
+  private lists(offsets: readonly (number | Value)[], sizes: readonly number[], strides?: readonly number[]) {
     const statics: number[] = [];
     const dynamic: Value[] = [];
     for (const o of offsets) {
@@ -40,7 +40,7 @@ export class SliceBuilder {
     }
     return {
       dynamic,
-      attrs: { static_offsets: this.array(statics), static_sizes: this.array(sizes), static_strides: this.array(sizes.map(() => 1)) },
+      attrs: { static_offsets: this.array(statics), static_sizes: this.array(sizes), static_strides: this.array(strides ?? sizes.map(() => 1)) },
     };
   }
 
@@ -56,8 +56,17 @@ export class SliceBuilder {
    * and the operand segment sizes, both cached): materialization creates one slice per fragment
    * and round, and the generic build re-derives and re-uniques them for every op.
    */
-  private create(b: OpBuilder, loc: Location, kind: 'extract' | 'insert', operands: Value[], offsets: readonly (number | Value)[], sizes: readonly number[], result: RankedTensorType): Value {
-    const l = this.lists(offsets, sizes);
+  private create(
+    b: OpBuilder,
+    loc: Location,
+    kind: 'extract' | 'insert',
+    operands: Value[],
+    offsets: readonly (number | Value)[],
+    sizes: readonly number[],
+    result: RankedTensorType,
+    strides?: readonly number[],
+  ): Value {
+    const l = this.lists(offsets, sizes, strides);
     operands.push(...l.dynamic);
     const properties = new Map<string, Attribute>([
       ['static_offsets', l.attrs.static_offsets],
@@ -72,6 +81,11 @@ export class SliceBuilder {
   extract(b: OpBuilder, loc: Location, source: Value, offsets: readonly (number | Value)[], sizes: readonly number[], resultType?: RankedTensorType): Value {
     const result = resultType ?? RankedTensorType.get(this.context, sizes, (source.type as RankedTensorType).elementType);
     return this.create(b, loc, 'extract', [source], offsets, sizes, result);
+  }
+
+  /** `tensor.extract_slice` of `source` with static `strides` and an explicit result type. */
+  extractStrided(b: OpBuilder, loc: Location, source: Value, offsets: readonly (number | Value)[], sizes: readonly number[], strides: readonly number[], resultType: RankedTensorType): Value {
+    return this.create(b, loc, 'extract', [source], offsets, sizes, resultType, strides);
   }
 
   /** `tensor.insert_slice` of `source` into `dest` (unit strides). */
