@@ -83,20 +83,23 @@ export function convPlanPattern(env: LoweringEnv) {
       const [n, oh, ow] = laneCoordinates(bb, [g.n, output.h, output.w]);
       const h0 = oh!.mul(sh);
       const w0 = ow!.mul(sw);
+      // Padded rows: the window of every channel, once (`khe` row slots), as [1, khe, kwe, Cin].
+      const rows = dense ? undefined : bb.expand(readRowWindow(bb, x!, padded, n!, h0, w0, 0, khe, kwe, g.c), [[0, 1], [2], [3]], [1, khe, kwe, g.c]);
       const pieces: Value[] = [];
       for (let gi = 0; gi < group; gi++) {
         // The group's patch as a [1, K] row, in the matrix's row order: (c, i, j) from the
         // padded planes, (i, j, c) from the padded rows.
-        let row: Value;
-        if (dense) {
-          let window = readDenseWindow(bb, x!, padded, n!, gi * cg, cg, h0, w0, khe, kwe);
-          if (dh !== 1 || dw !== 1) window = bb.slice(window, [0, 0, 0, 0], [1, cg, kh, kw], undefined, [1, 1, dh, dw]);
-          row = bb.collapse(window, [[0], [1, 2, 3]], [1, k]);
-        } else {
-          let window = readRowWindow(bb, x!, padded, n!, h0, w0, gi * cg, khe, kwe, cg);
-          if (dh !== 1 || dw !== 1) window = bb.slice(window, [0, 0, 0], [kh, kw, cg], undefined, [dh, dw, 1]);
-          row = bb.expand(bb.collapse(window, [[0, 1, 2]], [k]), [[0, 1]], [1, k]);
+        let window = rows
+          ? group === 1
+            ? rows
+            : bb.slice(rows, [0, 0, 0, gi * cg], [1, khe, kwe, cg])
+          : readDenseWindow(bb, x!, padded, n!, gi * cg, cg, h0, w0, khe, kwe);
+        if (dh !== 1 || dw !== 1) {
+          window = dense
+            ? bb.slice(window, [0, 0, 0, 0], [1, cg, kh, kw], undefined, [1, 1, dh, dw])
+            : bb.slice(window, [0, 0, 0, 0], [1, kh, kw, cg], undefined, [1, dh, dw, 1]);
         }
+        const row = bb.collapse(window, [[0], [1, 2, 3]], [1, k]);
         const slices = Array.from({ length: rowTiles }, (_, i) => {
           const t = tiles[i * colTiles]!;
           return rowTiles === 1 ? row : bb.slice(row, [0, t.rowOffset], [1, t.rows]);
