@@ -18,18 +18,20 @@ export class UnknownLoc extends Location {
  */
 
 /**
- * The context's plain locations: file name -> `line * POINT_COLUMNS + column` -> the unique
- * location (a small-integer key: no string building, no nested map per line).
+ * The context's plain locations: file name -> line -> the unique location of that line (the
+ * usual case: one op per line), or a map from column to location once a line has several. Lines
+ * index an array and columns key a map, so every key is a small integer: no string building or
+ * hashing, and no heap-number keys (a single `line * 65536 + column` key is one past line
+ * 16,384).
  */
-function pointLocations(context: MLIRContext): Map<string, Map<number, FileLineColLoc>> {
-  return context.unique('l.flc-table', () => new Map<string, Map<number, FileLineColLoc>>());
+function pointLocations(context: MLIRContext): Map<string, PointLine[]> {
+  return context.unique('l.flc-table', newPointTable);
 }
-/**
- * Columns below this (and lines below {@link POINT_LINES}) use the numeric key (exact: below
- * 2^48; a small integer for the first 16,384 lines).
- */
-const POINT_COLUMNS = 65536;
-const POINT_LINES = 2 ** 32;
+type PointLine = FileLineColLoc | Map<number, FileLineColLoc> | undefined;
+const newPointTable = (): Map<string, PointLine[]> => new Map<string, PointLine[]>();
+/** Lines below this (array indices) and columns below {@link POINT_COLUMNS} use the point table. */
+const POINT_LINES = 2 ** 31;
+const POINT_COLUMNS = 2 ** 30;
 
 /** The context's `loc("name")` locations (child `unknown`) by name. */
 function plainNameLocations(context: MLIRContext): Map<string, NameLoc> {
@@ -69,11 +71,21 @@ export class FileLineColLoc extends Location {
     // instead of a string key that repeats the file name: no string building or hashing.
     if (endLine === line && endColumn === column && Number.isInteger(line) && Number.isInteger(column) && line >= 0 && column >= 0 && line < POINT_LINES && column < POINT_COLUMNS) {
       const files = pointLocations(context);
-      let points = files.get(filename);
-      if (!points) files.set(filename, (points = new Map()));
-      const key = line * POINT_COLUMNS + column;
-      let loc = points.get(key);
-      if (!loc) points.set(key, (loc = new FileLineColLoc(context, filename, line, column, line, column)));
+      let lines = files.get(filename);
+      if (!lines) files.set(filename, (lines = []));
+      const entry = lines[line];
+      if (entry === undefined) return (lines[line] = new FileLineColLoc(context, filename, line, column, line, column));
+      if (entry instanceof FileLineColLoc) {
+        if (entry.column === column) return entry;
+        const loc = new FileLineColLoc(context, filename, line, column, line, column);
+        lines[line] = new Map<number, FileLineColLoc>([
+          [entry.column, entry],
+          [column, loc],
+        ]);
+        return loc;
+      }
+      let loc = entry.get(column);
+      if (!loc) entry.set(column, (loc = new FileLineColLoc(context, filename, line, column, line, column)));
       return loc;
     }
     return context.unique(`l.flc:${line}:${column}:${endLine}:${endColumn}:${filename}`, () =>

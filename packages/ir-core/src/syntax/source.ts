@@ -1,10 +1,12 @@
 /**
  * A source buffer with cheap offset -> line/column conversion: line starts are computed once,
- * lazily, with `indexOf` (linear, no per-character work in the lexer), then looked up by binary
- * search.
+ * lazily, with `indexOf` (linear, no per-character work in the lexer), then looked up from the
+ * line of the previous lookup (a parser asks in increasing order) or by binary search.
  */
 export class SourceFile {
   private lineStarts: Int32Array | undefined;
+  /** The 0-based line of the previous lookup. */
+  private lastLine = 0;
 
   constructor(
     /** The name used in locations and diagnostics. */
@@ -28,13 +30,22 @@ export class SourceFile {
   /** 1-based line and column of `offset` (column in UTF-16 code units). */
   lineAndColumn(offset: number): { line: number; column: number } {
     const starts = (this.lineStarts ??= this.computeLineStarts());
-    let lo = 0;
-    let hi = starts.length - 1;
+    let lo = this.lastLine;
+    const last = starts.length - 1;
+    // The same line as the previous lookup, or the next one.
+    if (starts[lo] <= offset && (lo === last || offset < starts[lo + 1])) return { line: lo + 1 + this.lineOffset, column: offset - starts[lo] + 1 };
+    if (lo < last && starts[lo + 1] <= offset && (lo + 1 === last || offset < starts[lo + 2])) {
+      this.lastLine = ++lo;
+      return { line: lo + 1 + this.lineOffset, column: offset - starts[lo] + 1 };
+    }
+    lo = 0;
+    let hi = last;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
       if (starts[mid] <= offset) lo = mid;
       else hi = mid - 1;
     }
+    this.lastLine = lo;
     return { line: lo + 1 + this.lineOffset, column: offset - starts[lo] + 1 };
   }
 

@@ -112,12 +112,26 @@ export abstract class TypeParser extends AffineParser {
   protected parseMemoizedType(): Type {
     const text = this.lex.text;
     const start = this.lex.start;
+    // The previous type again (the usual case): its text is here, and the scan would end where
+    // it ends, since a key ending in '>' or ')' closes its last bracket and one ending in an
+    // identifier character ends where the identifier does (unless '<' follows).
+    const last = this.lastType;
+    if (last && text.startsWith(last.key, start) && this.depth + last.depth <= this.maxNesting) {
+      const end = start + last.key.length;
+      const lastChar = last.key.charCodeAt(last.key.length - 1);
+      const next = text.charCodeAt(end);
+      if (lastChar === CH_GT || lastChar === CH_RPAREN || (!isBareIdChar(next) && next !== CH_LT)) {
+        this.lex.resetTo(end);
+        this.consume();
+        return last.type;
+      }
+    }
     const end = scanTypeEnd(text, start);
     if (end > start) {
       const len = end - start;
       let key: string | undefined;
       let hit: MemoizedType | undefined;
-      if (this.lastType && this.lastType.key.length === len && text.startsWith(this.lastType.key, start)) hit = this.lastType;
+      if (last && last.key.length === len && text.startsWith(last.key, start)) hit = last;
       else hit = this.typeMemo.get((key = text.substring(start, end)));
       if (hit && this.depth + hit.depth <= this.maxNesting) {
         this.lastType = hit;
