@@ -7,8 +7,10 @@
 // holds, after a header naming the bundle's size, modification time and length and the Node
 // version, V8's code cache for it (V8 also rejects a cache made for another source length or
 // V8 build); it is written when the process exits, after the run compiled the functions it
-// used. Any failure to read, use or write a cache falls back to Node's own loading: the cache
-// can only change how fast a run starts.
+// used. Caches are kept per profile (the launcher passes the subcommand): a cache holds the
+// functions the first run compiled, and `raptor import` and `raptor opt` use different ones.
+// Any failure to read, use or write a cache falls back to Node's own loading: the cache can
+// only change how fast a run starts.
 'use strict';
 const Module = require('node:module');
 const fs = require('node:fs');
@@ -18,11 +20,17 @@ const vm = require('node:vm');
 
 const HEADER_BYTES = 128;
 
-/** A short, stable file name for a bundle's path (FNV-1a and the length). */
-function cacheName(filename) {
+/** A short, stable file name for a bundle's path (FNV-1a and the length) and a profile. */
+function cacheName(filename, profile) {
   let h = 0x811c9dc5;
   for (let i = 0; i < filename.length; i++) h = Math.imul(h ^ filename.charCodeAt(i), 0x01000193);
-  return `${(h >>> 0).toString(16).padStart(8, '0')}-${filename.length.toString(16)}.v8cache`;
+  return `${(h >>> 0).toString(16).padStart(8, '0')}-${filename.length.toString(16)}${profile ? '-' + profile : ''}.v8cache`;
+}
+
+/** `profile` when it is a plain name (letters, digits, '-', at most 32), else 'other'. */
+function profileName(profile) {
+  if (profile === undefined || profile === '') return '';
+  return /^[A-Za-z0-9-]{1,32}$/.test(profile) ? profile : 'other';
 }
 
 /** The cache folder, or undefined when RAPTOR_COMPILE_CACHE=0 turns caching off. */
@@ -48,10 +56,12 @@ function makeRequire(mod) {
 /**
  * Turns the compile cache on for the bundles under `packagesDir` (the folder holding the
  * `@raptor-pim` packages: the workspace's `packages/`, or `node_modules/@raptor-pim`).
+ * `profile` (optional, e.g. the subcommand) keeps separate caches for runs that use different
+ * functions of the same bundles; names other than letters, digits and '-' share 'other'.
  * Returns what it does: `{ mode: 'off' }`, `{ mode: 'node' }` (Node's own cache), or
  * `{ mode: 'v8', hits, misses }` with the bundles loaded from a cache and those compiled.
  */
-function enableCompileCache(packagesDir) {
+function enableCompileCache(packagesDir, profile) {
   const dir = cacheDir();
   if (!dir) return { mode: 'off' };
   if (typeof Module.enableCompileCache === 'function') {
@@ -59,6 +69,7 @@ function enableCompileCache(packagesDir) {
     return { mode: 'node' };
   }
   const status = { mode: 'v8', hits: [], misses: [] };
+  const suffix = profileName(profile);
   const root = fs.realpathSync(packagesDir) + path.sep;
   const bundle = /^[^\\/]+[\\/]dist[\\/].+\.cjs$/;
   const tag = `${process.version}-${process.arch}-${process.versions.v8}`;
@@ -73,7 +84,7 @@ function enableCompileCache(packagesDir) {
     try {
       const stat = fs.statSync(filename);
       digest = `${tag} ${stat.size} ${stat.mtimeMs} ${content.length}`;
-      file = path.join(dir, cacheName(filename));
+      file = path.join(dir, cacheName(filename, suffix));
       let cachedData;
       try {
         const bytes = fs.readFileSync(file);

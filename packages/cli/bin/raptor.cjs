@@ -6,6 +6,7 @@
 // where Node has it (22.1 and later, `module.enableCompileCache`), otherwise with V8 code caches
 // of the Raptor bundles (see compile-cache.cjs). RAPTOR_COMPILE_CACHE=0 turns either off;
 // RAPTOR_COMPILE_CACHE=DIR chooses the folder (default: raptor-compile-cache in the OS temp dir).
+// The V8 caches are kept per subcommand: each holds the functions its command's first run used.
 'use strict';
 const path = require('node:path');
 const fs = require('node:fs');
@@ -14,5 +15,5 @@ if (!fs.existsSync(entry)) {
   process.stderr.write('raptor: the CLI is not built yet; run `npx nx run-many -t build` in the repository first\n');
   process.exit(2);
 }
-require('./compile-cache.cjs').enableCompileCache(path.join(__dirname, '..', '..'));
+require('./compile-cache.cjs').enableCompileCache(path.join(__dirname, '..', '..'), process.argv[2]);
 require(entry);

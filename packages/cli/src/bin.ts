@@ -1,15 +1,44 @@
+import * as fs from 'node:fs';
+import { isatty } from 'node:tty';
 import { runCli } from './main';
 import type { CliIo } from './command';
 
+/**
+ * Writes to file descriptor `fd` with blocking writes, without setting up `process.stdout` or
+ * `process.stderr` (their stream machinery costs a few milliseconds of a short command's
+ * start-up). After any failed write (a non-blocking descriptor answering EAGAIN, a closed
+ * pipe), the rest and every later text go through the stream, as before.
+ */
+function descriptorWriter(fd: 1 | 2, stream: () => NodeJS.WriteStream): (text: string) => void {
+  let viaStream = false;
+  return (text) => {
+    if (viaStream) {
+      stream().write(text);
+      return;
+    }
+    const bytes = Buffer.from(text, 'utf8');
+    let written = 0;
+    try {
+      while (written < bytes.length) written += fs.writeSync(fd, bytes, written);
+    } catch {
+      viaStream = true;
+      stream().write(bytes.subarray(written));
+    }
+  };
+}
+
+const stderr = descriptorWriter(2, () => process.stderr);
 const io: CliIo = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
+  stdout: descriptorWriter(1, () => process.stdout),
+  stderr,
   readStdin: async () => {
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
     return Buffer.concat(chunks).toString('utf8');
   },
-  isTty: Boolean(process.stderr.isTTY),
+  get isTty(): boolean {
+    return isatty(2);
+  },
 };
 
 runCli(process.argv.slice(2), io).then(
@@ -17,7 +46,7 @@ runCli(process.argv.slice(2), io).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`raptor: internal error\n${error instanceof Error ? error.stack : String(error)}\n`);
+    stderr(`raptor: internal error\n${error instanceof Error ? error.stack : String(error)}\n`);
     process.exitCode = 2;
   },
 );

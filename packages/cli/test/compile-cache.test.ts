@@ -32,9 +32,9 @@ function setup(): { packages: string; cache: string } {
 }
 
 /** Runs a child node that enables the cache for `packages`, requires the modules and reports. */
-function run(packages: string, cache: string): RunResult {
+function run(packages: string, cache: string, profile?: string): RunResult {
   const script = `
-    const status = require(${JSON.stringify(CACHE_MODULE)}).enableCompileCache(${JSON.stringify(packages)});
+    const status = require(${JSON.stringify(CACHE_MODULE)}).enableCompileCache(${JSON.stringify(packages)}, ${JSON.stringify(profile)});
     const lib = require(${JSON.stringify(path.join(packages, 'lib', 'dist', 'index.cjs'))});
     const helper = require(${JSON.stringify(path.join(packages, 'lib', 'dist', 'helper.cjs'))});
     require(${JSON.stringify(path.join(packages, 'lib', 'dist', 'dynamic.cjs'))});
@@ -68,6 +68,19 @@ function run(packages: string, cache: string): RunResult {
     const again = run(packages, cache);
     expect(again.status).toEqual({ mode: 'v8', hits: ['lib/dist/index.cjs'], misses: ['lib/dist/helper.cjs'] });
     expect(again.output).toEqual([142, true]);
+  });
+
+  it('keeps one cache per profile (the subcommand), and odd profile names share one', () => {
+    const { packages, cache } = setup();
+    const all = ['lib/dist/helper.cjs', 'lib/dist/index.cjs'];
+    expect(run(packages, cache, 'import').status).toEqual({ mode: 'v8', hits: [], misses: all });
+    expect(run(packages, cache, 'opt').status).toEqual({ mode: 'v8', hits: [], misses: all });
+    expect(run(packages, cache, 'import').status).toEqual({ mode: 'v8', hits: all, misses: [] });
+    expect(run(packages, cache, '../x').status).toEqual({ mode: 'v8', hits: [], misses: all });
+    const again = run(packages, cache, 'a b');
+    expect(again.status).toEqual({ mode: 'v8', hits: all, misses: [] });
+    expect(again.output).toEqual([42, true]);
+    expect(fs.readdirSync(cache).filter((f) => f.endsWith('.v8cache'))).toHaveLength(6);
   });
 
   it('RAPTOR_COMPILE_CACHE=0 turns it off and writes nothing', () => {
