@@ -3,13 +3,14 @@
  * `K = kh * kw * Cin/groups` rows (one per element of a group's input patch) and `N = Cout`
  * columns (one per filter), so that `patch (1 x K) * matrix = the pixel's output channels` for
  * the columns of the patch's group (hardware-defaults.md). The row order follows how a lane
- * gathers its patch: `channel-major` (c, i, j) for a window cut out of a dense NCHW input,
+ * gathers its patch: `channel-major` (c, i, j) for a window cut out of a dense NCHW input or its
+ * padded planes, `row-channel` (i, c, j) for a window of padded NCHW rows (`[C, Wp]` per row),
  * `position-major` (i, j, c) for a window of NHWC row strips.
  */
 import { ConstantOp, DenseElementsAttr, FloatType, RankedTensorType, type Value } from '@raptor-pim/ir-core';
 
 /** The row order of the unfolded matrix. */
-export type PatchOrder = 'channel-major' | 'position-major';
+export type PatchOrder = 'channel-major' | 'row-channel' | 'position-major';
 
 /** The f32 elements of `v` when it is an `arith.constant` of dense f32 elements (splats expanded), else undefined. */
 export function constantF32(v: Value): Float32Array | undefined {
@@ -38,7 +39,9 @@ export function unfoldConvWeights(weight: Float32Array, shape: readonly [number,
   const rowOf = new Int32Array(k);
   for (let c = 0; c < cg; c++) {
     for (let i = 0; i < kh; i++) {
-      for (let j = 0; j < kw; j++) rowOf[(c * kh + i) * kw + j] = order === 'channel-major' ? (c * kh + i) * kw + j : (i * kw + j) * cg + c;
+      for (let j = 0; j < kw; j++) {
+        rowOf[(c * kh + i) * kw + j] = order === 'channel-major' ? (c * kh + i) * kw + j : order === 'row-channel' ? (i * cg + c) * kw + j : (i * kw + j) * cg + c;
+      }
     }
   }
   // A blocked transpose (filters are rows of `weight`, columns of the matrix).

@@ -64,11 +64,13 @@ export function rowStripsToDense(b: OpBuilder, loc: Location, strips: PhysicalVa
  * - `dense`: the logical `[N, C, H, W]` value itself (a dense value without padding);
  * - `planes`: the collection `[N*C, 1, 1, Hp, Wp]`, slot `n*C + c` the padded plane of example
  *   n, channel c;
+ * - `dense-rows`: the collection `[N*Hp, C, Wp]`, slot `n*Hp + h` padded row h of every channel
+ *   of example n (NCHW order within the row);
  * - `rows`: the collection `[N*Hp, Wp, C]`, slot `n*Hp + h` padded NHWC row h of example n (a
  *   row-strip value without padding in the `strips` form is its own `rows` collection).
  */
 export interface PaddedActivation {
-  readonly form: 'dense' | 'planes' | 'rows';
+  readonly form: 'dense' | 'planes' | 'dense-rows' | 'rows';
   readonly value: Value;
   readonly geometry: Nchw;
 }
@@ -76,9 +78,9 @@ export interface PaddedActivation {
 /**
  * The plane collection `[N*C, 1, 1, H, W]` (slot `n*C + c`, what (example, channel) batches
  * publish) behind a `physical_view` blueprint giving the dense value `v` of geometry `g`, or
- * undefined when `v` is anything else.
+ * undefined when `v` is anything else (a graph input, a compute result).
  */
-function planesBehindView(v: Value, g: Nchw): Value | undefined {
+export function planesBehindView(v: Value, g: Nchw): Value | undefined {
   const def = v.definingOp;
   const view = def ? BlueprintOp.match(def) : undefined;
   if (!view || view.mode.value !== 'physical_view' || view.fragments.length !== 1) return undefined;
@@ -89,19 +91,37 @@ function planesBehindView(v: Value, g: Nchw): Value | undefined {
 }
 
 /**
- * The dense value with a `padValue` border of `pads` (`[top, left, bottom, right]`): one lane per
- * (example, channel) reads its `[1, 1, H, W]` plane and inserts it into a `padValue` splat
- * `[1, 1, Hp, Wp]` plane it publishes (the `planes` form). When the dense value is a
- * `physical_view` of (example, channel) planes, the lanes read their slot of the collection
- * behind the view (one slot each; the view, left without a reader, is erased at the end of the
- * pass). Without padding the value itself (the `dense` form).
+ * The dense value with a `padValue` border of `pads` (`[top, left, bottom, right]`), published
+ * lane-wise in `layout`:
+ *
+ * - `planes`: one lane per (example, channel) reads its `[1, 1, H, W]` plane and inserts it into
+ *   a `padValue` splat `[1, 1, Hp, Wp]` plane it publishes. When the dense value is a
+ *   `physical_view` of (example, channel) planes, the lanes read their slot of the collection
+ *   behind the view (one slot each; the view, left without a reader, is erased at the end of
+ *   the pass).
+ * - `rows` (the `dense-rows` form): one lane per (example, padded row) reads the `[C, W]` row of
+ *   every channel and publishes the padded `[C, Wp]` row, the border rows selected as in
+ *   {@link padRowStrips}.
+ *
+ * Without padding the value itself (the `dense` form).
  */
-export function padDense(b: OpBuilder, loc: Location, dense: PhysicalValue & { layout: 'dense_nchw' }, pads: readonly [number, number, number, number], padValue: number): PaddedActivation {
+export function padDense(
+  b: OpBuilder,
+  loc: Location,
+  dense: PhysicalValue & { layout: 'dense_nchw' },
+  pads: readonly [number, number, number, number],
+  padValue: number,
+  layout: 'planes' | 'rows' = 'planes',
+): PaddedActivation {
   const g = dense.geometry;
   const hp = g.h + pads[0] + pads[2];
   const wp = g.w + pads[1] + pads[3];
   const geometry = { n: g.n, c: g.c, h: hp, w: wp };
   if (hp === g.h && wp === g.w) return { form: 'dense', value: dense.value, geometry };
+  if (layout === 'rows') {
+    const value = buildPaddedRows(b, loc, dense.value, g, pads, padValue, [g.c, g.w], [g.c, wp], 1, (bb, x, n, h) => bb.slice(x, [n, 0, h, 0], [1, g.c, 1, g.w], [g.c, g.w]));
+    return { form: 'dense-rows', value, geometry };
+  }
   const planes = planesBehindView(dense.value, g);
   const value = buildBatch(b, loc, g.n * g.c, { weights: [], inputs: [planes ?? dense.value] }, [1, 1, hp, wp], (bb, _w, [x]) => {
     const [n, c] = laneCoordinates(bb, [g.n, g.c]);
@@ -112,35 +132,59 @@ export function padDense(b: OpBuilder, loc: Location, dense: PhysicalValue & { l
 }
 
 /**
- * The row-strip value with a `padValue` border of `pads` as padded NHWC rows (the `rows` form):
- * one lane per (example, padded row) publishes its `[Wp, C]` row. Every lane reads one input
- * strip and inserts it at column `left` of a `padValue` splat `[m, Wp, C]` buffer (row 0), then
- * publishes buffer row `band mod m`, where `band = (h - top) floordiv H` is 0 for the rows of
- * the image and non-zero for the border rows (`m = 1 + max(ceil(top / H), ceil(bottom / H))`,
- * so row 0 exactly for the image): no lane-dependent control flow, and a border row is exactly
- * `padValue`. A border lane reads a strip it does not publish, chosen near its border (row
- * `h - top - band * max(top, bottom)` when both pads are at most H) so that a run of lanes
- * reads a run of strips. Without vertical padding `m = 1` (no buffer); without any padding a
- * `strips` value is returned as it is and a `pixels` value is gathered into strips.
+ * One lane per (example, padded row) of `g` padded by `pads`: lane `(n, h)` reads input row
+ * `read(bb, x, n, row)` (`rowShape`, `row` an input row index) and publishes the padded row
+ * (`paddedShape`, the row inserted at `left` of axis `widthAxis`). Every lane inserts its row at
+ * row 0 of a `padValue` splat `[m] + paddedShape` buffer and publishes buffer row
+ * `((h - top) floordiv H) mod m` (`m = 1 + max(ceil(top / H), ceil(bottom / H))`): the input row
+ * for the rows of the image, a pure `padValue` row for the border rows, with no lane-dependent
+ * control flow. A border lane reads a row it does not publish, chosen near its border (row
+ * `h - top - band * max(top, bottom)` when both pads are at most H) so that a run of lanes reads
+ * a run of rows. Without vertical padding there is no buffer.
  */
-export function padRowStrips(b: OpBuilder, loc: Location, strips: PhysicalValue & { layout: 'nhwc_row_strip' }, pads: readonly [number, number, number, number], padValue: number): PaddedActivation {
-  const g = strips.geometry;
-  const [top, left, bottom, right] = pads;
+function buildPaddedRows(
+  b: OpBuilder,
+  loc: Location,
+  input: Value,
+  g: Nchw,
+  pads: readonly [number, number, number, number],
+  padValue: number,
+  rowShape: readonly [number, number],
+  paddedShape: readonly [number, number],
+  widthAxis: 0 | 1,
+  read: (bb: BodyBuilder, x: Value, n: AffineExpr, row: AffineExpr) => Value,
+): Value {
+  const [top, left, bottom] = pads;
   const hp = g.h + top + bottom;
-  const wp = g.w + left + right;
-  const geometry = { n: g.n, c: g.c, h: hp, w: wp };
-  if (hp === g.h && wp === g.w && strips.form === 'strips') return { form: 'rows', value: strips.value, geometry };
   const bands = 1 + Math.max(Math.ceil(top / g.h), Math.ceil(bottom / g.h));
   const shift = Math.max(top, bottom) <= g.h ? Math.max(top, bottom) : g.h;
-  const value = buildBatch(b, loc, g.n * hp, { weights: [], inputs: [strips.value] }, [wp, g.c], (bb, _w, [x]) => {
+  const at = (axis: number, rank: number): number[] => Array.from({ length: rank }, (_, i) => (i === axis ? left : 0));
+  return buildBatch(b, loc, g.n * hp, { weights: [], inputs: [input] }, paddedShape, (bb, _w, [x]) => {
     const [n, h] = laneCoordinates(bb, [g.n, hp]);
     const r = h!.add(-top);
     const band = r.floorDiv(g.h);
-    const strip = readStrip(bb, x!, strips, n!.mul(g.h).add(bands === 1 ? r : r.add(band.mul(-shift))));
-    if (bands === 1) return wp === g.w ? strip : bb.insert(strip, bb.splatConstant([wp, g.c], padValue), [left, 0], [g.w, g.c]);
-    const buffer = bb.insert(strip, bb.splatConstant([bands, wp, g.c], padValue), [0, left, 0], [1, g.w, g.c]);
-    return bb.slice(buffer, [band.mod(bands), 0, 0], [1, wp, g.c], [wp, g.c]);
+    const row = read(bb, x!, n!, bands === 1 ? r : r.add(band.mul(-shift)));
+    const widened = paddedShape[widthAxis] !== rowShape[widthAxis];
+    if (bands === 1) return widened ? bb.insert(row, bb.splatConstant(paddedShape, padValue), at(widthAxis, 2), rowShape) : row;
+    const buffer = bb.insert(row, bb.splatConstant([bands, ...paddedShape], padValue), at(widthAxis + 1, 3), [1, ...rowShape]);
+    return bb.slice(buffer, [band.mod(bands), 0, 0], [1, ...paddedShape], paddedShape);
   });
+}
+
+/**
+ * The row-strip value with a `padValue` border of `pads` as padded NHWC rows (the `rows` form):
+ * one lane per (example, padded row) reads one input strip and publishes its padded `[Wp, C]`
+ * row, the border rows selected from a small splat buffer (see {@link buildPaddedRows}).
+ * Without any padding a `strips` value is returned as it is and a `pixels` value is gathered
+ * into strips.
+ */
+export function padRowStrips(b: OpBuilder, loc: Location, strips: PhysicalValue & { layout: 'nhwc_row_strip' }, pads: readonly [number, number, number, number], padValue: number): PaddedActivation {
+  const g = strips.geometry;
+  const hp = g.h + pads[0] + pads[2];
+  const wp = g.w + pads[1] + pads[3];
+  const geometry = { n: g.n, c: g.c, h: hp, w: wp };
+  if (hp === g.h && wp === g.w && strips.form === 'strips') return { form: 'rows', value: strips.value, geometry };
+  const value = buildPaddedRows(b, loc, strips.value, g, pads, padValue, [g.w, g.c], [wp, g.c], 0, (bb, x, n, row) => readStrip(bb, x, strips, n.mul(g.h).add(row)));
   return { form: 'rows', value, geometry };
 }
 
@@ -168,6 +212,16 @@ export function readDenseWindow(
   const sizes = [channels, 1, 1, height, width];
   if (channels === 1) return bb.slice(arg, [slot, 0, 0, h0, w0], sizes, [1, 1, height, width]);
   return bb.expand(bb.slice(arg, [slot, 0, 0, h0, w0], sizes, [channels, height, width]), [[0, 1], [2], [3]], [1, channels, height, width]);
+}
+
+/**
+ * The window `[height, C, width]` (every channel, rows first) at example `n`, padded row `h0`,
+ * column `w0` of the bound padded input `arg` holding `padded` in the `dense-rows` form: one
+ * slice of `height` consecutive row slots.
+ */
+export function readDenseRowWindow(bb: BodyBuilder, arg: Value, padded: PaddedActivation, n: AffineExpr, h0: AffineExpr, w0: AffineExpr | number, height: number, width: number): Value {
+  if (padded.form !== 'dense-rows') throw new Error(`internal error: a ${padded.form} padded value read as dense rows`);
+  return bb.slice(arg, [n.mul(padded.geometry.h).add(h0), 0, w0], [height, padded.geometry.c, width]);
 }
 
 /**

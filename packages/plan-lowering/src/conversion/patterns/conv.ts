@@ -21,7 +21,7 @@ import { constantF32, unfoldConvWeights } from '../../analysis/conv-weights';
 import { selectedResultLayout } from '../../analysis/selected-layouts';
 import { checkWindow, isRefusal, windowExtent } from '../../analysis/window';
 import { buildBatch, denseConstant } from '../compute-builders';
-import { laneCoordinates, padDense, padRowStrips, readDenseWindow, readRowWindow, rowStripsToDense } from '../data-movement';
+import { laneCoordinates, padDense, padRowStrips, planesBehindView, readDenseRowWindow, readDenseWindow, readRowWindow, rowStripsToDense } from '../data-movement';
 import { castRowStrip, nchwOf, physicalValueOf } from '../physical-values';
 import { refuse, type LoweringEnv } from '../lowering-env';
 
@@ -66,13 +66,18 @@ export function convPlanPattern(env: LoweringEnv) {
     const loc = op.location;
     rw.setInsertionPoint(op);
     const dense = input.layout === 'dense_nchw';
+    // A padded dense input as rows (a lane reads kh_ext row slots of every channel) unless it
+    // is a view of (example, channel) planes (then one plane slot per padding lane).
+    const hasPadding = win.pads.some((p) => p > 0);
+    const denseRows = dense && hasPadding && !planesBehindView(input.value, g);
     const k = cg * kh * kw;
-    const tiling = tileWeightMatrix(unfoldConvWeights(weights, wShape, dense ? 'channel-major' : 'position-major'), k, cout, env.crossbar.rows, env.crossbar.columns);
+    const order = dense ? (denseRows ? 'row-channel' : 'channel-major') : 'position-major';
+    const tiling = tileWeightMatrix(unfoldConvWeights(weights, wShape, order), k, cout, env.crossbar.rows, env.crossbar.columns);
     if (!tiling.ok) return refuse(env, op, M.unsupportedGeometry('weight', `[${wShape.join(', ')}]`, tiling.message));
     const { rowTiles, colTiles, tiles } = tiling.value;
     const tileValues = tiles.map((t) => denseConstant(rw, loc, [t.rows, t.cols], t.data));
     const biasValue = bias ? denseConstant(rw, loc, [1, cout], bias) : undefined;
-    const padded = input.layout === 'dense_nchw' ? padDense(rw, loc, input, win.pads, 0) : padRowStrips(rw, loc, input, win.pads, 0);
+    const padded = input.layout === 'dense_nchw' ? padDense(rw, loc, input, win.pads, 0, denseRows ? 'rows' : 'planes') : padRowStrips(rw, loc, input, win.pads, 0);
     const [sh, sw] = win.strides;
     const [dh, dw] = win.dilations;
     const khe = windowExtent(win, 0);
@@ -83,21 +88,25 @@ export function convPlanPattern(env: LoweringEnv) {
       const [n, oh, ow] = laneCoordinates(bb, [g.n, output.h, output.w]);
       const h0 = oh!.mul(sh);
       const w0 = ow!.mul(sw);
-      // Padded rows: the window of every channel, once (`khe` row slots), as [1, khe, kwe, Cin].
-      const rows = dense ? undefined : bb.expand(readRowWindow(bb, x!, padded, n!, h0, w0, 0, khe, kwe, g.c), [[0, 1], [2], [3]], [1, khe, kwe, g.c]);
+      // Padded rows: the window of every channel, once (`khe` row slots), as [1, khe, kwe, Cin]
+      // (NHWC rows) or [1, khe, Cin, kwe] (NCHW rows).
+      const rows = denseRows
+        ? bb.expand(readDenseRowWindow(bb, x!, padded, n!, h0, w0, khe, kwe), [[0, 1], [2], [3]], [1, khe, g.c, kwe])
+        : dense
+          ? undefined
+          : bb.expand(readRowWindow(bb, x!, padded, n!, h0, w0, 0, khe, kwe, g.c), [[0, 1], [2], [3]], [1, khe, kwe, g.c]);
       const pieces: Value[] = [];
       for (let gi = 0; gi < group; gi++) {
         // The group's patch as a [1, K] row, in the matrix's row order: (c, i, j) from the
-        // padded planes, (i, j, c) from the padded rows.
-        let window = rows
-          ? group === 1
-            ? rows
-            : bb.slice(rows, [0, 0, 0, gi * cg], [1, khe, kwe, cg])
-          : readDenseWindow(bb, x!, padded, n!, gi * cg, cg, h0, w0, khe, kwe);
+        // padded planes, (i, c, j) from padded NCHW rows, (i, j, c) from padded NHWC rows.
+        let window: Value;
+        if (!rows) window = readDenseWindow(bb, x!, padded, n!, gi * cg, cg, h0, w0, khe, kwe);
+        else if (group === 1) window = rows;
+        else window = denseRows ? bb.slice(rows, [0, 0, gi * cg, 0], [1, khe, cg, kwe]) : bb.slice(rows, [0, 0, 0, gi * cg], [1, khe, kwe, cg]);
         if (dh !== 1 || dw !== 1) {
-          window = dense
-            ? bb.slice(window, [0, 0, 0, 0], [1, cg, kh, kw], undefined, [1, 1, dh, dw])
-            : bb.slice(window, [0, 0, 0, 0], [1, kh, kw, cg], undefined, [1, dh, dw, 1]);
+          if (denseRows) window = bb.slice(window, [0, 0, 0, 0], [1, kh, cg, kw], undefined, [1, dh, 1, dw]);
+          else if (dense) window = bb.slice(window, [0, 0, 0, 0], [1, cg, kh, kw], undefined, [1, 1, dh, dw]);
+          else window = bb.slice(window, [0, 0, 0, 0], [1, kh, kw, cg], undefined, [1, dh, dw, 1]);
         }
         const row = bb.collapse(window, [[0], [1, 2, 3]], [1, k]);
         const slices = Array.from({ length: rowTiles }, (_, i) => {
