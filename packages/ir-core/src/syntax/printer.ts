@@ -90,6 +90,8 @@ interface AliasInfo {
 
 const encoder = new TextEncoder();
 const HEX = '0123456789ABCDEF';
+/** See `Printer.chunks`. */
+const CHUNK_CHARS = 1 << 16;
 
 /** MLIR's `printEscapedString` body: printable ASCII except `"` and `\` verbatim, `\\`, else `\XX` per UTF-8 byte. */
 export function escapeString(value: string): string {
@@ -388,6 +390,14 @@ class SSANameState {
 export class Printer implements OpAsmPrinter {
   /** The printed text: appended to (V8 builds ropes), flattened once by the caller. */
   private text = '';
+  /**
+   * Flat pieces of the text before {@link text}: the op loop moves the text here every
+   * {@link CHUNK_CHARS} characters, so a long print keeps a few large strings alive instead of
+   * a rope of millions of small ones (which every minor GC would copy).
+   */
+  private chunks: string[] = [];
+  /** How many scratch buffers are open (`this.text` swapped out): no chunking inside them. */
+  private scratch = 0;
   private readonly indents: string[] = [];
   private indent = 0;
   private names: SSANameState | undefined;
@@ -432,9 +442,19 @@ export class Printer implements OpAsmPrinter {
 
   /** Takes the printed text and resets the buffer. */
   takeText(): string {
-    const s = this.text;
+    const s = this.chunks.length ? this.chunks.join('') + this.text : this.text;
+    this.chunks = [];
     this.text = '';
     return s;
+  }
+
+  /** Moves the text printed so far to {@link chunks} as one flat string, when it is long. */
+  private chunkText(): void {
+    const text = this.text;
+    if (text.length < CHUNK_CHARS || this.scratch !== 0 || this.collecting) return;
+    text.charCodeAt(0); // flattens the rope in place (one copy); its pieces become garbage now
+    this.chunks.push(text);
+    this.text = '';
   }
 
   // ------------------------------------------------------------ top level
@@ -483,7 +503,9 @@ export class Printer implements OpAsmPrinter {
     this.collecting = true;
     const saved = this.text;
     this.text = '';
+    this.scratch++;
     this.collectOp(root);
+    this.scratch--;
     this.text = saved;
     this.collecting = false;
     const list = [...this.aliases.values()];
@@ -916,6 +938,7 @@ export class Printer implements OpAsmPrinter {
       const op = cur!;
       cur = op.next;
       if (cur !== stop) stack.push(step);
+      this.chunkText();
       this.opTask(op, true, true);
     };
     stack.push(step);
@@ -1093,9 +1116,11 @@ export class Printer implements OpAsmPrinter {
     }
     const saved = this.text;
     this.text = '';
+    this.scratch++;
     try {
       this.printTypeImpl(type);
     } finally {
+      this.scratch--;
       const text = this.text;
       this.text = saved;
       this.text += text;
@@ -1179,11 +1204,13 @@ export class Printer implements OpAsmPrinter {
   private captureOutput(hook: () => boolean): string | undefined {
     const saved = this.text;
     this.text = '';
+    this.scratch++;
     let ok = false;
     let text = '';
     try {
       ok = hook();
     } finally {
+      this.scratch--;
       text = this.text;
       this.text = saved;
     }

@@ -11,6 +11,29 @@ function nestedRegions(n: number): string {
 }
 
 describe('stress', () => {
+  it('prints a text far longer than one printer chunk exactly (generic, nested, with types printed through the cache)', () => {
+    const n = 5000; // about 450,000 characters: several 65,536-character chunks
+    const ty = '(tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>';
+    const body = Array.from({ length: n }, (_, i) => `    %${i} = "t.vadd"(${i ? `%${i - 1}, %${i - 1}` : '%arg0, %arg0'}) : ${ty}\n`).join('');
+    const inner = '    "t.r"() ({\n      "t.x"() : () -> ()\n    }) : () -> ()\n';
+    const expected =
+      '"builtin.module"() ({\n' +
+      '  "func.func"() <{function_type = (tensor<1x4xf32>) -> tensor<1x4xf32>, sym_name = "chain"}> ({\n' +
+      '  ^bb0(%arg0: tensor<1x4xf32>):\n' +
+      body.slice(0, body.length / 2 - 10).replace(/\n[^\n]*$/, '\n') +
+      inner +
+      body.slice(body.slice(0, body.length / 2 - 10).replace(/\n[^\n]*$/, '\n').length) +
+      `    "func.return"(%${n - 1}) : (tensor<1x4xf32>) -> ()\n` +
+      '  }) : () -> ()\n' +
+      '}) : () -> ()\n';
+    const { result, diagnostics } = parse(expected);
+    expect(diagnostics).toEqual([]);
+    const text = printOperation(result!, { generic: true });
+    expect(text.length).toBeGreaterThan(6 * 65536);
+    expect(text).toBe(expected);
+    expect(printOperation(result!, { generic: true })).toBe(expected);
+  });
+
   it('parses and prints 990 nested regions', () => {
     const { result, diagnostics } = parse(nestedRegions(990));
     expect(diagnostics).toEqual([]);
