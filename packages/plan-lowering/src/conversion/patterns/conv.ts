@@ -3,10 +3,10 @@
  * `K x Cout` matrix (K = kh*kw*Cin/g), cut by the shared {@link tileWeightMatrix} into
  * `ceil(K/R) * ceil(Cout/C)` crossbar tiles (R x C from the target), each one `arith.constant`
  * bound as a resident weight. The input is padded lane-wise first ({@link padDense}: padded
- * planes, {@link padRowStrips}: padded NHWC rows). One lane per output pixel (`N*Ho*Wo` lanes)
- * gathers its input patch per group from the padded input (one window slice of its planes or
- * rows, reshaped to `[1, K]`), multiplies
- * every row-tile slice with its tiles (`spat.wvmm`), adds the row-tile partial sums
+ * NCHW rows, or planes for a view of planes; {@link padRowStrips}: padded NHWC rows). One lane
+ * per output pixel (`N*Ho*Wo` lanes) gathers its input patch per group from the padded input
+ * (one window slice of its rows or planes, reshaped to `[1, K]` in the matrix's row order),
+ * multiplies every row-tile slice with its tiles (`spat.wvmm`), adds the row-tile partial sums
  * (`spat.vadd`), keeps its group's columns, joins the column pieces (`spat.concat`) and adds
  * the bias: it publishes the pixel's `[1, Cout]` channel vector, i.e. NHWC row strips in the
  * pixel form. Forms (spatial-layouts.md): dense -> dense (then the strips are materialized
