@@ -101,7 +101,7 @@ export const RAPTOR_STAGES: readonly CompilerStage[] = [
   {
     name: 'scheduler',
     packageName: '@raptor-pim/scheduler',
-    passes: ['spat-schedule', 'spat-split-oversized-computes', 'spat-verify-communication'],
+    passes: ['spat-schedule', 'spat-split-oversized-computes', 'spat-tile-parallel-computes', 'spat-verify-communication'],
     register: registerSchedulerStage,
     pipeline: 'spat-schedule,spat-verify-communication',
   },

@@ -11,6 +11,7 @@ import type { PassRegistry } from '@raptor-pim/ir-core';
 import { SpatSchedulePass } from './transforms/spat-schedule';
 import { SpatVerifyCommunicationPass } from './transforms/spat-verify-communication';
 import { SplitOversizedComputesPass } from './transforms/split-oversized-computes';
+import { TileParallelComputesPass } from './transforms/tile-parallel-computes';
 
 // The interface and the strategy driver
 export { createPlanScheduler, modelWorkOf, withDefaults } from './scheduler';
@@ -20,8 +21,10 @@ export { planThroughput } from './strategies/throughput';
 export { isScheduler, loadSchedulerPlugin, loadSchedulerPluginSync } from './plugin';
 // Building blocks
 export { Workload, byteSizeOfType, describeNode } from './analysis/workload';
-export type { WorkloadInput, WorkloadNode, WorkloadProblem, WorkloadSource } from './analysis/workload';
-export { analyzeFragmentNeeds, evaluateIndex } from './analysis/fragment-needs';
+export type { InputWindow, WorkloadInput, WorkloadNode, WorkloadProblem, WorkloadSource } from './analysis/workload';
+export { analyzeFragmentNeeds, boundingBox, evaluateIndex, physicalViewSplit, sourceRegions } from './analysis/fragment-needs';
+export type { Box } from './analysis/fragment-needs';
+export { firstLaneOfReplica, intersectBoxes, largestReplicaWindowBytes, partBytes, replicaWindow, windowBytes, windowOfLanes } from './planning/windows';
 export { coreOfLane, divisors, lanesOfReplica, replicaOfLane, roundsOf } from './planning/schedule-plan';
 export type { Granularity, NodePlacement, Replication, SchedulePlan, TransferMode } from './planning/schedule-plan';
 export { laneBusyNs, packReplicas, replicaItems, replicaTimeNs } from './planning/core-mapping';
@@ -34,8 +37,12 @@ export {
   LOCAL_MEMORY_MODES,
   localMemoryOption,
   minimumFootprint,
+  minimumReplicas,
+  needsWindows,
+  placedFootprint,
   planLocalMemory,
   replicaFootprint,
+  withWindows,
 } from './planning/local-memory';
 export type { CoreMemory, MemoryParts, ReplicaFootprint } from './planning/local-memory';
 export { addTraffic, placeOnMesh, trafficCost } from './planning/placement';
@@ -66,6 +73,8 @@ export {
   splitOversizedComputes,
 } from './transforms/split-oversized-computes';
 export type { ComputeSplitPart, ComputeSplitPlan, OversizedSplits, SplitLimits, SplitResult } from './transforms/split-oversized-computes';
+export { TileParallelComputesPass, parallelDimension, planParallelTiles, tileOversizedParallelComputes, tileParallelCompute } from './transforms/tile-parallel-computes';
+export type { ParallelTile } from './transforms/tile-parallel-computes';
 export { SchedulerMessages } from './diagnostics';
 
 /**
@@ -81,4 +90,5 @@ export function registerSchedulerPasses(registry: PassRegistry): void {
   registry.registerPass(() => new SpatSchedulePass());
   registry.registerPass(() => new SpatVerifyCommunicationPass());
   registry.registerPass(() => new SplitOversizedComputesPass());
+  registry.registerPass(() => new TileParallelComputesPass());
 }

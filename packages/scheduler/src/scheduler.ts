@@ -16,6 +16,7 @@ import { Workload } from './analysis/workload';
 import { SchedulerMessages as M } from './diagnostics';
 import { estimateSchedule } from './planning/estimate';
 import { enforcesLocalMemory, granularityForMemory, minimumFootprint, planLocalMemory, withWindows } from './planning/local-memory';
+import { planParallelTiles, tileOversizedParallelComputes } from './transforms/tile-parallel-computes';
 import { placeOnMesh, trafficCost } from './planning/placement';
 import type { SchedulePlan } from './planning/schedule-plan';
 import { planReads, remapPlan, trafficOf } from './planning/transfers';
@@ -162,6 +163,15 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
         return { diagnostics };
       };
       if (diagnostics.length) return failed();
+      // Scalar computes too large for a core that work along a dimension become lane batches.
+      if (enforcesLocalMemory(opts)) {
+        for (const func of funcs) {
+          const tiles = planParallelTiles(func, cost);
+          if (!tiles.length) continue;
+          if (!restore.some((r) => r.func === func)) restore.push({ func, body: func.clone() });
+          tileOversizedParallelComputes(func, cost, tiles);
+        }
+      }
       for (const func of funcs) {
         const workload = new Workload(func, cost);
         const warnings: string[] = [];

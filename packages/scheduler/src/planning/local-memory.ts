@@ -76,12 +76,14 @@ function sourceBytes(workload: Workload, producer: number, resultIndex: number, 
 function largestMessageBound(workload: Workload, node: WorkloadNode, granularity: Granularity, cost: CostModel, windowOf?: ReadonlyMap<number, number>): number {
   let m = 0;
   for (const input of node.inputs) {
-    // A windowed input receives fragments, runs of them or its box: never more than its window.
+    // A windowed input receives single fragments, runs no larger than its window, or its box.
     const window = windowOf?.get(input.inputIndex) ?? Infinity;
     for (const s of input.sources) {
       // A whole value is received once per replica (the bounding box of its lanes' windows).
       const whole = s.boxesPerLane !== undefined || (granularity === 'layer' && workload.nodes[s.producer]!.isBatch);
-      m = Math.max(m, Math.min(window, whole ? sourceBytes(workload, s.producer, s.resultIndex, cost) : aligned(s.slotBytes, cost)));
+      // (a scalar producer's box is the window itself; a fragment may be larger than the window it is clipped to).
+      const cap = s.boxesPerLane !== undefined ? window : Math.max(window, aligned(s.slotBytes, cost));
+      m = Math.max(m, Math.min(cap, whole ? sourceBytes(workload, s.producer, s.resultIndex, cost) : aligned(s.slotBytes, cost)));
     }
   }
   return m;
@@ -144,7 +146,8 @@ export function replicaFootprint(
   const hostData = node.hostDataBytes;
   const blueprints = blueprintBytes(node, cost, windowed);
   const parts: MemoryParts = { inputs, hostData, blueprints, results: node.isBatch ? kept : 0, round: body - inputs - hostData - blueprints - (node.isBatch ? kept : 0) };
-  return { bodyBytes: body, retainedBytes: granularity === 'layer' && consumers ? results : 0, parts };
+  // With host slots a partial result is stored inside its producer's body: nothing stays live after it.
+  return { bodyBytes: body, retainedBytes: granularity === 'layer' && consumers && transfer !== 'host' ? results : 0, parts };
 }
 
 /** The model's view of one core. */

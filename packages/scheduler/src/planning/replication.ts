@@ -9,7 +9,7 @@
 import type { CostModel } from '@raptor-pim/pim-target';
 import type { Workload, WorkloadNode } from '../analysis/workload';
 import { packReplicas, replicaItems, replicaTimeNs, type CorePacking } from './core-mapping';
-import { divisors, type Granularity, type Replication } from './schedule-plan';
+import { divisors, type Granularity, type Replication, type TransferMode } from './schedule-plan';
 import { minimumReplicas } from './local-memory';
 
 /** What packing must respect besides crossbars and time. */
@@ -22,6 +22,8 @@ export interface PackingConstraints {
   readonly compactStages?: boolean;
   /** A core of its own per replica while cores remain ({@link PackOptions.spread}). */
   readonly spread?: boolean;
+  /** How activations move (default channels): with host slots nothing stays live after a body. */
+  readonly transfer?: TransferMode;
 }
 
 /** The replica counts of a plan and their packing. */
@@ -81,11 +83,11 @@ export function planReplicasForPeriod(workload: Workload, cost: CostModel, toler
 function periodAttempt(workload: Workload, cost: CostModel, constraints: PackingConstraints): (periodNs: number) => ReplicationPlan | undefined {
   const nodes = workload.nodes.length;
   // Local memory sets a floor on replicas: one replica must fit a core (with windows where needed).
-  const minimum = constraints.ignoreMemory ? undefined : minimumReplicas(workload, cost, constraints.granularity);
+  const minimum = constraints.ignoreMemory ? undefined : minimumReplicas(workload, cost, constraints.granularity, constraints.transfer);
   return (periodNs) => {
     const replication = workload.nodes.map((n) => replicationForPeriod(n, cost, periodNs, cost.cores, minimum?.[n.index] ?? 1));
     if (crossbarsOf(workload, replication) > cost.crossbars) return undefined;
-    const packing = packReplicas(replicaItems(workload, replication, cost, constraints.granularity), nodes, cost, {
+    const packing = packReplicas(replicaItems(workload, replication, cost, constraints.granularity, constraints.transfer), nodes, cost, {
       cores: cost.cores,
       timeBudgetNs: periodNs,
       preferAffinity: true,
@@ -144,9 +146,9 @@ export function replicationCandidates(workload: Workload, cost: CostModel, toler
 
 /** One copy of every node, packed without a time limit (the baseline capacity check). */
 export function planSingleCopies(workload: Workload, cost: CostModel, preferAffinity: boolean, constraints: PackingConstraints = {}): ReplicationPlan | undefined {
-  const minimum = constraints.ignoreMemory ? undefined : minimumReplicas(workload, cost, constraints.granularity);
+  const minimum = constraints.ignoreMemory ? undefined : minimumReplicas(workload, cost, constraints.granularity, constraints.transfer);
   const replication = workload.nodes.map((n) => ({ replicas: minimum?.[n.index] ?? 1, copies: 1 }));
-  const packing = packReplicas(replicaItems(workload, replication, cost, constraints.granularity), workload.nodes.length, cost, {
+  const packing = packReplicas(replicaItems(workload, replication, cost, constraints.granularity, constraints.transfer), workload.nodes.length, cost, {
     cores: cost.cores,
     timeBudgetNs: Infinity,
     preferAffinity,

@@ -8,6 +8,7 @@ import { elementsOf, type Workload } from '../analysis/workload';
 import { boundingBox, type Box } from '../analysis/fragment-needs';
 import { coreOfLane, lanesOfReplica, replicaOfLane, type SchedulePlan } from './schedule-plan';
 import { addTraffic, type TrafficMatrix } from './placement';
+import { replicaWindow, windowBytes } from './windows';
 
 /** One fragment a consumer replica reads. */
 export interface FragmentRead {
@@ -79,6 +80,9 @@ export function planReads(workload: Workload, plan: SchedulePlan): ReplicaInputR
           }
           const producer = workload.nodes[s.producer]!;
           const grouped = producer.isBatch && pl.granularity === 'layer' && pp.granularity === 'layer' && plan.transfer === 'channel';
+          // A replica holding only its window receives runs no larger than that window.
+          const window = pl.windows ? replicaWindow(n, input, pl.replicas, j) : undefined;
+          const maxCount = window ? Math.max(1, Math.floor(windowBytes(input, window) / Math.max(1, s.slotBytes))) : Infinity;
           if (grouped) slots.sort((a, b) => a - b);
           for (let k = 0; k < slots.length; k++) {
             const slot = slots[k]!;
@@ -92,7 +96,7 @@ export function planReads(workload: Workload, plan: SchedulePlan): ReplicaInputR
             if (grouped) {
               // A run of consecutive slots of one producer replica goes as one message.
               const replica = replicaOfLane(pp, producer.lanes, slot);
-              while (k + 1 < slots.length && slots[k + 1] === slot + count && replicaOfLane(pp, producer.lanes, slots[k + 1]!) === replica) {
+              while (count < maxCount && k + 1 < slots.length && slots[k + 1] === slot + count && replicaOfLane(pp, producer.lanes, slots[k + 1]!) === replica) {
                 round = Math.min(round, first.get(slots[k + 1]!)!);
                 count++;
                 k++;

@@ -3,8 +3,9 @@
  *
  * A replica runs a contiguous block of its node's graph lanes. Of an input with an
  * {@link InputWindow} it holds only the window its lanes read: the bounding box of their read
- * boxes, grown to the regions of the source fragments they need so every fragment is placed
- * whole. Of its results it holds only its own slots (`[lanes of the replica] ++ F`, a replica's
+ * boxes; every source fragment they need is clipped to it (a plane lane of a strips-to-dense
+ * transpose keeps one channel of each pixel it receives, a conv replica the rows of each plane
+ * under its windows). Of its results it holds only its own slots (`[lanes of the replica] ++ F`, a replica's
  * *part*), so a compute whose feature map exceeds a core fits once it has enough replicas.
  * Materialization builds exactly these buffers and the local-memory model counts them.
  */
@@ -17,22 +18,27 @@ import { lanesOfReplica, roundsOf, type NodePlacement } from './schedule-plan';
 export function windowOfLanes(input: WorkloadInput, lanes: readonly number[]): Box | undefined {
   const w = input.window;
   if (!w || !lanes.length) return undefined;
-  const boxes: Box[] = lanes.map((l) => w.boxesPerLane[l]!);
+  const box = boundingBox(lanes.map((l) => w.boxesPerLane[l]!));
   for (let k = 0; k < input.sources.length; k++) {
     const regions = w.regions[k];
     if (!regions) continue;
-    const seen = new Set<number>();
-    for (const l of lanes) {
-      for (const slot of input.sources[k]!.slotsPerLane[l] ?? []) {
-        if (seen.has(slot)) continue;
-        seen.add(slot);
-        const region = regions[slot];
-        if (!region) return undefined;
-        boxes.push(region);
-      }
-    }
+    for (const l of lanes) for (const slot of input.sources[k]!.slotsPerLane[l] ?? []) if (!regions[slot]) return undefined;
   }
-  return boundingBox(boxes);
+  return box;
+}
+
+/** The intersection of two boxes, or undefined when they do not meet. */
+export function intersectBoxes(a: Box, b: Box): Box | undefined {
+  const offsets: number[] = [];
+  const sizes: number[] = [];
+  for (let d = 0; d < a.offsets.length; d++) {
+    const lo = Math.max(a.offsets[d]!, b.offsets[d]!);
+    const hi = Math.min(a.offsets[d]! + a.sizes[d]!, b.offsets[d]! + b.sizes[d]!);
+    if (hi <= lo) return undefined;
+    offsets.push(lo);
+    sizes.push(hi - lo);
+  }
+  return { offsets, sizes };
 }
 
 /** Bytes of a window box of `input` (elements times the element size). */

@@ -14,7 +14,7 @@ import { enforcesLocalMemory, granularityForMemory, localMemoryOption, minimumRe
 import { mirrorHostFedComputes } from '../planning/mirrors';
 import { estimateSchedule } from '../planning/estimate';
 import { crossbarsOf, planReplicasForPeriod } from '../planning/replication';
-import { divisors, type Granularity, type NodePlacement, type Replication, type SchedulePlan } from '../planning/schedule-plan';
+import { divisors, type Granularity, type NodePlacement, type Replication, type SchedulePlan, type TransferMode } from '../planning/schedule-plan';
 import { planReads } from '../planning/transfers';
 import { createPlanScheduler, type PlanContext } from '../scheduler';
 import { SchedulerMessages as M } from '../diagnostics';
@@ -32,11 +32,13 @@ interface Packing {
   readonly enforce: boolean;
   /** A core per replica while cores remain, then stage-compact (see PackOptions). */
   readonly spread?: boolean;
+  /** How activations move (default channels; host slots when the on-chip pipeline does not fit). */
+  readonly transfer?: TransferMode;
 }
 
 function planFor(workload: Workload, cost: CostModel, replication: readonly Replication[], packing: Packing): SchedulePlan | undefined {
   if (crossbarsOf(workload, replication) > cost.crossbars) return undefined;
-  const packed = packReplicas(replicaItems(workload, replication, cost, packing.reserve), workload.nodes.length, cost, {
+  const packed = packReplicas(replicaItems(workload, replication, cost, packing.reserve, packing.transfer), workload.nodes.length, cost, {
     cores: cost.cores,
     timeBudgetNs: Infinity,
     preferAffinity: true,
@@ -46,7 +48,7 @@ function planFor(workload: Workload, cost: CostModel, replication: readonly Repl
   });
   if (!packed) return undefined;
   const placements: NodePlacement[] = workload.nodes.map((n) => ({ ...replication[n.index]!, cores: packed.cores[n.index]!, granularity: packing.granularity[n.index]! }));
-  return mirrorHostFedComputes(workload, { strategy: 'latency', placements, transfer: 'channel', pipelined: true }, packing.enforce ? cost : undefined);
+  return mirrorHostFedComputes(workload, { strategy: 'latency', placements, transfer: packing.transfer ?? 'channel', pipelined: true }, packing.enforce ? cost : undefined);
 }
 
 function latencyOf(workload: Workload, plan: SchedulePlan, cost: CostModel): number {
@@ -55,15 +57,21 @@ function latencyOf(workload: Workload, plan: SchedulePlan, cost: CostModel): num
 
 function planLatency({ workload, cost, options }: PlanContext): SchedulePlan | string {
   const enforce = enforcesLocalMemory(options);
-  const packing: Packing = {
+  let packing: Packing = {
     granularity: enforce ? granularityForMemory(workload, cost, 'window') : workload.nodes.map(() => 'window'),
     reserve: enforce ? granularityForMemory(workload, cost, 'layer') : workload.nodes.map(() => 'window'),
     enforce,
   };
   // One copy per layer, split over as many cores as its data needs (local memory).
-  const minimum = enforce ? minimumReplicas(workload, cost, packing.reserve) : undefined;
-  const single: Replication[] = workload.nodes.map((n) => ({ replicas: minimum?.[n.index] ?? 1, copies: 1 }));
-  const balanced = planReplicasForPeriod(workload, cost, 1e-3, { granularity: packing.reserve, ignoreMemory: !enforce })?.replication;
+  let minimum = enforce ? minimumReplicas(workload, cost, packing.reserve) : undefined;
+  let single: Replication[] = workload.nodes.map((n) => ({ replicas: minimum?.[n.index] ?? 1, copies: 1 }));
+  if (enforce && !planFor(workload, cost, single, packing) && !planFor(workload, cost, single, { ...packing, spread: true })) {
+    // The activations kept on chip exceed the cores' local memory: spill them through host slots.
+    packing = { ...packing, granularity: packing.granularity.map(() => 'layer'), reserve: packing.reserve.map(() => 'layer'), transfer: 'host' };
+    minimum = minimumReplicas(workload, cost, packing.reserve, 'host');
+    single = workload.nodes.map((n) => ({ replicas: minimum?.[n.index] ?? 1, copies: 1 }));
+  }
+  const balanced = planReplicasForPeriod(workload, cost, 1e-3, { granularity: packing.reserve, ignoreMemory: !enforce, ...(packing.transfer ? { transfer: packing.transfer } : {}) })?.replication;
   interface Candidate {
     replication: Replication[];
     plan: SchedulePlan;

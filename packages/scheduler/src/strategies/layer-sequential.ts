@@ -35,6 +35,7 @@ function planLayerSequential({ workload, cost, options }: PlanContext) {
   const retained = (i: number): number => (transfer === 'host' ? 0 : items[i]!.retainedBytes);
   const memoryFits = (c: number, i: number, forwarded: number): boolean =>
     !enforce || Math.max(body[c] ?? 0, items[i]!.memoryBytes) + (kept[c] ?? 0) + retained(i) + forwarded <= cost.localMemoryBytes;
+  const producersOf = (n: WorkloadNode): number[] => [...new Set(n.inputs.flatMap((i) => i.sources.map((s) => s.producer)))];
   for (const n of workload.nodes) {
     const affinity = items[n.index]!.affinity;
     const mine: number[] = [];
@@ -50,7 +51,16 @@ function planLayerSequential({ workload, cost, options }: PlanContext) {
         }
       }
       if (core < 0 && next < cost.cores) core = next++;
-      else if (core < 0) for (let c = 0; c < used.length && core < 0; c++) if (!mine.includes(c) && fitsOn(c, n) && memoryFits(c, n.index, 0)) core = c;
+      else if (core < 0) {
+        for (let c = 0; c < used.length && core < 0; c++) {
+          // A producer replica already on the core is read locally: its result stays live until this compute.
+          const f = transfer === 'host' ? producersOf(n).reduce((a, p) => a + (coreOf[p]!.includes(c) ? items[p]!.resultBytes : 0), 0) : 0;
+          if (!mine.includes(c) && fitsOn(c, n) && memoryFits(c, n.index, f)) {
+            core = c;
+            forwarded = f;
+          }
+        }
+      }
       if (core < 0) return M.noPacking('layer-sequential', cost.cores);
       if (used[core] === undefined) used[core] = 0;
       used[core]! += n.crossbars;

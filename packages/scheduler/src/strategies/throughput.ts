@@ -14,9 +14,9 @@ import { floatOption } from '@raptor-pim/ir-core';
 import { enforcesLocalMemory, granularityForMemory, localMemoryOption } from '../planning/local-memory';
 import { mirrorHostFedComputes } from '../planning/mirrors';
 import { estimateSchedule } from '../planning/estimate';
-import { replicationCandidates } from '../planning/replication';
+import { replicationCandidates, type PackingConstraints, type ReplicationPlan } from '../planning/replication';
 import { planReads } from '../planning/transfers';
-import type { Granularity, NodePlacement, SchedulePlan } from '../planning/schedule-plan';
+import type { Granularity, NodePlacement, SchedulePlan, TransferMode } from '../planning/schedule-plan';
 import { createPlanScheduler, type PlanContext } from '../scheduler';
 import { SchedulerMessages as M } from '../diagnostics';
 
@@ -28,18 +28,25 @@ export function planThroughput(context: PlanContext, granularity: Granularity, s
   const enforce = enforcesLocalMemory(options);
   const granularities = enforce ? granularityForMemory(workload, cost, granularity) : workload.nodes.map(() => granularity);
   const tolerance = Number(options['tolerance'] ?? 0.001);
-  const constraints = { granularity: granularities, ignoreMemory: !enforce };
-  const candidates = [
+  let transfer: TransferMode = 'channel';
+  const search = (constraints: PackingConstraints): ReplicationPlan[] => [
     ...replicationCandidates(workload, cost, tolerance, constraints),
     ...replicationCandidates(workload, cost, tolerance, { ...constraints, compactStages: true }),
     ...replicationCandidates(workload, cost, tolerance, { ...constraints, compactStages: true, spread: true }),
   ];
+  let candidates = search({ granularity: granularities, ignoreMemory: !enforce });
+  if (!candidates.length && enforce) {
+    // The activations of a pipeline kept on chip exceed the cores' local memory: spill them
+    // through host slots (READY/FREE), which keeps nothing live after a body (B4 charges it).
+    transfer = 'host';
+    candidates = search({ granularity: granularities, ignoreMemory: false, transfer });
+  }
   if (!candidates.length) return M.noPacking(strategy, cost.cores);
   // The estimate decides among the packings the period search accepted (ties: the smaller period).
   let best: { plan: SchedulePlan; throughput: number } | undefined;
   for (const r of candidates) {
     const placements: NodePlacement[] = workload.nodes.map((n) => ({ ...r.replication[n.index]!, cores: r.packing.cores[n.index]!, granularity: granularities[n.index]! }));
-    const plan = mirrorHostFedComputes(workload, { strategy, placements, transfer: 'channel', pipelined: true }, enforce ? cost : undefined);
+    const plan = mirrorHostFedComputes(workload, { strategy, placements, transfer, pipelined: true }, enforce ? cost : undefined);
     const throughput = estimateSchedule(workload, plan, planReads(workload, plan), cost).throughput;
     if (!best || throughput > best.throughput * 1.0001) best = { plan, throughput };
   }

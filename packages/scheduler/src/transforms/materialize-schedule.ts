@@ -32,7 +32,7 @@ import {
   type Operation,
   type Value,
 } from '@raptor-pim/ir-core';
-import { AffineApplyOp, createEmpty, EmptyOp, ExtractSliceOp, ParallelInsertSliceOp, readSliceLists } from '@raptor-pim/upstream-dialects';
+import { AffineApplyOp, createEmpty, EmptyOp, ExtractSliceOp, ParallelInsertSliceOp, rankReductionMask, readSliceLists } from '@raptor-pim/upstream-dialects';
 import { SliceBuilder } from './slice-builder';
 import {
   BlueprintOp,
@@ -54,7 +54,7 @@ import { EVENT_REGISTER_COUNT } from '@raptor-pim/pim-target';
 import type { Workload, WorkloadNode } from '../analysis/workload';
 import { byteSizeOfType } from '../analysis/workload';
 import { coreOfLane, lanesOfReplica, replicaOfLane, type SchedulePlan } from '../planning/schedule-plan';
-import { firstLaneOfReplica, replicaWindow } from '../planning/windows';
+import { firstLaneOfReplica, intersectBoxes, replicaWindow } from '../planning/windows';
 import type { Box } from '../analysis/fragment-needs';
 import { LaneValues } from './lane-values';
 import type { FragmentRead, ReplicaInputReads } from '../planning/transfers';
@@ -557,32 +557,49 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
         if (box) windowsOf.set(input.inputIndex, { box, value: createEmpty(bb, loc, RankedTensorType.get(ctx, [...box.sizes], input.window!.logical.elementType)), rebase: box.offsets });
       }
     }
-    /** Places fragment `frag` of slot `slot` of source `sourceIndex` into the window of `inputIndex`. */
-    const placeFragment = (inputIndex: number, sourceIndex: number, slot: number, frag: Value): void => {
+    /**
+     * Places what falls in the window of `inputIndex` of slot `slot` of source `sourceIndex`, read
+     * from `source`: that slot's fragment (`first` undefined) or a collection holding the slots
+     * from `first` on. A fragment larger than the window is clipped to it.
+     */
+    const placeSlot = (inputIndex: number, sourceIndex: number, slot: number, source: Value, first?: number): void => {
       const w = windowsOf.get(inputIndex)!;
       const region = nodeInputs.get(inputIndex)!.window!.regions[sourceIndex]![slot]!;
-      w.value = slices.insert(bb, loc, frag, w.value, region.offsets.map((o, d) => o - w.box.offsets[d]!), region.sizes);
+      const piece = intersectBoxes(region, w.box);
+      if (!piece) return;
+      const type = source.type as RankedTensorType;
+      const fragShape = first === undefined ? type.shape : type.shape.slice(1);
+      const dropped = rankReductionMask(region.sizes, fragShape)!;
+      const kept = (xs: readonly number[]): number[] => xs.filter((_, d) => !dropped.has(d));
+      const fo = kept(piece.offsets.map((o, d) => o - region.offsets[d]!));
+      const fs = kept(piece.sizes);
+      const whole = fs.every((x, i) => x === fragShape[i]);
+      let frag: Value;
+      if (first === undefined) frag = whole ? source : slices.extract(bb, loc, source, fo, fs);
+      else frag = slices.extract(bb, loc, source, [slot - first, ...fo], [1, ...fs], RankedTensorType.get(ctx, fs, type.elementType));
+      w.value = slices.insert(bb, loc, frag, w.value, piece.offsets.map((o, d) => o - w.box.offsets[d]!), piece.sizes);
     };
-    /** Places slots `slots` (consecutive runs) of `source`, a value holding slots from `first` on, into a window. */
+    /** Places slots `slots` of `source`, a collection holding the slots from `first` on, into a window. */
     const placeSlots = (inputIndex: number, sourceIndex: number, source: Value, first: number, slots: readonly number[]): void => {
       const input = nodeInputs.get(inputIndex)!;
+      if (input.blueprint) {
+        for (const q of slots) placeSlot(inputIndex, sourceIndex, q, source, first);
+        return;
+      }
+      // A direct collection's consecutive slots are one box: one slice moves what the window takes of them.
       const collection = source.type as RankedTensorType;
-      const fragShape = collection.shape.slice(1);
-      const direct = !input.blueprint;
+      const w = windowsOf.get(inputIndex)!;
       for (let i = 0; i < slots.length; ) {
         let count = 1;
-        // A direct collection's consecutive slots are one box: one slice moves them.
-        if (direct) while (i + count < slots.length && slots[i + count] === slots[i]! + count) count++;
+        while (i + count < slots.length && slots[i + count] === slots[i]! + count) count++;
         const q = slots[i]!;
-        const whole = count === collection.shape[0] && q === first;
-        if (direct) {
-          const w = windowsOf.get(inputIndex)!;
-          const run = whole ? source : slices.extract(bb, loc, source, [q - first, ...fragShape.map(() => 0)], [count, ...fragShape]);
-          w.value = slices.insert(bb, loc, run, w.value, [q - w.box.offsets[0]!, ...fragShape.map((_, d) => -w.box.offsets[d + 1]!)], [count, ...fragShape]);
-        } else {
-          placeFragment(inputIndex, sourceIndex, q, slices.extract(bb, loc, source, [q - first, ...fragShape.map(() => 0)], [1, ...fragShape], fragmentType(collection)));
-        }
         i += count;
+        const run: Box = { offsets: [q, ...collection.shape.slice(1).map(() => 0)], sizes: [count, ...collection.shape.slice(1)] };
+        const piece = intersectBoxes(run, w.box);
+        if (!piece) continue;
+        const whole = piece.sizes.every((x, d) => x === collection.shape[d]) && q === first;
+        const part = whole ? source : slices.extract(bb, loc, source, [piece.offsets[0]! - first, ...piece.offsets.slice(1)], piece.sizes);
+        w.value = slices.insert(bb, loc, part, w.value, piece.offsets.map((o, d) => o - w.box.offsets[d]!), piece.sizes);
       }
     };
     // Local sources of windowed inputs: their slots come from this core's producer replica.
@@ -640,7 +657,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
               const type = f.count > 1 ? RankedTensorType.get(ctx, [f.count, ...collection.shape.slice(1)], collection.elementType) : fragmentType(collection);
               const msg = receive(bb, f, me, type, loc);
               if (f.count > 1) placeSlots(r.inputIndex, r.sourceIndex, msg, f.slot, runSlots);
-              else placeFragment(r.inputIndex, r.sourceIndex, f.slot, msg);
+              else placeSlot(r.inputIndex, r.sourceIndex, f.slot, msg);
             }
             continue;
           }
