@@ -70,8 +70,11 @@ export function rowStripsToDense(b: OpBuilder, loc: Location, strips: PhysicalVa
  *   row-strip value without padding in the `strips` form is its own `rows` collection).
  */
 export interface PaddedActivation {
+  /** How `value` holds the padded activation (see above). */
   readonly form: 'dense' | 'planes' | 'dense-rows' | 'rows';
+  /** The logical value (`dense`) or the fragment collection. */
   readonly value: Value;
+  /** The padded geometry. */
   readonly geometry: Nchw;
 }
 
