@@ -457,16 +457,6 @@ function storageEquals(a: DenseStorage, b: DenseStorage): boolean {
   return true;
 }
 
-/** Storages with more 32-bit words than this are hashed on a sample of their words. */
-const FULL_HASH_WORDS = 8192;
-
-/**
- * The uniquing key of a dense storage's contents. Up to {@link FULL_HASH_WORDS} words every word
- * counts; above, the first 4,096 words, 4,096 words spread evenly over the rest and the trailing
- * bytes (hashing every word of a 1 MB weight costs more than building its op). The key only picks
- * a bucket: `DenseElementsAttr.get` compares the whole contents with each attribute in it, so a
- * shared key costs a comparison, never a wrong attribute.
- */
 function storageHash(a: DenseStorage): string {
   let bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
   if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice(); // an aligned copy: the hash depends on the contents only
@@ -474,24 +464,11 @@ function storageHash(a: DenseStorage): string {
   let h2 = 0x12345678 | 0;
   // Whole 32-bit words (4x fewer steps than bytes), then the trailing bytes.
   const words = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
-  const n = words.length;
-  const head = n > FULL_HASH_WORDS ? FULL_HASH_WORDS / 2 : n;
-  for (let i = 0; i < head; i++) {
+  for (let i = 0; i < words.length; i++) {
     h1 = Math.imul(h1 ^ words[i]!, 0x01000193);
     h2 = Math.imul(h2 + words[i]!, 0x5bd1e995) ^ (h2 >>> 15);
   }
-  if (head < n) {
-    const stride = (n - head) / (FULL_HASH_WORDS / 2);
-    for (let k = 0; k < FULL_HASH_WORDS / 2; k++) {
-      const w = words[head + Math.floor(k * stride)]!;
-      h1 = Math.imul(h1 ^ w, 0x01000193);
-      h2 = Math.imul(h2 + w, 0x5bd1e995) ^ (h2 >>> 15);
-    }
-    const w = words[n - 1]!;
-    h1 = Math.imul(h1 ^ w, 0x01000193);
-    h2 = Math.imul(h2 + w, 0x5bd1e995) ^ (h2 >>> 15);
-  }
-  for (let i = n * 4; i < bytes.length; i++) {
+  for (let i = words.length * 4; i < bytes.length; i++) {
     h1 = Math.imul(h1 ^ bytes[i]!, 0x01000193);
     h2 = Math.imul(h2 + bytes[i]!, 0x5bd1e995) ^ (h2 >>> 15);
   }

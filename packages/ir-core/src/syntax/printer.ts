@@ -92,6 +92,7 @@ const encoder = new TextEncoder();
 const HEX = '0123456789ABCDEF';
 /** See `Printer.chunks`. */
 const CHUNK_CHARS = 1 << 16;
+const CHUNK_OPS = 1024;
 
 /** MLIR's `printEscapedString` body: printable ASCII except `"` and `\` verbatim, `\\`, else `\XX` per UTF-8 byte. */
 export function escapeString(value: string): string {
@@ -391,11 +392,15 @@ export class Printer implements OpAsmPrinter {
   /** The printed text: appended to (V8 builds ropes), flattened once by the caller. */
   private text = '';
   /**
-   * Flat pieces of the text before {@link text}: the op loop moves the text here every
-   * {@link CHUNK_CHARS} characters, so a long print keeps a few large strings alive instead of
-   * a rope of millions of small ones (which every minor GC would copy).
+   * Flat pieces of the text before {@link text}: once {@link CHUNK_OPS} ops and
+   * {@link CHUNK_CHARS} characters were printed since the last piece, the op loop moves the text
+   * here, so a long print keeps a few large strings alive instead of a rope of millions of small
+   * ones (which every minor GC would copy). A print of few ops with large constants keeps its
+   * few large pieces as one rope (flattening them early would only copy them once more).
    */
   private chunks: string[] = [];
+  /** Ops printed since the last piece was moved to {@link chunks}. */
+  private opsSinceChunk = 0;
   /** How many scratch buffers are open (`this.text` swapped out): no chunking inside them. */
   private scratch = 0;
   private readonly indents: string[] = [];
@@ -442,8 +447,12 @@ export class Printer implements OpAsmPrinter {
 
   /** Takes the printed text and resets the buffer. */
   takeText(): string {
-    const s = this.chunks.length ? this.chunks.join('') + this.text : this.text;
+    // A rope of the flat pieces: the caller's write flattens it once.
+    let s = '';
+    for (const chunk of this.chunks) s += chunk;
+    s += this.text;
     this.chunks = [];
+    this.opsSinceChunk = 0;
     this.text = '';
     return s;
   }
@@ -451,10 +460,11 @@ export class Printer implements OpAsmPrinter {
   /** Moves the text printed so far to {@link chunks} as one flat string, when it is long. */
   private chunkText(): void {
     const text = this.text;
-    if (text.length < CHUNK_CHARS || this.scratch !== 0 || this.collecting) return;
+    if (++this.opsSinceChunk < CHUNK_OPS || text.length < CHUNK_CHARS || this.scratch !== 0 || this.collecting) return;
     text.charCodeAt(0); // flattens the rope in place (one copy); its pieces become garbage now
     this.chunks.push(text);
     this.text = '';
+    this.opsSinceChunk = 0;
   }
 
   // ------------------------------------------------------------ top level
