@@ -495,12 +495,14 @@ export class OpDefinition<
    * the operand count or `operandSegmentSizes`). Returns `null` if the sizes are malformed.
    */
   getOperandGroupRange(op: Operation, index: number): [number, number] | null {
-    return groupRange(this.operandGroups, op.numOperands, op.getAttr(OPERAND_SEGMENT_SIZES), this.hasOperandSegments, index);
+    if (!this.hasOperandSegments) return shapeRange(this.operandShape, op.numOperands, index);
+    return segmentRange(this.operandGroups, op.numOperands, op.getAttr(OPERAND_SEGMENT_SIZES), index);
   }
 
   /** The `[start, length]` of result group `index` of `op`. */
   getResultGroupRange(op: Operation, index: number): [number, number] | null {
-    return groupRange(this.resultGroups, op.numResults, op.getAttr(RESULT_SEGMENT_SIZES), this.hasResultSegments, index);
+    if (!this.hasResultSegments) return shapeRange(this.resultShape, op.numResults, index);
+    return segmentRange(this.resultGroups, op.numResults, op.getAttr(RESULT_SEGMENT_SIZES), index);
   }
 
   /** Operand group names, in order. */
@@ -645,6 +647,21 @@ export class OpDefinition<
 
   private verifyTypes(op: Operation, operands: boolean): boolean {
     const groups = operands ? this.operandGroups : this.resultGroups;
+    const shape = operands ? this.operandShape : this.resultShape;
+    if (shape.varIndex < 0) {
+      // Every group is one value: group i is value i (no range to compute).
+      const n = Math.min(groups.length, operands ? op.numOperands : op.numResults);
+      for (let i = 0; i < n; i++) {
+        const c = groups[i]!.spec.constraint;
+        if (c === AnyType) continue;
+        const t = operands ? op.getOperand(i).type : op.getResult(i).type;
+        if (!c.check(t)) {
+          op.emitOpError(operands ? M.operandTypeConstraint(i, c.description, formatType(t)) : M.resultTypeConstraint(i, c.description, formatType(t)));
+          return false;
+        }
+      }
+      return true;
+    }
     for (let gi = 0; gi < groups.length; gi++) {
       const range = operands ? this.getOperandGroupRange(op, gi) : this.getResultGroupRange(op, gi);
       if (!range) continue;
@@ -798,31 +815,25 @@ function groupShape(groups: Group<ValueSpec>[]): GroupShape {
   return { nSingle, varIndex, allAnyType };
 }
 
-function groupRange(
-  groups: Group<ValueSpec>[],
-  count: number,
-  sizesAttr: Attribute | undefined,
-  hasSegments: boolean,
-  index: number,
-): [number, number] | null {
-  if (hasSegments) {
-    if (!(sizesAttr instanceof DenseArrayAttr) || sizesAttr.length !== groups.length) return null;
-    const vals = sizesAttr.numbers;
-    let start = 0;
-    for (let i = 0; i < index; i++) start += vals[i]!;
-    const len = vals[index]!;
-    return start + len <= count ? [start, len] : null;
-  }
-  let nSingle = 0;
-  let varIndex = -1;
-  for (let i = 0; i < groups.length; i++) {
-    if (groups[i]!.spec.kind === 'single') nSingle++;
-    else varIndex = i;
-  }
-  const varLen = varIndex < 0 ? 0 : count - nSingle;
-  if (varLen < 0) return null;
+/** The `[start, length]` of group `index` from segment sizes (null when they do not fit). */
+function segmentRange(groups: Group<ValueSpec>[], count: number, sizesAttr: Attribute | undefined, index: number): [number, number] | null {
+  if (!(sizesAttr instanceof DenseArrayAttr) || sizesAttr.length !== groups.length) return null;
+  const vals = sizesAttr.numbers;
   let start = 0;
-  for (let i = 0; i < index; i++) start += i === varIndex ? varLen : 1;
+  for (let i = 0; i < index; i++) start += vals[i]!;
+  const len = vals[index]!;
+  return start + len <= count ? [start, len] : null;
+}
+
+/**
+ * The `[start, length]` of group `index` without segment sizes (at most one group is not
+ * single: it takes what the single groups leave), or null when `count` is too small.
+ */
+function shapeRange(shape: GroupShape, count: number, index: number): [number, number] | null {
+  const varIndex = shape.varIndex;
+  const varLen = varIndex < 0 ? 0 : count - shape.nSingle;
+  if (varLen < 0) return null;
+  const start = varIndex < 0 || index <= varIndex ? index : index - 1 + varLen;
   const len = index === varIndex ? varLen : 1;
   return start + len <= count ? [start, len] : null;
 }

@@ -1,4 +1,5 @@
 import { Block, Diagnostic, Operation, Region, StringAttr, verify } from '../../src';
+import { defineOp, optional, single, variadic } from '../../src/ir/op-definition';
 import { AddOp, ConstOp, FuncOp, ReturnOp, SegOp, testContext } from './test-dialect';
 
 function capture(ctx: ReturnType<typeof testContext>['ctx'], body: () => boolean): { ok: boolean; messages: string[]; diags: Diagnostic[] } {
@@ -7,6 +8,25 @@ function capture(ctx: ReturnType<typeof testContext>['ctx'], body: () => boolean
 }
 
 describe('defineOp', () => {
+  test('group ranges without segment sizes: the one non-single group takes what the single ones leave', () => {
+    const { ctx, i32, loc } = testContext();
+    const Mid = defineOp({ name: 'test.range_mid', operands: { a: single(), b: variadic(), c: single() }, results: { r: optional() } });
+    const blk = new Block([i32, i32, i32, i32], [loc(), loc(), loc(), loc()]);
+    const args = blk.arguments;
+    const range = (n: number, resultCount: number): unknown[] => {
+      const op = Operation.create({ context: ctx, name: 'test.range_mid', location: loc(), operands: args.slice(0, n), resultTypes: new Array(resultCount).fill(i32) });
+      return [0, 1, 2].map((g) => Mid.getOperandGroupRange(op, g)).concat([Mid.getResultGroupRange(op, 0)]);
+    };
+    expect(range(4, 1)).toEqual([[0, 1], [1, 2], [3, 1], [0, 1]]);
+    expect(range(2, 0)).toEqual([[0, 1], [1, 0], [1, 1], [0, 0]]);
+    expect(range(1, 0)).toEqual([null, null, null, [0, 0]]);
+    const Singles = defineOp({ name: 'test.range_singles', operands: { a: single(), b: single() } });
+    const two = Operation.create({ context: ctx, name: 'test.range_singles', location: loc(), operands: args.slice(0, 2) });
+    expect([0, 1].map((g) => Singles.getOperandGroupRange(two, g))).toEqual([[0, 1], [1, 1]]);
+    const one = Operation.create({ context: ctx, name: 'test.range_singles', location: loc(), operands: args.slice(0, 1) });
+    expect([0, 1].map((g) => Singles.getOperandGroupRange(one, g))).toEqual([[0, 1], null]);
+  });
+
   test('build + typed accessors + registered definition', () => {
     const { ctx, i32, loc, int, b } = testContext();
     const block = new Block();
