@@ -12,8 +12,13 @@
  *   upstream stages, scheduled with every built-in strategy: some layer has more replicas than at
  *   64 KiB, every core's modelled peak fits, the checks pass and the interpreter's outputs equal
  *   the unscheduled module's (lenet5 at 16 KiB is in memory.test.ts); `local-memory=report`
- *   neither tiles nor splits anything.
+ *   neither tiles nor splits anything;
+ * - property (fast-check): random row chains (a scalar producer read directly, a physical view,
+ *   a permuted fragment assembly of one or two column parts) read through strided windows by a
+ *   batch, on local memories of 128-768 B with every strategy: what schedules fits, passes the
+ *   checks and keeps the outputs (`RAPTOR_PROPERTY_RUNS` / `RAPTOR_PROPERTY_SEED` explore more).
  */
+import fc from 'fast-check';
 import {
   MLIRContext,
   RankedTensorType,
@@ -579,5 +584,151 @@ describe('local-memory=report splits nothing', () => {
     expect(printOperation(small.module)).toBe(printOperation(large.module));
     // ... and it says where the memory does not fit.
     expect(a.report!.warnings.some((w) => /exceeds the 16384 bytes/.test(w))).toBe(true);
+  });
+});
+
+// ------------------------------------------------------------------ property: windows on small random chains
+
+interface WindowChain {
+  /** Producer lanes = rows of the logical value. */
+  readonly rows: number;
+  readonly cols: number;
+  /** Slot permutation seed for a fragment assembly (null: a physical view). */
+  readonly permutation: number | null;
+  /** With an assembly: the rows come in two column parts from two producers (as split computes publish them). */
+  readonly parts: boolean;
+  /** Without an assembly: a scalar producer's whole value read directly instead of a physical view. */
+  readonly scalar: boolean;
+  /** Consumer lanes; lane l reads rows [l * step, l * step + (h - 1) * rowStride + 1). */
+  readonly lanes: number;
+  readonly step: number;
+  readonly h: number;
+  readonly rowStride: number;
+  readonly c0: number;
+  readonly w: number;
+  readonly colStride: number;
+}
+
+function permutationOf(n: number, seed: number): number[] {
+  const next = (() => {
+    let a = seed >>> 0;
+    return () => ((a = (Math.imul(a, 1103515245) + 12345) >>> 0) / 4294967296);
+  })();
+  const p = Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [p[i], p[j]] = [p[j]!, p[i]!];
+  }
+  return p;
+}
+
+function windowChainText(c: WindowChain): string {
+  const { rows, cols, lanes, h, w } = c;
+  const logical = `tensor<${rows}x${cols}xf32>`;
+  const xType = `tensor<${rows}x${cols}xf32>`;
+  /** A producer batch publishing columns [c, c + n) of row `lane` of %x, after a ReLU. */
+  const producer = (name: string, c: number, n: number): string => `
+  %${name} = spat.graph_compute_batch %lane = 0 to ${rows} [] = [] (%a) = (%x) shared_outs(%out) crossbarWeights 0 : [] (${xType}) -> tensor<${rows}x1x${n}xf32> {
+    %r = tensor.extract_slice %a[%lane, ${c}] [1, ${n}] [1, 1] : ${xType} to tensor<1x${n}xf32>
+    %v = spat.relu(%r) : tensor<1x${n}xf32> -> tensor<1x${n}xf32>
+    spat.in_parallel {
+      tensor.parallel_insert_slice %v into %out[%lane, 0, 0] [1, 1, ${n}] [1, 1, 1] : tensor<1x${n}xf32> into tensor<${rows}x1x${n}xf32>
+    }
+  } loc("${name}")`;
+  const split = c.permutation !== null && c.parts && cols > 1 ? Math.ceil(cols / 2) : cols;
+  let producers: string;
+  let blueprint: string;
+  if (c.permutation === null && c.scalar) {
+    producers = `
+  %img = spat.graph_compute [] = [] (%a) = (%x) crossbarWeights 0 : [] (${xType}) -> ${logical} {
+    %v = spat.relu(%a) : ${xType} -> ${xType}
+    spat.yield %v : ${xType}
+  } loc("rows")`;
+    blueprint = '';
+  } else if (c.permutation === null) {
+    producers = producer('rows', 0, cols);
+    blueprint = `%img = spat.blueprint fragments(%rows) ${VIEW} : (tensor<${rows}x1x${cols}xf32>) -> ${logical}`;
+  } else {
+    // Slot s lands at row perm[s] (in both parts).
+    const perm = permutationOf(rows, c.permutation);
+    if (split === cols) {
+      producers = producer('rows', 0, cols);
+      blueprint = `%img = spat.blueprint fragments(%rows) ${assembly(2, perm.map((r, s) => ({ slot: s, offsets: [r, 0], sizes: [1, cols] })))} : (tensor<${rows}x1x${cols}xf32>) -> ${logical}`;
+    } else {
+      producers = producer('rows', 0, split) + producer('rows_b', split, cols - split);
+      const pieces = perm.flatMap((r, s) => [
+        { operand: 0, slot: s, offsets: [r, 0], sizes: [1, split] },
+        { operand: 1, slot: s, offsets: [r, split], sizes: [1, cols - split] },
+      ]);
+      blueprint = `%img = spat.blueprint fragments(%rows, %rows_b) ${assembly(2, pieces)} : (tensor<${rows}x1x${split}xf32>, tensor<${rows}x1x${cols - split}xf32>) -> ${logical}`;
+    }
+  }
+  const out = `tensor<${lanes}x${h}x${w}xf32>`;
+  return `
+func.func @main(%x: ${xType}) -> ${out} {${producers}
+  ${blueprint}
+  %win = spat.graph_compute_batch %lane = 0 to ${lanes} [] = [] (%b) = (%img) shared_outs(%out) crossbarWeights 0 : [] (${logical}) -> ${out} {
+    %o = affine.apply affine_map<(d0) -> (d0 * ${c.step})>(%lane)
+    %s = tensor.extract_slice %b[%o, ${c.c0}] [${h}, ${w}] [${c.rowStride}, ${c.colStride}] : ${logical} to tensor<${h}x${w}xf32>
+    %v = spat.sigmoid(%s) : tensor<${h}x${w}xf32> -> tensor<${h}x${w}xf32>
+    spat.in_parallel {
+      tensor.parallel_insert_slice %v into %out[%lane, 0, 0] [1, ${h}, ${w}] [1, 1, 1] : tensor<${h}x${w}xf32> into ${out}
+    }
+  } loc("win")
+  return %win : ${out}
+}`;
+}
+
+const windowChainArb: fc.Arbitrary<WindowChain> = fc
+  .record({
+    rows: fc.integer({ min: 2, max: 12 }),
+    cols: fc.integer({ min: 1, max: 12 }),
+    permutation: fc.option(fc.nat(1000), { nil: null }),
+    parts: fc.boolean(),
+    scalar: fc.boolean(),
+    lanes: fc.integer({ min: 1, max: 6 }),
+    step: fc.integer({ min: 0, max: 3 }),
+    h: fc.integer({ min: 1, max: 4 }),
+    rowStride: fc.integer({ min: 1, max: 2 }),
+    c0: fc.nat(11),
+    w: fc.integer({ min: 1, max: 6 }),
+    colStride: fc.integer({ min: 1, max: 2 }),
+  })
+  .filter((c) => (c.lanes - 1) * c.step + (c.h - 1) * c.rowStride + 1 <= c.rows && c.c0 + (c.w - 1) * c.colStride + 1 <= c.cols);
+
+describe('scheduling with windows preserves meaning (property)', () => {
+  it('random row chains read whole from a scalar producer, through a view or a permuted assembly (of one or two column parts), small local memories, every strategy', () => {
+    let scheduled = 0;
+    let windowed = 0;
+    const refusals: string[] = [];
+    fc.assert(
+      fc.property(windowChainArb, fc.constantFrom(128, 192, 256, 384, 512, 768), fc.constantFrom(...STRATEGIES), (c, bytes, strategy) => {
+        const module = parse(windowChainText(c));
+        const args = [fixedInput(funcOf(module).regions[0]!.firstBlock!.arguments[0]!)];
+        const before = run(module, 'main', args);
+        expect(before.ok).toBe(true);
+        const target = targetWithLocalMemory(bytes);
+        const cost = createCostModel(target);
+        const workload = new Workload(funcOf(module), cost);
+        const win = workload.nodes.find((n) => n.name.endsWith('win'))!;
+        const r = builtinScheduler(strategy)!.schedule(module, target, {});
+        if (!r.module) {
+          // Refusals name the memory that does not fit: a compute alone, no packing, or the driver's final check of the plan.
+          expect(r.diagnostics[0]!.message).toMatch(/needs \d+ bytes of live local memory|found no mapping|keeps \d+ bytes live on core \d+/);
+          refusals.push(`${JSON.stringify(c)} ${bytes} ${strategy}: ${r.diagnostics[0]!.message}`);
+          return;
+        }
+        scheduled++;
+        const layer = r.report.functions[0]!.layers.find((l) => l.name.endsWith('win'))!;
+        if (needsWindows(workload, win, layer.replicas, layer.granularity as 'layer' | 'window', cost)) windowed++;
+        for (const core of r.report.functions[0]!.cores) expect(core.peakLocalBytes).toBeLessThanOrEqual(bytes);
+        expect(checkModule(module)).toEqual([]);
+        expect(run(module, 'main', args)).toEqual(before);
+      }),
+      { numRuns: Number(process.env['RAPTOR_PROPERTY_RUNS'] ?? 120), seed: Number(process.env['RAPTOR_PROPERTY_SEED'] ?? 2026) },
+    );
+    if (process.env['RAPTOR_LOG_REFUSALS']) console.log(refusals.join('\n'));
+    expect(scheduled).toBeGreaterThan(40);
+    expect(windowed).toBeGreaterThan(5);
   });
 });
