@@ -35,8 +35,10 @@ export const SchedulerMessages = {
   splitReasonResults: (n: number) => `it has ${n} results; splitting a compute with other than one result is not supported yet`,
   splitReasonPublication: () => `its body does not end in one publication (spat.in_parallel with one tensor.parallel_insert_slice, or spat.yield of one value); splitting it is not supported yet`,
   splitReasonUser: (op: string) => `its result is read by '${op}', not by graph computes or func.return; splitting a compute read that way is not supported yet`,
-  noPacking: (strategy: string, cores: number) =>
-    `spat-schedule: strategy '${strategy}' found no mapping of the graph computes onto ${cores} cores`,
+  noPacking: (strategy: string, cores: number, detail?: string) =>
+    `spat-schedule: strategy '${strategy}' found no mapping of the graph computes onto ${cores} cores${detail ? ` (${detail})` : ''}`,
+  noCoreFor: (node: string, replica: number, replicas: number, bytes: number, crossbars: number) =>
+    `no core has room for ${node} replica ${replica} of ${replicas} (${bytes} bytes of live local memory, ${crossbars} crossbars) beside what the earlier layers keep there`,
   alreadyScheduled: () => `spat-schedule: the function has no graph computes to schedule`,
   localMemory: (core: number, bytes: number, available: number) =>
     `core ${core}: estimated peak local memory ${bytes} bytes exceeds the ${available} bytes of the target; bufferization must tile it further`,

@@ -60,8 +60,9 @@ describe('lenet5 with 48 KiB of local memory per core', () => {
       // At 64 KiB every layer keeps its partial result for the send tasks; at 48 KiB some stream.
       expect(r.report!.layers.some((l) => l.granularity === 'window')).toBe(true);
     } else {
-      // Host transfers store partial results inside their bodies: weightless computes leave their producer's core instead.
-      expect(r.report!.cores.length).toBeGreaterThan(atDefault.report!.cores.length);
+      // Host transfers store partial results inside their bodies: nothing stays live after a body,
+      // so the schedule fits on no more cores than at 64 KiB.
+      expect(r.report!.cores.length).toBeGreaterThanOrEqual(atDefault.report!.cores.length);
     }
     expect(checkModule(m.module)).toEqual([]);
   });

@@ -73,14 +73,29 @@ function sourceBytes(workload: Workload, producer: number, resultIndex: number, 
  * whole value (a bounding box over the replica's lanes) or a run of a producer replica's
  * fragments at layer granularity may be as large as the whole value; otherwise one fragment.
  */
-function largestMessageBound(workload: Workload, node: WorkloadNode, granularity: Granularity, cost: CostModel, windowOf?: ReadonlyMap<number, number>): number {
+function largestMessageBound(
+  workload: Workload,
+  node: WorkloadNode,
+  granularity: Granularity,
+  cost: CostModel,
+  windowOf?: ReadonlyMap<number, number>,
+  transfer: TransferMode = 'channel',
+): number {
   let m = 0;
   for (const input of node.inputs) {
     // A windowed input receives single fragments, runs no larger than its window, or its box.
     const window = windowOf?.get(input.inputIndex) ?? Infinity;
     for (const s of input.sources) {
+      const producer = workload.nodes[s.producer]!;
+      if (transfer === 'host') {
+        // A host slot is loaded whole: a scalar producer's value, a batch producer replica's part
+        // (at most the host part budget, see minimumReplicas).
+        const whole = sourceBytes(workload, s.producer, s.resultIndex, cost);
+        m = Math.max(m, producer.isBatch ? Math.min(whole, Math.max(aligned(s.slotBytes, cost), hostPartBudget(cost))) : whole);
+        continue;
+      }
       // A whole value is received once per replica (the bounding box of its lanes' windows).
-      const whole = s.boxesPerLane !== undefined || (granularity === 'layer' && workload.nodes[s.producer]!.isBatch);
+      const whole = s.boxesPerLane !== undefined || (granularity === 'layer' && producer.isBatch);
       // (a scalar producer's box is the window itself; a fragment may be larger than the window it is clipped to).
       const cap = s.boxesPerLane !== undefined ? window : Math.max(window, aligned(s.slotBytes, cost));
       m = Math.max(m, Math.min(cap, whole ? sourceBytes(workload, s.producer, s.resultIndex, cost) : aligned(s.slotBytes, cost)));
@@ -135,7 +150,7 @@ export function replicaFootprint(
     for (const s of input.sources) inputs += sourceBytes(workload, s.producer, s.resultIndex, cost);
   }
   const windowed = new Set(windowOf.keys());
-  const message = largestMessageBound(workload, node, transfer === 'host' ? 'window' : granularity, cost, windowOf);
+  const message = largestMessageBound(workload, node, transfer === 'host' ? 'window' : granularity, cost, windowOf, transfer);
   const consumers = hasConsumers(workload, node.index);
   const results = node.resultBytes.reduce((a, b, k) => a + aligned(windows ? partBytes(node, k, replicas) : b, cost), 0);
   // A batch replica assembles its partial result (the whole value, or with windows its own
@@ -248,7 +263,11 @@ export function planLocalMemory(workload: Workload, plan: SchedulePlan, reads: r
           if (!windowed.has(r.inputIndex)) inputs += aligned(windowBytes(input, box), cost);
           windowed.add(r.inputIndex);
         } else if (r.remote.length > 0 || (r.hasLocal && pp.windows)) inputs += sourceBytes(workload, r.producer, r.resultIndex, cost);
-        for (const f of r.remote) message = Math.max(message, aligned(f.bytes, cost));
+        for (const f of r.remote) {
+          // A host slot is loaded whole: the producer replica's part (a scalar producer's value).
+          const loaded = host ? (pp.windows ? partBytes(workload.nodes[r.producer]!, r.resultIndex, pp.replicas) : sourceBytes(workload, r.producer, r.resultIndex, cost)) : f.bytes;
+          message = Math.max(message, aligned(loaded, cost));
+        }
       }
       const produces = new Map<string, number>();
       let kept = 0;
@@ -342,10 +361,13 @@ export function granularityForMemory(workload: Workload, cost: CostModel, prefer
 
 /**
  * True when replicas of `node` (with `replicas` replicas) must hold only their windows and parts
- * (`NodePlacement.windows`): one replica's whole values do not fit a core's local memory.
+ * (`NodePlacement.windows`): one replica's whole values do not fit a core's local memory, or
+ * several replicas write host slots (each stores its part).
  */
 export function needsWindows(workload: Workload, node: WorkloadNode, replicas: number, granularity: Granularity, cost: CostModel, transfer: TransferMode = 'channel'): boolean {
   if (!node.isBatch) return false;
+  // A host slot holds what its writer stores: with several replicas, their parts, not whole-size values.
+  if (transfer === 'host' && replicas > 1) return true;
   return replicaFootprint(workload, node, granularity, cost, transfer, replicas, false).bodyBytes > cost.localMemoryBytes;
 }
 
@@ -365,9 +387,21 @@ export function minimumReplicas(workload: Workload, cost: CostModel, granularity
   return workload.nodes.map((n) => {
     const g = granularity?.[n.index] ?? 'layer';
     const options = divisors(n.lanes).filter((d) => d <= cost.cores);
-    for (const r of options) if (placedFootprint(workload, n, r, g, cost, transfer).bodyBytes <= cost.localMemoryBytes) return r;
+    // With host slots a reader loads a producer replica's whole part: keep parts within the budget.
+    const partFits = (r: number): boolean =>
+      transfer !== 'host' || !n.isBatch || !hasConsumers(workload, n.index) || n.resultBytes.every((_, k) => partBytes(n, k, r) <= hostPartBudget(cost) || r === options[options.length - 1]);
+    for (const r of options) if (partFits(r) && placedFootprint(workload, n, r, g, cost, transfer).bodyBytes <= cost.localMemoryBytes) return r;
     return options[options.length - 1] ?? 1;
   });
+}
+
+/**
+ * The largest part (a replica's result slots) a batch read through host slots may have: a
+ * reader loads a whole host slot before it takes its window, so parts stay an eighth of a core's
+ * local memory (needsWindows splits the producer over enough replicas).
+ */
+export function hostPartBudget(cost: CostModel): number {
+  return Math.floor(cost.localMemoryBytes / 8);
 }
 
 /** `plan` with {@link NodePlacement.windows} set on every node whose replicas need them. */

@@ -9,7 +9,7 @@
 import { enumOption } from '@raptor-pim/ir-core';
 import type { WorkloadNode } from '../analysis/workload';
 import { replicaItems } from '../planning/core-mapping';
-import { enforcesLocalMemory, granularityForMemory, localMemoryOption, minimumReplicas } from '../planning/local-memory';
+import { enforcesLocalMemory, granularityForMemory, localMemoryOption, minimumReplicas, needsWindows } from '../planning/local-memory';
 import type { NodePlacement, TransferMode } from '../planning/schedule-plan';
 import { createPlanScheduler, type PlanContext } from '../scheduler';
 import { SchedulerMessages as M } from '../diagnostics';
@@ -26,46 +26,68 @@ function planLayerSequential({ workload, cost, options }: PlanContext) {
   const items = workload.nodes.map((n) => allItems.find((it) => it.node === n.index)!);
   const coreOf: number[][] = [];
   const used: number[] = [];
-  // Per core: the largest body and the bytes kept live between its computes.
-  const body: number[] = [];
-  const kept: number[] = [];
+  // Per core: the computes placed on it (node, body bytes) and the results kept live there, each
+  // from its producer's body to the last compute on the core that reads it.
+  const placed = new Map<number, { node: number; body: number }[]>();
+  const keptOn = new Map<number, Map<number, { bytes: number; until: number }>>();
   let next = 0;
-  const fitsOn = (c: number, n: WorkloadNode): boolean => used[c]! + n.crossbars <= cost.crossbarsPerCore;
+  const fitsOn = (c: number, n: WorkloadNode): boolean => (used[c] ?? 0) + n.crossbars <= cost.crossbarsPerCore;
   // With host transfers a partial result is stored inside its producer's body: nothing stays live after it.
   const retained = (i: number): number => (transfer === 'host' ? 0 : items[i]!.retainedBytes);
-  const memoryFits = (c: number, i: number, forwarded: number): boolean =>
-    !enforce || Math.max(body[c] ?? 0, items[i]!.memoryBytes) + (kept[c] ?? 0) + retained(i) + forwarded <= cost.localMemoryBytes;
   const producersOf = (n: WorkloadNode): number[] => [...new Set(n.inputs.flatMap((i) => i.sources.map((s) => s.producer)))];
+  /** The results of `n`'s producers on core `c`: read locally, so live until `n`. */
+  const forwardedOn = (c: number, n: WorkloadNode): number[] => producersOf(n).filter((p) => coreOf[p]!.includes(c));
+  /** Bytes kept live on `c` while node `idx` runs, with `extend` (producers whose results stay live until `until`). */
+  const liveAt = (c: number, idx: number, extend: readonly number[], until: number): number => {
+    let bytes = 0;
+    const entries = keptOn.get(c);
+    for (const [p, e] of entries ?? []) if (p < idx && idx <= (extend.includes(p) ? Math.max(e.until, until) : e.until)) bytes += e.bytes;
+    for (const p of extend) if (!entries?.has(p) && p < idx && idx <= until) bytes += items[p]!.resultBytes;
+    return bytes;
+  };
+  /** True when `n` fits on `c` reading `forwarded` locally, and every compute already on `c` still fits. */
+  const memoryFits = (c: number, n: WorkloadNode, forwarded: readonly number[]): boolean => {
+    if (!enforce) return true;
+    const cap = cost.localMemoryBytes;
+    if (items[n.index]!.memoryBytes + retained(n.index) + liveAt(c, n.index, forwarded, n.index) > cap) return false;
+    return (placed.get(c) ?? []).every((x) => x.body + liveAt(c, x.node, forwarded, n.index) <= cap);
+  };
   for (const n of workload.nodes) {
     const affinity = items[n.index]!.affinity;
     const mine: number[] = [];
+    // A replica holding windows reads its producers through host slots even on their core (planReads).
+    const windowed = needsWindows(workload, n, replicas[n.index]!, granularity[n.index]!, cost, transfer);
+    const forwarding = (c: number): number[] => (transfer === 'host' && !windowed ? forwardedOn(c, n) : []);
     for (let j = 0; j < replicas[n.index]!; j++) {
       let core = -1;
-      let forwarded = 0;
       if (n.crossbars === 0 && affinity >= 0 && replicas[n.index] === replicas[affinity]) {
         // Forwarding on the producer's core keeps the producer's result live until this compute.
-        const f = transfer === 'host' ? items[affinity]!.resultBytes : 0;
-        if (memoryFits(coreOf[affinity]![j]!, n.index, f)) {
-          core = coreOf[affinity]![j]!;
-          forwarded = f;
-        }
+        const c = coreOf[affinity]![j]!;
+        if (memoryFits(c, n, forwarding(c))) core = c;
       }
       if (core < 0 && next < cost.cores) core = next++;
       else if (core < 0) {
-        for (let c = 0; c < used.length && core < 0; c++) {
-          // A producer replica already on the core is read locally: its result stays live until this compute.
-          const f = transfer === 'host' ? producersOf(n).reduce((a, p) => a + (coreOf[p]!.includes(c) ? items[p]!.resultBytes : 0), 0) : 0;
-          if (!mine.includes(c) && fitsOn(c, n) && memoryFits(c, n.index, f)) {
-            core = c;
-            forwarded = f;
+        // Cores holding none of its producers first, so little stays live between computes.
+        for (const withProducers of [false, true]) {
+          for (let c = 0; c < used.length && core < 0; c++) {
+            const f = forwarding(c);
+            if (f.length > 0 !== withProducers) continue;
+            if (!mine.includes(c) && fitsOn(c, n) && memoryFits(c, n, f)) core = c;
           }
         }
       }
-      if (core < 0) return M.noPacking('layer-sequential', cost.cores);
-      if (used[core] === undefined) used[core] = 0;
-      used[core]! += n.crossbars;
-      body[core] = Math.max(body[core] ?? 0, items[n.index]!.memoryBytes);
-      kept[core] = (kept[core] ?? 0) + retained(n.index) + forwarded;
+      if (core < 0) return M.noPacking('layer-sequential', cost.cores, M.noCoreFor(n.name, j, replicas[n.index]!, items[n.index]!.memoryBytes, n.crossbars));
+      used[core] = (used[core] ?? 0) + n.crossbars;
+      let list = placed.get(core);
+      if (!list) placed.set(core, (list = []));
+      list.push({ node: n.index, body: items[n.index]!.memoryBytes });
+      let kept = keptOn.get(core);
+      if (!kept) keptOn.set(core, (kept = new Map()));
+      for (const p of forwarding(core)) {
+        const e = kept.get(p);
+        kept.set(p, { bytes: items[p]!.resultBytes, until: Math.max(e?.until ?? n.index, n.index) });
+      }
+      if (retained(n.index) > 0) kept.set(n.index, { bytes: retained(n.index), until: Infinity });
       mine.push(core);
     }
     coreOf[n.index] = mine;

@@ -236,15 +236,17 @@ export interface ParallelTile {
 }
 
 /**
- * The scalar graph computes of `func` whose one copy does not fit a core's local memory (their
- * minimum footprint, `minimumFootprint`) and that are parallel along a dimension. The others
- * are left to the driver's memory check, which names them.
+ * The scalar graph computes of `func` that are parallel along a dimension and whose one copy
+ * needs more than a quarter of a core's local memory (their minimum footprint,
+ * `minimumFootprint`): one compute holding a whole feature map would leave too little room for
+ * the computes it shares a core with, and its readers would load the whole value to take their
+ * windows of it. The others are left to the driver's memory check, which names them.
  */
 export function planParallelTiles(func: Operation, cost: CostModel): ParallelTile[] {
   const workload = new Workload(func, cost);
   const out: ParallelTile[] = [];
   for (const n of workload.nodes) {
-    if (n.isBatch || minimumFootprint(workload, n, cost).bodyBytes <= cost.localMemoryBytes) continue;
+    if (n.isBatch || minimumFootprint(workload, n, cost).bodyBytes <= cost.localMemoryBytes / 4) continue;
     const dim = parallelDimension(n.op);
     if (dim) out.push({ op: n.op, ...dim });
   }
