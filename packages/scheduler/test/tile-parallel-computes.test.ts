@@ -17,7 +17,9 @@
  *   default target tiles, and the interpreter's outputs before and after;
  * - `spat-schedule` (which runs the tiling when local memory is enforced) on every case with
  *   256 B and 384 B of local memory: every strategy's schedule fits, passes
- *   `spat-verify-communication` and keeps the outputs.
+ *   `spat-verify-communication` and keeps the outputs; yolo_block scheduled with `throughput`
+ *   (and `latency` with RAPTOR_SLOW_TESTS=1) on the default target, the driver tiling its Split
+ *   and Concat computes.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -327,6 +329,45 @@ const computeArb: fc.Arbitrary<RandomCompute> = fc.record({
   results: fc.integer({ min: 1, max: 2 }),
 });
 
+describe('parallelDimension: the order H, C, W, N for rank 4', () => {
+  /** A relu of 2x3x4x5 followed by a self-concatenation along each of `axes`. */
+  function concatAlong(axes: readonly number[]): Operation {
+    const shape = [2, 3, 4, 5];
+    const body: string[] = [`    %v0 = spat.relu(%a) : ${tensorType(shape)} -> ${tensorType(shape)}`];
+    let cur = shape;
+    axes.forEach((axis, k) => {
+      const next = cur.map((x, i) => (i === axis ? 2 * x : x));
+      body.push(`    %v${k + 1} = spat.concat axis ${axis} %v${k}, %v${k} : (${tensorType(cur)}, ${tensorType(cur)}) -> ${tensorType(next)}`);
+      cur = next;
+    });
+    const module = parse(`
+func.func @main(%x: ${tensorType(shape)}) -> ${tensorType(cur)} {
+  %y = spat.graph_compute [] = [] (%a) = (%x) crossbarWeights 0 : [] (${tensorType(shape)}) -> ${tensorType(cur)} {
+${body.join('\n')}
+    spat.yield %v${axes.length} : ${tensorType(cur)}
+  }
+  return %y : ${tensorType(cur)}
+}`);
+    return scalarComputes(module)[0]!;
+  }
+
+  it('takes H, then C, W and N as concatenations run along the earlier ones; none when every dimension is concatenated', () => {
+    expect(parallelDimension(concatAlong([]))).toEqual({ d: 2, lanes: 4 });
+    expect(parallelDimension(concatAlong([3]))).toEqual({ d: 2, lanes: 4 });
+    expect(parallelDimension(concatAlong([2]))).toEqual({ d: 1, lanes: 3 });
+    expect(parallelDimension(concatAlong([2, 1]))).toEqual({ d: 3, lanes: 5 });
+    expect(parallelDimension(concatAlong([1, 2, 3]))).toEqual({ d: 0, lanes: 2 });
+    expect(parallelDimension(concatAlong([0, 1, 2, 3]))).toBeUndefined();
+  });
+
+  it('is undefined for a batch and for a compute with weights', () => {
+    const module = parse(cases[6]!);
+    expect(scalarComputes(module).map((c) => parallelDimension(c))).toEqual([undefined, undefined, undefined]);
+    const tiled = tiledByPass(cases[0]!);
+    for (const b of topOps(tiled).filter((o) => GraphComputeBatchOp.isInstance(o))) expect(parallelDimension(b)).toBeUndefined();
+  });
+});
+
 describe('spat-tile-parallel-computes preserves meaning (property)', () => {
   it('random pointwise / concat bodies tiled along parallelDimension keep their outputs; the others are left unchanged', () => {
     let tiled = 0;
@@ -410,5 +451,24 @@ describe('spat-schedule tiles and schedules the fixture cases on small local mem
         expect([bytes, strategy, run(module, 'main', args)]).toEqual([bytes, strategy, before]);
       }
     }
+  });
+});
+
+describe('yolo_block through spat-schedule on the default target (tiling inside the driver)', () => {
+  // latency takes ~25 s on the shared machine: only with RAPTOR_SLOW_TESTS=1.
+  it.each(process.env['RAPTOR_SLOW_TESTS'] ? ['throughput', 'latency'] : ['throughput'])('%s: tiles the Split and Concat computes, fits, passes the checks and keeps the outputs', (strategy) => {
+    const m = lowerShared('yolo_block');
+    if (!m) return;
+    const reference = run(m.module, m.fn, m.args);
+    expect(reference.ok).toBe(true);
+    const target = defaultTarget();
+    const r = builtinScheduler(strategy)!.schedule(m.module, target, {});
+    expect((r.diagnostics ?? []).map((d) => d.message)).toEqual([]);
+    const report = r.report!.functions[0]!;
+    // The three tiled computes are 16-lane batches now.
+    expect(report.layers.filter((l) => /c2f_split_node|concat_1/.test(l.name)).map((l) => l.lanes)).toEqual([16, 16, 16]);
+    for (const c of report.cores) expect(c.peakLocalBytes).toBeLessThanOrEqual(target.config.chip_config.core_config.local_memory_config.memory_size);
+    expect(verifyCommunication(m.module, target).diagnostics.map((d) => d.message)).toEqual([]);
+    expect(run(m.module, m.fn, m.args)).toEqual(reference);
   });
 });
