@@ -311,6 +311,11 @@ class SSANameState {
     }
     if (op.results.length === 0) return;
     const first = op.results[0];
+    if (this.generic && !this.retained && !this.nameLoc) {
+      // Nothing names results before this in the generic form: number the first one directly.
+      this.valueIds.set(first, '%' + this.nextValueId++);
+      return;
+    }
     if (this.nameLoc && !this.valueIds.has(first)) {
       const name = findNameLocName(first.location);
       if (name !== undefined) this.setName(first, name);
