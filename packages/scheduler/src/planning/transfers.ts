@@ -87,10 +87,7 @@ export function planReads(workload: Workload, plan: SchedulePlan): ReplicaInputR
           for (let k = 0; k < slots.length; k++) {
             const slot = slots[k]!;
             const fromCore = coreOfLane(pp, producer.lanes, slot);
-            // With host slots a replica holding windows loads even its own core's producer slots
-            // from host memory: forwarded in SSA, the producer's part would stay live until it runs.
-            const viaOwnHost = plan.transfer === 'host' && pl.windows === true && producer.isBatch && fromCore === toCore;
-            if ((fromCore === toCore && !viaOwnHost) || pp.mirrors?.includes(toCore)) {
+            if (fromCore === toCore || pp.mirrors?.includes(toCore)) {
               hasLocal = true;
               continue;
             }

@@ -9,7 +9,7 @@
 import { enumOption } from '@raptor-pim/ir-core';
 import type { WorkloadNode } from '../analysis/workload';
 import { replicaItems } from '../planning/core-mapping';
-import { enforcesLocalMemory, granularityForMemory, localMemoryOption, minimumReplicas, needsWindows } from '../planning/local-memory';
+import { enforcesLocalMemory, granularityForMemory, localMemoryOption, minimumReplicas } from '../planning/local-memory';
 import type { NodePlacement, TransferMode } from '../planning/schedule-plan';
 import { createPlanScheduler, type PlanContext } from '../scheduler';
 import { SchedulerMessages as M } from '../diagnostics';
@@ -55,9 +55,7 @@ function planLayerSequential({ workload, cost, options }: PlanContext) {
   for (const n of workload.nodes) {
     const affinity = items[n.index]!.affinity;
     const mine: number[] = [];
-    // A replica holding windows reads its producers through host slots even on their core (planReads).
-    const windowed = needsWindows(workload, n, replicas[n.index]!, granularity[n.index]!, cost, transfer);
-    const forwarding = (c: number): number[] => (transfer === 'host' && !windowed ? forwardedOn(c, n) : []);
+    const forwarding = (c: number): number[] => (transfer === 'host' ? forwardedOn(c, n) : []);
     for (let j = 0; j < replicas[n.index]!; j++) {
       let core = -1;
       if (n.crossbars === 0 && affinity >= 0 && replicas[n.index] === replicas[affinity]) {
