@@ -63,6 +63,10 @@ export const SchedulerMessages = {
     `transfer on ${key} sends ${sent} bytes but the matching receive expects ${received} bytes`,
   deadlock: (cycle: string) => `communication deadlock: the cross-core happens-before graph has a cycle: ${cycle}`,
   deadlockPrefix: 'communication deadlock',
+  windowFallbackHost: (strategy: string) =>
+    `${strategy}: the window pipeline would deadlock with blocking sends and receives, and so would whole layers through channels; activations go through host slots instead (READY/FREE)`,
+  windowFallbackDeadlock: (strategy: string) =>
+    `spat-schedule: strategy '${strategy}': the window pipeline would deadlock with blocking sends and receives, and neither whole layers through channels nor host slots give a schedule that fits and does not deadlock`,
   windowFallback: (strategy: string) =>
     `${strategy}: the window pipeline would deadlock with blocking sends and receives; consumers wait for whole layers instead (layer granularity)`,
   cycleNote: (what: string) => `on the cycle: ${what}`,

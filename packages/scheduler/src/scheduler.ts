@@ -18,7 +18,7 @@ import { estimateSchedule } from './planning/estimate';
 import { enforcesLocalMemory, granularityForMemory, minimumFootprint, planLocalMemory, withWindows } from './planning/local-memory';
 import { planParallelTiles, tileOversizedParallelComputes } from './transforms/tile-parallel-computes';
 import { placeOnMesh, trafficCost } from './planning/placement';
-import type { SchedulePlan } from './planning/schedule-plan';
+import type { Granularity, SchedulePlan } from './planning/schedule-plan';
 import { planReads, remapPlan, trafficOf } from './planning/transfers';
 import { buildReport, type ScheduleReport } from './report';
 import { materializeSchedule } from './transforms/materialize-schedule';
@@ -231,23 +231,50 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
         let estimate = estimateSchedule(p.workload, p.plan, reads, cost);
         let done = materializeSchedule(p.workload, p.plan, reads, cost);
         if (backup) {
-          const cycle = verifyCommunication(p.workload.func, target).diagnostics.find((d) => d.message.startsWith(M.deadlockPrefix));
-          if (cycle) {
-            p.workload.func.regions[0]!.takeBody(backup.regions[0]!);
+          const deadlocked = (): boolean => verifyCommunication(p.workload.func, target).diagnostics.some((d) => d.message.startsWith(M.deadlockPrefix));
+          if (deadlocked()) {
+            // Fallbacks, in order: consumers wait for whole layers (send tasks in one global
+            // order), except computes whose partial result would not fit a core; then every
+            // activation through host slots (READY/FREE), which blocks on no send.
+            const enforce = enforcesLocalMemory(opts);
+            const original = p.plan;
+            const fallbacks: SchedulePlan[] = [];
+            const layerOnly = (plan: SchedulePlan, g?: readonly Granularity[]): SchedulePlan => ({
+              ...plan,
+              placements: plan.placements.map((x, i) => ({ ...x, granularity: g?.[i] ?? ('layer' as const) })),
+            });
+            p.workload.func.regions[0]!.takeBody(backup.clone().regions[0]!);
             p.workload = new Workload(p.workload.func, cost);
-            // Layer granularity, except for computes whose partial result would not fit a core.
-            const layer = enforcesLocalMemory(opts) ? granularityForMemory(p.workload, cost, 'layer', 'channel', p.plan.placements.map((x) => x.replicas)) : undefined;
-            p.plan = { ...p.plan, placements: p.plan.placements.map((x, i) => ({ ...x, granularity: layer?.[i] ?? ('layer' as const) })) };
-            if (enforcesLocalMemory(opts)) p.plan = withWindows(p.workload, p.plan, cost);
-            reads = planReads(p.workload, p.plan);
-            const over = enforcesLocalMemory(opts) ? planLocalMemory(p.workload, p.plan, reads, cost).find((c) => c.peakBytes > cost.localMemoryBytes) : undefined;
-            if (over) {
-              error(p.workload.func, M.windowFallbackMemory(spec.name, over.core, over.peakBytes, cost.localMemoryBytes));
+            const replicas = original.placements.map((x) => x.replicas);
+            const withMemory = (plan: SchedulePlan): SchedulePlan => (enforce ? withWindows(p.workload, plan, cost) : plan);
+            fallbacks.push(withMemory(layerOnly(original, enforce ? granularityForMemory(p.workload, cost, 'layer', 'channel', replicas) : undefined)));
+            fallbacks.push(withMemory({ ...layerOnly(original), transfer: 'host' }));
+            let settled = false;
+            let over: { core: number; peakBytes: number } | undefined;
+            for (const [k, plan] of fallbacks.entries()) {
+              if (k > 0) {
+                p.workload.func.regions[0]!.takeBody(backup.clone().regions[0]!);
+                p.workload = new Workload(p.workload.func, cost);
+              }
+              const fallbackReads = planReads(p.workload, plan);
+              over = enforce ? planLocalMemory(p.workload, plan, fallbackReads, cost).find((c) => c.peakBytes > cost.localMemoryBytes) : undefined;
+              if (over) continue;
+              const fallbackEstimate = estimateSchedule(p.workload, plan, fallbackReads, cost);
+              const fallbackDone = materializeSchedule(p.workload, plan, fallbackReads, cost);
+              if (deadlocked()) continue;
+              p.plan = plan;
+              reads = fallbackReads;
+              estimate = fallbackEstimate;
+              done = fallbackDone;
+              settled = true;
+              p.warnings.push(plan.transfer === 'host' ? M.windowFallbackHost(spec.name) : M.windowFallback(spec.name));
+              break;
+            }
+            if (!settled) {
+              p.workload.func.regions[0]!.takeBody(backup.regions[0]!);
+              error(p.workload.func, over ? M.windowFallbackMemory(spec.name, over.core, over.peakBytes, cost.localMemoryBytes) : M.windowFallbackDeadlock(spec.name));
               return failed();
             }
-            estimate = estimateSchedule(p.workload, p.plan, reads, cost);
-            done = materializeSchedule(p.workload, p.plan, reads, cost);
-            p.warnings.push(M.windowFallback(spec.name));
           }
         }
         const bounds = computeBounds(cost, modelWorkOf(p.workload));
