@@ -1,0 +1,53 @@
+/**
+ * Models whose feature maps do not fit one core's 64 KiB of local memory, end to end on the
+ * default target: resnet_mini (32x32 maps of 16-64 channels, `throughput`) and yolo_block
+ * (SiLU, Split, Concat, a MaxPool pyramid, Resize and two heads, `layer-sequential`). The
+ * scheduler splits their computes over more cores, each replica holding only the windows it
+ * reads and its own result slots; spat-tile-parallel-computes first turns yolo_block's whole-map
+ * Split and Concat computes into lane batches. The bundle pim-sim runs must compute what
+ * onnxruntime computes. One strategy per model keeps the test bounded (about 10 s each); the
+ * compile benchmark (`tools/bench/compile`) runs the others.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { simulateBundle } from '@raptor-pim/pim-sim';
+import { defaultTarget } from '@raptor-pim/pim-target';
+import { builtinScheduler } from '@raptor-pim/scheduler';
+import { compile, formatCompileDiagnostic } from '@raptor-pim/compiler';
+import { conformanceRatio } from './support/conformance-compile';
+import { modelDir, readModel, readNpyTensor } from './support/models';
+
+jest.setTimeout(300_000);
+
+const CASES = [
+  { name: 'resnet_mini', strategy: 'throughput' },
+  { name: 'yolo_block', strategy: 'layer-sequential' },
+] as const;
+
+describe.each(CASES)('$name with $strategy on the default 64 KiB target', ({ name, strategy }) => {
+  test('compiles with computes split over cores and simulates to onnxruntime outputs', () => {
+    const dir = modelDir(name);
+    const input = readNpyTensor(path.join(dir, 'input_0.npy'));
+    const target = defaultTarget();
+    const r = compile(readModel(name), { target, scheduler: builtinScheduler(strategy)! });
+    expect(r.diagnostics.filter((d) => d.severity === 'error').map(formatCompileDiagnostic)).toEqual([]);
+
+    // Some compute runs on more cores than one: the memory split, not weight replication, forces it.
+    const layers = r.report.schedule?.functions[0]?.layers ?? [];
+    expect(layers.some((l) => l.replicas > 1)).toBe(true);
+    for (const c of r.report.schedule!.functions[0]!.cores) {
+      expect(c.peakLocalBytes).toBeLessThanOrEqual(target.config.chip_config.core_config.local_memory_config.memory_size);
+    }
+
+    const bundle = r.bundle!;
+    const sim = simulateBundle(bundle, { mode: 'latency', inputs: { [bundle.inputs[0]!.name]: { dtype: 'f32', shape: [...bundle.inputs[0]!.shape], data: input.data } } });
+    expect(sim.error?.message).toBeUndefined();
+    const outputs = fs.readdirSync(dir).filter((f) => /^output_\d+\.npy$/.test(f)).sort();
+    expect(sim.outputs.length).toBe(outputs.length);
+    outputs.forEach((file, k) => {
+      const reference = readNpyTensor(path.join(dir, file));
+      const got = Float32Array.from(sim.outputs[k]!.array.data as ArrayLike<number>);
+      expect([name, file, conformanceRatio(got, reference.data) <= 1]).toEqual([name, file, true]);
+    });
+  });
+});
