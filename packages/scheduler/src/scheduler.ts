@@ -163,17 +163,15 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
         return { diagnostics };
       };
       if (diagnostics.length) return failed();
-      // Scalar computes too large for a core that work along a dimension become lane batches.
-      if (enforcesLocalMemory(opts)) {
-        for (const func of funcs) {
-          const tiles = planParallelTiles(func, cost);
-          if (!tiles.length) continue;
+      for (const func of funcs) {
+        let workload = new Workload(func, cost);
+        // Scalar computes too large for a core that work along a dimension become lane batches.
+        const tiles = enforcesLocalMemory(opts) ? planParallelTiles(workload, cost) : [];
+        if (tiles.length) {
           if (!restore.some((r) => r.func === func)) restore.push({ func, body: func.clone() });
           tileOversizedParallelComputes(func, cost, tiles);
+          workload = new Workload(func, cost);
         }
-      }
-      for (const func of funcs) {
-        const workload = new Workload(func, cost);
         const warnings: string[] = [];
         for (const p of workload.problems) {
           if (p.message === 'plan') error(p.op, M.unloweredPlan(p.op.name));

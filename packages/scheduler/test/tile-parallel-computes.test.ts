@@ -40,7 +40,7 @@ import {
 } from '@raptor-pim/ir-core';
 import { BlueprintOp, GraphComputeBatchOp, GraphComputeOp, registerSpatialDialect } from '@raptor-pim/spatial-dialect';
 import { createCostModel, defaultTarget, type Target } from '@raptor-pim/pim-target';
-import { TargetKey, builtinScheduler, verifyCommunication, parallelDimension, planParallelTiles, registerSchedulerPasses, tileOversizedParallelComputes, tileParallelCompute } from '@raptor-pim/scheduler';
+import { TargetKey, Workload, builtinScheduler, verifyCommunication, parallelDimension, planParallelTiles, registerSchedulerPasses, tileOversizedParallelComputes, tileParallelCompute } from '@raptor-pim/scheduler';
 import { expectGoldenCases } from '../../../tools/test-support/golden-cases';
 import { run } from './helpers';
 import { lowerShared } from './models';
@@ -164,7 +164,8 @@ describe('spat-tile-parallel-computes on the fixture cases', () => {
   it.each(cases.map((c, i) => [i, c] as const))('case %i: planParallelTiles on a tiny local memory picks exactly the parallel computes', (i, text) => {
     const module = parse(text);
     const computes = scalarComputes(module);
-    const tiles = planParallelTiles(funcOf(module), createCostModel(targetWithLocalMemory(TINY)));
+    const tinyCost = createCostModel(targetWithLocalMemory(TINY));
+    const tiles = planParallelTiles(new Workload(funcOf(module), tinyCost), tinyCost);
     const expected = EXPECTED[i]!.flatMap((e, k) => (e ? [{ op: computes[k], ...e }] : []));
     expect(tiles.map((t) => ({ op: t.op, d: t.d, lanes: t.lanes }))).toEqual(expected);
   });
@@ -418,14 +419,14 @@ describe('spat-tile-parallel-computes on shared models (planned and lowered by t
     if (!m) return;
     const func = funcOf(m.module);
     const cost = createCostModel(defaultTarget());
-    const tiles = planParallelTiles(func, cost);
+    const tiles = planParallelTiles(new Workload(func, cost), cost);
     expect(tiles.map((t) => [String((t.op.location as unknown as { name?: unknown }).name), t.d, t.lanes])).toEqual(expected);
     const reference = run(m.module, m.fn, m.args);
     expect(reference.ok).toBe(true);
     expect(tileOversizedParallelComputes(func, cost, tiles)).toBe(expected.length);
     expect(verifierMessages(m.module)).toEqual([]);
     expect(run(m.module, m.fn, m.args)).toEqual(reference);
-    expect(planParallelTiles(func, cost)).toEqual([]);
+    expect(planParallelTiles(new Workload(func, cost), cost)).toEqual([]);
   });
 });
 

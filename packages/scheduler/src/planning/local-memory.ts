@@ -410,10 +410,7 @@ export function withWindows(workload: Workload, plan: SchedulePlan, cost: CostMo
     ...plan,
     placements: plan.placements.map((p, i) => {
       const n = workload.nodes[i]!;
-      const windows = needsWindows(workload, n, p.replicas, p.granularity, cost, plan.transfer);
-      const { windows: _old, ...rest } = p;
-      void _old;
-      return windows ? { ...rest, windows: true } : rest;
+      return { ...p, windows: needsWindows(workload, n, p.replicas, p.granularity, cost, plan.transfer) };
     }),
   };
 }

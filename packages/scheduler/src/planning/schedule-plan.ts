@@ -71,17 +71,17 @@ export interface SchedulePlan {
 }
 
 /** Rounds (lanes per replica) of a placement of a node with `lanes` lanes. */
-export function roundsOf(p: NodePlacement, lanes: number): number {
+export function roundsOf(p: Pick<NodePlacement, 'replicas'>, lanes: number): number {
   return Math.ceil(lanes / p.replicas);
 }
 
 /** The replica that runs graph lane `lane`. */
-export function replicaOfLane(p: NodePlacement, lanes: number, lane: number): number {
+export function replicaOfLane(p: Pick<NodePlacement, 'replicas'>, lanes: number, lane: number): number {
   return Math.floor(lane / roundsOf(p, lanes));
 }
 
 /** The graph lanes of replica `replica`, in round order. */
-export function lanesOfReplica(p: NodePlacement, lanes: number, replica: number): number[] {
+export function lanesOfReplica(p: Pick<NodePlacement, 'replicas'>, lanes: number, replica: number): number[] {
   const rounds = roundsOf(p, lanes);
   const out: number[] = [];
   for (let l = replica * rounds; l < Math.min(lanes, (replica + 1) * rounds); l++) out.push(l);

@@ -11,7 +11,7 @@
  */
 import type { Box } from '../analysis/fragment-needs';
 import { boundingBox } from '../analysis/fragment-needs';
-import { byteSizeOfType, type WorkloadInput, type WorkloadNode } from '../analysis/workload';
+import type { WorkloadInput, WorkloadNode } from '../analysis/workload';
 import { lanesOfReplica, roundsOf, type NodePlacement } from './schedule-plan';
 
 /** The window of `input` that the graph lanes `lanes` read, or undefined when the input is read whole. */
@@ -56,7 +56,7 @@ export function replicaWindow(node: WorkloadNode, input: WorkloadInput, replicas
   const key = `${replicas}:${replica}`;
   let box = cache.get(key);
   if (box === undefined) {
-    const lanes = lanesOfReplica({ replicas } as NodePlacement, node.lanes, replica);
+    const lanes = lanesOfReplica({ replicas }, node.lanes, replica);
     box = windowOfLanes(input, lanes) ?? null;
     cache.set(key, box);
   }
@@ -76,7 +76,7 @@ export function largestReplicaWindowBytes(node: WorkloadNode, input: WorkloadInp
 
 /** First graph lane of replica `replica` (its part's slot 0). */
 export function firstLaneOfReplica(p: Pick<NodePlacement, 'replicas'>, lanes: number, replica: number): number {
-  return replica * roundsOf(p as NodePlacement, lanes);
+  return replica * roundsOf(p, lanes);
 }
 
 /** Bytes of one replica's part of result `resultIndex` (a batch: its slots only; a scalar compute: the whole value). */
@@ -85,9 +85,4 @@ export function partBytes(node: WorkloadNode, resultIndex: number, replicas: num
   if (!node.isBatch) return whole;
   const rounds = Math.ceil(node.lanes / replicas);
   return (whole / node.lanes) * rounds;
-}
-
-/** Bytes of the whole value of a producer result (for reading it whole). */
-export function resultValueBytes(node: WorkloadNode, resultIndex: number): number {
-  return byteSizeOfType(node.op.getResult(resultIndex).type);
 }

@@ -23,7 +23,7 @@ function planLayerSequential({ workload, cost, options }: PlanContext) {
   // One copy per layer; a layer whose data does not fit one core is split over as many cores as it needs.
   const replicas = enforce ? minimumReplicas(workload, cost, granularity, transfer) : workload.nodes.map(() => 1);
   const allItems = replicaItems(workload, workload.nodes.map((n) => ({ replicas: replicas[n.index]!, copies: 1 })), cost, granularity, transfer);
-  const items = workload.nodes.map((n) => allItems.find((it) => it.node === n.index)!);
+  const items = allItems.filter((it) => it.replica === 0); // node order: one per node (its replicas are alike)
   const coreOf: number[][] = [];
   const used: number[] = [];
   // Per core: the computes placed on it (node, body bytes) and the results kept live there, each

@@ -550,11 +550,13 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       return v;
     };
     // Windowed inputs: the window this replica's lanes read (origin and current value).
-    const windowsOf = new Map<number, { box: Box; value: Value; rebase: readonly number[] }>();
+    const windowsOf = new Map<number, { box: Box; value: Value }>();
+    /** Logical coordinates `offsets` inside the window `w`. */
+    const inWindow = (w: { box: Box }, offsets: readonly number[]): number[] => offsets.map((o, d) => o - w.box.offsets[d]!);
     if (mirrorCore === undefined && pl.windows) {
       for (const input of n.inputs) {
         const box = replicaWindow(n, input, pl.replicas, j);
-        if (box) windowsOf.set(input.inputIndex, { box, value: createEmpty(bb, loc, RankedTensorType.get(ctx, [...box.sizes], input.window!.logical.elementType)), rebase: box.offsets });
+        if (box) windowsOf.set(input.inputIndex, { box, value: createEmpty(bb, loc, RankedTensorType.get(ctx, [...box.sizes], input.window!.logical.elementType)) });
       }
     }
     /**
@@ -577,7 +579,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       let frag: Value;
       if (first === undefined) frag = whole ? source : slices.extract(bb, loc, source, fo, fs);
       else frag = slices.extract(bb, loc, source, [slot - first, ...fo], [1, ...fs], RankedTensorType.get(ctx, fs, type.elementType));
-      w.value = slices.insert(bb, loc, frag, w.value, piece.offsets.map((o, d) => o - w.box.offsets[d]!), piece.sizes);
+      w.value = slices.insert(bb, loc, frag, w.value, inWindow(w, piece.offsets), piece.sizes);
     };
     /** Places slots `slots` of `source`, a collection holding the slots from `first` on, into a window. */
     const placeSlots = (inputIndex: number, sourceIndex: number, source: Value, first: number, slots: readonly number[]): void => {
@@ -599,7 +601,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
         if (!piece) continue;
         const whole = piece.sizes.every((x, d) => x === collection.shape[d]) && q === first;
         const part = whole ? source : slices.extract(bb, loc, source, [piece.offsets[0]! - first, ...piece.offsets.slice(1)], piece.sizes);
-        w.value = slices.insert(bb, loc, part, w.value, piece.offsets.map((o, d) => o - w.box.offsets[d]!), piece.sizes);
+        w.value = slices.insert(bb, loc, part, w.value, inWindow(w, piece.offsets), piece.sizes);
       }
     };
     // Local sources of windowed inputs: their slots come from this core's producer replica.
@@ -646,7 +648,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
                 const window = receive(bb, f, me, RankedTensorType.get(ctx, [...f.box.sizes], collection.elementType), loc);
                 w.value = f.box.sizes.every((x, d) => x === w.box.sizes[d] && f.box!.offsets[d] === w.box.offsets[d])
                   ? window
-                  : slices.insert(bb, loc, window, w.value, f.box.offsets.map((o, d) => o - w.box.offsets[d]!), f.box.sizes);
+                  : slices.insert(bb, loc, window, w.value, inWindow(w, f.box.offsets), f.box.sizes);
               } else w.value = slices.extract(bb, loc, slot ? whole() : receive(bb, f, me, collection, loc), w.box.offsets, w.box.sizes);
               continue;
             }
@@ -738,7 +740,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
         if (nodeInputs.has(k)) mapping.map(arg, inputValue(k));
         else mapping.map(arg, iArgs[argOfInput.get(k)!]!);
         const w = windowsOf.get(k);
-        if (w) rebase.set(arg, w.rebase);
+        if (w) rebase.set(arg, w.box.offsets);
       });
       if (n.isBatch) gEntry.arguments.slice(firstWeightArg + weights.length + inputs.length).forEach((out, k) => mapping.map(out, partialOf(k)));
       for (let o = gEntry.firstOp; o; o = o.next) {

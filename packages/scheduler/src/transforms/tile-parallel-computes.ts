@@ -236,14 +236,13 @@ export interface ParallelTile {
 }
 
 /**
- * The scalar graph computes of `func` that are parallel along a dimension and whose one copy
+ * The scalar graph computes of `workload`'s function that are parallel along a dimension and whose one copy
  * needs more than a quarter of a core's local memory (their minimum footprint,
  * `minimumFootprint`): one compute holding a whole feature map would leave too little room for
  * the computes it shares a core with, and its readers would load the whole value to take their
  * windows of it. The others are left to the driver's memory check, which names them.
  */
-export function planParallelTiles(func: Operation, cost: CostModel): ParallelTile[] {
-  const workload = new Workload(func, cost);
+export function planParallelTiles(workload: Workload, cost: CostModel): ParallelTile[] {
   const out: ParallelTile[] = [];
   for (const n of workload.nodes) {
     if (n.isBatch || minimumFootprint(workload, n, cost).bodyBytes <= cost.localMemoryBytes / 4) continue;
@@ -254,7 +253,7 @@ export function planParallelTiles(func: Operation, cost: CostModel): ParallelTil
 }
 
 /** Tiles the computes {@link planParallelTiles} finds (or `tiles`); returns how many. */
-export function tileOversizedParallelComputes(func: Operation, cost: CostModel, tiles: readonly ParallelTile[] = planParallelTiles(func, cost)): number {
+export function tileOversizedParallelComputes(func: Operation, cost: CostModel, tiles: readonly ParallelTile[] = planParallelTiles(new Workload(func, cost), cost)): number {
   for (const t of tiles) tileParallelCompute(t.op, t.d, t.lanes);
   return tiles.length;
 }
