@@ -1,5 +1,4 @@
 import * as fs from 'node:fs';
-import { isatty } from 'node:tty';
 import { runCli } from './main';
 import type { CliIo } from './command';
 
@@ -36,8 +35,9 @@ const io: CliIo = {
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
     return Buffer.concat(chunks).toString('utf8');
   },
+  // node:tty (and the net and stream modules it loads, about 5 ms) only when a command asks.
   get isTty(): boolean {
-    return isatty(2);
+    return (require('node:tty') as typeof import('node:tty')).isatty(2);
   },
 };
 

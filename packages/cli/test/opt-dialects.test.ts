@@ -2,6 +2,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '@raptor-pim/cli';
+import { createRaptorContext } from '@raptor-pim/compiler';
+import { createOptContext } from '../src/commands/opt';
 import { captureIo } from './support/capture-io';
 
 /** `raptor opt` knows every dialect Raptor defines, not only builtin/func/arith. */
@@ -69,5 +71,13 @@ describe('raptor opt registers affine, tensor, scf, memref, spat and pim', () =>
     const r = await opt(bad);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/error: .*spat\.relu/);
+  });
+
+  it("registers the same dialects as the compiler's createRaptorContext (opt builds its context without loading the compiler)", () => {
+    const names = (ctx: { registeredDialects: readonly { namespace: string }[] }): string[] => ctx.registeredDialects.map((d) => d.namespace).sort();
+    const ours = createOptContext();
+    const compilers = createRaptorContext();
+    expect(names(ours)).toEqual(names(compilers));
+    for (const d of compilers.registeredDialects) expect(ours.getDialect(d.namespace)).toBe(d);
   });
 });

@@ -8,7 +8,7 @@ import { printOperation } from '@raptor-pim/ir-core';
 import { formatDiagnostic, hasErrors, importOnnxModel, parseInputShapeFlag, readOnnxFile, type OnnxTensor } from '@raptor-pim/onnx-frontend';
 import { defineParsedCommand, type CliCommand, type CliIo } from '../command';
 import { CLI_MESSAGES as M } from '../diagnostics';
-import type { RunInputSpec } from '../run/run-entry';
+import { parseRunInput, type RunInputSpec } from '../run/run-input';
 
 /** Parsed `raptor import` options. */
 export interface ImportArgs {
@@ -74,7 +74,7 @@ export function parseImportArgs(args: readonly string[]): ImportArgs | { error: 
         const eq = v.lastIndexOf('=');
         if (eq <= 0) return { error: M.importBadConstInput(v) };
         out.constInputs.push({ name: v.slice(0, eq), file: v.slice(eq + 1) });
-      } else out.inputs.push(parseRunInputSpec(v));
+      } else out.inputs.push(parseRunInput(v));
       continue;
     }
     if (a.startsWith('-') && a !== '-') return { error: M.importUnknownOption(a) };
@@ -83,12 +83,6 @@ export function parseImportArgs(args: readonly string[]): ImportArgs | { error: 
   if (positional.length !== 1) return { error: M.importNeedsModel() };
   out.model = positional[0]!;
   return out;
-}
-
-/** `--input [NAME=]FILE.npy` (as run-entry's `parseRunInput`, without loading the interpreter for a plain import). */
-function parseRunInputSpec(v: string): RunInputSpec {
-  const eq = v.lastIndexOf('=');
-  return eq > 0 ? { name: v.slice(0, eq), file: v.slice(eq + 1) } : { file: v };
 }
 
 /**

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { TargetKey, createRaptorContext, createRaptorPassRegistry, findEntryFunction, type EntryFunction } from '@raptor-pim/compiler';
+import type { EntryFunction } from '@raptor-pim/compiler';
 import {
   MLIRContext,
   parseSourceString,
@@ -21,10 +21,12 @@ import {
   type PassRegistry,
   type PrintOptions,
 } from '@raptor-pim/ir-core';
-import { defaultTarget, formatDiagnostic as formatTargetDiagnostic, loadTarget, type Target } from '@raptor-pim/pim-target';
+import { registerPimDialect } from '@raptor-pim/pim-dialect';
+import type { Target } from '@raptor-pim/pim-target';
+import { registerSpatialDialect } from '@raptor-pim/spatial-dialect';
 import type { CliCommand, CliIo } from '../command';
 import { CLI_MESSAGES } from '../diagnostics';
-import { parseRunInput, runEntryWithFiles, type RunInputSpec } from '../run/run-entry';
+import { parseRunInput, type RunInputSpec } from '../run/run-input';
 
 // ------------------------------------------------------------------ options
 
@@ -246,6 +248,22 @@ class Timing {
   }
 }
 
+/**
+ * A context with every dialect Raptor defines (builtin, func, arith, affine, tensor, scf, memref,
+ * spat, pim): the dialects of the compiler's `createRaptorContext`, registered here from the
+ * dialect packages so that a command without a pipeline does not load the compiler, its stages
+ * and the ONNX importer (test/opt-dialects.test.ts checks the two register the same dialects).
+ */
+export function createOptContext(): MLIRContext {
+  const ctx = new MLIRContext();
+  registerSpatialDialect(ctx);
+  registerPimDialect(ctx);
+  return ctx;
+}
+
+/** What a pipeline needs from the compiler: its target key and, for `--run`, the entry lookup. */
+type CompilerModule = typeof import('@raptor-pim/compiler');
+
 interface ChunkResult {
   ok: boolean;
   output: string;
@@ -259,14 +277,13 @@ function processChunk(
   lineOffset: number,
   filename: string,
   args: OptArgs,
-  registry: PassRegistry,
-  target: Target,
+  registry: PassRegistry | undefined,
+  pipeline: { readonly compiler: CompilerModule; readonly target: Target } | undefined,
   timing: Timing,
   diagnostics: Diagnostic[],
   io: CliIo,
 ): ChunkResult {
-  // every dialect Raptor defines: builtin, func, arith, affine, tensor, scf, memref, spat, pim
-  const ctx = createRaptorContext();
+  const ctx = createOptContext();
   ctx.allowUnregisteredDialects = args.allowUnregistered;
   ctx.printOpOnDiagnostic = !args.verifyDiagnostics;
   const printOptions: PrintOptions = {
@@ -279,10 +296,10 @@ function processChunk(
   let pm: PassManager | undefined;
   let result: Operation | undefined;
   const body = (): string | undefined => {
-    if (args.pipeline !== undefined) {
+    if (args.pipeline !== undefined && registry && pipeline) {
       pm = parsePassPipeline(ctx, args.pipeline, registry);
       if (!pm) return undefined;
-      pm.setContext(TargetKey, target);
+      pm.setContext(pipeline.compiler.TargetKey, pipeline.target);
       if (args.printIrAfterAll || args.printIrAfter.length > 0) {
         const after = new Set(args.printIrAfter);
         pm.enableIRPrinting({
@@ -335,8 +352,13 @@ function withReproducer(error: unknown, input: string): Error {
   return e;
 }
 
-/** Runs `raptor opt` with parsed options; returns the exit code. */
-export async function runOpt(args: OptArgs, io: CliIo, registry: PassRegistry = createRaptorPassRegistry()): Promise<number> {
+/**
+ * Runs `raptor opt` with parsed options; returns the exit code. `registry` defaults to the
+ * compiler's (`createRaptorPassRegistry()`). The compiler and the target are loaded only when a
+ * pipeline, `--target` or `--run` needs them: parsing, verifying and printing load the
+ * dialects alone.
+ */
+export async function runOpt(args: OptArgs, io: CliIo, registry?: PassRegistry): Promise<number> {
   const filename = args.input === '-' ? '<stdin>' : args.input;
   let text: string;
   if (args.input === '-') text = await io.readStdin();
@@ -349,25 +371,32 @@ export async function runOpt(args: OptArgs, io: CliIo, registry: PassRegistry = 
       return 1;
     }
   }
+  const compiler = args.pipeline !== undefined || args.run ? await import('@raptor-pim/compiler') : undefined;
   if (args.pipeline !== undefined) {
+    registry ??= compiler!.createRaptorPassRegistry();
     // Check the pipeline once up front, so a typo is reported before any input is processed.
     const scratch = new MLIRContext();
-    const { result, diagnostics } = scratch.diagnostics.capture(() => parsePassPipeline(scratch, args.pipeline!, registry));
+    const { result, diagnostics } = scratch.diagnostics.capture(() => parsePassPipeline(scratch, args.pipeline!, registry!));
     if (!result) {
       io.stderr(CLI_MESSAGES.optBadPipeline(args.pipeline) + '\n' + renderDiagnostics(diagnostics, () => args.pipeline));
       return 1;
     }
     if (args.dumpPassPipeline) io.stderr(result.printAsTextualPipeline() + '\n');
   }
-  let target = defaultTarget();
-  if (args.target !== undefined) {
-    const loaded = loadTarget(args.target);
-    for (const d of loaded.diagnostics) io.stderr(formatTargetDiagnostic(d) + '\n');
-    if (!loaded.value || loaded.diagnostics.some((d) => d.severity === 'error')) {
-      io.stderr(CLI_MESSAGES.optBadTarget(args.target) + '\n');
-      return 1;
+  let pipeline: { readonly compiler: CompilerModule; readonly target: Target } | undefined;
+  if (args.pipeline !== undefined || args.target !== undefined) {
+    const targets = await import('@raptor-pim/pim-target');
+    let target = targets.defaultTarget();
+    if (args.target !== undefined) {
+      const loaded = targets.loadTarget(args.target);
+      for (const d of loaded.diagnostics) io.stderr(targets.formatDiagnostic(d) + '\n');
+      if (!loaded.value || loaded.diagnostics.some((d) => d.severity === 'error')) {
+        io.stderr(CLI_MESSAGES.optBadTarget(args.target) + '\n');
+        return 1;
+      }
+      target = loaded.value;
     }
-    target = loaded.value;
+    if (compiler) pipeline = { compiler, target };
   }
   const timing = new Timing();
   const diagnostics: Diagnostic[] = [];
@@ -379,7 +408,7 @@ export async function runOpt(args: OptArgs, io: CliIo, registry: PassRegistry = 
   for (const chunk of chunks) {
     let r: ChunkResult;
     try {
-      r = processChunk(chunk.text, chunk.lineOffset, filename, args, registry, target, timing, diagnostics, io);
+      r = processChunk(chunk.text, chunk.lineOffset, filename, args, registry, pipeline, timing, diagnostics, io);
     } catch (e) {
       throw withReproducer(e, chunk.text);
     }
@@ -396,8 +425,8 @@ export async function runOpt(args: OptArgs, io: CliIo, registry: PassRegistry = 
     return l === undefined ? undefined : l.endsWith('\r') ? l.slice(0, -1) : l;
   };
   // With --run, the module after the pipeline is interpreted (as `raptor import --run` does).
-  if (ok && args.run && module) {
-    const entry = findEntryFunction(module, args.entry);
+  if (ok && args.run && module && compiler) {
+    const entry = compiler.findEntryFunction(module, args.entry);
     if (!entry.ok) {
       diagnostics.push(...entry.diagnostics);
       ok = false;
@@ -412,6 +441,7 @@ export async function runOpt(args: OptArgs, io: CliIo, registry: PassRegistry = 
   if (runEntry) {
     if (args.output !== undefined && !writeOutput(args.output, result, io)) return 1;
     const { module: m, entry } = runEntry;
+    const { runEntryWithFiles } = await import('../run/run-entry');
     return runEntryWithFiles(m, entry, { command: 'opt', inputKind: `@${entry.name} argument`, inputs: args.inputs, outputDir: args.outputDir, referenceDir: args.referenceDir }, io);
   }
   if (args.output !== undefined) return writeOutput(args.output, result, io) ? 0 : 1;

@@ -11,12 +11,9 @@ import type { Operation } from '@raptor-pim/ir-core';
 import { OnnxDataType, formatDiagnostic, readNpy, tensorToNumbers, writeNpy, type OnnxTensor } from '@raptor-pim/onnx-frontend';
 import type { CliIo } from '../command';
 import { CLI_MESSAGES as M } from '../diagnostics';
+import type { RunInputSpec } from './run-input';
 
-/** One `--input`: positional (`FILE.npy`, name undefined) or by name (`NAME=FILE.npy`). */
-export interface RunInputSpec {
-  readonly name?: string;
-  readonly file: string;
-}
+export { parseRunInput, type RunInputSpec } from './run-input';
 
 /** The run flags of a command. */
 export interface RunRequest {
@@ -29,12 +26,6 @@ export interface RunRequest {
   readonly outputDir?: string;
   /** Where reference output_<k>.npy are read from. */
   readonly referenceDir?: string;
-}
-
-/** Parses the value of `--input`: `NAME=FILE` (the last `=`) or `FILE`. */
-export function parseRunInput(value: string): RunInputSpec {
-  const eq = value.lastIndexOf('=');
-  return eq > 0 ? { name: value.slice(0, eq), file: value.slice(eq + 1) } : { file: value };
 }
 
 /** Worst error of `got` against `ref`: max |diff| and whether rtol 1e-3 + atol 1e-5*max|ref| holds. */
