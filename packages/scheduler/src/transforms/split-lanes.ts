@@ -1,0 +1,687 @@
+/**
+ * `spat-split-lanes`: a weightless `spat.graph_compute_batch` whose lanes are too large for a
+ * core and whose body works independently along one dimension of its fragment (element-wise ops,
+ * slices, paddings and concatenations that take that dimension whole: resnet18's 112-pixel x
+ * 64-channel ReLU, padding, max-pool and residual-add row strips along the channels) becomes a
+ * batch of `L * k` lanes, each computing one of `k` chunks of that dimension of one old lane, plus
+ * one fragment-assembly `spat.blueprint` per result that gives the consumers the old collection.
+ *
+ * Lane numbering is chunk-major: new lane `n = q * L + l` computes chunk `q` of old lane `l`
+ * (`l = n mod L`, `q = n floordiv L`, both affine maps of the new lane argument). Every value of
+ * the body keeps its shape but for `E / k` along the tracked dimension; reads of block arguments
+ * take the chunk at `q * E / k`, splat constants shrink, dense constants are sliced. The new
+ * collection is `[L * k, 1, ...fragment with E / k along d]`: a fragment assembly needs
+ * collections of one rank more than the value it assembles (the old collection `[L, ...fragment]`),
+ * so the fragment gets a leading unit dimension, as `spat-split-oversized-computes`' parts.
+ *
+ * ```
+ * before:  relu  [112 lanes: row strip 112 x 64]                         --> consumer
+ * after:   relu' [448 lanes: q*112+l = row l, channels 16q..16q+15]  --> blueprint --> consumer
+ * ```
+ *
+ * A consumer split by the same `k` as its producer reads chunk `q` of its input, which the
+ * blueprint maps to the producer's slots `q * L .. q * L + L - 1` only: the chunks stay 1:1.
+ */
+import {
+  AffineMap,
+  AffineMapAttr,
+  ArrayAttr,
+  ConstantOp,
+  DenseArrayAttr,
+  DenseElementsAttr,
+  DYNAMIC,
+  FuncOp,
+  getAffineDimExpr,
+  getAffineSymbolExpr,
+  IndexType,
+  IntegerAttr,
+  IntegerType,
+  IRMapping,
+  OpBuilder,
+  Pass,
+  RankedTensorType,
+  ReturnOp,
+  simplifyAffineMap,
+  uintOption,
+  type AffineExpr,
+  type Attribute,
+  type Block,
+  type Operation,
+  type Value,
+} from '@raptor-pim/ir-core';
+import {
+  ConcatOp,
+  GraphComputeBatchOp,
+  GraphComputeOp,
+  InParallelOp,
+  ReluOp,
+  SigmoidOp,
+  VaddOp,
+  VmaxOp,
+  VmulOp,
+  VsubOp,
+  createFragmentAssembly,
+  createInParallel,
+  type AssemblyPiece,
+} from '@raptor-pim/spatial-dialect';
+import {
+  AffineApplyOp,
+  ExtractSliceOp,
+  InsertSliceOp,
+  ParallelInsertSliceOp,
+  TensorCollapseShapeOp,
+  TensorExpandShapeOp,
+  createAffineApply,
+  createExtractSlice,
+  createParallelInsertSlice,
+  rankReductionMask,
+  readSliceLists,
+  type IndexOrValue,
+} from '@raptor-pim/upstream-dialects';
+import { createCostModel, type CostModel } from '@raptor-pim/pim-target';
+import { Workload, byteSizeOfType } from '../analysis/workload';
+import { targetOf } from '../target';
+
+/** Element-wise ops whose operands and result have one shape (no broadcasting). */
+const POINTWISE = [ReluOp, SigmoidOp, VaddOp, VsubOp, VmulOp, VmaxOp];
+
+function isPointwise(op: Operation): boolean {
+  return POINTWISE.some((d) => d.isInstance(op));
+}
+
+function staticTensor(t: unknown): t is RankedTensorType {
+  return t instanceof RankedTensorType && t.shape.every((x) => x >= 0);
+}
+
+/** The dimension of a weightless batch's fragments along which its lanes can be split. */
+export interface LaneSplitDimension {
+  /** The dimension of the fragment (the collection's dimension `d + 1`). */
+  readonly d: number;
+  /** The fragment's extent along it (E). */
+  readonly extent: number;
+}
+
+/**
+ * Which dimension of every tensor value of a batch body corresponds to the fragment's dimension
+ * `d` (block arguments, op results, constants), or undefined when some op does not take it whole.
+ */
+interface Tracking {
+  readonly entry: Block;
+  readonly lane: Value;
+  /** The tracked dimension of every tensor value of the body (input arguments included). */
+  readonly dims: Map<Value, number>;
+  /** The extent E every tracked dimension has. */
+  readonly extent: number;
+  /** Per result: its publication. */
+  readonly publications: readonly Operation[];
+}
+
+/** The input block arguments of a batch body (after the lane and weights). */
+function inputArguments(batch: Operation, entry: Block): readonly Value[] {
+  const view = GraphComputeBatchOp.get(batch);
+  const first = 1 + (view.weights as readonly Value[]).length;
+  return entry.arguments.slice(first, first + (view.inputs as readonly Value[]).length);
+}
+
+/** The position in `reduced` of dimension `dim` of `full` under a rank reduction, or -1. */
+function reducedPosition(full: readonly number[], reduced: readonly number[], dim: number): number {
+  const dropped = rankReductionMask(full, reduced);
+  if (!dropped || dropped.has(dim)) return -1;
+  let r = 0;
+  for (let i = 0; i < dim; i++) if (!dropped.has(i)) r++;
+  return r;
+}
+
+/** The dimension of `full` at position `pos` of `reduced` under a rank reduction, or -1. */
+function fullPosition(full: readonly number[], reduced: readonly number[], pos: number): number {
+  const dropped = rankReductionMask(full, reduced);
+  if (!dropped) return -1;
+  let r = 0;
+  for (let i = 0; i < full.length; i++) {
+    if (dropped.has(i)) continue;
+    if (r === pos) return i;
+    r++;
+  }
+  return -1;
+}
+
+/** The reassociation groups of an expand/collapse shape op. */
+function reassociationOf(op: Operation): number[][] | undefined {
+  const a = op.getAttr('reassociation');
+  if (!(a instanceof ArrayAttr)) return undefined;
+  const out: number[][] = [];
+  for (const g of a.elements) {
+    if (!(g instanceof ArrayAttr)) return undefined;
+    const group: number[] = [];
+    for (const x of g.elements) {
+      if (!(x instanceof IntegerAttr)) return undefined;
+      group.push(Number(x.value));
+    }
+    out.push(group);
+  }
+  return out;
+}
+
+/**
+ * For a reshape between `wide` (the side with more dimensions) and `narrow` with `groups` (one
+ * group of wide dimensions per narrow dimension): the narrow dimension of wide dimension `w`, if
+ * every other dimension of its group has size 1.
+ */
+function narrowOf(groups: readonly (readonly number[])[], wide: readonly number[], w: number): number {
+  const g = groups.findIndex((group) => group.includes(w));
+  if (g < 0) return -1;
+  return groups[g]!.every((x) => x === w || wide[x] === 1) ? g : -1;
+}
+
+/** The wide dimension of narrow dimension `n`: the only one of its group of size > 1. */
+function wideOf(groups: readonly (readonly number[])[], wide: readonly number[], n: number): number {
+  const group = groups[n];
+  if (!group) return -1;
+  const big = group.filter((x) => wide[x] !== 1);
+  return big.length === 1 ? big[0]! : -1;
+}
+
+/** The splat value of a constant op, or undefined. */
+function splatOf(op: Operation): DenseElementsAttr | undefined {
+  const a = op.getAttr('value');
+  return a instanceof DenseElementsAttr && a.isSplat ? a : undefined;
+}
+
+/**
+ * Tracks fragment dimension `d` of `batch` backwards from its publications through the body;
+ * undefined when some op does not take the tracked dimension whole.
+ */
+function trackDimension(batch: Operation, d: number): Tracking | undefined {
+  const entry = batch.regions[0]?.firstBlock;
+  if (!entry || batch.regions[0]!.blocks.length !== 1 || batch.numResults === 0) return undefined;
+  const term = entry.lastOp;
+  if (!term || !InParallelOp.isInstance(term)) return undefined;
+  const lane = entry.arguments[0]!;
+  const outArgs = entry.arguments.slice(entry.arguments.length - batch.numResults);
+  const inputs = new Set<Value>(inputArguments(batch, entry));
+  const dims = new Map<Value, number>();
+  let extent = -1;
+  let ok = true;
+  const set = (v: Value, dim: number): void => {
+    const t = v.type;
+    if (!staticTensor(t) || dim < 0 || dim >= t.shape.length || t.shape[dim] !== extent) {
+      ok = false;
+      return;
+    }
+    const had = dims.get(v);
+    if (had !== undefined && had !== dim) ok = false;
+    dims.set(v, dim);
+  };
+  // The publications: one per result, `[slot, 0, ...]` with sizes `[1, ...fragment]`.
+  const publications: Operation[] = [];
+  const inserts = term.regions[0]?.firstBlock?.operations ?? [];
+  for (let k = 0; k < batch.numResults; k++) {
+    const ins = inserts.find((o) => ParallelInsertSliceOp.isInstance(o) && o.getOperand(1) === outArgs[k]);
+    const collection = batch.getResult(k).type;
+    if (!ins || !staticTensor(collection)) return undefined;
+    const fragment = collection.shape.slice(1);
+    if (d >= fragment.length) return undefined;
+    if (extent < 0) extent = fragment[d]!;
+    if (fragment[d] !== extent || extent <= 1) return undefined;
+    const source = ins.getOperand(0);
+    if (!staticTensor(source.type) || source.type.shape.join('x') !== fragment.join('x')) return undefined;
+    const lists = readSliceLists(ins);
+    if (lists.offsets.slice(1).some((o) => o !== 0)) return undefined;
+    if (!publicationSlotSupported(ins, lane, lists.offsets[0]!)) return undefined;
+    set(source, d);
+    publications.push(ins);
+  }
+  // Users come after definitions: walking backwards, every value's users are seen before it.
+  const ops = entry.operations.filter((o) => o !== term);
+  for (let i = ops.length - 1; i >= 0 && ok; i--) {
+    const op = ops[i]!;
+    if (op.numRegions > 0) return undefined;
+    const tensorResults = op.results.filter((r) => r.type instanceof RankedTensorType);
+    const tensorOperands = op.operands.filter((v) => v.type instanceof RankedTensorType);
+    if (!tensorResults.length) {
+      // Index computations only.
+      if (tensorOperands.length || !(AffineApplyOp.isInstance(op) || ConstantOp.isInstance(op))) return undefined;
+      continue;
+    }
+    if (tensorResults.length !== 1 || op.numResults !== 1) return undefined;
+    const result = op.getResult(0);
+    const rd = dims.get(result);
+    if (rd === undefined) return undefined; // not on a path to a publication
+    const rt = result.type as RankedTensorType;
+    if (ConstantOp.isInstance(op)) {
+      if (!(op.getAttr('value') instanceof DenseElementsAttr)) return undefined;
+      continue;
+    }
+    if (isPointwise(op)) {
+      for (const v of op.operands) {
+        if (!staticTensor(v.type) || v.type.shape.join('x') !== rt.shape.join('x')) return undefined;
+        set(v, rd);
+      }
+      continue;
+    }
+    if (ConcatOp.isInstance(op)) {
+      if (Number(ConcatOp.get(op).axis.value) === rd) return undefined;
+      for (const v of op.operands) set(v, rd);
+      continue;
+    }
+    if (ExtractSliceOp.isInstance(op) || InsertSliceOp.isInstance(op)) {
+      const lists = readSliceLists(op);
+      if (lists.sizes.some((x) => x === DYNAMIC) || lists.strides.some((x) => x === DYNAMIC)) return undefined;
+      const isExtract = ExtractSliceOp.isInstance(op);
+      // The full-rank dimension of the slice that is tracked.
+      const sliceValue = isExtract ? result : op.getOperand(0);
+      const sliceShape = (sliceValue.type as RankedTensorType).shape;
+      const full = isExtract ? fullPosition(lists.sizes, sliceShape, rd) : rd;
+      if (full < 0) return undefined;
+      if (lists.offsets[full] !== 0 || lists.sizes[full] !== extent || lists.strides[full] !== 1) return undefined;
+      if (isExtract) set(op.getOperand(0), full);
+      else {
+        const pos = reducedPosition(lists.sizes, sliceShape, full);
+        if (pos < 0) return undefined;
+        set(op.getOperand(0), pos);
+        set(op.getOperand(1), full);
+      }
+      continue;
+    }
+    if (TensorExpandShapeOp.isInstance(op) || TensorCollapseShapeOp.isInstance(op)) {
+      const groups = reassociationOf(op);
+      const src = op.getOperand(0);
+      if (!groups || !staticTensor(src.type) || op.numOperands !== 1) return undefined;
+      const sd = TensorExpandShapeOp.isInstance(op) ? narrowOf(groups, rt.shape, rd) : wideOf(groups, src.type.shape, rd);
+      if (sd < 0) return undefined;
+      set(src, sd);
+      continue;
+    }
+    return undefined;
+  }
+  if (!ok) return undefined;
+  // Every tensor value used in the body is tracked; arguments are only inputs read.
+  for (const op of ops) {
+    for (const v of op.operands) {
+      if (!(v.type instanceof RankedTensorType)) continue;
+      if (!dims.has(v)) return undefined;
+      if (v.definingOp === null && !inputs.has(v)) return undefined;
+    }
+  }
+  return { entry, lane, dims, extent, publications };
+}
+
+/** Slots `[lane]`, `[f(lane)]` (an affine.apply of the lane alone) or static 0 with one lane. */
+function publicationSlotSupported(ins: Operation, lane: Value, staticSlot: number): boolean {
+  if (staticSlot !== DYNAMIC) return false;
+  const slot = (ParallelInsertSliceOp.get(ins).offsets as readonly Value[])[0];
+  if (slot === lane) return true;
+  const def = slot?.definingOp;
+  return !!def && AffineApplyOp.isInstance(def) && def.operands.every((o) => o === lane) && AffineApplyOp.get(def).map.value.numSymbols === 0;
+}
+
+/**
+ * The dimension of `batch`'s fragments along which its lane body is parallel in the strict sense
+ * of this pass, with its extent E; undefined for a batch with weights or no such dimension.
+ *
+ * Tracking which dimension of every tensor value of the body corresponds to it (rank-reducing
+ * slices map it through the kept dimensions; `tensor.expand_shape`/`collapse_shape` only where it
+ * is not merged with another dimension of size > 1), every op must take it whole: slices at offset
+ * 0 with the full extent and stride 1 along it; `spat.relu`, `sigmoid`, `vadd`, `vsub`, `vmul`,
+ * `vmax` on equal shapes; `spat.concat` along another axis; dense constants (splats are resized,
+ * the others sliced); the publications take it whole. With several results every fragment must
+ * have the same extent along the same dimension. The innermost dimension (channels) is preferred.
+ *
+ * @example
+ * // relu over row strips [112, 64]: the channels
+ * laneSplitDimension(batch); // { d: 1, extent: 64 }
+ */
+export function laneSplitDimension(batch: Operation): LaneSplitDimension | undefined {
+  if (!GraphComputeBatchOp.isInstance(batch)) return undefined;
+  if ((GraphComputeBatchOp.get(batch).weights as readonly Value[]).length > 0 || batch.numResults === 0) return undefined;
+  const first = batch.getResult(0).type;
+  if (!staticTensor(first)) return undefined;
+  for (let d = first.shape.length - 2; d >= 0; d--) {
+    const t = trackDimension(batch, d);
+    if (t) return { d, extent: t.extent };
+  }
+  return undefined;
+}
+
+// ------------------------------------------------------------------ the rewrite
+
+/** `shape` with `size` at `dim`. */
+function resized(shape: readonly number[], dim: number, size: number): number[] {
+  return shape.map((x, i) => (i === dim ? size : x));
+}
+
+function tensorWith(t: RankedTensorType, dim: number, size: number): RankedTensorType {
+  return RankedTensorType.get(t.context, resized(t.shape, dim, size), t.elementType, t.encoding);
+}
+
+/** The mixed offsets of a slice op: static entries, dynamic ones mapped through `mapping`. */
+function mixedOffsets(op: Operation, dynamic: readonly Value[], mapping: IRMapping): IndexOrValue[] {
+  const lists = readSliceLists(op);
+  let next = 0;
+  return lists.offsets.map((o) => (o === DYNAMIC ? mapping.lookupOrDefault(dynamic[next++]!) : o));
+}
+
+/** `tensor.expand_shape` of `v` with a leading unit dimension. */
+function expandLeadingUnit(b: OpBuilder, v: Value, loc: Operation['location']): Value {
+  const t = v.type as RankedTensorType;
+  const shape = [1, ...t.shape];
+  const i64 = IntegerType.get(b.context, 64);
+  const groups = t.shape.map((_, i) => (i === 0 ? [0, 1] : [i + 1]));
+  return TensorExpandShapeOp.build(
+    b,
+    {
+      src: v,
+      output_shape: [],
+      result: RankedTensorType.get(b.context, shape, t.elementType, t.encoding),
+      reassociation: ArrayAttr.get(b.context, groups.map((g) => ArrayAttr.get(b.context, g.map((x) => IntegerAttr.get(i64, x))))),
+      static_output_shape: DenseArrayAttr.i64(b.context, shape),
+    },
+    loc,
+  ).result;
+}
+
+/**
+ * Rewrites weightless `batch` (see {@link laneSplitDimension}; `d` its fragment dimension, `k` a
+ * divisor of its extent E) into a batch of `L * k` lanes (new lane `q * L + l` computes chunk `q`
+ * of `E / k` elements along `d` of old lane `l`) publishing `[L * k, 1, ...fragment with E / k
+ * along d]`, plus one fragment-assembly `spat.blueprint` per result that rebuilds the old
+ * collection and replaces every use of it. Returns the new batch. Throws (an internal error) when
+ * the batch is not parallel along `d` or `k` does not divide E: call it on what the analysis
+ * accepted.
+ *
+ * @example
+ * const dim = laneSplitDimension(batch);
+ * if (dim) splitLanes(batch, dim.d, 4); // 112 lanes of [112, 64] -> 448 lanes of [1, 112, 16]
+ */
+export function splitLanes(batch: Operation, d: number, k: number): Operation {
+  const tracking = trackDimension(batch, d);
+  if (!tracking) throw new Error(`internal error: splitLanes: ${batch.name} is not parallel along fragment dimension ${d}`);
+  const E = tracking.extent;
+  if (!Number.isInteger(k) || k < 1 || E % k !== 0) throw new Error(`internal error: splitLanes: ${k} does not divide the extent ${E}`);
+  const chunk = E / k;
+  const ctx = batch.context;
+  const loc = batch.location;
+  const view = GraphComputeBatchOp.get(batch);
+  const L = Number(view.laneCount.value);
+  const inputs = view.inputs as readonly Value[];
+  const { entry, dims } = tracking;
+  const oldInputArgs = inputArguments(batch, entry);
+  const inputIndex = new Map<Value, number>(oldInputArgs.map((a, i) => [a, i]));
+  const resultTypes = batch.results.map((r) => r.type as RankedTensorType);
+  const fragments = resultTypes.map((t) => [1, ...resized(t.shape.slice(1), d, chunk)]);
+  const collections = fragments.map((f, i) => RankedTensorType.get(ctx, [L * k, ...f], resultTypes[i]!.elementType, resultTypes[i]!.encoding));
+
+  const b = OpBuilder.before(batch);
+  const newBatch = GraphComputeBatchOp.build(
+    b,
+    { weights: [], inputs: [...inputs], outputs: collections, laneCount: IntegerAttr.get(IntegerType.get(ctx, 32), L * k) },
+    loc,
+  ).op;
+  const index = IndexType.get(ctx);
+  const argTypes = [index, ...inputs.map((v) => v.type), ...collections];
+  const block = b.createBlock(newBatch.regions[0]!, null, argTypes, argTypes.map(() => loc));
+  const lane = block.arguments[0]!;
+  const bb = OpBuilder.atBlockEnd(block, ctx);
+  const d0 = getAffineDimExpr(ctx, 0);
+  const apply = (expr: AffineExpr): Value => createAffineApply(bb, loc, AffineMap.get(ctx, 1, 0, [expr]), [lane]);
+  let oldLane: Value | undefined;
+  let chunkOffset: Value | undefined;
+  const oldLaneValue = (): Value => (oldLane ??= apply(d0.mod(L)));
+  const chunkOffsetValue = (): Value => (chunkOffset ??= apply(d0.floorDiv(L).mul(chunk)));
+  const mapping = new IRMapping();
+  oldInputArgs.forEach((a, i) => mapping.map(a, block.arguments[1 + i]!));
+  // An input argument used other than as the source of a slice: its chunk, read once.
+  const chunks = new Map<Value, Value>();
+  const operandOf = (v: Value): Value => {
+    if (v === tracking.lane) return oldLaneValue();
+    const i = inputIndex.get(v);
+    if (i === undefined || !(v.type instanceof RankedTensorType)) return mapping.lookupOrDefault(v);
+    let c = chunks.get(v);
+    if (!c) {
+      const t = v.type;
+      const dim = dims.get(v)!;
+      c = createExtractSlice(bb, loc, block.arguments[1 + i]!, { offsets: t.shape.map((_, j) => (j === dim ? chunkOffsetValue() : 0)), sizes: resized(t.shape, dim, chunk) });
+      chunks.set(v, c);
+    }
+    return c;
+  };
+  const newType = (v: Value): RankedTensorType => tensorWith(v.type as RankedTensorType, dims.get(v)!, chunk);
+
+  for (const op of entry.operations) {
+    if (op === entry.lastOp) break;
+    if (AffineApplyOp.isInstance(op)) {
+      // Compose: the old lane becomes `newLane mod L` inside the map.
+      const map = AffineApplyOp.get(op).map.value;
+      const replDims = Array.from({ length: map.numDims }, (_, i) => (op.getOperand(i) === tracking.lane ? getAffineDimExpr(ctx, i).mod(L) : getAffineDimExpr(ctx, i)));
+      const replSyms = Array.from({ length: map.numSymbols }, (_, i) => (op.getOperand(map.numDims + i) === tracking.lane ? getAffineSymbolExpr(ctx, i).mod(L) : getAffineSymbolExpr(ctx, i)));
+      const composed = simplifyAffineMap(AffineMap.get(ctx, map.numDims, map.numSymbols, map.results.map((e) => e.replaceDimsAndSymbols(replDims, replSyms))));
+      const operands = op.operands.map((v) => (v === tracking.lane ? lane : mapping.lookupOrDefault(v)));
+      const created = AffineApplyOp.build(bb, { mapOperands: operands, result: index, map: AffineMapAttr.get(composed) }, op.location).result;
+      mapping.map(op.getResult(0), created);
+      continue;
+    }
+    if (!op.results.some((r) => r.type instanceof RankedTensorType)) {
+      const clone = bb.create({ name: op.name, location: op.location, operands: op.operands.map(operandOf), resultTypes: op.resultTypes, properties: new Map(op.properties), attributes: op.attributes });
+      op.results.forEach((r, i) => mapping.map(r, clone.getResult(i)));
+      continue;
+    }
+    const result = op.getResult(0);
+    const type = newType(result);
+    const rd = dims.get(result)!;
+    if (ConstantOp.isInstance(op)) {
+      const splat = splatOf(op);
+      if (splat) {
+        mapping.map(result, ConstantOp.build(bb, { value: DenseElementsAttr.splat(type, splat.getNumber(0)), result: type }, op.location).result);
+        continue;
+      }
+      // A dense constant: the whole value, then this lane's chunk of it.
+      const whole = bb.clone(op, new IRMapping()).getResult(0);
+      const t = result.type as RankedTensorType;
+      mapping.map(result, createExtractSlice(bb, op.location, whole, { offsets: t.shape.map((_, j) => (j === rd ? chunkOffsetValue() : 0)), sizes: type.shape }));
+      continue;
+    }
+    if (ExtractSliceOp.isInstance(op) && inputIndex.has(op.getOperand(0))) {
+      // A read of a block argument: the chunk at q * E / k.
+      const src = op.getOperand(0);
+      const sd = dims.get(src)!;
+      const lists = readSliceLists(op);
+      const offsets = mixedOffsets(op, ExtractSliceOp.get(op).offsets as readonly Value[], mapping).map((o, j) => (j === sd ? chunkOffsetValue() : o === tracking.lane ? oldLaneValue() : o));
+      const created = createExtractSlice(bb, op.location, mapping.lookup(src), { offsets, sizes: resized(lists.sizes, sd, chunk), strides: lists.strides }, type);
+      mapping.map(result, created);
+      continue;
+    }
+    const properties = new Map<string, Attribute>(op.properties);
+    if (ExtractSliceOp.isInstance(op) || InsertSliceOp.isInstance(op)) {
+      const full = ExtractSliceOp.isInstance(op) ? dims.get(op.getOperand(0))! : rd;
+      properties.set('static_sizes', DenseArrayAttr.i64(ctx, resized(readSliceLists(op).sizes, full, chunk)));
+    }
+    if (TensorExpandShapeOp.isInstance(op)) properties.set('static_output_shape', DenseArrayAttr.i64(ctx, type.shape));
+    const created = bb.create({ name: op.name, location: op.location, operands: op.operands.map(operandOf), resultTypes: [type], properties, attributes: op.attributes });
+    mapping.map(result, created.getResult(0));
+  }
+
+  // Publications: slot q * L + slot(l), the fragment with a leading unit dimension.
+  const slots = new Map<Value, Value>([[tracking.lane, lane]]);
+  const published = tracking.publications.map((ins) => {
+    const value = expandLeadingUnit(bb, mapping.lookup(ins.getOperand(0)), ins.location);
+    const slot = (ParallelInsertSliceOp.get(ins).offsets as readonly Value[])[0]!;
+    let newSlot = slots.get(slot);
+    if (!newSlot) {
+      const f = AffineApplyOp.get(slot.definingOp!).map.value.results[0]!;
+      const composed = d0.floorDiv(L).mul(L).add(f.replaceDimsAndSymbols([d0.mod(L)], []));
+      newSlot = createAffineApply(bb, ins.location, simplifyAffineMap(AffineMap.get(ctx, 1, 0, [composed])), [lane]);
+      slots.set(slot, newSlot);
+    }
+    return { ins, value, slot: newSlot };
+  });
+  const par = createInParallel(bb, loc);
+  const pb = OpBuilder.atBlockEnd(par, ctx);
+  published.forEach(({ ins, value, slot }, r) => {
+    const out = block.arguments[1 + inputs.length + r]!;
+    createParallelInsertSlice(pb, ins.location, value, out, { offsets: [slot, ...fragments[r]!.map(() => 0)], sizes: [1, ...fragments[r]!] });
+  });
+
+  // The old collections: new slot q * L + s is chunk q of old slot s.
+  const ab = OpBuilder.before(batch);
+  batch.results.forEach((res, r) => {
+    const t = resultTypes[r]!;
+    const pieces: AssemblyPiece[] = [];
+    for (let q = 0; q < k; q++) {
+      for (let s = 0; s < L; s++) {
+        pieces.push({
+          operandIndex: 0,
+          sourceSlot: q * L + s,
+          sourceOffset: 0,
+          offsets: t.shape.map((_, i) => (i === 0 ? s : i === d + 1 ? q * chunk : 0)),
+          sizes: fragments[r]!,
+          strides: t.shape.map(() => 1),
+        });
+      }
+    }
+    res.replaceAllUsesWith(createFragmentAssembly(ab, loc, [newBatch.getResult(r)], t, pieces));
+  });
+  batch.erase();
+  return newBatch;
+}
+
+// ------------------------------------------------------------------ planning
+
+/**
+ * The live local memory of one lane of `batch`, in bytes (each item rounded up to `alignment`):
+ * what it reads of its block arguments (the slices it takes of them, or the whole argument it
+ * uses directly), its fragments, and the two largest other values its body computes (the
+ * temporaries of one round, as `planLocalMemory` counts them).
+ */
+export function laneLiveBytes(batch: Operation, alignment = 1): number {
+  const entry = batch.regions[0]?.firstBlock;
+  if (!entry || !GraphComputeBatchOp.isInstance(batch)) return 0;
+  const align = (n: number): number => Math.ceil(n / alignment) * alignment;
+  const args = new Set<Value>(inputArguments(batch, entry));
+  const counted = new Set<Value>();
+  let reads = 0;
+  for (const a of args) {
+    for (const u of a.uses) {
+      const o = u.owner;
+      if (ExtractSliceOp.isInstance(o) && u.index === 0) {
+        counted.add(o.getResult(0));
+        reads += align(byteSizeOfType(o.getResult(0).type));
+      } else if (!counted.has(a)) {
+        counted.add(a);
+        reads += align(byteSizeOfType(a.type));
+      }
+    }
+  }
+  let fragments = 0;
+  const term = entry.lastOp;
+  for (const o of term?.regions[0]?.firstBlock?.operations ?? []) {
+    if (!ParallelInsertSliceOp.isInstance(o)) continue;
+    counted.add(o.getOperand(0));
+    fragments += align(byteSizeOfType(o.getOperand(0).type));
+  }
+  const temporaries: number[] = [];
+  batch.regions[0]!.walk((o: Operation) => {
+    for (const r of o.results) if (!counted.has(r) && r.type instanceof RankedTensorType) temporaries.push(align(byteSizeOfType(r.type)));
+  });
+  temporaries.sort((x, y) => y - x);
+  return reads + fragments + (temporaries[0] ?? 0) + (temporaries[1] ?? 0);
+}
+
+/** The default lane budget: an eighth of a core's local memory. */
+export function laneSplitBudget(cost: CostModel): number {
+  return Math.floor(cost.localMemoryBytes / 8);
+}
+
+/** A weightless batch to split and how. */
+export interface LaneSplit {
+  /** The batch. */
+  readonly op: Operation;
+  /** Its fragment dimension split ({@link laneSplitDimension}). */
+  readonly d: number;
+  /** The fragment's extent along it. */
+  readonly extent: number;
+  /** Chunks per old lane (a divisor of `extent`). */
+  readonly k: number;
+  /** One old lane's live bytes ({@link laneLiveBytes}). */
+  readonly laneBytes: number;
+}
+
+/** The divisors of `n`, ascending. */
+function divisorsOf(n: number): number[] {
+  const out: number[] = [];
+  for (let i = 1; i <= n; i++) if (n % i === 0) out.push(i);
+  return out;
+}
+
+/** True when every use of `batch`'s results is a graph compute or a function return. */
+function readByComputes(batch: Operation): boolean {
+  return batch.results.every((r) => r.users.every((u) => GraphComputeOp.isInstance(u) || GraphComputeBatchOp.isInstance(u) || ReturnOp.isInstance(u)));
+}
+
+/**
+ * The weightless batches of `workload`'s function whose one lane needs more than `budget` bytes
+ * ({@link laneLiveBytes}; default {@link laneSplitBudget}, an eighth of a core) and that have a
+ * {@link laneSplitDimension}, each with the smallest divisor `k` of the extent E whose chunks fit
+ * (`laneBytes / k <= budget`; E when none does). Where a producer of the batch is split too, along
+ * the same extent, by a `k'` at least that large, the smallest such `k'` is taken instead, so the
+ * batch's chunk `q` reads only the producer's chunk `q` (a chain splits alike). Batches read by
+ * anything but graph computes and `func.return` (an existing blueprint) are left alone.
+ *
+ * @example
+ * const cost = createCostModel(defaultTarget());
+ * const plans = planLaneSplits(new Workload(func, cost), cost); // resnet18: relu k=8, max-pool k=32, ...
+ */
+export function planLaneSplits(workload: Workload, cost: CostModel, budget = laneSplitBudget(cost)): LaneSplit[] {
+  const out: LaneSplit[] = [];
+  const planned = new Map<Operation, LaneSplit>();
+  for (const n of workload.nodes) {
+    if (!n.isBatch || n.crossbars > 0) continue;
+    const laneBytes = laneLiveBytes(n.op, cost.localAlignment);
+    if (laneBytes <= budget) continue;
+    const dim = laneSplitDimension(n.op);
+    if (!dim || !readByComputes(n.op)) continue;
+    const kMin = divisorsOf(dim.extent).find((k) => k > 1 && laneBytes / k <= budget) ?? dim.extent;
+    // A producer split along the same extent by at least kMin: its k, so chunks are read 1:1.
+    const chained = n.inputs
+      .flatMap((input) => input.sources.map((s) => planned.get(workload.nodes[s.producer]!.op)))
+      .filter((p): p is LaneSplit => !!p && p.extent === dim.extent && p.k >= kMin)
+      .map((p) => p.k);
+    const k = chained.length ? Math.min(...chained) : kMin;
+    const plan = { op: n.op, d: dim.d, extent: dim.extent, k, laneBytes };
+    planned.set(n.op, plan);
+    out.push(plan);
+  }
+  return out;
+}
+
+/**
+ * Splits the lanes {@link planLaneSplits} finds in `func` (or `plans`), in program order; returns
+ * how many batches were split.
+ */
+export function splitWideLanes(func: Operation, cost: CostModel, plans: readonly LaneSplit[] = planLaneSplits(new Workload(func, cost), cost)): number {
+  for (const p of plans) splitLanes(p.op, p.d, p.k);
+  return plans.length;
+}
+
+/**
+ * The pass `spat-split-lanes` (module level; the target from the pass context): splits the lanes
+ * of weightless batches larger than `budget` bytes (0: an eighth of a core's local memory).
+ */
+export class SplitLanesPass extends Pass {
+  static readonly budget = uintOption('budget', 0, 'bytes one lane may hold before it is split (0: an eighth of a core\'s local memory)');
+  override readonly argument = 'spat-split-lanes';
+  override readonly description = 'Splits the lanes of weightless graph compute batches too large for a core along a dimension their bodies are parallel along (and a blueprint per result)';
+  override readonly opName = 'builtin.module';
+  override readonly optionSpecs = [SplitLanesPass.budget];
+
+  runOnOperation(module: Operation): void {
+    const cost = createCostModel(targetOf(this));
+    const budget = this.option(SplitLanesPass.budget) || laneSplitBudget(cost);
+    const funcs: Operation[] = [];
+    module.walk((op: Operation) => {
+      if (FuncOp.isInstance(op)) funcs.push(op);
+    });
+    let changed = 0;
+    for (const func of funcs) changed += splitWideLanes(func, cost, planLaneSplits(new Workload(func, cost), cost, budget));
+    if (!changed) this.markAllAnalysesPreserved();
+  }
+}
