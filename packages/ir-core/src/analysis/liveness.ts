@@ -321,7 +321,7 @@ export class Liveness {
       uses.set(b, use);
       outs.set(b, out);
     }
-    // Backward fixpoint: in = use ∪ (out - def); out = escaping ∪ in(successors).
+    // Backward fixpoint: in = use + (out - def); out = escaping + in(successors) (unions).
     const liveIn = new Map<Block, Set<Value>>();
     const liveOut = new Map<Block, Set<Value>>();
     for (const b of blocks) {

@@ -74,7 +74,7 @@ function nearInteger(x: number): boolean {
   return f < 1e-7 || f > 1 - 1e-7;
 }
 
-/** Splits the digit string of `toExponential` (`d.ddde±x`) into digits without trailing zeros and the last digit's exponent. */
+/** Splits the digit string of `toExponential` (`d.ddde+x`, `d.ddde-x`) into digits without trailing zeros and the last digit's exponent. */
 function splitExponential(s: string, keep: number): DecimalDigits {
   const e = s.indexOf('e');
   let digits = s.length > 2 && s.charCodeAt(1) === 46 ? s[0] + s.substring(2, e) : s.substring(0, e);

@@ -21,10 +21,10 @@ function lowerTranspose(cx: LoweringContext, n: OnnxNode, loc: Location): void {
 }
 
 /**
- * DepthToSpace on [N, C, H, W] with block size s: DCR reads channels as [s, s, C/s²]
+ * DepthToSpace on [N, C, H, W] with block size s: DCR reads channels as [s, s, C/(s*s)]
  * (reshape [N, s, s, C', H, W], perm [0, 3, 4, 1, 5, 2]); CRD as [C', s, s]
  * (reshape [N, C', s, s, H, W], perm [0, 1, 4, 2, 5, 3]); then reshape to [N, C', H*s, W*s].
- * The transpose moves [N, C', H, W] blocks: s² slices.
+ * The transpose moves [N, C', H, W] blocks: s*s slices.
  */
 function lowerDepthToSpace(cx: LoweringContext, n: OnnxNode, loc: Location): void {
   const x = cx.input(n, 0, loc);

@@ -150,7 +150,7 @@ export function mul(lhs: F32Tensor, rhs: F32Tensor): KernelResult<F32Tensor> {
   return elementwiseBinary('mul', lhs, rhs);
 }
 
-/** `lhs / rhs` with numpy broadcasting (IEEE: x/0 = ±Infinity or NaN); see {@link elementwiseBinary}. */
+/** `lhs / rhs` with numpy broadcasting (IEEE: x/0 = +Infinity, -Infinity or NaN); see {@link elementwiseBinary}. */
 export function div(lhs: F32Tensor, rhs: F32Tensor): KernelResult<F32Tensor> {
   return elementwiseBinary('div', lhs, rhs);
 }
@@ -219,13 +219,13 @@ const UNARY_KINDS: readonly string[] = ['relu', 'leaky_relu', 'sigmoid', 'tanh',
 
 /**
  * A unary element-wise operation, evaluated in f64 and rounded to f32 once per element:
- * - `relu`: `x < 0 ? 0 : x` (NaN propagates) — `spat.relu`, `pim.vrelu`
+ * - `relu`: `x < 0 ? 0 : x` (NaN propagates) - `spat.relu`, `pim.vrelu`
  * - `leaky_relu`: `x < 0 ? alpha * x : x`
- * - `sigmoid`: `1 / (1 + exp(-x))` — `spat.sigmoid`, `pim.vsigm`
- * - `tanh`: `tanh(x)` — `pim.vtanh`
+ * - `sigmoid`: `1 / (1 + exp(-x))` - `spat.sigmoid`, `pim.vsigm`
+ * - `tanh`: `tanh(x)` - `pim.vtanh`
  * - `hard_sigmoid`: `max(0, min(1, alpha * x + beta))`
  * - `clip`: `min(max(x, min), max)` (onnxruntime's order: `max` wins when `min > max`)
- * - `silu`: `x / (1 + exp(-x))` — `spat.silu_plan`
+ * - `silu`: `x / (1 + exp(-x))` - `spat.silu_plan`
  * - `neg`: `-x`; `exp`: `exp(x)`
  */
 export function elementwiseUnary(kind: UnaryKind, input: F32Tensor, parameters: UnaryParameters = {}): KernelResult<F32Tensor> {

@@ -169,7 +169,7 @@ export function matmul(a: F32Tensor, b: F32Tensor): KernelResult<F32Tensor> {
 
 /**
  * Row vector times constant weight matrix (`spat.wvmm`, `pim.vmm` on one resident matrix):
- * `y[0, j] = sum_i x[0, i] * W[i, j]` with `W` `[N, M]`, `x` `[1, N]`, `y` `[1, M]` — the
+ * `y[0, j] = sum_i x[0, i] * W[i, j]` with `W` `[N, M]`, `x` `[1, N]`, `y` `[1, M]` - the
  * crossbar orientation: the input row drives the N word lines, each of the M bit lines sums one
  * output column. Fails unless `N, M > 0` and `x` is exactly `[1, N]`.
  *
