@@ -11,6 +11,11 @@
 // functions the first run compiled, and `raptor import` and `raptor opt` use different ones.
 // Any failure to read, use or write a cache falls back to Node's own loading: the cache can
 // only change how fast a run starts.
+//
+// The same folder keeps, per profile, where the bundles' `require`s resolved (see
+// `enableResolutionCache`): Node resolves each package name again from every package that
+// requires it (node_modules lookups, package.json `exports`, symlinks), about 10 ms of a
+// `raptor import`'s start-up.
 'use strict';
 const Module = require('node:module');
 const fs = require('node:fs');
@@ -53,6 +58,86 @@ function makeRequire(mod) {
   return require;
 }
 
+/** The folder holding the nearest package.json of `file` (walking up), or undefined. */
+function packageJsonOf(file) {
+  for (let dir = path.dirname(file); ; ) {
+    const candidate = path.join(dir, 'package.json');
+    if (fs.existsSync(candidate)) return candidate;
+    const up = path.dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}
+
+/** Modification time of `file` in ms, or -1 when it is not a regular file. */
+function fileTime(file) {
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  return stat !== undefined && stat.isFile() ? stat.mtimeMs : -1;
+}
+
+/**
+ * Remembers, in `<dir>/resolve[-<suffix>].json`, where the `require`s of modules under `root`
+ * resolved (relative paths and package names; not absolute paths, not builtins), and answers them
+ * from there on the next run. An entry holds the resolved file and, for a package name, the
+ * package.json that chose it with its modification time; it is used only while that file still
+ * exists and that package.json is unchanged, else resolved again by Node. The table is rewritten
+ * (only with the entries this run used) when anything had to be resolved again.
+ */
+function enableResolutionCache(dir, root, suffix) {
+  const file = path.join(dir, `resolve${suffix ? '-' + suffix : ''}.json`);
+  const tag = `${process.version} ${root}`;
+  let known = {};
+  try {
+    const saved = JSON.parse(fs.readFileSync(file, 'latin1'));
+    if (saved.tag === tag && saved.entries && typeof saved.entries === 'object') known = saved.entries;
+  } catch {
+    // No table yet, or an unreadable one: resolve as usual.
+  }
+  const used = {};
+  let changed = false;
+  const resolve = Module._resolveFilename;
+  Module._resolveFilename = function resolveWithCache(request, parent, isMain, options) {
+    const from = parent && parent.filename;
+    if (isMain || options !== undefined || typeof from !== 'string' || !from.startsWith(root) || path.isAbsolute(request) || request.startsWith('node:')) {
+      return resolve.call(this, request, parent, isMain, options);
+    }
+    const key = `${path.dirname(from)}\0${request}`;
+    const hit = known[key];
+    try {
+      if (hit && fileTime(hit.file) >= 0 && (hit.pkg === undefined || fileTime(hit.pkg) === hit.time)) {
+        used[key] = hit;
+        return hit.file;
+      }
+    } catch {
+      // Fall through to Node's resolution.
+    }
+    const resolved = resolve.call(this, request, parent, isMain, options);
+    if (path.isAbsolute(resolved)) {
+      const entry = { file: resolved };
+      if (!request.startsWith('.')) {
+        const pkg = packageJsonOf(resolved);
+        if (pkg === undefined) return resolved;
+        entry.pkg = pkg;
+        entry.time = fileTime(pkg);
+      }
+      used[key] = entry;
+      changed = true;
+    }
+    return resolved;
+  };
+  process.once('exit', () => {
+    if (!changed) return;
+    try {
+      fs.mkdirSync(dir, { recursive: true });
+      const temp = `${file}.${process.pid}.tmp`;
+      fs.writeFileSync(temp, JSON.stringify({ tag, entries: used }));
+      fs.renameSync(temp, file);
+    } catch {
+      // Not written: the next run resolves again.
+    }
+  });
+}
+
 /**
  * Turns the compile cache on for the bundles under `packagesDir` (the folder holding the
  * `@raptor-pim` packages: the workspace's `packages/`, or `node_modules/@raptor-pim`).
@@ -64,13 +149,14 @@ function makeRequire(mod) {
 function enableCompileCache(packagesDir, profile) {
   const dir = cacheDir();
   if (!dir) return { mode: 'off' };
+  const suffix = profileName(profile);
+  const root = fs.realpathSync(packagesDir) + path.sep;
+  enableResolutionCache(dir, root, suffix);
   if (typeof Module.enableCompileCache === 'function') {
     Module.enableCompileCache(path.join(dir, 'node'));
     return { mode: 'node' };
   }
   const status = { mode: 'v8', hits: [], misses: [] };
-  const suffix = profileName(profile);
-  const root = fs.realpathSync(packagesDir) + path.sep;
   const bundle = /^[^\\/]+[\\/]dist[\\/].+\.cjs$/;
   const tag = `${process.version}-${process.arch}-${process.versions.v8}`;
   const pending = [];

@@ -91,3 +91,82 @@ function run(packages: string, cache: string, profile?: string): RunResult {
     expect(fs.existsSync(cache)).toBe(false);
   });
 });
+
+/**
+ * The resolution table kept next to the code caches: a package name or relative path required
+ * from a bundle is answered from the table on the next run, and resolved by Node again when the
+ * file it named is gone or the package.json that chose it changed.
+ */
+describe('the launcher resolution cache', () => {
+  /** `packages/app/dist/index.cjs` requires `dep` (through packages/node_modules) and `./util` (util.js). */
+  function setupPackages(): { packages: string; cache: string } {
+    const root = tmp();
+    const packages = path.join(root, 'packages');
+    const write = (file: string, text: string): void => {
+      fs.mkdirSync(path.dirname(path.join(packages, file)), { recursive: true });
+      fs.writeFileSync(path.join(packages, file), text);
+    };
+    write('app/dist/index.cjs', "exports.parts = () => [require('dep').name, require('./util').name];\n");
+    write('app/dist/util.js', "exports.name = 'util';\n");
+    write('dep/package.json', JSON.stringify({ name: 'dep', exports: { require: './dist/one.cjs' } }));
+    write('dep/dist/one.cjs', "exports.name = 'one';\n");
+    write('dep/dist/two.cjs', "exports.name = 'two';\n");
+    fs.mkdirSync(path.join(packages, 'node_modules'));
+    fs.symlinkSync(path.join(packages, 'dep'), path.join(packages, 'node_modules', 'dep'), 'dir');
+    return { packages, cache: path.join(root, 'cache') };
+  }
+
+  /** Runs the app in a child node with the caches on; returns its parts and the table's entries. */
+  function runApp(packages: string, cache: string): { parts: string[]; table: Record<string, { file: string }> | undefined } {
+    const script = `
+      require(${JSON.stringify(CACHE_MODULE)}).enableCompileCache(${JSON.stringify(packages)}, 'app');
+      process.stdout.write(JSON.stringify(require(${JSON.stringify(path.join(packages, 'app', 'dist', 'index.cjs'))}).parts()));
+    `;
+    const out = execFileSync(process.execPath, ['-e', script], { env: { ...process.env, RAPTOR_COMPILE_CACHE: cache }, encoding: 'utf8' });
+    const file = path.join(cache, 'resolve-app.json');
+    const table = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { entries: Record<string, { file: string }> }).entries : undefined;
+    return { parts: JSON.parse(out) as string[], table };
+  }
+
+  const files = (table: Record<string, { file: string }> | undefined): string[] => Object.values(table ?? {}).map((e) => path.basename(e.file)).sort();
+
+  it('records where the requires resolved and answers them the same on the next run', () => {
+    const { packages, cache } = setupPackages();
+    const first = runApp(packages, cache);
+    expect(first.parts).toEqual(['one', 'util']);
+    expect(files(first.table)).toEqual(['one.cjs', 'util.js']);
+    const written = fs.statSync(path.join(cache, 'resolve-app.json')).mtimeMs;
+    const second = runApp(packages, cache);
+    expect(second.parts).toEqual(['one', 'util']);
+    // every answer came from the table: nothing to rewrite
+    expect(fs.statSync(path.join(cache, 'resolve-app.json')).mtimeMs).toBe(written);
+  });
+
+  it('resolves again when the package.json that chose a file changed', () => {
+    const { packages, cache } = setupPackages();
+    runApp(packages, cache);
+    const pkg = path.join(packages, 'dep', 'package.json');
+    fs.writeFileSync(pkg, JSON.stringify({ name: 'dep', exports: { require: './dist/two.cjs' } }));
+    const future = new Date(Date.now() + 5000);
+    fs.utimesSync(pkg, future, future);
+    const again = runApp(packages, cache);
+    expect(again.parts).toEqual(['two', 'util']);
+    expect(files(again.table)).toEqual(['two.cjs', 'util.js']);
+  });
+
+  it('resolves again when the file it named is gone', () => {
+    const { packages, cache } = setupPackages();
+    runApp(packages, cache);
+    fs.rmSync(path.join(packages, 'app', 'dist', 'util.js'));
+    fs.mkdirSync(path.join(packages, 'app', 'dist', 'util'));
+    fs.writeFileSync(path.join(packages, 'app', 'dist', 'util', 'index.js'), "exports.name = 'util/index';\n");
+    const again = runApp(packages, cache);
+    expect(again.parts).toEqual(['one', 'util/index']);
+    expect(files(again.table)).toEqual(['index.js', 'one.cjs']);
+  });
+
+  it('RAPTOR_COMPILE_CACHE=0 keeps no table', () => {
+    const { packages } = setupPackages();
+    expect(runApp(packages, '0').parts).toEqual(['one', 'util']);
+  });
+});
