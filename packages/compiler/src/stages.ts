@@ -65,7 +65,7 @@ function optionText(value: SchedulerOptions[string]): string {
  * `compile()` becomes the one `spat-schedule` runs (with its options).
  */
 function registerSchedulerStage(registry: PassRegistry, options: StageRegistrationOptions): void {
-  const { SpatSchedulePass, SpatVerifyCommunicationPass, SplitOversizedComputesPass, TileParallelComputesPass, registerSchedulerPasses } = require('@raptor-pim/scheduler') as typeof SchedulerPackage;
+  const { SpatSchedulePass, SpatVerifyCommunicationPass, SplitLanesPass, SplitOversizedComputesPass, TileParallelComputesPass, registerSchedulerPasses } = require('@raptor-pim/scheduler') as typeof SchedulerPackage;
   const { scheduler, schedulerOptions = {} } = options;
   if (!scheduler) return registerSchedulerPasses(registry);
   registry.registerPass(() => {
@@ -76,6 +76,7 @@ function registerSchedulerStage(registry: PassRegistry, options: StageRegistrati
   registry.registerPass(() => new SpatVerifyCommunicationPass());
   registry.registerPass(() => new SplitOversizedComputesPass());
   registry.registerPass(() => new TileParallelComputesPass());
+  registry.registerPass(() => new SplitLanesPass());
 }
 
 /**
@@ -102,7 +103,7 @@ export const RAPTOR_STAGES: readonly CompilerStage[] = [
   {
     name: 'scheduler',
     packageName: '@raptor-pim/scheduler',
-    passes: ['spat-schedule', 'spat-split-oversized-computes', 'spat-tile-parallel-computes', 'spat-verify-communication'],
+    passes: ['spat-schedule', 'spat-split-oversized-computes', 'spat-tile-parallel-computes', 'spat-split-lanes', 'spat-verify-communication'],
     register: registerSchedulerStage,
     pipeline: 'spat-schedule,spat-verify-communication',
   },

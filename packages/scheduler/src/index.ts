@@ -12,6 +12,7 @@ import { SpatSchedulePass } from './transforms/spat-schedule';
 import { SpatVerifyCommunicationPass } from './transforms/spat-verify-communication';
 import { SplitOversizedComputesPass } from './transforms/split-oversized-computes';
 import { TileParallelComputesPass } from './transforms/tile-parallel-computes';
+import { SplitLanesPass } from './transforms/split-lanes';
 
 // The interface and the strategy driver
 export { createPlanScheduler, modelWorkOf, withDefaults } from './scheduler';
@@ -75,6 +76,8 @@ export {
 export type { ComputeSplitPart, ComputeSplitPlan, OversizedSplits, SplitLimits, SplitResult } from './transforms/split-oversized-computes';
 export { TileParallelComputesPass, parallelDimension, planParallelTiles, tileOversizedParallelComputes, tileParallelCompute } from './transforms/tile-parallel-computes';
 export type { ParallelTile } from './transforms/tile-parallel-computes';
+export { SplitLanesPass, laneLiveBytes, laneSplitBudget, laneSplitDimension, planLaneSplits, splitLanes, splitWideLanes } from './transforms/split-lanes';
+export type { LaneSplit, LaneSplitDimension } from './transforms/split-lanes';
 export { SchedulerMessages } from './diagnostics';
 
 /**
@@ -91,4 +94,5 @@ export function registerSchedulerPasses(registry: PassRegistry): void {
   registry.registerPass(() => new SpatVerifyCommunicationPass());
   registry.registerPass(() => new SplitOversizedComputesPass());
   registry.registerPass(() => new TileParallelComputesPass());
+  registry.registerPass(() => new SplitLanesPass());
 }

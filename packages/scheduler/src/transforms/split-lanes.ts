@@ -114,6 +114,8 @@ interface Tracking {
   readonly extent: number;
   /** Per result: its publication. */
   readonly publications: readonly Operation[];
+  /** Ops of the body no publication depends on (dropped by the rewrite). */
+  readonly dead: ReadonlySet<Operation>;
 }
 
 /** The input block arguments of a batch body (after the lane and weights). */
@@ -232,10 +234,16 @@ function trackDimension(batch: Operation, d: number): Tracking | undefined {
     publications.push(ins);
   }
   // Users come after definitions: walking backwards, every value's users are seen before it.
+  // Ops whose results nothing live reads are dead: the rewrite drops them.
   const ops = entry.operations.filter((o) => o !== term);
+  const dead = new Set<Operation>();
   for (let i = ops.length - 1; i >= 0 && ok; i--) {
     const op = ops[i]!;
     if (op.numRegions > 0) return undefined;
+    if (op.numResults > 0 && op.results.every((r) => r.users.every((u) => dead.has(u)))) {
+      dead.add(op);
+      continue;
+    }
     const tensorResults = op.results.filter((r) => r.type instanceof RankedTensorType);
     const tensorOperands = op.operands.filter((v) => v.type instanceof RankedTensorType);
     if (!tensorResults.length) {
@@ -297,13 +305,14 @@ function trackDimension(batch: Operation, d: number): Tracking | undefined {
   if (!ok) return undefined;
   // Every tensor value used in the body is tracked; arguments are only inputs read.
   for (const op of ops) {
+    if (dead.has(op)) continue;
     for (const v of op.operands) {
       if (!(v.type instanceof RankedTensorType)) continue;
       if (!dims.has(v)) return undefined;
       if (v.definingOp === null && !inputs.has(v)) return undefined;
     }
   }
-  return { entry, lane, dims, extent, publications };
+  return { entry, lane, dims, extent, publications, dead };
 }
 
 /** Slots `[lane]`, `[f(lane)]` (an affine.apply of the lane alone) or static 0 with one lane. */
@@ -449,6 +458,7 @@ export function splitLanes(batch: Operation, d: number, k: number): Operation {
 
   for (const op of entry.operations) {
     if (op === entry.lastOp) break;
+    if (tracking.dead.has(op)) continue;
     if (AffineApplyOp.isInstance(op)) {
       // Compose: the old lane becomes `newLane mod L` inside the map.
       const map = AffineApplyOp.get(op).map.value;
@@ -550,7 +560,7 @@ export function splitLanes(batch: Operation, d: number, k: number): Operation {
  * The live local memory of one lane of `batch`, in bytes (each item rounded up to `alignment`):
  * what it reads of its block arguments (the slices it takes of them, or the whole argument it
  * uses directly), its fragments, and the two largest other values its body computes (the
- * temporaries of one round, as `planLocalMemory` counts them).
+ * temporaries of one round, as `planLocalMemory` counts them; reshapes are views, not counted).
  */
 export function laneLiveBytes(batch: Operation, alignment = 1): number {
   const entry = batch.regions[0]?.firstBlock;
@@ -575,11 +585,18 @@ export function laneLiveBytes(batch: Operation, alignment = 1): number {
   const term = entry.lastOp;
   for (const o of term?.regions[0]?.firstBlock?.operations ?? []) {
     if (!ParallelInsertSliceOp.isInstance(o)) continue;
-    counted.add(o.getOperand(0));
     fragments += align(byteSizeOfType(o.getOperand(0).type));
+    // The fragment and the values it is a reshaped view of: one buffer.
+    for (let v: Value | undefined = o.getOperand(0); v && !counted.has(v); ) {
+      counted.add(v);
+      const def: Operation | null = v.definingOp;
+      v = def && (TensorExpandShapeOp.isInstance(def) || TensorCollapseShapeOp.isInstance(def)) ? def.getOperand(0) : undefined;
+    }
   }
+  // Reshapes are views of their source (bufferization aliases them): no buffer of their own.
   const temporaries: number[] = [];
   batch.regions[0]!.walk((o: Operation) => {
+    if (TensorExpandShapeOp.isInstance(o) || TensorCollapseShapeOp.isInstance(o)) return;
     for (const r of o.results) if (!counted.has(r) && r.type instanceof RankedTensorType) temporaries.push(align(byteSizeOfType(r.type)));
   });
   temporaries.sort((x, y) => y - x);
@@ -621,36 +638,47 @@ function readByComputes(batch: Operation): boolean {
  * The weightless batches of `workload`'s function whose one lane needs more than `budget` bytes
  * ({@link laneLiveBytes}; default {@link laneSplitBudget}, an eighth of a core) and that have a
  * {@link laneSplitDimension}, each with the smallest divisor `k` of the extent E whose chunks fit
- * (`laneBytes / k <= budget`; E when none does). Where a producer of the batch is split too, along
- * the same extent, by a `k'` at least that large, the smallest such `k'` is taken instead, so the
- * batch's chunk `q` reads only the producer's chunk `q` (a chain splits alike). Batches read by
- * anything but graph computes and `func.return` (an existing blueprint) are left alone.
+ * (`laneBytes / k <= budget`; E when none does). Batches to split that read one another (directly
+ * or through a blueprint) along the same extent form a chain and all take the largest `k` of the
+ * chain, a divisor of E too: every lane still fits and a consumer's chunk `q` reads exactly its
+ * producers' chunk `q`, never part of a wider fragment. Batches read by anything but graph
+ * computes and `func.return` (an existing blueprint) are left alone.
  *
  * @example
  * const cost = createCostModel(defaultTarget());
  * const plans = planLaneSplits(new Workload(func, cost), cost); // resnet18: relu k=8, max-pool k=32, ...
  */
 export function planLaneSplits(workload: Workload, cost: CostModel, budget = laneSplitBudget(cost)): LaneSplit[] {
-  const out: LaneSplit[] = [];
-  const planned = new Map<Operation, LaneSplit>();
+  const candidates: LaneSplit[] = [];
+  const byOp = new Map<Operation, number>();
   for (const n of workload.nodes) {
     if (!n.isBatch || n.crossbars > 0) continue;
     const laneBytes = laneLiveBytes(n.op, cost.localAlignment);
     if (laneBytes <= budget) continue;
     const dim = laneSplitDimension(n.op);
     if (!dim || !readByComputes(n.op)) continue;
-    const kMin = divisorsOf(dim.extent).find((k) => k > 1 && laneBytes / k <= budget) ?? dim.extent;
-    // A producer split along the same extent by at least kMin: its k, so chunks are read 1:1.
-    const chained = n.inputs
-      .flatMap((input) => input.sources.map((s) => planned.get(workload.nodes[s.producer]!.op)))
-      .filter((p): p is LaneSplit => !!p && p.extent === dim.extent && p.k >= kMin)
-      .map((p) => p.k);
-    const k = chained.length ? Math.min(...chained) : kMin;
-    const plan = { op: n.op, d: dim.d, extent: dim.extent, k, laneBytes };
-    planned.set(n.op, plan);
-    out.push(plan);
+    const k = divisorsOf(dim.extent).find((x) => x > 1 && laneBytes / x <= budget) ?? dim.extent;
+    byOp.set(n.op, candidates.length);
+    candidates.push({ op: n.op, d: dim.d, extent: dim.extent, k, laneBytes });
   }
-  return out;
+  // Chains: batches to split that read one another along the same extent take one k, the
+  // largest any of them needs, so every consumer chunk reads exactly one producer chunk
+  // (union-find over the producer -> consumer edges).
+  const parent = candidates.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  for (const n of workload.nodes) {
+    const c = byOp.get(n.op);
+    if (c === undefined) continue;
+    for (const input of n.inputs) {
+      for (const s of input.sources) {
+        const p = byOp.get(workload.nodes[s.producer]!.op);
+        if (p !== undefined && candidates[p]!.extent === candidates[c]!.extent) parent[find(p)] = find(c);
+      }
+    }
+  }
+  const kOf = new Map<number, number>();
+  candidates.forEach((c, i) => kOf.set(find(i), Math.max(kOf.get(find(i)) ?? 1, c.k)));
+  return candidates.map((c, i) => ({ ...c, k: kOf.get(find(i))! }));
 }
 
 /**
