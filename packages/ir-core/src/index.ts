@@ -39,7 +39,7 @@ export * from './ir/verifier';
 export * from './syntax/op-asm';
 export { Parser, parseSourceString, parseAttribute, parseType } from './syntax/parser';
 export type { ParseOptions, ParsedSourceInfo } from './syntax/parser-state';
-export { Printer, printOperation, printType, printAttribute, printOperationForDiagnostic, escapeString } from './syntax/printer';
+export { Printer, printOperation, printOperationPieces, printType, printAttribute, printOperationForDiagnostic, escapeString } from './syntax/printer';
 export type { PrintOptions } from './syntax/printer';
 export { formatFloat } from './syntax/float-format';
 export { affineExprToString, affineMapToString, integerSetToString } from './syntax/affine-printer';

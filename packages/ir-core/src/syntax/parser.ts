@@ -261,7 +261,11 @@ export class Parser extends AttributeParser implements OpAsmParser {
     scope.set(name, number, value, offset);
     // A name is recorded once: every definition (op results, block arguments) starts at #0.
     if (number === 0) {
-      scope.definitions[scope.definitions.length - 1].push(name);
+      // Only nested regions record their names (to forget them when they close): the names of a
+      // scope's outermost region go away with the scope, and recording them would keep every
+      // name string of a function body alive until its end.
+      const definitions = scope.definitions;
+      if (definitions.length > 1) definitions[definitions.length - 1].push(name);
       // `%rows:2` names its group through result #0; a name starting with a digit is numeric.
       if (this.retainNames && !isDigit(name.charCodeAt(0))) setRetainedName(value, name);
     }

@@ -413,6 +413,11 @@ export class Printer implements OpAsmPrinter {
   private names: SSANameState | undefined;
   private aliases = new Map<Attribute | Type, AliasInfo>();
   private readonly typeCache = new Map<Type, string>();
+  /** The last type {@link printType} printed and its text: ops repeat one type (no map lookup). */
+  private lastType: Type | undefined;
+  private lastTypeText = '';
+  /** The last type {@link collectOpTypes} visited (visiting it again would change nothing). */
+  private lastCollectedType: Type | undefined;
   /** The visited values in visit order (index = AliasInfo.index). */
   private readonly aliasList: AliasInfo[] = [];
   private aliasNames = new Map<Attribute | Type, string>();
@@ -462,6 +467,20 @@ export class Printer implements OpAsmPrinter {
     return s;
   }
 
+  /**
+   * Takes the printed text as consecutive pieces (their concatenation is what {@link takeText}
+   * returns) and resets the buffer: a long print is written piece by piece, never copied into
+   * one string.
+   */
+  takePieces(): string[] {
+    const pieces = this.chunks;
+    if (this.text.length > 0 || pieces.length === 0) pieces.push(this.text);
+    this.chunks = [];
+    this.opsSinceChunk = 0;
+    this.text = '';
+    return pieces;
+  }
+
   /** Moves the text printed so far to {@link chunks} as one flat string, when it is long. */
   private chunkText(): void {
     const text = this.text;
@@ -479,6 +498,17 @@ export class Printer implements OpAsmPrinter {
    * a newline, then deferred (location) aliases.
    */
   printTopLevel(op: Operation): string {
+    this.printTopLevelText(op);
+    return this.takeText();
+  }
+
+  /** {@link printTopLevel} as consecutive pieces (see {@link takePieces}). */
+  printTopLevelPieces(op: Operation): string[] {
+    this.printTopLevelText(op);
+    return this.takePieces();
+  }
+
+  private printTopLevelText(op: Operation): void {
     this.names = new SSANameState(op, this.generic, this);
     if (!this.localScope) this.initializeAliases(op);
     const sorted = [...this.aliases.values()].filter((a) => a.name !== undefined);
@@ -487,7 +517,6 @@ export class Printer implements OpAsmPrinter {
     // With local scope MLIR prints the op alone (no alias sections, no extra newline).
     if (!this.localScope) this.text += '\n';
     for (const a of sorted) if (a.deferrable) this.printAliasDefinition(a);
-    return this.takeText();
   }
 
   /**
@@ -515,6 +544,7 @@ export class Printer implements OpAsmPrinter {
   // ------------------------------------------------------------ aliases
 
   private initializeAliases(root: Operation): void {
+    this.lastCollectedType = undefined;
     this.collecting = true;
     const saved = this.text;
     this.text = '';
@@ -566,9 +596,20 @@ export class Printer implements OpAsmPrinter {
   }
 
   private collectOpTypes(op: Operation): void {
-    for (let i = 0; i < op.numOperands; i++) this.visit(op.getOperand(i).type, false);
-    for (const r of op.results) this.visit(r.type, false);
+    for (let i = 0; i < op.numOperands; i++) this.collectType(op.getOperand(i).type);
+    for (const r of op.results) this.collectType(r.type);
     if (op.attributes.size) for (const v of [...op.attributes.values()]) this.visit(v, false);
+  }
+
+  /**
+   * Visits an op's operand or result type as not deferrable. Visiting the same type again at
+   * top level changes nothing (it is already recorded and marked), so a repeat of the last one,
+   * the usual case, is skipped.
+   */
+  private collectType(type: Type): void {
+    if (type === this.lastCollectedType && this.collectChildren === undefined) return;
+    this.visit(type, false);
+    this.lastCollectedType = this.collectChildren === undefined ? type : undefined;
   }
 
   private pushCollectRegion(region: Region, printEntryBlockArgs: boolean, printBlockTerminators: boolean): void {
@@ -1119,9 +1160,15 @@ export class Printer implements OpAsmPrinter {
       return;
     }
     // Aliases are fixed once printing starts, so a type always prints the same: cache it.
+    if (type === this.lastType) {
+      this.text += this.lastTypeText;
+      return;
+    }
     const cached = this.typeCache.get(type);
     if (cached !== undefined) {
       this.text += cached;
+      this.lastType = type;
+      this.lastTypeText = cached;
       return;
     }
     const alias = this.aliasNames.get(type);
@@ -1511,6 +1558,22 @@ function toNamedList(
 /** Prints `op` (normally a module) as `mlir-opt` prints it, without the tool's final extra newline. */
 export function printOperation(op: Operation, options: PrintOptions = {}): string {
   return new Printer(op.context, options).printTopLevel(op);
+}
+
+/**
+ * {@link printOperation}'s text as consecutive pieces: their concatenation is exactly what
+ * `printOperation(op, options)` returns. A long print (more than 1,024 ops) comes in flat
+ * pieces of at least 64 Ki characters, so a caller can write it piece by piece instead of
+ * copying it into one string first.
+ *
+ * @example
+ * const fd = fs.openSync('out.mlir', 'w');
+ * for (const piece of printOperationPieces(module)) fs.writeSync(fd, piece);
+ * fs.writeSync(fd, '\n');
+ * fs.closeSync(fd);
+ */
+export function printOperationPieces(op: Operation, options: PrintOptions = {}): string[] {
+  return new Printer(op.context, options).printTopLevelPieces(op);
 }
 
 /** A type as MLIR prints it (no aliases). */

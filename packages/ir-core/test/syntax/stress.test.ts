@@ -1,4 +1,4 @@
-import { Block, MLIRContext, Operation, UnknownLoc, parseSourceString, printOperation, parseAttribute } from '@raptor-pim/ir-core';
+import { Block, MLIRContext, Operation, UnknownLoc, parseSourceString, printOperation, printOperationPieces, parseAttribute } from '@raptor-pim/ir-core';
 
 function parse(text: string, maxNesting?: number) {
   const ctx = new MLIRContext();
@@ -32,6 +32,23 @@ describe('stress', () => {
     expect(text.length).toBeGreaterThan(6 * 65536);
     expect(text).toBe(expected);
     expect(printOperation(result!, { generic: true })).toBe(expected);
+    // The same text in flat pieces of at least one chunk each (the last one may be shorter).
+    const pieces = printOperationPieces(result!, { generic: true });
+    expect(pieces.length).toBeGreaterThan(3);
+    expect(pieces.join('')).toBe(expected);
+    for (const piece of pieces.slice(0, -1)) expect(piece.length).toBeGreaterThanOrEqual(65536);
+  });
+
+  it('gives a short print as one piece equal to printOperation, custom form and aliases included', () => {
+    const text = '#map = affine_map<(d0) -> (d0)>\nmodule {\n  "t.a"() {m = #map} : () -> ()\n}\n';
+    const { result, diagnostics } = parse(text);
+    expect(diagnostics).toEqual([]);
+    for (const options of [{}, { generic: true }, { debugInfo: true }]) {
+      const pieces = printOperationPieces(result!, options);
+      expect(pieces).toEqual([printOperation(result!, options)]);
+    }
+    const empty = parse('').result!;
+    expect(printOperationPieces(empty).join('')).toBe(printOperation(empty));
   });
 
   it('parses and prints 990 nested regions', () => {
