@@ -10,6 +10,7 @@ import {
   MLIRContext,
   parseSourceString,
   printOperation,
+  printOperationPieces,
   renderDiagnostics,
   splitInputFile,
   verify,
@@ -266,7 +267,8 @@ type CompilerModule = typeof import('@raptor-pim/compiler');
 
 interface ChunkResult {
   ok: boolean;
-  output: string;
+  /** The printed module in consecutive pieces (see `printOperationPieces`), written one by one. */
+  output: readonly string[];
   /** The module after the pipeline (when everything succeeded). */
   module?: Operation;
 }
@@ -292,10 +294,15 @@ function processChunk(
     useRetainedNames: args.retainIdentifierNames,
     useNameLocAsPrefix: args.useNameLocAsPrefix,
   };
-  const print = (module: Operation): string => timing.measure('Output', () => printOperation(module, printOptions) + '\n');
+  const print = (module: Operation): string[] =>
+    timing.measure('Output', () => {
+      const pieces = printOperationPieces(module, printOptions);
+      pieces.push('\n');
+      return pieces;
+    });
   let pm: PassManager | undefined;
   let result: Operation | undefined;
-  const body = (): string | undefined => {
+  const body = (): string[] | undefined => {
     if (args.pipeline !== undefined && registry && pipeline) {
       pm = parsePassPipeline(ctx, args.pipeline, registry);
       if (!pm) return undefined;
@@ -322,7 +329,7 @@ function processChunk(
     const r = verifyDiagnostics(ctx, filename, text, body, lineOffset);
     diagnostics.push(...r.problems);
     if (pm && args.timing) io.stderr(pm.timingReport());
-    return { ok: r.problems.length === 0, output: r.result ?? '' };
+    return { ok: r.problems.length === 0, output: r.result ?? [] };
   }
   let failed = false;
   const output = ctx.diagnostics.withHandler((d) => {
@@ -331,7 +338,7 @@ function processChunk(
   }, body);
   if (pm && args.timing) io.stderr(pm.timingReport());
   const ok = output !== undefined && !failed;
-  return ok && result ? { ok, output: output!, module: result } : { ok, output: output ?? '' };
+  return ok && result ? { ok, output: output!, module: result } : { ok, output: output ?? [] };
 }
 
 /**
@@ -401,7 +408,7 @@ export async function runOpt(args: OptArgs, io: CliIo, registry?: PassRegistry):
   const timing = new Timing();
   const diagnostics: Diagnostic[] = [];
   const chunks = args.splitInputFile ? splitInputFile(text) : [{ text, lineOffset: 0 }];
-  const outputs: string[] = [];
+  const outputs: (readonly string[])[] = [];
   let ok = true;
   let module: Operation | undefined;
   let runEntry: { module: Operation; entry: EntryFunction } | undefined;
@@ -435,7 +442,11 @@ export async function runOpt(args: OptArgs, io: CliIo, registry?: PassRegistry):
     }
   }
   if (diagnostics.length) io.stderr(renderDiagnostics(diagnostics, lookup));
-  const result = outputs.join('// -----\n');
+  const result: string[] = [];
+  for (let k = 0; k < outputs.length; k++) {
+    if (k) result.push('// -----\n');
+    for (const piece of outputs[k]!) result.push(piece);
+  }
   if (args.timing) io.stderr(timing.report());
   if (!ok) return 1;
   if (runEntry) {
@@ -445,7 +456,7 @@ export async function runOpt(args: OptArgs, io: CliIo, registry?: PassRegistry):
     return runEntryWithFiles(m, entry, { command: 'opt', inputKind: `@${entry.name} argument`, inputs: args.inputs, outputDir: args.outputDir, referenceDir: args.referenceDir }, io);
   }
   if (args.output !== undefined) return writeOutput(args.output, result, io) ? 0 : 1;
-  io.stdout(result);
+  for (const piece of result) io.stdout(piece);
   return 0;
 }
 
@@ -463,21 +474,44 @@ function isSpecialFile(file: string): boolean {
 }
 
 /**
- * Writes `text` to `file` through a temporary file beside it, so no partial output is left
- * behind; a device or pipe is written directly.
+ * Writes the pieces of the text in order to the open file `fd`. Each piece is encoded by the
+ * write itself (a scratch buffer freed at once, no Buffer per piece); after a partial write the
+ * rest of that piece is written from its bytes.
  */
-function writeOutput(file: string, text: string, io: CliIo): boolean {
+function writePieces(fd: number, pieces: readonly string[]): void {
+  for (const piece of pieces) {
+    let written = fs.writeSync(fd, piece);
+    const length = Buffer.byteLength(piece, 'utf8');
+    if (written === length) continue;
+    const bytes = Buffer.from(piece, 'utf8');
+    while (written < length) written += fs.writeSync(fd, bytes, written);
+  }
+}
+
+/**
+ * Writes the text (its consecutive pieces, never joined into one string) to `file` through a
+ * temporary file beside it, so no partial output is left behind; a device or pipe is written
+ * directly.
+ */
+function writeOutput(file: string, pieces: readonly string[], io: CliIo): boolean {
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
   const direct = isSpecialFile(file);
+  let fd: number | undefined;
   try {
-    if (direct) {
-      fs.writeFileSync(file, text);
-      return true;
-    }
-    fs.writeFileSync(tmp, text);
-    fs.renameSync(tmp, file);
+    fd = fs.openSync(direct ? file : tmp, 'w');
+    writePieces(fd, pieces);
+    fs.closeSync(fd);
+    fd = undefined;
+    if (!direct) fs.renameSync(tmp, file);
     return true;
   } catch (e) {
+    if (fd !== undefined) {
+      try {
+        fs.closeSync(fd);
+      } catch {
+        // already failed
+      }
+    }
     try {
       fs.rmSync(tmp, { force: true });
     } catch {
