@@ -25,7 +25,7 @@ export { Workload, byteSizeOfType, describeNode } from './analysis/workload';
 export type { InputWindow, WorkloadInput, WorkloadNode, WorkloadProblem, WorkloadSource } from './analysis/workload';
 export { analyzeFragmentNeeds, boundingBox, evaluateIndex, physicalViewSplit, sourceRegions } from './analysis/fragment-needs';
 export type { Box } from './analysis/fragment-needs';
-export { firstLaneOfReplica, intersectBoxes, largestReplicaWindowBytes, partBytes, replicaWindow, windowBytes, windowOfLanes } from './planning/windows';
+export { firstLaneOfReplica, intersectBoxes, largestReplicaWindowBytes, largestRunWindowBytes, partBytes, replicaWindow, runWindow, streamingWindows, windowBytes, windowOfLanes, windowRunsOf } from './planning/windows';
 export { coreOfLane, divisors, lanesOfReplica, replicaOfLane, roundsOf } from './planning/schedule-plan';
 export type { Granularity, NodePlacement, Replication, SchedulePlan, TransferMode } from './planning/schedule-plan';
 export { laneBusyNs, packReplicas, replicaItems, replicaTimeNs } from './planning/core-mapping';
@@ -33,6 +33,7 @@ export type { CorePacking, PackOptions, ReplicaItem } from './planning/core-mapp
 export { crossbarsOf, planReplicasForPeriod, planSingleCopies, replicationCandidates, replicationForPeriod } from './planning/replication';
 export type { PackingConstraints, ReplicationPlan } from './planning/replication';
 export {
+  canStreamWindows,
   enforcesLocalMemory,
   granularityForMemory,
   LOCAL_MEMORY_MODES,
@@ -43,9 +44,10 @@ export {
   placedFootprint,
   planLocalMemory,
   replicaFootprint,
+  streamsResults,
   withWindows,
 } from './planning/local-memory';
-export type { CoreMemory, MemoryParts, ReplicaFootprint } from './planning/local-memory';
+export type { CoreMemory, MemoryParts, PlacedFootprint, ReplicaFootprint } from './planning/local-memory';
 export { addTraffic, placeOnMesh, trafficCost } from './planning/placement';
 export { mirrorHostFedComputes } from './planning/mirrors';
 export type { MeshPlacement, TrafficMatrix } from './planning/placement';

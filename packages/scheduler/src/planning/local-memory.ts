@@ -27,7 +27,7 @@ import type { CostModel } from '@raptor-pim/pim-target';
 import { byteSizeOfType, type Workload, type WorkloadNode } from '../analysis/workload';
 import { divisors, replicaOfLane, type Granularity, type SchedulePlan, type TransferMode } from './schedule-plan';
 import type { ReplicaInputReads } from './transfers';
-import { largestReplicaWindowBytes, partBytes, replicaWindow, windowBytes } from './windows';
+import { largestReplicaWindowBytes, largestRunWindowBytes, partBytes } from './windows';
 
 /** Bytes rounded up to the local allocation alignment. */
 function aligned(bytes: number, cost: CostModel): number {
@@ -136,11 +136,12 @@ export function replicaFootprint(
   transfer: TransferMode = 'channel',
   replicas = 1,
   windows = false,
+  windowRounds?: number,
 ): ReplicaFootprint {
   let inputs = 0;
   const windowOf = new Map<number, number>();
   for (const input of node.inputs) {
-    const w = windows ? largestReplicaWindowBytes(node, input, replicas) : undefined;
+    const w = windows ? largestReplicaWindowBytes(node, input, replicas, windowRounds) : undefined;
     if (w !== undefined) {
       windowOf.set(input.inputIndex, aligned(w, cost));
       inputs += aligned(w, cost);
@@ -154,15 +155,25 @@ export function replicaFootprint(
   const consumers = hasConsumers(workload, node.index);
   const results = node.resultBytes.reduce((a, b, k) => a + aligned(windows ? partBytes(node, k, replicas) : b, cost), 0);
   // A batch replica assembles its partial result (the whole value, or with windows its own
-  // slots; also at window granularity, where it is dropped only after materialization); a scalar
-  // compute's result is its body's last value, counted with the temporaries.
-  const kept = results;
+  // slots) unless it streams it: at window granularity through channels each round's fragments
+  // are sent as they are made and nothing is assembled (unless the host reads the result; a
+  // consumer on the same core is the replay's concern). A scalar compute's result is its body's
+  // last value, counted with the temporaries.
+  const kept = streamsResults(node, granularity, transfer) ? 0 : results;
   const body = bodyBytes(node, inputs, message, node.isBatch ? kept : 0, cost, windowed);
   const hostData = node.hostDataBytes;
   const blueprints = blueprintBytes(node, cost, windowed);
   const parts: MemoryParts = { inputs, hostData, blueprints, results: node.isBatch ? kept : 0, round: body - inputs - hostData - blueprints - (node.isBatch ? kept : 0) };
   // With host slots a partial result is stored inside its producer's body: nothing stays live after it.
   return { bodyBytes: body, retainedBytes: granularity === 'layer' && consumers && transfer !== 'host' ? results : 0, parts };
+}
+
+/**
+ * True when replicas of `node` send their fragments round by round and assemble no partial
+ * result (window granularity, channel transfers, no result read on the host).
+ */
+export function streamsResults(node: WorkloadNode, granularity: Granularity, transfer: TransferMode): boolean {
+  return node.isBatch && granularity === 'window' && transfer === 'channel' && !node.hostUse;
 }
 
 /** The model's view of one core. */
@@ -258,9 +269,9 @@ export function planLocalMemory(workload: Workload, plan: SchedulePlan, reads: r
           readKeys.add(rep >= 0 ? partialKey(r.producer, rep, r.resultIndex) : partialKey(r.producer, -1 - core, r.resultIndex));
         }
         const input = n.inputs.find((i) => i.inputIndex === r.inputIndex);
-        const box = pl.windows && input ? replicaWindow(n, input, pl.replicas, j) : undefined;
-        if (box && input) {
-          if (!windowed.has(r.inputIndex)) inputs += aligned(windowBytes(input, box), cost);
+        const box = pl.windows && input ? largestRunWindowBytes(n, input, pl, j) : undefined;
+        if (box !== undefined && input) {
+          if (!windowed.has(r.inputIndex)) inputs += aligned(box, cost);
           windowed.add(r.inputIndex);
         } else if (r.remote.length > 0 || (r.hasLocal && pp.windows)) inputs += sourceBytes(workload, r.producer, r.resultIndex, cost);
         for (const f of r.remote) {
@@ -275,7 +286,8 @@ export function planLocalMemory(workload: Workload, plan: SchedulePlan, reads: r
         const key = partialKey(n.index, j, k);
         const needed = keptOn.get(key) === core;
         if (needed) produces.set(key, results[k]!);
-        if (n.isBatch) kept += results[k]!;
+        // A streamed result is assembled only where something reads it whole (as materialization does).
+        if (n.isBatch && (keptOn.has(key) || !streamsResults(n, pl.granularity, plan.transfer))) kept += results[k]!;
       });
       push(core, { label: `${n.name} replica ${j}`, body: bodyBytes(n, inputs, message, kept, cost, windowed), produces, reads: readKeys });
     }
@@ -371,10 +383,45 @@ export function needsWindows(workload: Workload, node: WorkloadNode, replicas: n
   return replicaFootprint(workload, node, granularity, cost, transfer, replicas, false).bodyBytes > cost.localMemoryBytes;
 }
 
-/** The footprint one replica of `node` has at `replicas` replicas, with windows where {@link needsWindows}. */
-export function placedFootprint(workload: Workload, node: WorkloadNode, replicas: number, granularity: Granularity, cost: CostModel, transfer: TransferMode = 'channel'): ReplicaFootprint {
+/** A replica's footprint with the window choices that give it. */
+export interface PlacedFootprint extends ReplicaFootprint {
+  /** Replicas hold only their windows and parts (`NodePlacement.windows`). */
+  readonly windows: boolean;
+  /** Streaming windows: rounds per window (`NodePlacement.windowRounds`), when one window per replica does not fit. */
+  readonly windowRounds?: number;
+}
+
+/** True when replicas of `node` may take streaming windows (window granularity, channel transfers, a windowed input). */
+export function canStreamWindows(node: WorkloadNode, granularity: Granularity, transfer: TransferMode): boolean {
+  return node.isBatch && granularity === 'window' && transfer === 'channel' && node.inputs.some((i) => i.window !== undefined);
+}
+
+/**
+ * The footprint one replica of `node` has at `replicas` replicas, with windows where
+ * {@link needsWindows}; where one window per replica still does not fit a core, with streaming
+ * windows of the most rounds that fit (one round when none does).
+ */
+export function placedFootprint(workload: Workload, node: WorkloadNode, replicas: number, granularity: Granularity, cost: CostModel, transfer: TransferMode = 'channel'): PlacedFootprint {
   const windows = needsWindows(workload, node, replicas, granularity, cost, transfer);
-  return replicaFootprint(workload, node, granularity, cost, transfer, replicas, windows);
+  const whole = replicaFootprint(workload, node, granularity, cost, transfer, replicas, windows);
+  const rounds = Math.ceil(node.lanes / replicas);
+  if (!windows || whole.bodyBytes <= cost.localMemoryBytes || rounds < 2 || !canStreamWindows(node, granularity, transfer)) return { ...whole, windows };
+  const at = (span: number): ReplicaFootprint => replicaFootprint(workload, node, granularity, cost, transfer, replicas, true, span);
+  const one = at(1);
+  if (one.bodyBytes > cost.localMemoryBytes) return { ...one, windows, windowRounds: 1 };
+  // The footprint grows with the run length: the longest run that fits.
+  let lo = 1;
+  let hi = rounds - 1;
+  let best = one;
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi + 1) / 2);
+    const f = at(mid);
+    if (f.bodyBytes <= cost.localMemoryBytes) {
+      lo = mid;
+      best = f;
+    } else hi = mid - 1;
+  }
+  return { ...best, windows, windowRounds: lo };
 }
 
 /**
@@ -390,7 +437,12 @@ export function minimumReplicas(workload: Workload, cost: CostModel, granularity
     // With host slots a reader loads a producer replica's whole part: keep parts within the budget.
     const partFits = (r: number): boolean =>
       transfer !== 'host' || !n.isBatch || !hasConsumers(workload, n.index) || n.resultBytes.every((_, k) => partBytes(n, k, r) <= hostPartBudget(cost) || r === options[options.length - 1]);
-    for (const r of options) if (partFits(r) && placedFootprint(workload, n, r, g, cost, transfer).bodyBytes <= cost.localMemoryBytes) return r;
+    const fewest = (gr: Granularity): number | undefined => options.find((r) => partFits(r) && placedFootprint(workload, n, r, gr, cost, transfer).bodyBytes <= cost.localMemoryBytes);
+    const r = fewest(g);
+    // A window pipeline that deadlocks falls back to layer granularity with the same replicas:
+    // take the replicas that would fit there too, where any do.
+    const layer = g === 'window' ? fewest('layer') : undefined;
+    if (r !== undefined) return Math.max(r, layer ?? r);
     return options[options.length - 1] ?? 1;
   });
 }
@@ -410,7 +462,9 @@ export function withWindows(workload: Workload, plan: SchedulePlan, cost: CostMo
     ...plan,
     placements: plan.placements.map((p, i) => {
       const n = workload.nodes[i]!;
-      return { ...p, windows: needsWindows(workload, n, p.replicas, p.granularity, cost, plan.transfer) };
+      const f = placedFootprint(workload, n, p.replicas, p.granularity, cost, plan.transfer);
+      const { windowRounds: _dropped, ...rest } = p;
+      return f.windowRounds !== undefined ? { ...rest, windows: f.windows, windowRounds: f.windowRounds } : { ...rest, windows: f.windows };
     }),
   };
 }

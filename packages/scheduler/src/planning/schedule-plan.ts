@@ -53,6 +53,13 @@ export interface NodePlacement {
    * whole values would not fit a core's local memory.
    */
   readonly windows?: boolean;
+  /**
+   * Streaming windows (with `windows`, at window granularity through channels): a replica takes
+   * its rounds in runs of `windowRounds` and holds, of every windowed input, only the window of
+   * the current run, received afresh for each run (a fragment two runs read is sent twice).
+   * Undefined: one window for all of the replica's rounds.
+   */
+  readonly windowRounds?: number;
 }
 
 /** A complete plan: one placement per workload node, in node order. */

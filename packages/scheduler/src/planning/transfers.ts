@@ -8,7 +8,7 @@ import { elementsOf, type Workload } from '../analysis/workload';
 import { boundingBox, type Box } from '../analysis/fragment-needs';
 import { coreOfLane, lanesOfReplica, replicaOfLane, type SchedulePlan } from './schedule-plan';
 import { addTraffic, type TrafficMatrix } from './placement';
-import { replicaWindow, windowBytes } from './windows';
+import { intersectBoxes, replicaWindow, runWindow as lanesBox, streamingWindows, windowBytes, windowRunsOf } from './windows';
 
 /** One fragment a consumer replica reads. */
 export interface FragmentRead {
@@ -65,45 +65,77 @@ export function planReads(workload: Workload, plan: SchedulePlan): ReplicaInputR
       n.inputs.forEach((input) => {
         input.sources.forEach((s, sourceIndex) => {
           const pp = plan.placements[s.producer]!;
-          const first = new Map<number, number>();
-          lanesOfReplica(pl, n.lanes, j).forEach((lane, round) => {
-            for (const slot of s.slotsPerLane[lane] ?? []) if (!first.has(slot)) first.set(slot, round);
-          });
           const remote: FragmentRead[] = [];
           let hasLocal = false;
-          const slots = [...first.keys()].sort((a, b) => first.get(a)! - first.get(b)! || a - b);
-          // A whole value read through slices: only the bounding box of this replica's reads moves.
-          let box: Box | undefined;
-          if (s.boxesPerLane && plan.transfer === 'channel') {
-            const boxes = lanesOfReplica(pl, n.lanes, j).map((l) => s.boxesPerLane![l]);
-            if (boxes.every((b) => b !== undefined)) box = boundingBox(boxes as Box[]);
-          }
-          const producer = workload.nodes[s.producer]!;
-          const grouped = producer.isBatch && pl.granularity === 'layer' && pp.granularity === 'layer' && plan.transfer === 'channel';
-          // A replica holding only its window receives runs no larger than that window.
-          const window = pl.windows ? replicaWindow(n, input, pl.replicas, j) : undefined;
-          const maxCount = window ? Math.max(1, Math.floor(windowBytes(input, window) / Math.max(1, s.slotBytes))) : Infinity;
-          if (grouped) slots.sort((a, b) => a - b);
-          for (let k = 0; k < slots.length; k++) {
-            const slot = slots[k]!;
-            const fromCore = coreOfLane(pp, producer.lanes, slot);
-            if (fromCore === toCore || pp.mirrors?.includes(toCore)) {
-              hasLocal = true;
-              continue;
+          // Streaming windows: each run of rounds receives what its own window needs.
+          const runs = pl.windows && pl.windowRounds !== undefined && input.window ? windowRunsOf(pl, n.lanes, j) : [lanesOfReplica(pl, n.lanes, j)];
+          let firstRound = 0;
+          // Streaming windows over a collection: a slot is received once; a later run's window
+          // starts as a copy of the previous window's overlap, so the slot is received again only
+          // where that copy does not cover what the run reads of it (`valid`: what of each received
+          // slot the current window still holds).
+          const regions = runs.length > 1 ? input.window?.regions[sourceIndex] : undefined;
+          const valid = new Map<number, Box | undefined>();
+          let previous: Box | undefined;
+          const runBoxes = runs.length > 1 ? streamingWindows(n, input, pl, j) : undefined;
+          for (const [g, runLanes] of runs.entries()) {
+            const first = new Map<number, number>();
+            const runBox = regions ? runBoxes?.[g] : undefined;
+            if (regions && previous) {
+              const overlap = runBox ? intersectBoxes(previous, runBox) : undefined;
+              for (const [slot, piece] of valid) valid.set(slot, piece && overlap ? intersectBoxes(piece, overlap) : undefined);
             }
-            let count = 1;
-            let round = first.get(slot)!;
-            if (grouped) {
-              // A run of consecutive slots of one producer replica goes as one message.
-              const replica = replicaOfLane(pp, producer.lanes, slot);
-              while (count < maxCount && k + 1 < slots.length && slots[k + 1] === slot + count && replicaOfLane(pp, producer.lanes, slots[k + 1]!) === replica) {
-                round = Math.min(round, first.get(slots[k + 1]!)!);
-                count++;
-                k++;
+            runLanes.forEach((lane, i) => {
+              for (const slot of s.slotsPerLane[lane] ?? []) {
+                if (first.has(slot)) continue;
+                if (regions && runBox) {
+                  // What the run reads of the slot must still be in the window; a slot received
+                  // now fills the whole window's part of it.
+                  const region = regions[slot];
+                  const readBox = lanesBox(input, runLanes);
+                  const need = region && readBox ? intersectBoxes(region, readBox) : undefined;
+                  if (valid.has(slot) && (!need || contains(valid.get(slot), need))) continue;
+                  valid.set(slot, region ? intersectBoxes(region, runBox) : undefined);
+                }
+                first.set(slot, firstRound + i);
               }
+            });
+            previous = runBox;
+            firstRound += runLanes.length;
+            const slots = [...first.keys()].sort((a, b) => first.get(a)! - first.get(b)! || a - b);
+            // A whole value read through slices: only the bounding box of this replica's (run's) reads moves.
+            let box: Box | undefined;
+            if (s.boxesPerLane && plan.transfer === 'channel') {
+              const boxes = runLanes.map((l) => s.boxesPerLane![l]);
+              if (boxes.every((b) => b !== undefined)) box = boundingBox(boxes as Box[]);
             }
-            const bytes = box ? (s.slotBytes / Math.max(1, totalOf(workload, s.producer, s.resultIndex))) * box.sizes.reduce((a, b) => a * b, 1) : s.slotBytes * count;
-            remote.push({ producer: s.producer, resultIndex: s.resultIndex, slot, count, fromCore, toCore, bytes, round, ...(box ? { box } : {}) });
+            const producer = workload.nodes[s.producer]!;
+            const grouped = producer.isBatch && pl.granularity === 'layer' && pp.granularity === 'layer' && plan.transfer === 'channel';
+            // A replica holding only its window receives runs no larger than that window.
+            const window = pl.windows ? (runs.length > 1 ? runBoxes?.[g] : replicaWindow(n, input, pl.replicas, j)) : undefined;
+            const maxCount = window ? Math.max(1, Math.floor(windowBytes(input, window) / Math.max(1, s.slotBytes))) : Infinity;
+            if (grouped) slots.sort((a, b) => a - b);
+            for (let k = 0; k < slots.length; k++) {
+              const slot = slots[k]!;
+              const fromCore = coreOfLane(pp, producer.lanes, slot);
+              if (fromCore === toCore || pp.mirrors?.includes(toCore)) {
+                hasLocal = true;
+                continue;
+              }
+              let count = 1;
+              let round = first.get(slot)!;
+              if (grouped) {
+                // A run of consecutive slots of one producer replica goes as one message.
+                const replica = replicaOfLane(pp, producer.lanes, slot);
+                while (count < maxCount && k + 1 < slots.length && slots[k + 1] === slot + count && replicaOfLane(pp, producer.lanes, slots[k + 1]!) === replica) {
+                  round = Math.min(round, first.get(slots[k + 1]!)!);
+                  count++;
+                  k++;
+                }
+              }
+              const bytes = box ? (s.slotBytes / Math.max(1, totalOf(workload, s.producer, s.resultIndex))) * box.sizes.reduce((a, b) => a * b, 1) : s.slotBytes * count;
+              remote.push({ producer: s.producer, resultIndex: s.resultIndex, slot, count, fromCore, toCore, bytes, round, ...(box ? { box } : {}) });
+            }
           }
           out.push({ consumer: n.index, replica: j, inputIndex: input.inputIndex, sourceIndex, producer: s.producer, resultIndex: s.resultIndex, remote, hasLocal });
         });
@@ -111,6 +143,12 @@ export function planReads(workload: Workload, plan: SchedulePlan): ReplicaInputR
     }
   }
   return out;
+}
+
+/** True when box `outer` contains box `inner`. */
+function contains(outer: Box | undefined, inner: Box): boolean {
+  if (!outer || outer.offsets.length !== inner.offsets.length) return false;
+  return inner.offsets.every((o, d) => o >= outer.offsets[d]! && o + inner.sizes[d]! <= outer.offsets[d]! + outer.sizes[d]!);
 }
 
 /** Elements of a producer result. */

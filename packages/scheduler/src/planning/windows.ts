@@ -63,13 +63,137 @@ export function replicaWindow(node: WorkloadNode, input: WorkloadInput, replicas
   return box ?? undefined;
 }
 
-/** The largest window bytes of `input` over the replicas of a node with `replicas` replicas, or undefined when read whole. */
-export function largestReplicaWindowBytes(node: WorkloadNode, input: WorkloadInput, replicas: number): number | undefined {
+/**
+ * The runs of rounds of replica `replica` that share one window: its lanes in runs of
+ * `windowRounds` consecutive rounds (streaming windows), or all of them in one run.
+ */
+export function windowRunsOf(p: Pick<NodePlacement, 'replicas' | 'windowRounds'>, lanes: number, replica: number): number[][] {
+  const all = lanesOfReplica(p, lanes, replica);
+  const span = p.windowRounds ?? all.length;
+  if (span >= all.length) return [all];
+  const runs: number[][] = [];
+  for (let i = 0; i < all.length; i += span) runs.push(all.slice(i, i + span));
+  return runs;
+}
+
+/** {@link windowOfLanes} of the run of lanes `lanes` (consecutive graph lanes; cached per input). */
+export function runWindow(input: WorkloadInput, lanes: readonly number[]): Box | undefined {
+  if (!input.window || !lanes.length) return undefined;
+  let cache = windowCache.get(input);
+  if (!cache) windowCache.set(input, (cache = new Map()));
+  const key = `run:${lanes[0]}:${lanes.length}`;
+  let box = cache.get(key);
+  if (box === undefined) {
+    box = windowOfLanes(input, lanes) ?? null;
+    cache.set(key, box);
+  }
+  return box ?? undefined;
+}
+
+const streamCache = new WeakMap<WorkloadInput, Map<string, readonly Box[] | null>>();
+
+/**
+ * The windows of `input` over the runs of replica `replica` of placement `p` (streaming
+ * windows), or undefined when some run reads the input whole. A run's window is the bounding box
+ * of its lanes' reads and of every part of the slots it reads that any run of the replica reads
+ * (a line buffer): a slot is received once, into the window of the first run that reads it, and
+ * each later window starts as a copy of the previous window's overlap, so it still holds what
+ * later runs read of the slot.
+ */
+export function streamingWindows(node: WorkloadNode, input: WorkloadInput, p: Pick<NodePlacement, 'replicas' | 'windowRounds'>, replica: number): readonly Box[] | undefined {
+  const w = input.window;
+  if (!w) return undefined;
+  let cache = streamCache.get(input);
+  if (!cache) streamCache.set(input, (cache = new Map()));
+  const key = `${p.replicas}:${p.windowRounds ?? 0}:${replica}`;
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit ?? undefined;
+  const runs = windowRunsOf(p, node.lanes, replica);
+  const reads: Box[] = [];
+  for (const run of runs) {
+    const box = runWindow(input, run);
+    if (!box) {
+      cache.set(key, null);
+      return undefined;
+    }
+    reads.push(box);
+  }
+  // Per source slot: the hull of what the replica's runs read of it.
+  const hulls: Map<number, Box>[] = input.sources.map(() => new Map());
+  input.sources.forEach((src, k) => {
+    const regions = w.regions[k];
+    if (!regions) return;
+    runs.forEach((run, g) => {
+      for (const l of run) {
+        for (const q of src.slotsPerLane[l] ?? []) {
+          const piece = regions[q] ? intersectBoxes(regions[q]!, reads[g]!) : undefined;
+          if (!piece) continue;
+          const h = hulls[k]!.get(q);
+          hulls[k]!.set(q, h ? (boundingBox([h, piece]) ?? h) : piece);
+        }
+      }
+    });
+  });
+  const out = runs.map((run, g) => {
+    const boxes: Box[] = [reads[g]!];
+    input.sources.forEach((src, k) => {
+      const seen = new Set<number>();
+      for (const l of run) {
+        for (const q of src.slotsPerLane[l] ?? []) {
+          if (seen.has(q)) continue;
+          seen.add(q);
+          const h = hulls[k]!.get(q);
+          if (h) boxes.push(h);
+        }
+      }
+    });
+    return boundingBox(boxes) ?? reads[g]!;
+  });
+  cache.set(key, out);
+  return out;
+}
+
+/**
+ * The largest window bytes of `input` over the replicas of a node with `replicas` replicas (over
+ * their runs of `windowRounds` rounds with streaming windows), or undefined when read whole.
+ */
+export function largestReplicaWindowBytes(node: WorkloadNode, input: WorkloadInput, replicas: number, windowRounds?: number): number | undefined {
   let m = 0;
   for (let j = 0; j < replicas; j++) {
+    if (windowRounds !== undefined) {
+      const b = runWindowsBytes(input, streamingWindows(node, input, { replicas, windowRounds }, j));
+      if (b === undefined) return undefined;
+      m = Math.max(m, b);
+      continue;
+    }
     const box = replicaWindow(node, input, replicas, j);
     if (!box) return undefined;
     m = Math.max(m, windowBytes(input, box));
+  }
+  return m;
+}
+
+/** The largest window bytes of `input` over the runs of replica `replica` of placement `p`, or undefined when read whole. */
+export function largestRunWindowBytes(node: WorkloadNode, input: WorkloadInput, p: Pick<NodePlacement, 'replicas' | 'windowRounds'>, replica: number): number | undefined {
+  if (p.windowRounds === undefined) {
+    const box = replicaWindow(node, input, p.replicas, replica);
+    return box ? windowBytes(input, box) : undefined;
+  }
+  return runWindowsBytes(input, streamingWindows(node, input, p, replica));
+}
+
+/**
+ * The largest bytes the windows of `input` take over consecutive runs: a run's window while the
+ * previous one is still live (its overlap is copied into the next), or undefined when read whole.
+ */
+function runWindowsBytes(input: WorkloadInput, boxes: readonly Box[] | undefined): number | undefined {
+  if (!boxes) return undefined;
+  let m = 0;
+  let previous = 0;
+  for (const box of boxes) {
+    const bytes = windowBytes(input, box);
+    m = Math.max(m, previous + bytes);
+    previous = bytes;
   }
   return m;
 }

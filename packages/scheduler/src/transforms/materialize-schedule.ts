@@ -54,7 +54,7 @@ import { EVENT_REGISTER_COUNT } from '@raptor-pim/pim-target';
 import type { Workload, WorkloadNode } from '../analysis/workload';
 import { byteSizeOfType } from '../analysis/workload';
 import { coreOfLane, lanesOfReplica, replicaOfLane, type SchedulePlan } from '../planning/schedule-plan';
-import { firstLaneOfReplica, intersectBoxes, replicaWindow } from '../planning/windows';
+import { firstLaneOfReplica, intersectBoxes, replicaWindow, streamingWindows, windowRunsOf } from '../planning/windows';
 import type { Box } from '../analysis/fragment-needs';
 import { LaneValues } from './lane-values';
 import type { FragmentRead, ReplicaInputReads } from '../planning/transfers';
@@ -207,6 +207,34 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       list.push(f);
     }
   }
+  // Sends of every producer replica in the order their consumer replicas receive them (round,
+  // then read order), and the consumer replica of each.
+  const consumerOf = new Map<FragmentRead, string>();
+  const sendOrder = new Map<string, FragmentRead[]>();
+  {
+    const ordered: { f: FragmentRead; key: string; round: number; seq: number }[] = [];
+    let seq = 0;
+    for (const r of reads) {
+      for (const f of r.remote) {
+        if (viaHost(f)) continue;
+        ordered.push({ f, key: `${r.consumer}:${r.replica}`, round: f.round, seq: seq++ });
+      }
+    }
+    // Stable by consumer replica, then round, then the order of the reads (what receiveRound does).
+    const consumerRank = new Map<string, number>();
+    for (const o of ordered) if (!consumerRank.has(o.key)) consumerRank.set(o.key, consumerRank.size);
+    ordered.sort((a, b) => consumerRank.get(a.key)! - consumerRank.get(b.key)! || a.round - b.round || a.seq - b.seq);
+    for (const o of ordered) {
+      consumerOf.set(o.f, o.key);
+      const pp = plan.placements[o.f.producer]!;
+      const pkey = `${o.f.producer}:${replicaOfLane(pp, workload.nodes[o.f.producer]!.lanes, o.f.slot)}`;
+      let list = sendOrder.get(pkey);
+      if (!list) sendOrder.set(pkey, (list = []));
+      list.push(o.f);
+    }
+  }
+  const feedsStreaming = new Set<number>();
+  for (const r of reads) if (plan.placements[r.consumer]!.windowRounds !== undefined) feedsStreaming.add(r.producer);
   const readsOf = new Map<string, ReplicaInputReads[]>();
   for (const r of reads) {
     const k = `${r.consumer}:${r.replica}`;
@@ -553,12 +581,25 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     const windowsOf = new Map<number, { box: Box; value: Value }>();
     /** Logical coordinates `offsets` inside the window `w`. */
     const inWindow = (w: { box: Box }, offsets: readonly number[]): number[] => offsets.map((o, d) => o - w.box.offsets[d]!);
-    if (mirrorCore === undefined && pl.windows) {
+    // Streaming windows: runs of rounds each hold the window of their own lanes.
+    const runs = mirrorCore === undefined && pl.windows ? windowRunsOf(pl, n.lanes, j) : [];
+    /** Opens the windows of the run of lanes `runLanes` (every windowed input) and places their local slots. */
+    const openWindows = (runLanes: readonly number[], run: number): void => {
       for (const input of n.inputs) {
-        const box = replicaWindow(n, input, pl.replicas, j);
-        if (box) windowsOf.set(input.inputIndex, { box, value: createEmpty(bb, loc, RankedTensorType.get(ctx, [...box.sizes], input.window!.logical.elementType)) });
+        const box = runs.length > 1 ? streamingWindows(n, input, pl, j)?.[run] : replicaWindow(n, input, pl.replicas, j);
+        if (!box) continue;
+        let value = createEmpty(bb, loc, RankedTensorType.get(ctx, [...box.sizes], input.window!.logical.elementType));
+        // A later run starts from what the previous window holds of it (planReads receives only the rest).
+        const previous = windowsOf.get(input.inputIndex);
+        const overlap = previous ? intersectBoxes(previous.box, box) : undefined;
+        if (previous && overlap) {
+          const kept = slices.extract(bb, loc, previous.value, inWindow(previous, overlap.offsets), overlap.sizes);
+          value = slices.insert(bb, loc, kept, value, overlap.offsets.map((o, d) => o - box.offsets[d]!), overlap.sizes);
+        }
+        windowsOf.set(input.inputIndex, { box, value });
       }
-    }
+      placeLocalSlots(runLanes);
+    };
     /**
      * Places what falls in the window of `inputIndex` of slot `slot` of source `sourceIndex`, read
      * from `source`: that slot's fragment (`first` undefined) or a collection holding the slots
@@ -604,24 +645,27 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
         w.value = slices.insert(bb, loc, part, w.value, inWindow(w, piece.offsets), piece.sizes);
       }
     };
-    // Local sources of windowed inputs: their slots come from this core's producer replica.
-    for (const r of myReads) {
-      const w = windowsOf.get(r.inputIndex);
-      if (!w || !r.hasLocal) continue;
-      const input = nodeInputs.get(r.inputIndex)!;
-      const src = input.sources[r.sourceIndex]!;
-      const producer = workload.nodes[src.producer]!;
-      const pp = plan.placements[src.producer]!;
-      const local = iArgs[localOf.get(`${r.inputIndex}:${r.sourceIndex}`)!]!;
-      if (!input.window!.regions[r.sourceIndex]) {
-        w.value = slices.extract(bb, loc, local, w.box.offsets, w.box.sizes);
-        continue;
+    /** Local sources of windowed inputs: their slots come from this core's producer replica. */
+    function placeLocalSlots(runLanes: readonly number[]): void {
+      for (const r of myReads) {
+        const w = windowsOf.get(r.inputIndex);
+        if (!w || !r.hasLocal) continue;
+        const input = nodeInputs.get(r.inputIndex)!;
+        const src = input.sources[r.sourceIndex]!;
+        const producer = workload.nodes[src.producer]!;
+        const pp = plan.placements[src.producer]!;
+        const local = iArgs[localOf.get(`${r.inputIndex}:${r.sourceIndex}`)!]!;
+        if (!input.window!.regions[r.sourceIndex]) {
+          w.value = slices.extract(bb, loc, local, w.box.offsets, w.box.sizes);
+          continue;
+        }
+        const need = new Set<number>();
+        for (const lane of runLanes) for (const q of src.slotsPerLane[lane] ?? []) need.add(q);
+        const mine = [...need].filter((q) => !producer.isBatch || coreOfLane(pp, producer.lanes, q) === core || pp.mirrors?.includes(core)).sort((a, b2) => a - b2);
+        placeSlots(r.inputIndex, r.sourceIndex, local, producer.isBatch ? partBase(src.producer, pp.cores.indexOf(core)) : 0, mine);
       }
-      const need = new Set<number>();
-      for (const lane of lanesOfReplica(pl, n.lanes, j)) for (const q of src.slotsPerLane[lane] ?? []) need.add(q);
-      const mine = [...need].filter((q) => !producer.isBatch || coreOfLane(pp, producer.lanes, q) === core || pp.mirrors?.includes(core)).sort((a, b2) => a - b2);
-      placeSlots(r.inputIndex, r.sourceIndex, local, producer.isBatch ? partBase(src.producer, pp.cores.indexOf(core)) : 0, mine);
     }
+    if (runs.length) openWindows(runs[0]!, 0);
     // Host slots carry a writer replica's whole partial result: this replica loads each slot once.
     const loaded = new Map<HostSlot, Value>();
     const me = readerKey(n.index, j);
@@ -696,36 +740,65 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       return bb.clone(input.blueprint, m).getResult(0);
     };
     const windows = new Map<string, Value>();
+    // Window granularity: each consumer replica receives in its own order (round, then its
+    // reads); a fragment a streaming consumer reads in two runs goes twice, the second time only
+    // after what the first run needs. Sends to one consumer replica are queued in that order and
+    // made as soon as their slot exists, so sender and receiver never wait on each other in a cycle.
+    const made = new Map<string, Value>();
+    const queues = new Map<string, FragmentRead[]>();
+    for (const f of sendOrder.get(`${n.index}:${j}`) ?? []) {
+      const key = consumerOf.get(f)!;
+      let q = queues.get(key);
+      if (!q) queues.set(key, (q = []));
+      q.push(f);
+    }
     const send = (v: Value, lane: number, resultIndex: number): void => {
       if (mirrorCore !== undefined) return; // the main copy sends; mirrors only serve their own core
-      for (const f of sendsOf.get(`${n.index}:${lane}:${resultIndex}`) ?? []) {
-        let payload = v;
-        if (f.count > 1) {
-          // A run of this replica's slots: one slice of its (complete) partial result.
-          const collection = resultTypes[resultIndex] as RankedTensorType;
-          const sizes = [f.count, ...collection.shape.slice(1)];
-          const offsets = [f.slot - base0, ...collection.shape.slice(1).map(() => 0)];
-          payload = slices.extract(bb, loc, partialOf(resultIndex), offsets, sizes);
-        } else if (f.box) {
-          const key = `${resultIndex}:${f.box.offsets.join(',')}:${f.box.sizes.join(',')}`;
-          let w = windows.get(key);
-          if (!w) windows.set(key, (w = slices.extract(bb, loc, v, f.box.offsets, f.box.sizes)));
-          payload = w;
+      made.set(`${lane}:${resultIndex}`, v);
+      for (const q of queues.values()) {
+        while (q.length && made.has(`${q[0]!.slot}:${q[0]!.resultIndex}`)) {
+          const f = q.shift()!;
+          sendOne(made.get(`${f.slot}:${f.resultIndex}`)!, f);
         }
-        ChannelSendOp.build(
-          bb,
-          { input: payload, channelId: constant(bb, channelOf.get(f)!, loc), sourceCoreId: constant(bb, f.fromCore, loc), targetCoreId: constant(bb, f.toCore, loc) },
-          loc,
-        );
       }
     };
+    function sendOne(v: Value, f: FragmentRead): void {
+      let payload = v;
+      if (f.count > 1) {
+        // A run of this replica's slots: one slice of its (complete) partial result.
+        const collection = resultTypes[f.resultIndex] as RankedTensorType;
+        const sizes = [f.count, ...collection.shape.slice(1)];
+        const offsets = [f.slot - base0, ...collection.shape.slice(1).map(() => 0)];
+        payload = slices.extract(bb, loc, partialOf(f.resultIndex), offsets, sizes);
+      } else if (f.box) {
+        const key = `${f.resultIndex}:${f.box.offsets.join(',')}:${f.box.sizes.join(',')}`;
+        let w = windows.get(key);
+        if (!w) windows.set(key, (w = slices.extract(bb, loc, v, f.box.offsets, f.box.sizes)));
+        payload = w;
+      }
+      ChannelSendOp.build(
+        bb,
+        { input: payload, channelId: constant(bb, channelOf.get(f)!, loc), sourceCoreId: constant(bb, f.fromCore, loc), targetCoreId: constant(bb, f.toCore, loc) },
+        loc,
+      );
+    }
 
     // Partial results (for SSA forwarding and host reassembly).
     const partial: Value[] = [];
     const window = pl.granularity === 'window';
     if (!window) receiveRound(null);
 
+    const runStarts = new Map<number, number>();
+    if (runs.length > 1) {
+      let r0 = 0;
+      for (const [g, run] of runs.entries()) {
+        runStarts.set(r0, g);
+        r0 += run.length;
+      }
+    }
     for (const [round, lane] of lanesOfReplica(pl, n.lanes, j).entries()) {
+      // The next run of a streaming replica: a fresh window (the previous one is dead).
+      if (round > 0 && runStarts.has(round)) openWindows(runs[runStarts.get(round)!]!, runStarts.get(round)!);
       if (window) receiveRound(round);
       const mapping = new IRMapping();
       // Index values of this round known as numbers (the graph lane and what folds from it):
@@ -775,6 +848,9 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           if (window) send(value, lane, outIndex);
         }
       }
+    }
+    if (window && mirrorCore === undefined) {
+      for (const q of queues.values()) if (q.length) throw new Error(`materializeSchedule: ${n.name} replica ${j} never made slot ${q[0]!.slot} that a consumer waits for`);
     }
     // Host slots: store each partial result once for its remote readers.
     for (let k = 0; k < resultTypes.length; k++) {
@@ -883,8 +959,9 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
    */
   function replicaSignature(n: WorkloadNode, j: number): string | undefined {
     const pl = plan.placements[n.index]!;
-    // Windows and parts are per replica (origins, part bases): such replicas stay scheduled computes.
-    if (pl.windows) return undefined;
+    // Windows and parts are per replica (origins, part bases): such replicas stay scheduled computes;
+    // so do producers of streaming consumers (their sends follow each consumer's runs).
+    if (pl.windows || feedsStreaming.has(n.index)) return undefined;
     const lanes = lanesOfReplica(pl, n.lanes, j);
     const parts: string[] = [String(lanes.length)];
     for (const r of readsOf.get(`${n.index}:${j}`) ?? []) {

@@ -1,0 +1,161 @@
+/**
+ * Streaming windows (`NodePlacement.windowRounds`): a replica working at window granularity
+ * through channels takes its rounds in runs and holds, of every windowed input, only the window
+ * of the current run, received afresh for each run. Hand-made plans (every node alone on its
+ * cores, a window pipeline) with runs of 1..rounds rounds must compute exactly what the graph
+ * computes did and pass the communication checks; the local-memory model counts one run's
+ * window; `placedFootprint` takes the longest run that fits where one window per replica does not.
+ */
+import fc from 'fast-check';
+import { FuncOp, type Operation } from '@raptor-pim/ir-core';
+import { createCostModel, defaultTarget, type Target } from '@raptor-pim/pim-target';
+import {
+  Workload,
+  largestRunWindowBytes,
+  materializeSchedule,
+  placedFootprint,
+  replicaFootprint,
+  replicaWindow,
+  streamingWindows,
+  windowBytes,
+  type Box,
+  planReads,
+  windowRunsOf,
+  type NodePlacement,
+  type SchedulePlan,
+} from '@raptor-pim/scheduler';
+import { checkModule, run } from './helpers';
+import { lowerShared } from './models';
+
+function funcOf(module: Operation): Operation {
+  let f: Operation | undefined;
+  module.walk((op: Operation) => {
+    if (!f && FuncOp.isInstance(op)) f = op;
+  });
+  return f!;
+}
+
+function targetWithLocalMemory(bytes: number): Target {
+  const t = defaultTarget();
+  t.config.chip_config.core_config.local_memory_config.memory_size = bytes;
+  return t;
+}
+
+/** Replicas per node: the largest divisor of its lanes up to `max`. */
+function replicasOf(lanes: number, max: number): number {
+  for (let r = Math.min(lanes, max); r >= 1; r--) if (lanes % r === 0) return r;
+  return 1;
+}
+
+/**
+ * A window pipeline of `workload` with every replica on a core of its own, windows on every
+ * batch with a windowed input and `rounds(node, replicaRounds)` rounds per window there.
+ */
+function streamingPlan(workload: Workload, rounds: (node: number, replicaRounds: number) => number | undefined): SchedulePlan {
+  let core = 0;
+  const placements: NodePlacement[] = workload.nodes.map((n) => {
+    const replicas = replicasOf(n.lanes, 3);
+    const cores = Array.from({ length: replicas }, () => core++);
+    const windowed = n.isBatch && n.inputs.some((i) => i.window !== undefined);
+    const per = windowed ? rounds(n.index, Math.ceil(n.lanes / replicas)) : undefined;
+    return { replicas, copies: 1, cores, granularity: 'window', ...(windowed ? { windows: true } : {}), ...(per !== undefined ? { windowRounds: per } : {}) };
+  });
+  return { strategy: 'test', transfer: 'channel', pipelined: true, placements };
+}
+
+describe('streaming windows', () => {
+  it('windowRunsOf splits a replica\'s lanes into runs of windowRounds rounds', () => {
+    expect(windowRunsOf({ replicas: 2, windowRounds: 2 }, 10, 1)).toEqual([[5, 6], [7, 8], [9]]);
+    expect(windowRunsOf({ replicas: 2 }, 10, 0)).toEqual([[0, 1, 2, 3, 4]]);
+    expect(windowRunsOf({ replicas: 1, windowRounds: 7 }, 4, 0)).toEqual([[0, 1, 2, 3]]);
+  });
+
+  it.each(['lenet5', 'mnist-8'])('%s: runs of one round and of two rounds compute the same outputs, checks pass, one run\'s window counted', (model) => {
+    for (const per of [1, 2]) {
+      const m = lowerShared(model);
+      if (!m) return;
+      const reference = run(m.module, m.fn, m.args);
+      expect(reference.ok).toBe(true);
+      const cost = createCostModel(defaultTarget());
+      const workload = new Workload(funcOf(m.module), cost);
+      const plan = streamingPlan(workload, () => per);
+      const streamed = plan.placements.filter((p) => p.windowRounds !== undefined).length;
+      expect(streamed).toBeGreaterThan(0);
+      const whole: SchedulePlan = { ...plan, placements: plan.placements.map(({ windowRounds: _w, ...p }) => p) };
+      // A run's window is never larger than the replica's, and smaller somewhere; the model
+      // counts a run's window with the previous one (its overlap is copied into the next).
+      let smaller = 0;
+      for (const n of workload.nodes) {
+        const p = plan.placements[n.index]!;
+        if (p.windowRounds === undefined) continue;
+        for (const input of n.inputs) {
+          for (let j = 0; j < p.replicas; j++) {
+            const runs = streamingWindows(n, input, p, j);
+            const all = replicaWindow(n, input, p.replicas, j);
+            if (!runs || !all) continue;
+            const size = (b: Box): number => b.sizes.reduce((a, x) => a * x, 1);
+            for (const b of runs) expect(size(b)).toBeLessThanOrEqual(size(all));
+            if (runs.some((b) => size(b) < size(all))) smaller++;
+            let pair = 0;
+            runs.forEach((b, g) => (pair = Math.max(pair, windowBytes(input, b) + (g > 0 ? windowBytes(input, runs[g - 1]!) : 0))));
+            expect(largestRunWindowBytes(n, input, p, j)).toBe(pair);
+          }
+        }
+      }
+      expect(smaller).toBeGreaterThan(0);
+      const reads = planReads(workload, plan);
+      // No slot of a collection is received twice: each run's window starts from the previous
+      // one's overlap (a scalar producer's window is received per run).
+      const collectionReads = (rs: typeof reads): number =>
+        rs.filter((r) => workload.nodes[r.consumer]!.inputs.find((i) => i.inputIndex === r.inputIndex)?.window?.regions[r.sourceIndex] !== undefined).reduce((a, r) => a + r.remote.length, 0);
+      expect(collectionReads(reads)).toBe(collectionReads(planReads(workload, whole)));
+      materializeSchedule(workload, plan, reads, cost);
+      expect(checkModule(m.module)).toEqual([]);
+      expect(run(m.module, m.fn, m.args)).toEqual(reference);
+    }
+  });
+
+  it('property: any rounds per window on any node of lenet5 keeps the outputs and the checks', () => {
+    const base = lowerShared('lenet5');
+    if (!base) return;
+    const reference = run(base.module, base.fn, base.args);
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 16, maxLength: 16 }), (choice) => {
+        const m = lowerShared('lenet5')!;
+        const cost = createCostModel(defaultTarget());
+        const workload = new Workload(funcOf(m.module), cost);
+        const plan = streamingPlan(workload, (node, rounds) => Math.min(rounds, choice[node % choice.length]!));
+        materializeSchedule(workload, plan, planReads(workload, plan), cost);
+        expect(checkModule(m.module)).toEqual([]);
+        expect(run(m.module, m.fn, m.args)).toEqual(reference);
+      }),
+      { numRuns: 6, seed: 20261206 },
+    );
+  });
+
+  it('placedFootprint streams where one window per replica does not fit, with the longest run that fits', () => {
+    const m = lowerShared('lenet5');
+    if (!m) return;
+    const cost = createCostModel(targetWithLocalMemory(4 * 1024));
+    const workload = new Workload(funcOf(m.module), cost);
+    let streamed = 0;
+    for (const n of workload.nodes) {
+      if (!n.isBatch) continue;
+      const r = replicasOf(n.lanes, 2);
+      const f = placedFootprint(workload, n, r, 'window', cost);
+      // Layer granularity and host transfers never stream.
+      expect(placedFootprint(workload, n, r, 'layer', cost).windowRounds).toBeUndefined();
+      expect(placedFootprint(workload, n, r, 'window', cost, 'host').windowRounds).toBeUndefined();
+      if (f.windowRounds === undefined) continue;
+      streamed++;
+      expect(f.windows).toBe(true);
+      const rounds = Math.ceil(n.lanes / r);
+      if (f.windowRounds > 1) expect(f.bodyBytes).toBeLessThanOrEqual(cost.localMemoryBytes);
+      if (f.windowRounds < rounds && f.bodyBytes <= cost.localMemoryBytes) {
+        // One more round per window would not fit (or is the whole replica, which did not).
+        expect(replicaFootprint(workload, n, 'window', cost, 'channel', r, true, f.windowRounds + 1).bodyBytes).toBeGreaterThan(cost.localMemoryBytes);
+      }
+    }
+    expect(streamed).toBeGreaterThan(0);
+  });
+});
