@@ -17,6 +17,7 @@ import { SchedulerMessages as M } from './diagnostics';
 import { estimateSchedule } from './planning/estimate';
 import { enforcesLocalMemory, granularityForMemory, minimumFootprint, planLocalMemory, withWindows } from './planning/local-memory';
 import { planParallelTiles, tileOversizedParallelComputes } from './transforms/tile-parallel-computes';
+import { planLaneSplits, splitWideLanes } from './transforms/split-lanes';
 import { placeOnMesh, trafficCost } from './planning/placement';
 import type { Granularity, SchedulePlan } from './planning/schedule-plan';
 import { planReads, remapPlan, trafficOf } from './planning/transfers';
@@ -171,6 +172,16 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
           if (!restore.some((r) => r.func === func)) restore.push({ func, body: func.clone() });
           tileOversizedParallelComputes(func, cost, tiles);
           workload = new Workload(func, cost);
+        }
+        // Where some compute still fits no core, weightless lanes wider than a budget are split
+        // along a dimension every op takes whole (channels): the chunks stream through smaller windows.
+        if (enforcesLocalMemory(opts) && workload.nodes.some((n) => minimumFootprint(workload, n, cost).bodyBytes > cost.localMemoryBytes)) {
+          const splits = planLaneSplits(workload, cost);
+          if (splits.length) {
+            if (!restore.some((r) => r.func === func)) restore.push({ func, body: func.clone() });
+            splitWideLanes(func, cost, splits);
+            workload = new Workload(func, cost);
+          }
         }
         const warnings: string[] = [];
         for (const p of workload.problems) {

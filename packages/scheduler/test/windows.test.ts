@@ -534,6 +534,9 @@ function wideReport(model: string, strategy: string): ScheduleReport {
  * Schedules whose window pipeline deadlocks and whose fallbacks (whole layers through channels,
  * then host slots) do not fit: refused with a diagnostic instead of a deadlocking module.
  */
+// mnist-8 at 24 KiB with throughput was refused here until window-granularity results that stream
+// out round by round stopped counting as kept (its window pipeline then packed into fewer cores
+// and its layer fallback fits); no shared case is refused now.
 const DEADLOCKS = new Set<string>([]);
 
 const CASES: [string, number, string][] = [];
@@ -565,7 +568,8 @@ describe('scheduling with windows, end to end', () => {
     (model, kib, strategy) => scheduleWithWindows(model, kib, strategy),
   );
 
-  it.each(CASES.filter(([m, k, s]) => DEADLOCKS.has(`${m}/${k}/${s}`)))(
+  const refused = CASES.filter(([m, k, s]) => DEADLOCKS.has(`${m}/${k}/${s}`));
+  if (refused.length) it.each(refused)(
     '%s at %i KiB, %s: a window pipeline that deadlocks and whose fallbacks do not fit is refused, the module unchanged',
     (model, kib, strategy) => {
       const m = lowerShared(model);

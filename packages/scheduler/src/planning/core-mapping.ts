@@ -91,7 +91,13 @@ export function replicaItems(
   const items: ReplicaItem[] = [];
   for (const n of workload.nodes) {
     const { replicas: r, copies } = replication[n.index]!;
-    const footprint = placedFootprint(workload, n, r, granularity?.[n.index] ?? 'layer', cost, transfer);
+    let footprint = placedFootprint(workload, n, r, granularity?.[n.index] ?? 'layer', cost, transfer);
+    if (granularity?.[n.index] === 'window') {
+      // A window pipeline that deadlocks falls back to layer granularity on the same cores: keep
+      // room for that where it fits a core (a streamed result is not kept at window granularity).
+      const layer = placedFootprint(workload, n, r, 'layer', cost, transfer);
+      if (layer.bodyBytes <= cost.localMemoryBytes && layer.bodyBytes > footprint.bodyBytes) footprint = layer;
+    }
     const producers = [...new Set(n.inputs.flatMap((i) => i.sources.map((s) => s.producer)))].sort((a, b) => a - b);
     const windows = needsWindows(workload, n, r, granularity?.[n.index] ?? 'layer', cost, transfer);
     const resultBytes = hasConsumers(workload, n.index)
