@@ -163,7 +163,7 @@ function enableCompileCache(packagesDir, profile) {
   const compile = Module.prototype._compile;
 
   Module.prototype._compile = function compileWithCache(content, filename) {
-    if (!filename.startsWith(root) || !bundle.test(filename.slice(root.length)) || content.includes('import(')) return compile.call(this, content, filename);
+    if (!filename.startsWith(root) || !bundle.test(filename.slice(root.length))) return compile.call(this, content, filename);
     let script;
     let file;
     let digest;
@@ -178,6 +178,9 @@ function enableCompileCache(packagesDir, profile) {
       } catch {
         // No cache yet.
       }
+      // A cache exists only for a bundle without a dynamic import (the same size, time and
+      // length): the scan of its text is needed only when there is none.
+      if (cachedData === undefined && content.includes('import(')) return compile.call(this, content, filename);
       script = new vm.Script(Module.wrap(content), { filename, cachedData });
       if (cachedData === undefined || script.cachedDataRejected) {
         pending.push({ script, file, digest });
