@@ -1,3 +1,4 @@
 import { createRollupConfig } from '../../tools/rollup/create-rollup-config.mjs';
 
-export default createRollupConfig(import.meta.dirname);
+// src/io/npy.ts loads pim-target on demand with `require`
+export default createRollupConfig(import.meta.dirname, { requireInEsm: true });

@@ -3,10 +3,20 @@
  * toolchain's one `.npy` reader and writer, byte-identical to `np.save`, versions 1-3 read)
  * for float32, float64, int64, int32, uint8 and bool tensors, with this package's messages.
  */
-import { encodeNpy, readNpyHeader, type NpyDtype } from '@raptor-pim/pim-target';
+import type * as PimTarget from '@raptor-pim/pim-target';
+import type { NpyDtype } from '@raptor-pim/pim-target';
 import { Messages, type OnnxDiagnostic } from '../diagnostics';
 import { OnnxDataType, dataFromBytes, dataTypeName } from '../onnx/dtypes';
 import type { OnnxTensor } from '../onnx/model';
+
+let codec: typeof PimTarget | undefined;
+/**
+ * pim-target (its `.npy` codec), loaded on first use: importing a model reads no `.npy` file,
+ * and loading the package is about 3 ms of a `raptor import`'s start-up.
+ */
+function npyCodec(): typeof PimTarget {
+  return (codec ??= require('@raptor-pim/pim-target') as typeof PimTarget);
+}
 
 const TYPE_OF_DTYPE: Partial<Record<NpyDtype, number>> = {
   f32: OnnxDataType.FLOAT,
@@ -36,7 +46,7 @@ export function readNpy(bytes: Uint8Array, file = '<memory>', name = ''): { tens
     tensor: undefined,
     diagnostics: [{ severity: 'error', location: { file, byteOffset }, message }],
   });
-  const r = readNpyHeader(bytes);
+  const r = npyCodec().readNpyHeader(bytes);
   const headerStart = bytes[6] === 1 ? 10 : 12;
   if (!r.ok) {
     const e = r.error;
@@ -83,5 +93,5 @@ export function isNpyWritable(dataType: number): boolean {
 export function writeNpy(tensor: Pick<OnnxTensor, 'dataType' | 'dims' | 'data'>): Uint8Array {
   const dtype = DTYPE_OF_TYPE[tensor.dataType];
   if (dtype === undefined) throw new Error(`internal: writeNpy of unsupported ${dataTypeName(tensor.dataType)}`);
-  return encodeNpy({ dtype, shape: tensor.dims, data: tensor.data });
+  return npyCodec().encodeNpy({ dtype, shape: tensor.dims, data: tensor.data });
 }

@@ -5,7 +5,7 @@
  * (spatial-dialect's `tileWeightMatrix`), so the two stages cannot tile differently. The
  * target wins: a `crossbarSize` option that differs from the target's is an error.
  */
-import { defaultHardwareConfig, type HardwareConfig } from '@raptor-pim/pim-target';
+import type { HardwareConfig } from '@raptor-pim/pim-target';
 import { LoweringMessages as LM, type OnnxDiagnostic } from '../diagnostics';
 
 /** What the importer reads from a target machine: its configuration (pim-target's `Target` has it). */
@@ -21,8 +21,12 @@ export interface CrossbarShape {
   readonly columns: number;
 }
 
-/** The crossbar rows of pim-target's default configuration (128): the default tile size. */
-export const DEFAULT_CROSSBAR_SIZE: number = defaultHardwareConfig().chip_config.core_config.matrix_config.xbar_size[0];
+/**
+ * The crossbar rows of pim-target's default configuration (128): the default tile size. Written
+ * out rather than read from `defaultHardwareConfig()`, so that importing a model does not load
+ * pim-target; test/crossbar-target.test.ts checks that the two agree.
+ */
+export const DEFAULT_CROSSBAR_SIZE: number = 128;
 
 /** The crossbar shape of a hardware configuration (`matrix_config.xbar_size`). */
 export function crossbarShapeOf(config: HardwareConfig): CrossbarShape {
