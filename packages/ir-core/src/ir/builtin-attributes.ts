@@ -177,10 +177,30 @@ export class DenseArrayAttr extends Attribute {
     const length = values.length;
     let h1 = 0x811c9dc5 | 0;
     let h2 = length | 0;
-    for (let i = 0; i < length; i++) {
-      const n = Number(wrapArrayValue(elementType, values[i]!));
-      h1 = Math.imul(h1 ^ (n | 0), 0x01000193);
-      h2 = Math.imul(h2 + ((n / 4294967296) | 0), 0x5bd1e995) ^ (h2 >>> 13);
+    // Sizes, offsets and strides are small integer numbers that the type holds as they are (what
+    // `wrapSmallInteger` returns for them): hashed and compared as numbers, without converting
+    // each one to a bigint and back. Any other value takes the general path (same hash).
+    let small = elementType.width >= 14;
+    if (small) {
+      const unsigned = elementType.isUnsigned;
+      for (let i = 0; i < length; i++) {
+        const n = values[i];
+        if (typeof n !== 'number' || (n | 0) !== n || n < SMALL_BIGINT_MIN || n >= SMALL_BIGINT_MAX || (n < 0 && unsigned)) {
+          small = false;
+          break;
+        }
+        h1 = Math.imul(h1 ^ n, 0x01000193);
+        h2 = Math.imul(h2 + ((n / 4294967296) | 0), 0x5bd1e995) ^ (h2 >>> 13);
+      }
+    }
+    if (!small) {
+      h1 = 0x811c9dc5 | 0;
+      h2 = length | 0;
+      for (let i = 0; i < length; i++) {
+        const n = Number(wrapArrayValue(elementType, values[i]!));
+        h1 = Math.imul(h1 ^ (n | 0), 0x01000193);
+        h2 = Math.imul(h2 + ((n / 4294967296) | 0), 0x5bd1e995) ^ (h2 >>> 13);
+      }
     }
     const context = elementType.context;
     // Arrays are uniqued through a numeric hash bucket and an exact comparison: no key string,
@@ -194,11 +214,16 @@ export class DenseArrayAttr extends Attribute {
       const ev = existing.values as readonly bigint[];
       if (ev.length !== length) continue;
       let same = true;
-      for (let i = 0; i < length && same; i++) if (ev[i] !== wrapArrayValue(elementType, values[i]!)) same = false;
+      if (small) {
+        for (let i = 0; i < length && same; i++) if (ev[i] !== SMALL_BIGINTS[(values[i] as number) - SMALL_BIGINT_MIN]) same = false;
+      } else {
+        for (let i = 0; i < length && same; i++) if (ev[i] !== wrapArrayValue(elementType, values[i]!)) same = false;
+      }
       if (same) return existing;
     }
     const v = new Array<bigint>(length);
-    for (let i = 0; i < length; i++) v[i] = wrapArrayValue(elementType, values[i]!);
+    if (small) for (let i = 0; i < length; i++) v[i] = SMALL_BIGINTS[(values[i] as number) - SMALL_BIGINT_MIN]!;
+    else for (let i = 0; i < length; i++) v[i] = wrapArrayValue(elementType, values[i]!);
     const created = new DenseArrayAttr(context, elementType, Object.freeze(v));
     bucket.push(created);
     return created;

@@ -1,7 +1,7 @@
 import { MLIRContext } from '../../src/ir/context';
 import { FileLineColLoc } from '../../src/ir/location';
-import { DenseElementsAttr } from '../../src/ir/builtin-attributes';
-import { FloatType, RankedTensorType } from '../../src/ir/builtin-types';
+import { DenseArrayAttr, DenseElementsAttr } from '../../src/ir/builtin-attributes';
+import { FloatType, IntegerType, RankedTensorType } from '../../src/ir/builtin-types';
 import { SourceFile } from '../../src/syntax/source';
 
 describe('location uniquing', () => {
@@ -59,5 +59,43 @@ describe('dense uniquing', () => {
     expect(b.getNumber(50_001)).toBe(-1);
     expect(DenseElementsAttr.get(type, base.slice())).toBe(a);
     expect(DenseElementsAttr.get(type, changed.slice())).toBe(b);
+  });
+});
+
+describe('integer dense array uniquing', () => {
+  test('small numbers (the fast path) and the same values as bigints or beyond it give one attribute', () => {
+    const ctx = new MLIRContext();
+    const i64 = IntegerType.get(ctx, 64);
+    const a = DenseArrayAttr.getInts(i64, [1, -2, 0, 4095]);
+    expect(DenseArrayAttr.getInts(i64, [1n, -2n, 0n, 4095n])).toBe(a);
+    expect(DenseArrayAttr.getInts(i64, [1, -2n, -0, 4095])).toBe(a);
+    expect(DenseArrayAttr.i64(ctx, [1, -2, 0, 4095])).toBe(a);
+    expect(a.values).toEqual([1n, -2n, 0n, 4095n]);
+    // Outside the small range, fractions (truncated) and mixed lists take the general path.
+    const big = DenseArrayAttr.getInts(i64, [4096, -1025, 2 ** 40]);
+    expect(DenseArrayAttr.getInts(i64, [4096n, -1025n, 2n ** 40n])).toBe(big);
+    expect(big.values).toEqual([4096n, -1025n, 2n ** 40n]);
+    expect(DenseArrayAttr.getInts(i64, [1.7, -2, 0, 4095])).toBe(a);
+    expect(DenseArrayAttr.getInts(i64, [])).toBe(DenseArrayAttr.getInts(i64, []));
+  });
+
+  test('wrapping to the element type is the same on both paths (narrow, unsigned, i1)', () => {
+    const ctx = new MLIRContext();
+    const ui16 = IntegerType.get(ctx, 16, 'unsigned');
+    const u = DenseArrayAttr.getInts(ui16, [-1, 5]);
+    expect(u.values).toEqual([65535n, 5n]);
+    expect(DenseArrayAttr.getInts(ui16, [65535, 5])).toBe(u);
+    const i8 = IntegerType.get(ctx, 8);
+    const n = DenseArrayAttr.getInts(i8, [200, 3]);
+    expect(n.values).toEqual([-56n, 3n]);
+    expect(DenseArrayAttr.getInts(i8, [-56n, 3n])).toBe(n);
+    const i16 = IntegerType.get(ctx, 16);
+    expect(DenseArrayAttr.getInts(i16, [3000, -1000]).values).toEqual([3000n, -1000n]);
+    expect(DenseArrayAttr.getInts(i16, [3000, -1000])).toBe(DenseArrayAttr.getInts(i16, [3000n, -1000n]));
+    expect(DenseArrayAttr.getInts(i16, [3000])).not.toBe(DenseArrayAttr.getInts(IntegerType.get(ctx, 32), [3000]));
+    const i1 = IntegerType.get(ctx, 1);
+    const b = DenseArrayAttr.getInts(i1, [1, 0, 3]);
+    expect(b.values).toEqual([1n, 0n, 1n]);
+    expect(DenseArrayAttr.getInts(i1, [1n, 0n, 1n])).toBe(b);
   });
 });
