@@ -65,6 +65,8 @@ export const SchedulerMessages = {
   deadlockPrefix: 'communication deadlock',
   windowFallbackHost: (strategy: string) =>
     `${strategy}: the window pipeline would deadlock with blocking sends and receives, and so would whole layers through channels; activations go through host slots instead (READY/FREE)`,
+  windowRepair: (strategy: string, layers: number) =>
+    `${strategy}: the window pipeline would deadlock with blocking sends and receives; ${layers} computes on the cycles found wait for whole layers (layer granularity), the others keep the window pipeline`,
   windowFallbackDeadlock: (strategy: string) =>
     `spat-schedule: strategy '${strategy}': the window pipeline would deadlock with blocking sends and receives, and neither whole layers through channels nor host slots give a schedule that fits and does not deadlock`,
   windowFallback: (strategy: string) =>

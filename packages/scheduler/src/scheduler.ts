@@ -241,6 +241,52 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
         let done = materializeSchedule(p.workload, p.plan, reads, cost);
         if (backup) {
           const deadlocked = (): boolean => verifyCommunication(p.workload.func, target).diagnostics.some((d) => d.message.startsWith(M.deadlockPrefix));
+          // First repair: the nodes whose scheduled computes lie on the cycle wait for whole
+          // layers (where that fits), the others keep their window pipeline; repeated while
+          // cycles remain and something changes.
+          const enforceMemory = enforcesLocalMemory(opts);
+          let repaired = false;
+          for (let attempt = 0; attempt < 12; attempt++) {
+            const check = verifyCommunication(p.workload.func, target);
+            if (!check.deadlock) {
+              repaired = attempt > 0;
+              break;
+            }
+            const nodeOf = new Map<Operation, number>();
+            done.scheduled.forEach((ops, node) => ops.forEach((op) => nodeOf.set(op, node)));
+            const onCycle = new Set<number>();
+            for (const op of check.deadlock) {
+              for (let o: Operation | null = op; o; o = o.parent?.parentOp ?? null) {
+                const node = nodeOf.get(o);
+                if (node !== undefined) {
+                  onCycle.add(node);
+                  break;
+                }
+              }
+            }
+            const current = p.plan;
+            const granularity = current.placements.map((x, i) => (onCycle.has(i) && x.granularity === 'window' ? ('layer' as const) : x.granularity));
+            if (granularity.every((g, i) => g === current.placements[i]!.granularity)) break;
+            p.workload.func.regions[0]!.takeBody(backup!.clone().regions[0]!);
+            p.workload = new Workload(p.workload.func, cost);
+            let next: SchedulePlan = { ...current, placements: current.placements.map((x, i) => ({ ...x, granularity: granularity[i]! })) };
+            if (enforceMemory) next = withWindows(p.workload, next, cost);
+            const nextReads = planReads(p.workload, next);
+            if (enforceMemory && planLocalMemory(p.workload, next, nextReads, cost).some((c) => c.peakBytes > cost.localMemoryBytes)) {
+              // Does not fit: leave the window plan as it was for the fallbacks below.
+              p.workload.func.regions[0]!.takeBody(backup!.clone().regions[0]!);
+              p.workload = new Workload(p.workload.func, cost);
+              reads = planReads(p.workload, p.plan);
+              estimate = estimateSchedule(p.workload, p.plan, reads, cost);
+              done = materializeSchedule(p.workload, p.plan, reads, cost);
+              break;
+            }
+            p.plan = next;
+            reads = nextReads;
+            estimate = estimateSchedule(p.workload, next, nextReads, cost);
+            done = materializeSchedule(p.workload, next, nextReads, cost);
+          }
+          if (repaired) p.warnings.push(M.windowRepair(spec.name, p.plan.placements.filter((x) => x.granularity === 'layer').length));
           if (deadlocked()) {
             // Fallbacks, in order: consumers wait for whole layers (send tasks in one global
             // order), except computes whose partial result would not fit a core; then every

@@ -39,6 +39,8 @@ export interface CommunicationCheck {
   readonly transfers: number;
   /** Event registers checked. */
   readonly registers: number;
+  /** The ops of the first happens-before cycle found (a deadlock), in cycle order. */
+  readonly deadlock?: readonly Operation[];
 }
 
 type EventKind = 'start' | 'end' | 'send' | 'recv' | 'signal' | 'wait' | 'store' | 'load';
@@ -73,12 +75,13 @@ export function verifyCommunication(module: Operation, target: Target): Communic
   };
   let transfers = 0;
   let registers = 0;
+  let deadlock: Operation[] | undefined;
   for (const func of functionsOf(module)) {
     const r = verifyFunction(func);
     transfers += r.transfers;
     registers += r.registers;
   }
-  return { diagnostics, transfers, registers };
+  return deadlock ? { diagnostics, transfers, registers, deadlock } : { diagnostics, transfers, registers };
 
   function verifyFunction(func: Operation): { transfers: number; registers: number } {
     const body = func.regions[0]?.firstBlock;
@@ -332,6 +335,7 @@ export function verifyCommunication(module: Operation, target: Target): Communic
       const describe = (e: Event): string => `core ${e.core} '${e.op.name}'`;
       const first = ops.find((e) => e.kind !== 'start' && e.kind !== 'end') ?? ops[0]!;
       const d = error(first.op, M.deadlock(ops.map(describe).join(' -> ')));
+      deadlock ??= ops.map((e) => e.op);
       for (const e of ops) if (e !== first) d.attachNote(M.cycleNote(describe(e)), e.op.location);
     }
     return { transfers: matched, registers };
