@@ -10,11 +10,10 @@
  *
  * The cases not closed are asserted against a bound instead (OPEN_CASES, with the reason):
  * - the window pipelines of the CNNs (lenet5, mnist-8 with `latency`, mnist-8 with `throughput`):
- *   simulated 12-20% slower than estimated. Until the scheduler queued each producer's sends in
- *   the order its consumer receives them, a producer lane's blocking `send` waited on a consumer
- *   that first needed other producers, the replicas ran one after another and the simulation was
- *   ~11x the estimate; what is left is the replay's approximation of rendezvous (a send waits for
- *   the matching `recv`, which the estimate charges only as transfer time).
+ *   simulated 12-20% slower than estimated, the replay's approximation of rendezvous (a send
+ *   waits for the matching `recv`, which the estimate charges only as transfer time). (The
+ *   bounds were 14x and 20x when each producer replica of these pipelines ran after the one
+ *   before in simulation; they were stale by the time they were tightened to 1.25x.)
  * - the steady-state throughput of lenet5 `throughput`, mnist-8 `throughput` and mlp_batch4
  *   `latency`: the period is the maximum cycle mean of an approximate instance graph (data,
  *   program order, rendezvous), 13-32% optimistic on these plans (mnist-8 since its padding
