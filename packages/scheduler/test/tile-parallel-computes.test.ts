@@ -25,24 +25,19 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import {
-  FloatType,
-  MLIRContext,
   PassRegistry,
   RankedTensorType,
-  ShapedValue,
   parsePassPipeline,
-  parseSourceString,
   printOperation,
   splitInputFile,
-  verify,
   type Operation,
   type RuntimeValue,
 } from '@raptor-pim/ir-core';
-import { BlueprintOp, GraphComputeBatchOp, GraphComputeOp, registerSpatialDialect } from '@raptor-pim/spatial-dialect';
+import { BlueprintOp, GraphComputeBatchOp, GraphComputeOp } from '@raptor-pim/spatial-dialect';
 import { createCostModel, defaultTarget, type Target } from '@raptor-pim/pim-target';
 import { TargetKey, Workload, builtinScheduler, verifyCommunication, parallelDimension, planParallelTiles, registerSchedulerPasses, tileOversizedParallelComputes, tileParallelCompute } from '@raptor-pim/scheduler';
 import { expectGoldenCases } from '../../../tools/test-support/golden-cases';
-import { run } from './helpers';
+import { run, parseVerified, randomArgs as randomFunctionArgs, verifierMessages } from './helpers';
 import { lowerShared } from './models';
 
 jest.setTimeout(120_000);
@@ -62,20 +57,7 @@ function targetWithLocalMemory(bytes: number): Target {
 const TINY = 16;
 
 function parse(text: string, filename = 'tile.mlir'): Operation {
-  const ctx = new MLIRContext();
-  registerSpatialDialect(ctx);
-  const errors: string[] = [];
-  const module = ctx.diagnostics.withHandler((d) => errors.push(d.message), () => parseSourceString(ctx, text, { filename }));
-  if (!module) throw new Error(`unparsable fixture (${errors.join('; ')}):\n${text}`);
-  expect(verifierMessages(module)).toEqual([]);
-  return module;
-}
-
-/** The verifier's messages on `module` (empty when it verifies). */
-function verifierMessages(module: Operation): string[] {
-  const out: string[] = [];
-  const ok = module.context.diagnostics.withHandler((d) => out.push(d.message), () => verify(module));
-  return ok ? [] : out.length ? out : ['verification failed'];
+  return parseVerified(text, filename);
 }
 
 function funcOf(module: Operation): Operation {
@@ -99,29 +81,9 @@ function runPass(module: Operation, target: Target): void {
   expect(pm.run(module).success).toBe(true);
 }
 
-/** A deterministic pseudo-random stream (mulberry32). */
-function randomStream(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Random f32 inputs (quarter steps in [-4, 4)) for every argument of the module's function. */
+/** Random f32 inputs for every argument of the module's function. */
 function randomArgs(module: Operation, seed: number): RuntimeValue[] {
-  const next = randomStream(seed);
-  const f32 = FloatType.f32(module.context);
-  return funcOf(module).regions[0]!.firstBlock!.arguments.map((a) => {
-    const shape = (a.type as RankedTensorType).shape;
-    const v = ShapedValue.allocate('tensor', f32, shape)!;
-    const data = v.data as Float32Array;
-    for (let i = 0; i < data.length; i++) data[i] = Math.floor(next() * 32) / 4 - 4;
-    return v;
-  });
+  return randomFunctionArgs(funcOf(module), seed);
 }
 
 const cases = splitInputFile(fs.readFileSync(INPUT, 'utf8')).map((c) => c.text);

@@ -54,12 +54,6 @@ import {
   GraphComputeBatchOp,
   GraphComputeOp,
   InParallelOp,
-  ReluOp,
-  SigmoidOp,
-  VaddOp,
-  VmaxOp,
-  VmulOp,
-  VsubOp,
   createFragmentAssembly,
   createInParallel,
   type AssemblyPiece,
@@ -80,18 +74,9 @@ import {
 } from '@raptor-pim/upstream-dialects';
 import { createCostModel, type CostModel } from '@raptor-pim/pim-target';
 import { Workload, byteSizeOfType } from '../analysis/workload';
+import { isPointwise, isStaticTensor } from '../analysis/pointwise';
 import { targetOf } from '../target';
 
-/** Element-wise ops whose operands and result have one shape (no broadcasting). */
-const POINTWISE = [ReluOp, SigmoidOp, VaddOp, VsubOp, VmulOp, VmaxOp];
-
-function isPointwise(op: Operation): boolean {
-  return POINTWISE.some((d) => d.isInstance(op));
-}
-
-function staticTensor(t: unknown): t is RankedTensorType {
-  return t instanceof RankedTensorType && t.shape.every((x) => x >= 0);
-}
 
 /** The dimension of a weightless batch's fragments along which its lanes can be split. */
 export interface LaneSplitDimension {
@@ -206,7 +191,7 @@ function trackDimension(batch: Operation, d: number): Tracking | undefined {
   let ok = true;
   const set = (v: Value, dim: number): void => {
     const t = v.type;
-    if (!staticTensor(t) || dim < 0 || dim >= t.shape.length || t.shape[dim] !== extent) {
+    if (!isStaticTensor(t) || dim < 0 || dim >= t.shape.length || t.shape[dim] !== extent) {
       ok = false;
       return;
     }
@@ -220,13 +205,13 @@ function trackDimension(batch: Operation, d: number): Tracking | undefined {
   for (let k = 0; k < batch.numResults; k++) {
     const ins = inserts.find((o) => ParallelInsertSliceOp.isInstance(o) && o.getOperand(1) === outArgs[k]);
     const collection = batch.getResult(k).type;
-    if (!ins || !staticTensor(collection)) return undefined;
+    if (!ins || !isStaticTensor(collection)) return undefined;
     const fragment = collection.shape.slice(1);
     if (d >= fragment.length) return undefined;
     if (extent < 0) extent = fragment[d]!;
     if (fragment[d] !== extent || extent <= 1) return undefined;
     const source = ins.getOperand(0);
-    if (!staticTensor(source.type) || source.type.shape.join('x') !== fragment.join('x')) return undefined;
+    if (!isStaticTensor(source.type) || source.type.shape.join('x') !== fragment.join('x')) return undefined;
     const lists = readSliceLists(ins);
     if (lists.offsets.slice(1).some((o) => o !== 0)) return undefined;
     if (!publicationSlotSupported(ins, lane, lists.offsets[0]!)) return undefined;
@@ -262,7 +247,7 @@ function trackDimension(batch: Operation, d: number): Tracking | undefined {
     }
     if (isPointwise(op)) {
       for (const v of op.operands) {
-        if (!staticTensor(v.type) || v.type.shape.join('x') !== rt.shape.join('x')) return undefined;
+        if (!isStaticTensor(v.type) || v.type.shape.join('x') !== rt.shape.join('x')) return undefined;
         set(v, rd);
       }
       continue;
@@ -294,7 +279,7 @@ function trackDimension(batch: Operation, d: number): Tracking | undefined {
     if (TensorExpandShapeOp.isInstance(op) || TensorCollapseShapeOp.isInstance(op)) {
       const groups = reassociationOf(op);
       const src = op.getOperand(0);
-      if (!groups || !staticTensor(src.type) || op.numOperands !== 1) return undefined;
+      if (!groups || !isStaticTensor(src.type) || op.numOperands !== 1) return undefined;
       const sd = TensorExpandShapeOp.isInstance(op) ? narrowOf(groups, rt.shape, rd) : wideOf(groups, src.type.shape, rd);
       if (sd < 0) return undefined;
       set(src, sd);
@@ -344,7 +329,7 @@ export function laneSplitDimension(batch: Operation): LaneSplitDimension | undef
   if (!GraphComputeBatchOp.isInstance(batch)) return undefined;
   if ((GraphComputeBatchOp.get(batch).weights as readonly Value[]).length > 0 || batch.numResults === 0) return undefined;
   const first = batch.getResult(0).type;
-  if (!staticTensor(first)) return undefined;
+  if (!isStaticTensor(first)) return undefined;
   for (let d = first.shape.length - 2; d >= 0; d--) {
     const t = trackDimension(batch, d);
     if (t) return { d, extent: t.extent };

@@ -35,12 +35,6 @@ import {
   ConcatOp,
   GraphComputeBatchOp,
   GraphComputeOp,
-  ReluOp,
-  SigmoidOp,
-  VaddOp,
-  VmaxOp,
-  VmulOp,
-  VsubOp,
   YieldOp,
   createFragmentAssembly,
   createInParallel,
@@ -50,27 +44,19 @@ import { ExtractSliceOp, InsertSliceOp, createExtractSlice, createParallelInsert
 import { createCostModel, type CostModel } from '@raptor-pim/pim-target';
 import { Workload } from '../analysis/workload';
 import { minimumFootprint } from '../planning/local-memory';
+import { isPointwise, isStaticTensor } from '../analysis/pointwise';
 import { targetOf } from '../target';
 
-const POINTWISE = [ReluOp, SigmoidOp, VaddOp, VsubOp, VmulOp, VmaxOp];
-
-function isPointwise(op: Operation): boolean {
-  return POINTWISE.some((d) => d.isInstance(op));
-}
 
 /** The shape of `t` with dimension `d` set to 1. */
 function sliced(t: RankedTensorType, d: number): RankedTensorType {
   return RankedTensorType.get(t.context, t.shape.map((x, i) => (i === d ? 1 : x)), t.elementType, t.encoding);
 }
 
-function staticTensor(t: Type): t is RankedTensorType {
-  return t instanceof RankedTensorType && t.shape.every((x) => x >= 0);
-}
-
 /** True when `v` has rank `rank` and extent `lanes` along `d` (it is sliced per lane). */
 function alongD(v: Value, rank: number, d: number, lanes: number): boolean {
   const t = v.type;
-  return staticTensor(t) && t.shape.length === rank && t.shape[d] === lanes;
+  return isStaticTensor(t) && t.shape.length === rank && t.shape[d] === lanes;
 }
 
 /** The splat value of a constant op producing a static tensor, or undefined. */
@@ -91,7 +77,7 @@ export function parallelDimension(compute: Operation): { readonly d: number; rea
   const entry = compute.regions[0]?.firstBlock;
   if (!entry) return undefined;
   const first = compute.getResult(0).type;
-  if (!staticTensor(first) || first.shape.length === 0) return undefined;
+  if (!isStaticTensor(first) || first.shape.length === 0) return undefined;
   const rank = first.shape.length;
   const order = rank === 4 ? [2, 1, 3, 0] : Array.from({ length: rank }, (_, i) => i);
   for (const d of order) {
