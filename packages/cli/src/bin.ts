@@ -10,18 +10,36 @@ import type { CliIo } from './command';
  */
 function descriptorWriter(fd: 1 | 2, stream: () => NodeJS.WriteStream): (text: string) => void {
   let viaStream = false;
+  // The reader went away (`raptor ... | head`): the rest is dropped quietly, as a Unix tool
+  // killed by SIGPIPE would, instead of an unhandled EPIPE error.
+  let closed = false;
+  const toStream = (): NodeJS.WriteStream => {
+    const s = stream();
+    if (!s.listenerCount('error')) {
+      s.on('error', (e: NodeJS.ErrnoException) => {
+        if (e.code !== 'EPIPE') throw e;
+        closed = true;
+      });
+    }
+    return s;
+  };
   return (text) => {
+    if (closed) return;
     if (viaStream) {
-      stream().write(text);
+      toStream().write(text);
       return;
     }
     const bytes = Buffer.from(text, 'utf8');
     let written = 0;
     try {
       while (written < bytes.length) written += fs.writeSync(fd, bytes, written);
-    } catch {
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EPIPE') {
+        closed = true;
+        return;
+      }
       viaStream = true;
-      stream().write(bytes.subarray(written));
+      toStream().write(bytes.subarray(written));
     }
   };
 }
