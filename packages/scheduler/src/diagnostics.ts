@@ -37,6 +37,8 @@ export const SchedulerMessages = {
   splitReasonUser: (op: string) => `its result is read by '${op}', not by graph computes or func.return; splitting a compute read that way is not supported yet`,
   noPacking: (strategy: string, cores: number, detail?: string) =>
     `spat-schedule: strategy '${strategy}' found no mapping of the graph computes onto ${cores} cores${detail ? ` (${detail})` : ''}`,
+  replicaCrossbars: (needed: number, available: number, node: string, replicas: number, crossbars: number) =>
+    `the replicas local memory needs take ${needed} crossbars and the target has ${available}; the largest share is ${node}: ${replicas} replicas x ${crossbars} crossbars`,
   noCoreFor: (node: string, replica: number, replicas: number, bytes: number, crossbars: number) =>
     `no core has room for ${node} replica ${replica} of ${replicas} (${bytes} bytes of live local memory, ${crossbars} crossbars) beside what the earlier layers keep there`,
   alreadyScheduled: () => `spat-schedule: the function has no graph computes to schedule`,

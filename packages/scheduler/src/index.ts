@@ -43,6 +43,7 @@ export {
   needsWindows,
   placedFootprint,
   planLocalMemory,
+  replicaCrossbarShortfall,
   replicaFootprint,
   streamsResults,
   withWindows,

@@ -7,8 +7,8 @@
  * schedules anyway with warnings.
  */
 import type { Operation } from '@raptor-pim/ir-core';
-import { defaultTarget, type Target } from '@raptor-pim/pim-target';
-import { builtinScheduler, type ScheduleReport } from '@raptor-pim/scheduler';
+import { createCostModel, defaultTarget, type Target } from '@raptor-pim/pim-target';
+import { Workload, builtinScheduler, minimumReplicas, replicaCrossbarShortfall, type ScheduleReport } from '@raptor-pim/scheduler';
 import { checkModule, run } from './helpers';
 import { lowerShared } from './models';
 
@@ -117,5 +117,31 @@ describe('lenet5 with 4 KiB of local memory per core', () => {
       if (op.name === 'spat.scheduled_compute' || op.name === 'spat.scheduled_compute_batch') scheduled++;
     });
     expect(scheduled).toBe(0);
+  });
+});
+
+describe('replicaCrossbarShortfall', () => {
+  it('is silent where the replicas local memory asks for fit the crossbars (lenet5 at 16 KiB and 64 KiB)', () => {
+    const m = lowered('lenet5');
+    if (!m) return;
+    for (const bytes of [16 * 1024, 64 * 1024]) {
+      const cost = createCostModel(targetWithLocalMemory(bytes));
+      const func = m.module.regions[0]!.firstBlock!.firstOp!;
+      expect(replicaCrossbarShortfall(new Workload(func, cost), cost)).toBeUndefined();
+    }
+  });
+
+  it('names the crossbars needed and available and the largest share when they do not (lenet5 on 64 cores of 1 crossbar at 3 KiB)', () => {
+    const m = lowered('lenet5');
+    if (!m) return;
+    const target = targetWithLocalMemory(3 * 1024);
+    target.config.chip_config.core_config.matrix_config.xbar_array_count = 1;
+    const cost = createCostModel(target);
+    const workload = new Workload(m.module.regions[0]!.firstBlock!.firstOp!, cost);
+    const replicas = minimumReplicas(workload, cost);
+    const needed = workload.nodes.reduce((a, n) => a + replicas[n.index]! * n.crossbars, 0);
+    const message = replicaCrossbarShortfall(workload, cost);
+    expect(needed).toBeGreaterThan(cost.crossbars);
+    expect(message).toMatch(new RegExp(`^the replicas local memory needs take ${needed} crossbars and the target has ${cost.crossbars}; the largest share is #\\d+ \\S+: \\d+ replicas x \\d+ crossbars$`));
   });
 });

@@ -57,7 +57,9 @@ const MODEL = 'resnet18';
 const limits = splitLimitsOf(createCostModel(defaultTarget()));
 /**
  * What these tests check is crossbar capacity and meaning, not local memory: resnet18's layers
- * need more than a core's 64 KiB at any granularity, which `local-memory=enforce` refuses.
+ * more than a core's 64 KiB, which `local-memory=enforce` refuses: with lane splitting and
+ * streaming windows every compute now fits a core on its own, but the replicas local memory
+ * asks for take about eight times the target's crossbars (the last case checks the diagnostic).
  */
 const OPTIONS = { 'local-memory': 'report' };
 
@@ -174,6 +176,18 @@ describe('resnet18 with oversized computes split', () => {
       expect(ok).toBe(true);
     },
   );
+
+  (SLOW ? it.each(['throughput', 'latency']) : it.skip.each(['(RAPTOR_SLOW_TESTS=1)']))('%s with local-memory=enforce: refused with the crossbars the memory replicas need', (strategy) => {
+    const m = lowered();
+    if (!m) return;
+    const scheduler = BUILTIN_SCHEDULERS.find((x) => x.name === strategy)!;
+    const r = scheduler.schedule(m.module, defaultTarget(), {});
+    expect(r.module).toBeUndefined();
+    const text = (r.diagnostics ?? []).map((d) => d.message).join('\n');
+    // No compute is refused on its own any more: only the mapping, with the crossbar count.
+    expect(text).not.toMatch(/needs \d+ bytes of live local memory on one core/);
+    expect(text).toMatch(new RegExp(`strategy '${strategy}' found no mapping of the graph computes onto 64 cores \\(the replicas local memory needs take \\d+ crossbars and the target has 4096; the largest share is #\\d+ \\S+: \\d+ replicas x \\d+ crossbars\\)`));
+  });
 
   (SLOW ? it : it.skip)('layer4 to the classifier: split, scheduled (throughput) and unsplit outputs are equal and match onnxruntime', () => {
     const m = lowered();

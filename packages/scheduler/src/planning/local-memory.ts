@@ -23,6 +23,7 @@
  * complete plan core by core.
  */
 import { enumOption } from '@raptor-pim/ir-core';
+import { SchedulerMessages as M } from '../diagnostics';
 import type { CostModel } from '@raptor-pim/pim-target';
 import { byteSizeOfType, type Workload, type WorkloadNode } from '../analysis/workload';
 import { divisors, replicaOfLane, type Granularity, type SchedulePlan, type TransferMode } from './schedule-plan';
@@ -467,4 +468,21 @@ export function withWindows(workload: Workload, plan: SchedulePlan, cost: CostMo
       return f.windowRounds !== undefined ? { ...rest, windows: f.windows, windowRounds: f.windowRounds } : { ...rest, windows: f.windows };
     }),
   };
+}
+
+/**
+ * Why the fewest replicas local memory asks for cannot be placed at all, when it is their
+ * crossbars: the message, or undefined when they fit the target's crossbars (the cores may still
+ * not take them: packing decides).
+ */
+export function replicaCrossbarShortfall(workload: Workload, cost: CostModel, granularity?: readonly Granularity[], transfer: TransferMode = 'channel'): string | undefined {
+  const replicas = minimumReplicas(workload, cost, granularity, transfer);
+  let needed = 0;
+  let largest: WorkloadNode | undefined;
+  for (const n of workload.nodes) {
+    needed += replicas[n.index]! * n.crossbars;
+    if (!largest || replicas[n.index]! * n.crossbars > replicas[largest.index]! * largest.crossbars) largest = n;
+  }
+  if (needed <= cost.crossbars || !largest) return undefined;
+  return M.replicaCrossbars(needed, cost.crossbars, largest.name, replicas[largest.index]!, largest.crossbars);
 }

@@ -10,7 +10,7 @@ import { uintOption } from '@raptor-pim/ir-core';
 import type { CostModel } from '@raptor-pim/pim-target';
 import type { Workload } from '../analysis/workload';
 import { packReplicas, replicaItems, replicaTimeNs } from '../planning/core-mapping';
-import { enforcesLocalMemory, granularityForMemory, localMemoryOption, minimumReplicas } from '../planning/local-memory';
+import { enforcesLocalMemory, granularityForMemory, localMemoryOption, minimumReplicas, replicaCrossbarShortfall } from '../planning/local-memory';
 import { mirrorHostFedComputes } from '../planning/mirrors';
 import { estimateSchedule } from '../planning/estimate';
 import { crossbarsOf, planReplicasForPeriod } from '../planning/replication';
@@ -92,7 +92,7 @@ function planLatency({ workload, cost, options }: PlanContext): SchedulePlan | s
       }
     }
   }
-  if (!current) return M.noPacking('latency', cost.cores);
+  if (!current) return M.noPacking('latency', cost.cores, enforce ? replicaCrossbarShortfall(workload, cost, packing.reserve, packing.transfer) : undefined);
   const chosenPacking = best;
   let chosen: Candidate = current;
   const steps = Number(options['max-steps'] ?? 6);

@@ -11,7 +11,7 @@
  * computes of several layers on one core put on the next inference).
  */
 import { floatOption } from '@raptor-pim/ir-core';
-import { enforcesLocalMemory, granularityForMemory, localMemoryOption } from '../planning/local-memory';
+import { enforcesLocalMemory, granularityForMemory, localMemoryOption, replicaCrossbarShortfall } from '../planning/local-memory';
 import { mirrorHostFedComputes } from '../planning/mirrors';
 import { estimateSchedule } from '../planning/estimate';
 import { replicationCandidates, type PackingConstraints, type ReplicationPlan } from '../planning/replication';
@@ -41,7 +41,7 @@ export function planThroughput(context: PlanContext, granularity: Granularity, s
     transfer = 'host';
     candidates = search({ granularity: granularities, ignoreMemory: false, transfer });
   }
-  if (!candidates.length) return M.noPacking(strategy, cost.cores);
+  if (!candidates.length) return M.noPacking(strategy, cost.cores, enforce ? replicaCrossbarShortfall(workload, cost, granularities) : undefined);
   // The estimate decides among the packings the period search accepted (ties: the smaller period).
   let best: { plan: SchedulePlan; throughput: number } | undefined;
   for (const r of candidates) {
