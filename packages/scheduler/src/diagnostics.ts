@@ -64,7 +64,6 @@ export const SchedulerMessages = {
   sizeMismatch: (key: string, sent: number, received: number) =>
     `transfer on ${key} sends ${sent} bytes but the matching receive expects ${received} bytes`,
   deadlock: (cycle: string) => `communication deadlock: the cross-core happens-before graph has a cycle: ${cycle}`,
-  deadlockPrefix: 'communication deadlock',
   windowFallbackHost: (strategy: string) =>
     `${strategy}: the window pipeline would deadlock with blocking sends and receives, and so would whole layers through channels; activations go through host slots instead (READY/FREE)`,
   windowRepair: (strategy: string, layers: number) =>

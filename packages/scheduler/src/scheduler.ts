@@ -132,6 +132,7 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
     schedule(module: Operation, target: Target, options: SchedulerOptions): ScheduleResult {
       const cost = createCostModel(target);
       const opts = withDefaults(spec.optionsSchema, options);
+      const enforce = enforcesLocalMemory(opts);
       const diagnostics: Diagnostic[] = [];
       const error = (op: Operation, message: string): void => {
         diagnostics.push(new Diagnostic('error', op.location, message));
@@ -167,7 +168,7 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
       for (const func of funcs) {
         let workload = new Workload(func, cost);
         // Scalar computes too large for a core that work along a dimension become lane batches.
-        const tiles = enforcesLocalMemory(opts) ? planParallelTiles(workload, cost) : [];
+        const tiles = enforce ? planParallelTiles(workload, cost) : [];
         if (tiles.length) {
           if (!restore.some((r) => r.func === func)) restore.push({ func, body: func.clone() });
           tileOversizedParallelComputes(func, cost, tiles);
@@ -175,12 +176,15 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
         }
         // Where some compute still fits no core, weightless lanes wider than a budget are split
         // along a dimension every op takes whole (channels): the chunks stream through smaller windows.
-        if (enforcesLocalMemory(opts) && workload.nodes.some((n) => minimumFootprint(workload, n, cost).bodyBytes > cost.localMemoryBytes)) {
+        const minimumOf = (w: Workload): ReturnType<typeof minimumFootprint>[] => (enforce ? w.nodes.map((n) => minimumFootprint(w, n, cost)) : []);
+        let minimum = minimumOf(workload);
+        if (minimum.some((f) => f.bodyBytes > cost.localMemoryBytes)) {
           const splits = planLaneSplits(workload, cost);
           if (splits.length) {
             if (!restore.some((r) => r.func === func)) restore.push({ func, body: func.clone() });
             splitWideLanes(func, cost, splits);
             workload = new Workload(func, cost);
+            minimum = minimumOf(workload);
           }
         }
         const warnings: string[] = [];
@@ -196,12 +200,11 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
         }
         for (const n of workload.nodes) if (n.crossbars > cost.crossbarsPerCore) error(n.op, M.computeTooLarge(n.name, n.crossbars, cost.crossbarsPerCore));
         // A compute whose own live data exceeds a core's local memory cannot be placed anywhere.
-        const enforce = enforcesLocalMemory(opts);
         for (const n of workload.nodes) {
-          const f = minimumFootprint(workload, n, cost);
-          if (f.bodyBytes <= cost.localMemoryBytes) continue;
+          const f = minimum[n.index];
+          if (!f || f.bodyBytes <= cost.localMemoryBytes) continue;
           const parts = `inputs ${f.parts.inputs} B, host data ${f.parts.hostData} B, blueprints ${f.parts.blueprints} B, results ${f.parts.results} B, one round ${f.parts.round} B`;
-          if (enforce) error(n.op, M.nodeMemory(n.name, f.bodyBytes, cost.localMemoryBytes, parts, f.replicas));
+          error(n.op, M.nodeMemory(n.name, f.bodyBytes, cost.localMemoryBytes, parts, f.replicas));
         }
         if (diagnostics.length) continue;
         const planned0 = spec.plan({ workload, cost, target, options: opts });
@@ -240,22 +243,17 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
         let estimate = estimateSchedule(p.workload, p.plan, reads, cost);
         let done = materializeSchedule(p.workload, p.plan, reads, cost);
         if (backup) {
-          const deadlocked = (): boolean => verifyCommunication(p.workload.func, target).diagnostics.some((d) => d.message.startsWith(M.deadlockPrefix));
+          const deadlocked = (): boolean => verifyCommunication(p.workload.func, target).deadlock !== undefined;
           // First repair: the nodes whose scheduled computes lie on the cycle wait for whole
           // layers (where that fits), the others keep their window pipeline; repeated while
           // cycles remain and something changes.
-          const enforceMemory = enforcesLocalMemory(opts);
-          let repaired = false;
-          for (let attempt = 0; attempt < 12; attempt++) {
-            const check = verifyCommunication(p.workload.func, target);
-            if (!check.deadlock) {
-              repaired = attempt > 0;
-              break;
-            }
+          let cycle = verifyCommunication(p.workload.func, target).deadlock;
+          let repairs = 0;
+          while (cycle && repairs < 12) {
             const nodeOf = new Map<Operation, number>();
             done.scheduled.forEach((ops, node) => ops.forEach((op) => nodeOf.set(op, node)));
             const onCycle = new Set<number>();
-            for (const op of check.deadlock) {
+            for (const op of cycle) {
               for (let o: Operation | null = op; o; o = o.parent?.parentOp ?? null) {
                 const node = nodeOf.get(o);
                 if (node !== undefined) {
@@ -265,33 +263,26 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
               }
             }
             const current = p.plan;
-            const granularity = current.placements.map((x, i) => (onCycle.has(i) && x.granularity === 'window' ? ('layer' as const) : x.granularity));
-            if (granularity.every((g, i) => g === current.placements[i]!.granularity)) break;
+            if (!current.placements.some((x, i) => onCycle.has(i) && x.granularity === 'window')) break;
             p.workload.func.regions[0]!.takeBody(backup!.clone().regions[0]!);
             p.workload = new Workload(p.workload.func, cost);
-            let next: SchedulePlan = { ...current, placements: current.placements.map((x, i) => ({ ...x, granularity: granularity[i]! })) };
-            if (enforceMemory) next = withWindows(p.workload, next, cost);
+            let next: SchedulePlan = { ...current, placements: current.placements.map((x, i) => (onCycle.has(i) && x.granularity === 'window' ? { ...x, granularity: 'layer' as const } : x)) };
+            if (enforce) next = withWindows(p.workload, next, cost);
             const nextReads = planReads(p.workload, next);
-            if (enforceMemory && planLocalMemory(p.workload, next, nextReads, cost).some((c) => c.peakBytes > cost.localMemoryBytes)) {
-              // Does not fit: leave the window plan as it was for the fallbacks below.
-              p.workload.func.regions[0]!.takeBody(backup!.clone().regions[0]!);
-              p.workload = new Workload(p.workload.func, cost);
-              reads = planReads(p.workload, p.plan);
-              estimate = estimateSchedule(p.workload, p.plan, reads, cost);
-              done = materializeSchedule(p.workload, p.plan, reads, cost);
-              break;
-            }
+            // Does not fit: the fallbacks below start again from the unscheduled body.
+            if (enforce && planLocalMemory(p.workload, next, nextReads, cost).some((c) => c.peakBytes > cost.localMemoryBytes)) break;
             p.plan = next;
             reads = nextReads;
             estimate = estimateSchedule(p.workload, next, nextReads, cost);
             done = materializeSchedule(p.workload, next, nextReads, cost);
+            repairs++;
+            cycle = verifyCommunication(p.workload.func, target).deadlock;
           }
-          if (repaired) p.warnings.push(M.windowRepair(spec.name, p.plan.placements.filter((x) => x.granularity === 'layer').length));
-          if (deadlocked()) {
+          if (!cycle && repairs > 0) p.warnings.push(M.windowRepair(spec.name, p.plan.placements.filter((x) => x.granularity === 'layer').length));
+          if (cycle) {
             // Fallbacks, in order: consumers wait for whole layers (send tasks in one global
             // order), except computes whose partial result would not fit a core; then every
             // activation through host slots (READY/FREE), which blocks on no send.
-            const enforce = enforcesLocalMemory(opts);
             const original = p.plan;
             const fallbacks: SchedulePlan[] = [];
             const layerOnly = (plan: SchedulePlan, g?: readonly Granularity[]): SchedulePlan => ({

@@ -6,7 +6,7 @@
 import type { CostModel } from '@raptor-pim/pim-target';
 import type { Workload, WorkloadNode } from '../analysis/workload';
 import { laneWorkOf } from './estimate';
-import { hasConsumers, needsWindows, placedFootprint } from './local-memory';
+import { hasConsumers, placedFootprint, type ReplicaFootprint } from './local-memory';
 import { partBytes } from './windows';
 import type { Granularity, Replication, TransferMode } from './schedule-plan';
 
@@ -91,7 +91,8 @@ export function replicaItems(
   const items: ReplicaItem[] = [];
   for (const n of workload.nodes) {
     const { replicas: r, copies } = replication[n.index]!;
-    let footprint = placedFootprint(workload, n, r, granularity?.[n.index] ?? 'layer', cost, transfer);
+    const placed = placedFootprint(workload, n, r, granularity?.[n.index] ?? 'layer', cost, transfer);
+    let footprint: ReplicaFootprint = placed;
     if (granularity?.[n.index] === 'window') {
       // A window pipeline that deadlocks falls back to layer granularity on the same cores: keep
       // room for that where it fits a core (a streamed result is not kept at window granularity).
@@ -99,7 +100,7 @@ export function replicaItems(
       if (layer.bodyBytes <= cost.localMemoryBytes && layer.bodyBytes > footprint.bodyBytes) footprint = layer;
     }
     const producers = [...new Set(n.inputs.flatMap((i) => i.sources.map((s) => s.producer)))].sort((a, b) => a - b);
-    const windows = needsWindows(workload, n, r, granularity?.[n.index] ?? 'layer', cost, transfer);
+    const windows = placed.windows;
     const resultBytes = hasConsumers(workload, n.index)
       ? n.resultBytes.reduce((a, b, k) => a + Math.ceil((windows ? partBytes(n, k, r) : b) / cost.localAlignment) * cost.localAlignment, 0)
       : 0;

@@ -8,7 +8,7 @@ import { elementsOf, type Workload } from '../analysis/workload';
 import { boundingBox, type Box } from '../analysis/fragment-needs';
 import { coreOfLane, lanesOfReplica, replicaOfLane, type SchedulePlan } from './schedule-plan';
 import { addTraffic, type TrafficMatrix } from './placement';
-import { intersectBoxes, replicaWindow, runWindow as lanesBox, streamingWindows, windowBytes, windowRunsOf } from './windows';
+import { intersectBoxes, runWindow as lanesBox, streamingWindows, windowBytes, windowRunsOf } from './windows';
 
 /** One fragment a consumer replica reads. */
 export interface FragmentRead {
@@ -77,10 +77,12 @@ export function planReads(workload: Workload, plan: SchedulePlan): ReplicaInputR
           const regions = runs.length > 1 ? input.window?.regions[sourceIndex] : undefined;
           const valid = new Map<number, Box | undefined>();
           let previous: Box | undefined;
-          const runBoxes = runs.length > 1 ? streamingWindows(n, input, pl, j) : undefined;
+          const runBoxes = pl.windows ? streamingWindows(n, input, pl, j) : undefined;
           for (const [g, runLanes] of runs.entries()) {
             const first = new Map<number, number>();
             const runBox = regions ? runBoxes?.[g] : undefined;
+            // What the run's lanes read (the window without the parts later runs read).
+            const readBox = runBox ? lanesBox(input, runLanes) : undefined;
             if (regions && previous) {
               const overlap = runBox ? intersectBoxes(previous, runBox) : undefined;
               for (const [slot, piece] of valid) valid.set(slot, piece && overlap ? intersectBoxes(piece, overlap) : undefined);
@@ -92,7 +94,6 @@ export function planReads(workload: Workload, plan: SchedulePlan): ReplicaInputR
                   // What the run reads of the slot must still be in the window; a slot received
                   // now fills the whole window's part of it.
                   const region = regions[slot];
-                  const readBox = lanesBox(input, runLanes);
                   const need = region && readBox ? intersectBoxes(region, readBox) : undefined;
                   if (valid.has(slot) && (!need || contains(valid.get(slot), need))) continue;
                   valid.set(slot, region ? intersectBoxes(region, runBox) : undefined);
@@ -112,7 +113,7 @@ export function planReads(workload: Workload, plan: SchedulePlan): ReplicaInputR
             const producer = workload.nodes[s.producer]!;
             const grouped = producer.isBatch && pl.granularity === 'layer' && pp.granularity === 'layer' && plan.transfer === 'channel';
             // A replica holding only its window receives runs no larger than that window.
-            const window = pl.windows ? (runs.length > 1 ? runBoxes?.[g] : replicaWindow(n, input, pl.replicas, j)) : undefined;
+            const window = runBoxes?.[g];
             const maxCount = window ? Math.max(1, Math.floor(windowBytes(input, window) / Math.max(1, s.slotBytes))) : Infinity;
             if (grouped) slots.sort((a, b) => a - b);
             for (let k = 0; k < slots.length; k++) {

@@ -48,19 +48,25 @@ export function windowBytes(input: WorkloadInput, box: Box): number {
 
 const windowCache = new WeakMap<WorkloadInput, Map<string, Box | null>>();
 
-/** {@link windowOfLanes} for replica `replica` of a node with `replicas` replicas (cached per input). */
-export function replicaWindow(node: WorkloadNode, input: WorkloadInput, replicas: number, replica: number): Box | undefined {
-  if (!input.window) return undefined;
+/** {@link windowOfLanes} of the `count` consecutive graph lanes from `first` (cached per input). */
+function cachedWindow(input: WorkloadInput, first: number, count: number): Box | undefined {
+  if (!input.window || count <= 0) return undefined;
   let cache = windowCache.get(input);
   if (!cache) windowCache.set(input, (cache = new Map()));
-  const key = `${replicas}:${replica}`;
+  const key = `${first}:${count}`;
   let box = cache.get(key);
   if (box === undefined) {
-    const lanes = lanesOfReplica({ replicas }, node.lanes, replica);
-    box = windowOfLanes(input, lanes) ?? null;
+    box = windowOfLanes(input, Array.from({ length: count }, (_, i) => first + i)) ?? null;
     cache.set(key, box);
   }
   return box ?? undefined;
+}
+
+/** {@link windowOfLanes} for replica `replica` of a node with `replicas` replicas (cached per input). */
+export function replicaWindow(node: WorkloadNode, input: WorkloadInput, replicas: number, replica: number): Box | undefined {
+  const rounds = roundsOf({ replicas }, node.lanes);
+  const first = replica * rounds;
+  return cachedWindow(input, first, Math.min(node.lanes, first + rounds) - first);
 }
 
 /**
@@ -78,23 +84,15 @@ export function windowRunsOf(p: Pick<NodePlacement, 'replicas' | 'windowRounds'>
 
 /** {@link windowOfLanes} of the run of lanes `lanes` (consecutive graph lanes; cached per input). */
 export function runWindow(input: WorkloadInput, lanes: readonly number[]): Box | undefined {
-  if (!input.window || !lanes.length) return undefined;
-  let cache = windowCache.get(input);
-  if (!cache) windowCache.set(input, (cache = new Map()));
-  const key = `run:${lanes[0]}:${lanes.length}`;
-  let box = cache.get(key);
-  if (box === undefined) {
-    box = windowOfLanes(input, lanes) ?? null;
-    cache.set(key, box);
-  }
-  return box ?? undefined;
+  return lanes.length ? cachedWindow(input, lanes[0]!, lanes.length) : undefined;
 }
 
 const streamCache = new WeakMap<WorkloadInput, Map<string, readonly Box[] | null>>();
 
 /**
  * The windows of `input` over the runs of replica `replica` of placement `p` (streaming
- * windows), or undefined when some run reads the input whole. A run's window is the bounding box
+ * windows; one run, the replica's window, without `windowRounds`), or undefined when some run
+ * reads the input whole. A run's window is the bounding box
  * of its lanes' reads and of every part of the slots it reads that any run of the replica reads
  * (a line buffer): a slot is received once, into the window of the first run that reads it, and
  * each later window starts as a copy of the previous window's overlap, so it still holds what
@@ -109,6 +107,12 @@ export function streamingWindows(node: WorkloadNode, input: WorkloadInput, p: Pi
   const hit = cache.get(key);
   if (hit !== undefined) return hit ?? undefined;
   const runs = windowRunsOf(p, node.lanes, replica);
+  if (runs.length === 1) {
+    // One run: the replica's window (the hull of a slot's reads lies inside it).
+    const box = runWindow(input, runs[0]!);
+    cache.set(key, box ? [box] : null);
+    return box ? [box] : undefined;
+  }
   const reads: Box[] = [];
   for (const run of runs) {
     const box = runWindow(input, run);
@@ -158,27 +162,18 @@ export function streamingWindows(node: WorkloadNode, input: WorkloadInput, p: Pi
  * their runs of `windowRounds` rounds with streaming windows), or undefined when read whole.
  */
 export function largestReplicaWindowBytes(node: WorkloadNode, input: WorkloadInput, replicas: number, windowRounds?: number): number | undefined {
+  const p = windowRounds === undefined ? { replicas } : { replicas, windowRounds };
   let m = 0;
   for (let j = 0; j < replicas; j++) {
-    if (windowRounds !== undefined) {
-      const b = runWindowsBytes(input, streamingWindows(node, input, { replicas, windowRounds }, j));
-      if (b === undefined) return undefined;
-      m = Math.max(m, b);
-      continue;
-    }
-    const box = replicaWindow(node, input, replicas, j);
-    if (!box) return undefined;
-    m = Math.max(m, windowBytes(input, box));
+    const b = largestRunWindowBytes(node, input, p, j);
+    if (b === undefined) return undefined;
+    m = Math.max(m, b);
   }
   return m;
 }
 
 /** The largest window bytes of `input` over the runs of replica `replica` of placement `p`, or undefined when read whole. */
 export function largestRunWindowBytes(node: WorkloadNode, input: WorkloadInput, p: Pick<NodePlacement, 'replicas' | 'windowRounds'>, replica: number): number | undefined {
-  if (p.windowRounds === undefined) {
-    const box = replicaWindow(node, input, p.replicas, replica);
-    return box ? windowBytes(input, box) : undefined;
-  }
   return runWindowsBytes(input, streamingWindows(node, input, p, replica));
 }
 

@@ -54,7 +54,7 @@ import { EVENT_REGISTER_COUNT } from '@raptor-pim/pim-target';
 import type { Workload, WorkloadNode } from '../analysis/workload';
 import { byteSizeOfType } from '../analysis/workload';
 import { coreOfLane, lanesOfReplica, replicaOfLane, type SchedulePlan } from '../planning/schedule-plan';
-import { firstLaneOfReplica, intersectBoxes, replicaWindow, streamingWindows, windowRunsOf } from '../planning/windows';
+import { firstLaneOfReplica, intersectBoxes, streamingWindows, windowRunsOf } from '../planning/windows';
 import type { Box } from '../analysis/fragment-needs';
 import { LaneValues } from './lane-values';
 import type { FragmentRead, ReplicaInputReads } from '../planning/transfers';
@@ -584,9 +584,9 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     // Streaming windows: runs of rounds each hold the window of their own lanes.
     const runs = mirrorCore === undefined && pl.windows ? windowRunsOf(pl, n.lanes, j) : [];
     /** Opens the windows of the run of lanes `runLanes` (every windowed input) and places their local slots. */
-    const openWindows = (runLanes: readonly number[], run: number): void => {
+    const openWindows = (run: number): void => {
       for (const input of n.inputs) {
-        const box = runs.length > 1 ? streamingWindows(n, input, pl, j)?.[run] : replicaWindow(n, input, pl.replicas, j);
+        const box = streamingWindows(n, input, pl, j)?.[run];
         if (!box) continue;
         let value = createEmpty(bb, loc, RankedTensorType.get(ctx, [...box.sizes], input.window!.logical.elementType));
         // A later run starts from what the previous window holds of it (planReads receives only the rest).
@@ -598,7 +598,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
         }
         windowsOf.set(input.inputIndex, { box, value });
       }
-      placeLocalSlots(runLanes);
+      placeLocalSlots(runs[run]!);
     };
     /**
      * Places what falls in the window of `inputIndex` of slot `slot` of source `sourceIndex`, read
@@ -665,7 +665,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
         placeSlots(r.inputIndex, r.sourceIndex, local, producer.isBatch ? partBase(src.producer, pp.cores.indexOf(core)) : 0, mine);
       }
     }
-    if (runs.length) openWindows(runs[0]!, 0);
+    if (runs.length) openWindows(0);
     // Host slots carry a writer replica's whole partial result: this replica loads each slot once.
     const loaded = new Map<HostSlot, Value>();
     const me = readerKey(n.index, j);
@@ -788,17 +788,11 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     const window = pl.granularity === 'window';
     if (!window) receiveRound(null);
 
-    const runStarts = new Map<number, number>();
-    if (runs.length > 1) {
-      let r0 = 0;
-      for (const [g, run] of runs.entries()) {
-        runStarts.set(r0, g);
-        r0 += run.length;
-      }
-    }
+    // Every run but the last has `span` rounds (windowRunsOf).
+    const span = runs[0]?.length ?? 0;
     for (const [round, lane] of lanesOfReplica(pl, n.lanes, j).entries()) {
       // The next run of a streaming replica: a fresh window (the previous one is dead).
-      if (round > 0 && runStarts.has(round)) openWindows(runs[runStarts.get(round)!]!, runStarts.get(round)!);
+      if (runs.length > 1 && round > 0 && round % span === 0) openWindows(round / span);
       if (window) receiveRound(round);
       const mapping = new IRMapping();
       // Index values of this round known as numbers (the graph lane and what folds from it):
