@@ -75,6 +75,7 @@ import {
 import { createCostModel, type CostModel } from '@raptor-pim/pim-target';
 import { Workload, byteSizeOfType } from '../analysis/workload';
 import { isPointwise, isStaticTensor } from '../analysis/pointwise';
+import { divisors } from '../planning/schedule-plan';
 import { targetOf } from '../target';
 
 
@@ -607,13 +608,6 @@ export interface LaneSplit {
   readonly laneBytes: number;
 }
 
-/** The divisors of `n`, ascending. */
-function divisorsOf(n: number): number[] {
-  const out: number[] = [];
-  for (let i = 1; i <= n; i++) if (n % i === 0) out.push(i);
-  return out;
-}
-
 /** True when every use of `batch`'s results is a graph compute or a function return. */
 function readByComputes(batch: Operation): boolean {
   return batch.results.every((r) => r.users.every((u) => GraphComputeOp.isInstance(u) || GraphComputeBatchOp.isInstance(u) || ReturnOp.isInstance(u)));
@@ -642,7 +636,7 @@ export function planLaneSplits(workload: Workload, cost: CostModel, budget = lan
     if (laneBytes <= budget) continue;
     const dim = laneSplitDimension(n.op);
     if (!dim || !readByComputes(n.op)) continue;
-    const k = divisorsOf(dim.extent).find((x) => x > 1 && laneBytes / x <= budget) ?? dim.extent;
+    const k = divisors(dim.extent).find((x) => x > 1 && laneBytes / x <= budget) ?? dim.extent;
     byOp.set(n.op, candidates.length);
     candidates.push({ op: n.op, d: dim.d, extent: dim.extent, k, laneBytes });
   }
