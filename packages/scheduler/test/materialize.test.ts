@@ -12,6 +12,7 @@ import { registerSpatialDialect } from '@raptor-pim/spatial-dialect';
 import { createCostModel, defaultTarget } from '@raptor-pim/pim-target';
 import { Workload, materializeSchedule, planReads, verifyCommunication, type Granularity, type SchedulePlan } from '@raptor-pim/scheduler';
 import { run } from './helpers';
+import { lowerShared } from './models';
 
 const FIXTURES = path.join(__dirname, 'fixtures');
 
@@ -156,5 +157,42 @@ func.func @main(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
     const first = loads[0]!;
     expect(first.next?.name).toBe('spat.sync');
     expect(intOf(first.next!.getOperand(0))).toBe(2);
+  });
+});
+
+describe('materializeSchedule: batches beside send tasks', () => {
+  // lenet5's conv1 (784 pixel lanes) feeds relu_1 (28 row lanes). conv1's replicas sit on
+  // cores 2 and 1, relu_1's on cores 1 and 2: each relu_1 replica reads the other core, so each
+  // core makes a send task for the relu_1 replica on the other one. Batched, both send tasks
+  // would precede the batch and each core would send before it receives (a cycle); the relu_1
+  // replicas stay scheduled computes in the global transfer order instead.
+  it('a replica whose core sends to another replica of its node is not a batch lane (no cross-core cycle)', () => {
+    const m = lowerShared('lenet5');
+    if (!m) return;
+    const reference = run(m.module, m.fn, m.args);
+    const target = defaultTarget();
+    const cost = createCostModel(target);
+    const func = m.module.regions[0]!.firstBlock!.operations.find((o) => o.name === 'func.func')!;
+    const workload = new Workload(func, cost);
+    const conv = workload.nodes.findIndex((n) => n.name.endsWith('conv1') && n.crossbars > 0);
+    const relu = workload.nodes.findIndex((n) => n.name.endsWith('relu_1'));
+    expect(workload.nodes[conv]!.lanes).toBe(784);
+    expect(workload.nodes[relu]!.lanes).toBe(28);
+    const plan: SchedulePlan = {
+      strategy: 'test',
+      transfer: 'channel',
+      pipelined: true,
+      placements: workload.nodes.map((n) =>
+        n.index === conv
+          ? { replicas: 2, copies: 1, cores: [2, 1], granularity: 'layer' as const }
+          : n.index === relu
+            ? { replicas: 2, copies: 1, cores: [1, 2], granularity: 'layer' as const }
+            : { replicas: 1, copies: 1, cores: [10 + n.index], granularity: 'layer' as const },
+      ),
+    };
+    materializeSchedule(workload, plan, planReads(workload, plan), cost);
+    expect(verify(m.module)).toBe(true);
+    expect(verifyCommunication(m.module, target).diagnostics.map((d) => d.message)).toEqual([]);
+    expect(run(m.module, m.fn, m.args)).toEqual(reference);
   });
 });

@@ -118,4 +118,17 @@ describe('packing with a tiny local memory', () => {
     expect(packReplicas(replicaItems(w, single, none), w.nodes.length, none, { cores: 4, timeBudgetNs: Infinity, preferAffinity: true })).toBeUndefined();
     expect(granularityForMemory(w, none, 'layer')).toEqual(['layer', 'layer']);
   });
+
+  it('separateNeighbours keeps a consumer off its producer\'s core while another core takes it, and shares one otherwise', () => {
+    const w = workload();
+    const single = w.nodes.map(() => ({ replicas: 1, copies: 1 }));
+    const items = replicaItems(w, single, cost);
+    const apart = packReplicas(items, w.nodes.length, cost, { cores: 4, timeBudgetNs: Infinity, preferAffinity: true, separateNeighbours: true });
+    expect(apart).toBeDefined();
+    expect(apart!.cores[0]).not.toEqual(apart!.cores[1]);
+    // One core: the preference yields (the same packing as without it).
+    const one = packReplicas(items, w.nodes.length, cost, { cores: 1, timeBudgetNs: Infinity, preferAffinity: true, separateNeighbours: true });
+    expect(one?.cores).toEqual(packReplicas(items, w.nodes.length, cost, { cores: 1, timeBudgetNs: Infinity, preferAffinity: true })?.cores);
+    expect(one!.cores[0]).toEqual(one!.cores[1]);
+  });
 });

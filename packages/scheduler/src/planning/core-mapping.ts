@@ -150,6 +150,13 @@ export interface PackOptions {
   readonly compactStages?: boolean;
   /** Give every item a core of its own while cores remain (then {@link PackOptions.compactStages} or first fit). */
   readonly spread?: boolean;
+  /**
+   * Never put a replica on a core that hosts a producer or a consumer of its node. With layer
+   * granularity a core that hosts both a consumer replica and a send task to a later replica of
+   * the same consumer computes in between (blocking transfers in one global order), which chains
+   * the replicas of a layer one after another; apart, they compute side by side.
+   */
+  readonly separateNeighbours?: boolean;
 }
 
 /**
@@ -194,7 +201,15 @@ export function packReplicas(items: readonly ReplicaItem[], nodes: number, cost:
     crossbarsUsed[c]! + it.crossbars <= cost.crossbarsPerCore &&
     timeNs[c]! + it.timeNs <= options.timeBudgetNs &&
     (options.ignoreMemory === true || Math.max(largestBody[c]!, bodyBeyondKept(it)) + sum(keptWith(c, it)) <= cost.localMemoryBytes) &&
-    !hosts[c]!.has(it.node);
+    !hosts[c]!.has(it.node) &&
+    !(apart && neighbourOn(c, it));
+  /** While true, {@link fits} also keeps the item off cores of its neighbours. */
+  let apart = false;
+  /** True when core `c` hosts a producer or a consumer of the item's node. */
+  const neighbourOn = (c: number, it: ReplicaItem): boolean => {
+    for (const n of hosts[c]!) if (it.producers.includes(n) || byNode.get(n)?.producers.includes(it.node)) return true;
+    return false;
+  };
   const put = (c: number, it: ReplicaItem): void => {
     crossbarsUsed[c]! += it.crossbars;
     timeNs[c]! += it.timeNs;
@@ -210,6 +225,18 @@ export function packReplicas(items: readonly ReplicaItem[], nodes: number, cost:
   for (const i of [...weighted, ...weightless]) {
     const it = items[i]!;
     if (it.crossbars > cost.crossbarsPerCore) return undefined;
+    // Apart from its neighbours where some core allows it, else wherever it fits.
+    apart = options.separateNeighbours === true;
+    let chosen = apart ? choose(it) : -1;
+    apart = false;
+    if (chosen < 0) chosen = choose(it);
+    if (chosen < 0) return undefined;
+    put(chosen, it);
+  }
+  return { cores, crossbarsUsed, timeNs, memoryBytes };
+
+  /** The core `it` goes to (opening one where needed), or -1 when none can take it. */
+  function choose(it: ReplicaItem): number {
     let chosen = -1;
     if (options.preferAffinity && it.affinity >= 0) {
       const pc = cores[it.affinity];
@@ -227,7 +254,7 @@ export function packReplicas(items: readonly ReplicaItem[], nodes: number, cost:
     };
     if (chosen < 0 && options.spread && crossbarsUsed.length < options.cores) {
       chosen = open();
-      if (!fits(chosen, it)) return undefined;
+      return fits(chosen, it) ? chosen : -1;
     }
     if (chosen < 0 && options.compactStages) {
       let bestSpan = Infinity;
@@ -247,11 +274,10 @@ export function packReplicas(items: readonly ReplicaItem[], nodes: number, cost:
     }
     for (let c = 0; chosen < 0 && c < crossbarsUsed.length; c++) if (fits(c, it)) chosen = c;
     if (chosen < 0) {
-      if (crossbarsUsed.length >= options.cores) return undefined;
+      if (crossbarsUsed.length >= options.cores) return -1;
       chosen = open();
-      if (!fits(chosen, it)) return undefined;
+      if (!fits(chosen, it)) return -1;
     }
-    put(chosen, it);
+    return chosen;
   }
-  return { cores, crossbarsUsed, timeNs, memoryBytes };
 }

@@ -2,9 +2,15 @@
  * `latency`: a fine-grained pipeline for batch 1. Every round (graph lane: a row or pixel
  * window) of a consumer starts as soon as the producer fragments it reads have arrived, so
  * layers overlap within one inference. Replication is chosen greedily where it shortens the
- * estimated critical path: starting from the better of one copy per layer and the throughput
- * replication, the node change (next replica count, or one more weight copy on its cores)
- * that lowers the estimated latency most is taken, until nothing improves or capacity runs out.
+ * estimated critical path: starting from the best estimate among one copy per layer, the
+ * throughput replication, and layer-wise spreads (every compute at layer granularity over up to
+ * all, half or a quarter of the cores, packed with and without keeping replicas off their
+ * neighbours' cores), the node change (next replica count, or one more weight copy on its
+ * cores) that lowers the estimated latency most is taken, until nothing improves or capacity
+ * runs out. Where windows cannot overlap layers (the pipeline would deadlock, or a layer needs
+ * its whole input), a layer-wise spread is the shorter: each layer's replicas compute side by
+ * side, provided no core holds both a replica and a send task to a later replica of the same
+ * layer (blocking transfers in one global order would chain them).
  */
 import { uintOption } from '@raptor-pim/ir-core';
 import type { CostModel } from '@raptor-pim/pim-target';
@@ -34,6 +40,8 @@ interface Packing {
   readonly spread?: boolean;
   /** How activations move (default channels; host slots when the on-chip pipeline does not fit). */
   readonly transfer?: TransferMode;
+  /** No replica beside a producer or consumer of its node (see PackOptions). */
+  readonly separate?: boolean;
 }
 
 function planFor(workload: Workload, cost: CostModel, replication: readonly Replication[], packing: Packing): SchedulePlan | undefined {
@@ -45,6 +53,7 @@ function planFor(workload: Workload, cost: CostModel, replication: readonly Repl
     ignoreMemory: !packing.enforce,
     spread: packing.spread === true,
     compactStages: packing.spread === true,
+    separateNeighbours: packing.separate === true,
   });
   if (!packed) return undefined;
   const placements: NodePlacement[] = workload.nodes.map((n) => ({ ...replication[n.index]!, cores: packed.cores[n.index]!, granularity: packing.granularity[n.index]! }));
@@ -79,10 +88,19 @@ function planLatency({ workload, cost, options }: PlanContext): SchedulePlan | s
   }
   let current: Candidate | undefined;
   let best: Packing = packing;
+  // Layer after layer, each spread over the cores (data parallel): no window pipeline, so no
+  // deadlock repair later; where the window pipeline cannot overlap layers, it is the shorter.
+  const layerWise: Packing = { ...packing, granularity: packing.reserve.map(() => 'layer'), reserve: packing.reserve.map(() => 'layer'), spread: true };
+  const layerMinimum = enforce ? minimumReplicas(workload, cost, layerWise.granularity, layerWise.transfer) : undefined;
+  const starts: { packing: Packing; replication: Replication[] }[] = [];
+  for (const p of [packing, { ...packing, spread: true }]) for (const r of balanced ? [single, balanced] : [single]) starts.push({ packing: p, replication: r });
+  const layerApart: Packing = { ...layerWise, separate: true };
+  for (const p of [layerWise, layerApart]) for (const cap of [cost.cores, cost.cores / 2, cost.cores / 4]) starts.push({ packing: p, replication: spreadReplication(workload, cap, layerMinimum) });
   // Starting points: one copy per layer and the period search's replication, packed first-fit
-  // or spread over the cores; the greedy steps keep the packing of the best one.
-  for (const p of [packing, { ...packing, spread: true }]) {
-    for (const r of balanced ? [single, balanced] : [single]) {
+  // or spread over the cores, and the layer-wise spreads; the greedy steps keep the packing of
+  // the best one.
+  for (const { packing: p, replication: r } of starts) {
+    {
       const plan = planFor(workload, cost, r, p);
       if (!plan) continue;
       const latency = latencyOf(workload, plan, cost);
@@ -124,6 +142,18 @@ function planLatency({ workload, cost, options }: PlanContext): SchedulePlan | s
     chosen = improved;
   }
   return chosen.plan;
+}
+
+/**
+ * Per node, the most replicas (a divisor of its lanes) up to `cap`, one weight copy each, and at
+ * least `minimum` (what local memory asks for).
+ */
+function spreadReplication(workload: Workload, cap: number, minimum?: readonly number[]): Replication[] {
+  return workload.nodes.map((n) => {
+    const fitting = divisors(n.lanes).filter((d) => d <= cap);
+    const replicas = Math.max(fitting[fitting.length - 1] ?? 1, minimum?.[n.index] ?? 1);
+    return { replicas, copies: 1 };
+  });
 }
 
 /** The `latency` strategy. */

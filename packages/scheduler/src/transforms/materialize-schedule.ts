@@ -928,18 +928,22 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   }
 
   /**
-   * True when replica `j` of `n` may be a batch lane: no consumer reads it through SSA, and its
-   * sends, made at the end of the batch body, keep the order the send tasks would give them on
-   * its core: no other node runs on that core between `n` and the last consumer it sends to,
-   * and no other send task of that core serves a consumer in between.
+   * True when replica `j` of `n` may be a batch lane: no consumer reads it through SSA, its core
+   * makes no send task for another replica of `n`, and its sends, made at the end of the batch
+   * body, keep the order the send tasks would give them on its core: no other node runs on that
+   * core between `n` and the last consumer it sends to, and no other send task of that core
+   * serves a consumer in between.
    */
   function batchable(n: WorkloadNode, j: number, onCore: ReadonlySet<number>): boolean {
     const key = `${n.index}:${j}`;
     if (locallyRead.has(key)) return false;
     if (onCore.size === 1) return true;
+    const core = plan.placements[n.index]!.cores[j]!;
+    // The send tasks serving a batch's lanes all precede the batch: a lane whose core also sends
+    // to another lane would send before it receives its own inputs (a cross-core cycle).
+    if ((sendTaskConsumers.get(core) ?? []).includes(n.index)) return false;
     const last = lastLayerConsumer.get(key) ?? n.index;
     for (const m of onCore) if (m !== n.index && m > n.index && m <= last) return false;
-    const core = plan.placements[n.index]!.cores[j]!;
     const own = layerSends.get(key)?.length ?? 0;
     const served = (sendTaskConsumers.get(core) ?? []).filter((c) => c > n.index && c <= last).length;
     return served === own;

@@ -278,18 +278,9 @@ export function verifyCommunication(module: Operation, target: Target): Communic
       else if (ws.length > 1) multi.push(key);
     }
     // Several waits on one register: signals that may arrive before wait j (not ordered after
-    // wait j-1's reset) count against it.
-    const reach = (from: number): Set<number> => {
-      const seen = new Set<number>();
-      const stack = [find(from)];
-      while (stack.length) {
-        const x = stack.pop()!;
-        if (seen.has(x)) continue;
-        seen.add(x);
-        for (const m of members(x)) for (const y of succ[m]!) stack.push(find(y));
-      }
-      return seen;
-    };
+    // wait j-1's reset) count against it. The waits of one core run in program order, so what a
+    // later wait reaches every earlier one reaches too: per core, one search labels every event
+    // with the latest of the core's waits that reaches it (each event visited once per core).
     const groups = new Map<number, number[]>();
     for (const e of events) {
       const r = find(e.id);
@@ -298,20 +289,43 @@ export function verifyCommunication(module: Operation, target: Target): Communic
     function members(root: number): number[] {
       return groups.get(root) ?? [root];
     }
+    const waitsOnCore = new Map<number, Event[]>();
+    for (const key of multi) for (const w of waits.get(key)!) (waitsOnCore.get(w.core) ?? waitsOnCore.set(w.core, []).get(w.core)!).push(w);
+    const latestWaitOf = new Map<number, Int32Array>();
+    /** Per event root, the id of the latest wait on `core` (of a register awaited several times) that reaches it, or -1. */
+    const latestWaitReaching = (core: number): Int32Array => {
+      let labels = latestWaitOf.get(core);
+      if (labels) return labels;
+      labels = new Int32Array(events.length).fill(-1);
+      for (const w of [...waitsOnCore.get(core)!].sort((a, b) => b.id - a.id)) {
+        const stack = [find(w.id)];
+        while (stack.length) {
+          const x = stack.pop()!;
+          if (labels[x] !== -1) continue;
+          labels[x] = w.id;
+          for (const m of members(x)) for (const y of succ[m]!) if (labels[find(y)] === -1) stack.push(find(y));
+        }
+      }
+      latestWaitOf.set(core, labels);
+      return labels;
+    };
     for (const key of multi) {
       const ws = waits.get(key)!;
       const ss = signals.get(key) ?? [];
       const [core, reg] = key.split(':').map(Number) as [number, number];
-      const after = ws.map((w) => reach(w.id));
+      const labels = latestWaitReaching(core);
+      /** True when signal `s` is ordered after wait `w` (on the waits' core). */
+      const reaches = (w: Event, s: Event): boolean => labels[find(s.id)]! >= w.id;
+      const after = ws.map((w) => ({ has: (s: Event): boolean => reaches(w, s) }));
       let consumed = 0;
       for (let j = 0; j < ws.length; j++) {
-        const early = ss.filter((s) => !after[j]!.has(find(s.id)));
+        const early = ss.filter((s) => !after[j]!.has(s));
         if (early.length - consumed > ws[j]!.count) {
           const d = error(ws[j]!.op, M.waitOvershoot(core, reg, ws[j]!.count, early.length - consumed));
           for (const s of early) d.attachNote('a signal that may arrive first', s.op.location);
         }
         for (const s of ss) {
-          const round = after.filter((a) => a.has(find(s.id))).length;
+          const round = after.filter((a) => a.has(s)).length;
           if (round === j) edge(s.id, ws[j]!.id);
         }
         consumed += ws[j]!.count;
