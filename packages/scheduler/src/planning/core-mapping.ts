@@ -180,6 +180,8 @@ export function packReplicas(items: readonly ReplicaItem[], nodes: number, cost:
   const largestBody: number[] = [];
   const kept: Map<number, number>[] = [];
   const byNode = new Map(items.map((x) => [x.node, x]));
+  const replicasOf = new Map<number, number>();
+  for (const x of items) replicasOf.set(x.node, (replicasOf.get(x.node) ?? 0) + 1);
   const bodyBeyondKept = (it: ReplicaItem): number => Math.max(0, it.memoryBytes - it.retainedBytes);
   /** Retained bytes per node on core `c` once `it` joins it (forwarding in either direction keeps a result live). */
   const keptWith = (c: number, it: ReplicaItem): Map<number, number> => {
@@ -241,7 +243,12 @@ export function packReplicas(items: readonly ReplicaItem[], nodes: number, cost:
     if (options.preferAffinity && it.affinity >= 0) {
       const pc = cores[it.affinity];
       const c = pc && pc.length ? pc[it.replica % pc.length] : undefined;
+      // Beside the producer replica of the same index when both have as many replicas: its reads
+      // of that producer stay on the core (no send task there), so it need not keep apart.
+      const keepApart = apart;
+      if (replicasOf.get(it.affinity) === replicasOf.get(it.node)) apart = false;
       if (c !== undefined && fits(c, it)) chosen = c;
+      apart = keepApart;
     }
     const open = (): number => {
       crossbarsUsed.push(0);
