@@ -12,22 +12,50 @@ export interface TypeRun {
 
 const REPEAT_PATTERN = /^x[1-9][0-9]*$/;
 
+/** True when `t` is one of `x1` ... `xMAX`: an O(1) pattern check. */
+function isRepeatToken(t: string): boolean {
+  return REPEAT_PATTERN.test(t) && Number(t.substring(1)) <= MAX_TYPE_REPEAT;
+}
+
 /**
- * The keywords `x1` ... `xMAX` as a list for `parseOptionalKeyword`. The list is complete (so
- * any implementation of the lookup works) and its `includes` is an O(1) pattern check.
+ * The keywords `x1` ... `xMAX` as a list for `parseOptionalKeyword`. Its `includes` is
+ * {@link isRepeatToken}, which is all the built-in parser asks; the elements themselves are
+ * built only when something else reads the list (so any implementation of the lookup still
+ * sees the complete list), not while the bundle loads: every command that loads the dialects
+ * (a short `raptor import` among them) paid for building the 4,096 strings.
  */
 const REPEAT_KEYWORDS: readonly string[] = (() => {
   const list: string[] = [];
-  for (let i = 1; i <= MAX_TYPE_REPEAT; i++) list.push(`x${i}`);
-  Object.defineProperty(list, 'includes', {
-    value: (t: string) => REPEAT_PATTERN.test(t) && Number(t.substring(1)) <= MAX_TYPE_REPEAT,
+  let filled = false;
+  const fill = (): void => {
+    if (filled) return;
+    filled = true;
+    for (let i = 1; i <= MAX_TYPE_REPEAT; i++) list.push(`x${i}`);
+  };
+  return new Proxy(list, {
+    get: (target, key, receiver) => {
+      if (key === 'includes') return isRepeatToken;
+      fill();
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+    has: (target, key) => {
+      fill();
+      return Reflect.has(target, key);
+    },
+    ownKeys: (target) => {
+      fill();
+      return Reflect.ownKeys(target);
+    },
+    getOwnPropertyDescriptor: (target, key) => {
+      fill();
+      return Reflect.getOwnPropertyDescriptor(target, key);
+    },
   });
-  return list;
 })();
 
 /** True when `keyword` is a repetition suffix (`x2`, `x16`, ...) the parser accepts. */
 export function isRepeatKeyword(keyword: string): boolean {
-  return REPEAT_KEYWORDS.includes(keyword);
+  return isRepeatToken(keyword);
 }
 
 /**
