@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import protobuf from 'protobufjs';
-import { Int64Bits, decodeModelProto, decodeTensorProto, formatDiagnostic, onnxSchemaJson } from '@raptor-pim/onnx-frontend';
+import { Int64Bits, checkWireFormat, decodeModelProto, decodeTensorProto, formatDiagnostic, onnxSchemaJson } from '@raptor-pim/onnx-frontend';
 import { onnxType } from './support/protobufjs-onnx';
 
 type Obj = Record<string, unknown>;
@@ -297,5 +297,95 @@ describe('malformed bytes: diagnostics with offsets', () => {
 
   it('invalid UTF-8 in a string', () => {
     expect(check([0x12, 0x02, 0xc3, 0x28])).toEqual(['bad.onnx:@2: error: invalid UTF-8 in string field ModelProto.producerName']);
+  });
+
+  it('invalid UTF-8 in a string the reader skips (a node doc string)', () => {
+    // graph { node { doc_string (field 6) = C3 28 } }
+    expect(check([0x3a, 0x06, 0x0a, 0x04, 0x32, 0x02, 0xc3, 0x28])).toEqual(['bad.onnx:@6: error: invalid UTF-8 in string field NodeProto.docString']);
+  });
+
+  it('a valid U+FFFD in a string is read', () => {
+    // producer_name = EF BF BD (U+FFFD, valid UTF-8), graph {}
+    const r = decodeModelProto(new Uint8Array([0x12, 0x03, 0xef, 0xbf, 0xbd, 0x3a, 0x00]), 'ok.onnx');
+    expect(r.diagnostics).toEqual([]);
+    expect(r.message!.producerName).toBe('\ufffd');
+  });
+
+  it('a malformed message the reader keeps as bytes (training_info) is reported', () => {
+    // graph {}, training_info (field 20) { initialization (field 1, GraphProto) as a varint }
+    expect(check([0x3a, 0x00, 0xa2, 0x01, 0x02, 0x08, 0x01])).toEqual([
+      'bad.onnx:@5: error: wrong protobuf field type for TrainingInfoProto.initialization (field 1): wire type varint, expected length-delimited',
+    ]);
+  });
+});
+
+/** Length-delimited field `id` holding `body`. */
+function lengthDelimited(id: number, body: number[]): number[] {
+  const out = [(id << 3) | 2];
+  for (let n = body.length; ; n >>>= 7) {
+    if (n < 0x80) {
+      out.push(n);
+      break;
+    }
+    out.push((n & 0x7f) | 0x80);
+  }
+  return [...out, ...body];
+}
+
+describe('the reader checks what the wire check checks', () => {
+  const packedModel = onnxType('ModelProto');
+  const unpackedModel = unpackedType('ModelProto');
+  /** The wire check's verdict and the reader's, as diagnostics text (the reader only names a problem through the check). */
+  const verdicts = (bytes: Uint8Array): { check: string[]; reader: string[] } => {
+    const problem = checkWireFormat(bytes, 'ModelProto');
+    const reader = decodeModelProto(bytes, 'm.onnx').diagnostics.filter((d) => d.location.byteOffset !== undefined);
+    return {
+      check: problem ? [`@${problem.offset}: ${problem.message}`] : [],
+      reader: reader.map((d) => `@${d.location.byteOffset}: ${d.message}`),
+    };
+  };
+
+  it(`${2 * RUNS} random ModelProtos with flipped, inserted and cut bytes: the reader rejects exactly what the check rejects`, () => {
+    const edit = fc.record({
+      at: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+      kind: fc.constantFrom('flip', 'insert', 'delete'),
+      value: fc.integer({ min: 1, max: 255 }),
+    });
+    let rejected = 0;
+    fc.assert(
+      fc.property(model, fc.boolean(), fc.array(edit, { minLength: 1, maxLength: 4 }), fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }), (obj, packed, edits, cut) => {
+        const type = packed ? packedModel : unpackedModel;
+        const bytes = Array.from(type.encode(type.fromObject(obj)).finish());
+        if (bytes.length === 0) return;
+        for (const e of edits) {
+          const at = Math.floor(e.at * bytes.length);
+          if (e.kind === 'flip') bytes[at]! ^= e.value;
+          else if (e.kind === 'insert') bytes.splice(at, 0, e.value);
+          else bytes.splice(at, 1);
+        }
+        const input = Uint8Array.from(cut === undefined ? bytes : bytes.slice(0, Math.floor(cut * bytes.length)));
+        if (input.length === 0) return;
+        const v = verdicts(input);
+        if (v.check.length) rejected++;
+        expect(v.reader).toEqual(v.check);
+      }),
+      { numRuns: 2 * RUNS, seed: 15 },
+    );
+    expect(rejected).toBeGreaterThan(RUNS / 4);
+  });
+
+  it('nesting at the depth limit is read, one level deeper is reported', () => {
+    // Graphs nested through attributes: graph { node { attribute { g: graph { ... } } } }: 3 levels per graph.
+    const nested = (levels: number): number[] => {
+      let body: number[] = [];
+      for (let i = 0; i < levels; i++) body = lengthDelimited(1, lengthDelimited(5, lengthDelimited(6, body)));
+      return lengthDelimited(7, body);
+    };
+    for (const levels of [32, 33, 34]) {
+      const v = verdicts(Uint8Array.from(nested(levels)));
+      expect(v.reader).toEqual(v.check);
+    }
+    expect(verdicts(Uint8Array.from(nested(33))).check).toEqual([]);
+    expect(verdicts(Uint8Array.from(nested(34))).check).not.toEqual([]);
   });
 });

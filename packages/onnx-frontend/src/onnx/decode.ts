@@ -1,10 +1,11 @@
 /**
- * Decoding of ONNX protobuf bytes: the wire format is checked first (`wire-check.ts`), so that
- * malformed input becomes a diagnostic with a byte offset instead of an exception, then the
- * package's own reader (`proto-reader.ts`) builds the messages.
+ * Decoding of ONNX protobuf bytes: the package's own reader (`proto-reader.ts`) builds the
+ * messages and checks the wire format as it goes (one walk over the bytes); when it rejects
+ * them, the wire check (`wire-check.ts`) names the first problem and its byte offset, so that
+ * malformed input becomes a diagnostic instead of an exception.
  */
 import { Messages, type OnnxDiagnostic } from '../diagnostics';
-import { readModelProto, readTensorProtoMessage } from './proto-reader';
+import { MalformedWire, readModelProto, readTensorProtoMessage } from './proto-reader';
 import type { ModelMsg, TensorMsg } from './proto-types';
 import { type OnnxMessageName, checkWireFormat } from './wire-check';
 
@@ -20,12 +21,15 @@ function decodeAs<T>(bytes: Uint8Array, type: OnnxMessageName, file: string, rea
     diagnostics.push({ severity: 'error', location: { file, byteOffset: 0 }, message: Messages.emptyFile() });
     return { message: undefined, diagnostics };
   }
-  const problem = checkWireFormat(bytes, type);
-  if (problem) {
-    diagnostics.push({ severity: 'error', location: { file, byteOffset: problem.offset }, message: problem.message });
-    return { message: undefined, diagnostics };
+  try {
+    return { message: read(bytes), diagnostics };
+  } catch (e) {
+    if (!(e instanceof MalformedWire)) throw e;
   }
-  return { message: read(bytes), diagnostics };
+  const problem = checkWireFormat(bytes, type);
+  if (!problem) throw new Error(`internal: the protobuf reader rejected ${type} bytes that the wire check accepts`);
+  diagnostics.push({ severity: 'error', location: { file, byteOffset: problem.offset }, message: problem.message });
+  return { message: undefined, diagnostics };
 }
 
 /** Decodes a serialized `onnx.ModelProto`. Never throws on malformed bytes. */

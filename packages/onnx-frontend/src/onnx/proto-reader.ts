@@ -2,14 +2,19 @@
  * A hand-written reader of the ONNX protobuf messages the frontend uses (protobuf wire format:
  * varints, fixed32/fixed64, length-delimited fields), into the views of `proto-types.ts`.
  *
- * It runs after `checkWireFormat` accepted the bytes (tags, wire types, lengths, UTF-8 and
- * nesting are valid), so it reads without re-checking. It is lazy: fields the importer never
- * reads (doc strings, metadata of values and nodes, quantization annotations, overloads) are
- * skipped, training information and functions are only counted (kept as byte views), and
- * `raw_data`, `bytes` attributes and `string_data` are zero-copy views into the input.
- * Semantics follow protobuf (and protobufjs, which the tests decode with for comparison): the
- * last value of a non-repeated field wins, repeated numeric fields are read packed or not,
- * int64 values are numbers when exact (else {@link Int64Bits}).
+ * It checks the bytes as it reads them, with the conditions of `checkWireFormat` (tags, wire
+ * types per the schema, lengths, UTF-8, nesting), so a model is walked once: the fields it
+ * decodes are checked inline, every other field (and the messages it keeps as bytes) by the
+ * schema walk of `wire-check.ts`. On the first problem it stops with {@link MalformedWire};
+ * the caller then asks `checkWireFormat` which problem it is and where (the message and byte
+ * offset of a diagnostic come from one place).
+ *
+ * It is lazy: fields the importer never reads (doc strings, metadata of values and nodes,
+ * quantization annotations, overloads) are skipped, training information and functions are
+ * only counted (kept as byte views), and `raw_data`, `bytes` attributes and `string_data` are
+ * zero-copy views into the input. Semantics follow protobuf (and protobufjs, which the tests
+ * decode with for comparison): the last value of a non-repeated field wins, repeated numeric
+ * fields are read packed or not, int64 values are numbers when exact (else {@link Int64Bits}).
  */
 import type {
   AttributeMsg,
@@ -26,6 +31,7 @@ import type {
   TypeMsg,
   ValueInfoMsg,
 } from './proto-types';
+import { MAX_DEPTH, type TypeInfo, WireWalk, topLevel } from './wire-check';
 
 const TWO_32 = 4294967296;
 
@@ -57,6 +63,7 @@ export class Int64Bits {
 
 const EMPTY_BYTES = new Uint8Array(0);
 const utf8 = new TextDecoder('utf-8');
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Node's native UTF-8 decoder of a byte range (`Buffer.prototype.utf8Slice`, which also reads a
@@ -66,19 +73,119 @@ const utf8 = new TextDecoder('utf-8');
  */
 const nativeUtf8Slice = (globalThis as { Buffer?: { prototype: { utf8Slice?: (this: Uint8Array, start: number, end: number) => string } } }).Buffer?.prototype.utf8Slice;
 
-/** A cursor over the bytes of one message tree. */
+/**
+ * Thrown by the reader at the first malformed byte (never out of this package's decoding):
+ * `checkWireFormat` then names the problem and its offset.
+ */
+export class MalformedWire extends Error {
+  constructor() {
+    super('malformed protobuf bytes');
+  }
+}
+
+/** Schema messages of the fields the reader does not decode itself (checked by the walk). */
+const MODEL_INFO = topLevel('ModelProto');
+const TENSOR_INFO = topLevel('TensorProto');
+const GRAPH_INFO = MODEL_INFO.fields.get(7)!.message!;
+const OPSET_INFO = MODEL_INFO.fields.get(8)!.message!;
+const ENTRY_INFO = MODEL_INFO.fields.get(14)!.message!;
+const NODE_INFO = GRAPH_INFO.fields.get(1)!.message!;
+const SPARSE_INFO = GRAPH_INFO.fields.get(15)!.message!;
+const VALUE_INFO_INFO = GRAPH_INFO.fields.get(11)!.message!;
+const ATTRIBUTE_INFO = NODE_INFO.fields.get(5)!.message!;
+const SEGMENT_INFO = TENSOR_INFO.fields.get(3)!.message!;
+const TYPE_INFO = VALUE_INFO_INFO.fields.get(2)!.message!;
+const TENSOR_TYPE_INFO = TYPE_INFO.fields.get(1)!.message!;
+const SHAPE_INFO = TENSOR_TYPE_INFO.fields.get(2)!.message!;
+const DIMENSION_INFO = SHAPE_INFO.fields.get(1)!.message!;
+
+/** A checking cursor over the bytes of one message tree. */
 class Reader {
   pos = 0;
+  /** End of the innermost message being read: no read goes past it. */
+  limit: number;
+  /** Nesting depth of that message (the top-level message is at 0). */
+  depth = 0;
   /** High 32 bits of the last varint read by {@link varint64}. */
   private hi = 0;
   private readonly view: DataView;
+  private walker: WireWalk | undefined;
 
   constructor(readonly buf: Uint8Array) {
     this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    this.limit = buf.length;
   }
 
-  /** A varint's low 32 bits, unsigned (tags, lengths, uint32; longer varints are consumed whole). */
+  /** Stops reading: the bytes are malformed. */
+  fail(): never {
+    throw new MalformedWire();
+  }
+
+  /** Checks that a varint (at most 10 bytes) starts here and ends before the limit. */
+  private checkVarint(): void {
+    const buf = this.buf;
+    const stop = Math.min(this.limit, this.pos + 10);
+    for (let p = this.pos; p < stop; p++) if (buf[p]! < 0x80) return;
+    this.fail();
+  }
+
+  /** A checked varint as a number (inexact above 2^53, as the wire check reads it). */
+  private varintNumber(): number {
+    const buf = this.buf;
+    const limit = this.limit;
+    let pos = this.pos;
+    if (pos >= limit) this.fail();
+    let b = buf[pos++]!;
+    if (b < 0x80) {
+      this.pos = pos;
+      return b;
+    }
+    let value = b & 0x7f;
+    let mul = 128;
+    for (let i = 1; i < 10; i++) {
+      if (pos >= limit) this.fail();
+      b = buf[pos++]!;
+      value += (b & 0x7f) * mul;
+      if (b < 0x80) {
+        this.pos = pos;
+        return value;
+      }
+      mul *= 128;
+    }
+    return this.fail();
+  }
+
+  /**
+   * A field tag, checked: a field number from 1 to 2^29 - 1 and a wire type the reader can
+   * meet outside a group (not end-group, not 6 or 7).
+   */
+  tag(): number {
+    const buf = this.buf;
+    const pos = this.pos;
+    // One- and two-byte tags (field numbers below 2048) are every tag of a usual model.
+    if (pos + 1 < this.limit) {
+      const b0 = buf[pos]!;
+      if (b0 < 0x80) {
+        this.pos = pos + 1;
+        if (b0 < 8 || (b0 & 7) >= 6 || (b0 & 7) === 4) this.fail();
+        return b0;
+      }
+      const b1 = buf[pos + 1]!;
+      if (b1 < 0x80) {
+        const tag = (b0 & 0x7f) | (b1 << 7);
+        this.pos = pos + 2;
+        if (tag < 8 || (tag & 7) >= 6 || (tag & 7) === 4) this.fail();
+        return tag;
+      }
+    }
+    const tag = this.varintNumber();
+    if (tag < 8 || tag >= 4294967296 || (tag & 7) >= 6 || (tag & 7) === 4) this.fail();
+    return tag;
+  }
+
+  /** A varint's low 32 bits, unsigned (longer varints are consumed whole). */
   uint32(): number {
+    this.checkVarint();
     const buf = this.buf;
     let b = buf[this.pos++]!;
     if (b < 0x80) return b;
@@ -105,6 +212,7 @@ class Reader {
 
   /** A varint's low 32 bits (returned, signed view) and high 32 bits (in {@link hi}). */
   private varint64(): number {
+    this.checkVarint();
     const buf = this.buf;
     let lo = 0;
     let hi = 0;
@@ -149,91 +257,116 @@ class Reader {
   }
 
   float(): number {
+    if (this.pos + 4 > this.limit) this.fail();
     const v = this.view.getFloat32(this.pos, true);
     this.pos += 4;
     return v;
   }
 
   double(): number {
+    if (this.pos + 8 > this.limit) this.fail();
     const v = this.view.getFloat64(this.pos, true);
     this.pos += 8;
     return v;
   }
 
-  /** A length-delimited field's bytes as a view (no copy). */
-  bytes(): Uint8Array {
-    const len = this.uint32();
-    if (len === 0) return EMPTY_BYTES;
-    const start = this.pos;
-    this.pos = start + len;
-    return this.buf.subarray(start, start + len);
-  }
-
-  /** A string field (the checker has validated its UTF-8). */
-  string(): string {
-    const len = this.uint32();
-    const start = this.pos;
-    const end = start + len;
-    this.pos = end;
-    if (len === 0) return '';
-    const buf = this.buf;
-    // TextDecoder drops a leading byte order mark (EF BB BF): such strings keep taking it.
-    if (nativeUtf8Slice !== undefined && buf[start] !== 0xef) return nativeUtf8Slice.call(buf, start, end);
-    if (len <= 64) {
-      let s = '';
-      for (let i = start; i < end; i++) {
-        const c = buf[i]!;
-        if (c >= 0x80) return utf8.decode(buf.subarray(start, end));
-        s += String.fromCharCode(c);
-      }
-      return s;
-    }
-    return utf8.decode(buf.subarray(start, end));
-  }
-
-  /** The end offset of a length-delimited field whose length comes next. */
+  /** The end offset of a length-delimited field whose length comes next (checked to fit). */
   end(): number {
-    const len = this.uint32();
+    const buf = this.buf;
+    const pos = this.pos;
+    let len: number;
+    if (pos < this.limit && buf[pos]! < 0x80) {
+      len = buf[pos]!;
+      this.pos = pos + 1;
+    } else len = this.varintNumber();
+    if (len > this.limit - this.pos) this.fail();
     return this.pos + len;
   }
 
-  /** Skips a field value of wire type `wt` (field `id`, for groups). */
-  skip(wt: number, id: number): void {
-    switch (wt) {
-      case 0:
-        while (this.buf[this.pos++]! >= 0x80);
-        return;
-      case 1:
-        this.pos += 8;
-        return;
-      case 2:
-        this.pos = this.end();
-        return;
-      case 5:
-        this.pos += 4;
-        return;
-      case 3:
-        for (;;) {
-          const tag = this.uint32();
-          const w = tag & 7;
-          if (w === 4) {
-            if (tag >>> 3 === id) return;
-            throw new Error('internal: unbalanced group after the wire check');
-          }
-          this.skip(w, tag >>> 3);
-        }
-      default:
-        throw new Error(`internal: wire type ${wt} after the wire check`);
-    }
+  /** A length-delimited field's bytes as a view (no copy). */
+  bytes(): Uint8Array {
+    const end = this.end();
+    const start = this.pos;
+    this.pos = end;
+    if (end === start) return EMPTY_BYTES;
+    return this.buf.subarray(start, end);
   }
 
-  /** Elements of a repeated numeric field: one (unpacked, `wt` its element type) or packed. */
+  /** A string field, checked to be valid UTF-8. */
+  string(): string {
+    const end = this.end();
+    const start = this.pos;
+    this.pos = end;
+    if (end === start) return '';
+    const buf = this.buf;
+    let s: string;
+    // TextDecoder drops a leading byte order mark (EF BB BF): such strings keep taking it.
+    if (nativeUtf8Slice !== undefined && buf[start] !== 0xef) s = nativeUtf8Slice.call(buf, start, end);
+    else s = utf8.decode(buf.subarray(start, end));
+    // Invalid UTF-8 decodes to U+FFFD; so does a valid encoded U+FFFD: only then look closer.
+    if (s.indexOf('\ufffd') >= 0) {
+      try {
+        strictUtf8.decode(buf.subarray(start, end));
+      } catch {
+        this.fail();
+      }
+    }
+    return s;
+  }
+
+  /**
+   * Reads the message whose length comes next with `read`, within its bounds and one level
+   * deeper.
+   */
+  message<T>(read: (r: Reader, end: number) => T): T {
+    const end = this.end();
+    if (this.depth >= MAX_DEPTH) this.fail();
+    const limit = this.limit;
+    this.limit = end;
+    this.depth++;
+    const m = read(this, end);
+    this.depth--;
+    this.limit = limit;
+    return m;
+  }
+
+  /**
+   * Checks and skips the value of a field the reader does not decode, after its tag `tag`, in
+   * a message of schema type `info`: unknown fields, known fields with another wire type, and
+   * fields the importer never reads (nested messages are checked whole).
+   */
+  skip(info: TypeInfo, tag: number): void {
+    const walk = (this.walker ??= new WireWalk(this.buf));
+    walk.pos = this.pos;
+    if (!walk.field(info, this.pos, tag >>> 3, tag & 7, this.limit, this.depth)) this.fail();
+    this.pos = walk.pos;
+  }
+
+  /** The bytes of a message field the reader keeps undecoded, checked as schema type `info` wants. */
+  checkedBytes(info: TypeInfo, tag: number): Uint8Array {
+    const at = this.pos;
+    this.skip(info, tag);
+    this.pos = at;
+    return this.bytes();
+  }
+
+  /** Elements of a repeated numeric field, packed (`wt` 2) or one element. */
   repeated<T>(out: T[], wt: number, read: (r: Reader) => T): void {
     if (wt !== 2) {
       out.push(read(this));
       return;
     }
     const end = this.end();
+    const limit = this.limit;
+    this.limit = end;
+    while (this.pos < end) out.push(read(this));
+    this.limit = limit;
+  }
+
+  /** Elements of a packed repeated fixed-size field: the length must be a multiple of `size`. */
+  packedFixed<T>(out: T[], size: number, read: (r: Reader) => T): void {
+    const end = this.end();
+    if ((end - this.pos) % size !== 0) this.fail();
     while (this.pos < end) out.push(read(this));
   }
 }
@@ -244,14 +377,18 @@ const readInt32 = (r: Reader): number => r.int32();
 const readInt64 = (r: Reader): Int64 => r.int64();
 const readUint64 = (r: Reader): Int64 => r.uint64();
 
+// Each reader below switches on whole tags (field number and wire type): a known field with
+// another wire type, like every field it does not decode, goes to `r.skip`, which checks it
+// against the schema (and fails on a wire type the schema does not allow).
+
 function readStringEntry(r: Reader, end: number): StringStringEntryMsg {
   const m: StringStringEntryMsg = { key: '', value: '' };
   while (r.pos < end) {
-    const tag = r.uint32();
+    const tag = r.tag();
     switch (tag) {
       case 0x0a: m.key = r.string(); break;
       case 0x12: m.value = r.string(); break;
-      default: r.skip(tag & 7, tag >>> 3);
+      default: r.skip(ENTRY_INFO, tag);
     }
   }
   return m;
@@ -260,11 +397,11 @@ function readStringEntry(r: Reader, end: number): StringStringEntryMsg {
 function readSegment(r: Reader, end: number): SegmentMsg {
   const m: SegmentMsg = { begin: 0, end: 0 };
   while (r.pos < end) {
-    const tag = r.uint32();
+    const tag = r.tag();
     switch (tag) {
       case 0x08: m.begin = r.int64(); break;
       case 0x10: m.end = r.int64(); break;
-      default: r.skip(tag & 7, tag >>> 3);
+      default: r.skip(SEGMENT_INFO, tag);
     }
   }
   return m;
@@ -287,23 +424,24 @@ function readTensor(r: Reader, end: number): TensorMsg {
     uint64Data: [],
   };
   while (r.pos < end) {
-    const tag = r.uint32();
-    const wt = tag & 7;
-    switch (tag >>> 3) {
-      case 1: r.repeated(m.dims, wt, readInt64); break;
-      case 2: m.dataType = r.int32(); break;
-      case 3: m.segment = readSegment(r, r.end()); break;
-      case 4: r.repeated(m.floatData, wt, readFloat); break;
-      case 5: r.repeated(m.int32Data, wt, readInt32); break;
-      case 6: m.stringData.push(r.bytes()); break;
-      case 7: r.repeated(m.int64Data, wt, readInt64); break;
-      case 8: m.name = r.string(); break;
-      case 9: m.rawData = r.bytes(); break;
-      case 10: r.repeated(m.doubleData, wt, readDouble); break;
-      case 11: r.repeated(m.uint64Data, wt, readUint64); break;
-      case 13: m.externalData.push(readStringEntry(r, r.end())); break;
-      case 14: m.dataLocation = r.int32(); break;
-      default: r.skip(wt, tag >>> 3);
+    const tag = r.tag();
+    switch (tag) {
+      case 0x08: case 0x0a: r.repeated(m.dims, tag & 7, readInt64); break;
+      case 0x10: m.dataType = r.int32(); break;
+      case 0x1a: m.segment = r.message(readSegment); break;
+      case 0x25: m.floatData.push(r.float()); break;
+      case 0x22: r.packedFixed(m.floatData, 4, readFloat); break;
+      case 0x28: case 0x2a: r.repeated(m.int32Data, tag & 7, readInt32); break;
+      case 0x32: m.stringData.push(r.bytes()); break;
+      case 0x38: case 0x3a: r.repeated(m.int64Data, tag & 7, readInt64); break;
+      case 0x42: m.name = r.string(); break;
+      case 0x4a: m.rawData = r.bytes(); break;
+      case 0x51: m.doubleData.push(r.double()); break;
+      case 0x52: r.packedFixed(m.doubleData, 8, readDouble); break;
+      case 0x58: case 0x5a: r.repeated(m.uint64Data, tag & 7, readUint64); break;
+      case 0x6a: m.externalData.push(r.message(readStringEntry)); break;
+      case 0x70: m.dataLocation = r.int32(); break;
+      default: r.skip(TENSOR_INFO, tag);
     }
   }
   return m;
@@ -312,7 +450,7 @@ function readTensor(r: Reader, end: number): TensorMsg {
 function readDimension(r: Reader, end: number): DimensionMsg {
   const m: DimensionMsg = {};
   while (r.pos < end) {
-    const tag = r.uint32();
+    const tag = r.tag();
     switch (tag) {
       case 0x08:
         // Of two members of a oneof, the one set first most recently counts (as protobufjs).
@@ -323,7 +461,7 @@ function readDimension(r: Reader, end: number): DimensionMsg {
         if (m.dimParam === undefined) m.value = 'dimParam';
         m.dimParam = r.string();
         break;
-      default: r.skip(tag & 7, tag >>> 3);
+      default: r.skip(DIMENSION_INFO, tag);
     }
   }
   return m;
@@ -332,9 +470,9 @@ function readDimension(r: Reader, end: number): DimensionMsg {
 function readShape(r: Reader, end: number): TensorShapeMsg {
   const m: TensorShapeMsg = { dim: [] };
   while (r.pos < end) {
-    const tag = r.uint32();
-    if (tag === 0x0a) m.dim.push(readDimension(r, r.end()));
-    else r.skip(tag & 7, tag >>> 3);
+    const tag = r.tag();
+    if (tag === 0x0a) m.dim.push(r.message(readDimension));
+    else r.skip(SHAPE_INFO, tag);
   }
   return m;
 }
@@ -342,11 +480,11 @@ function readShape(r: Reader, end: number): TensorShapeMsg {
 function readTensorType(r: Reader, end: number): NonNullable<TypeMsg['tensorType']> {
   const m: NonNullable<TypeMsg['tensorType']> = { elemType: 0, shape: null };
   while (r.pos < end) {
-    const tag = r.uint32();
+    const tag = r.tag();
     switch (tag) {
       case 0x08: m.elemType = r.int32(); break;
-      case 0x12: m.shape = readShape(r, r.end()); break;
-      default: r.skip(tag & 7, tag >>> 3);
+      case 0x12: m.shape = r.message(readShape); break;
+      default: r.skip(TENSOR_TYPE_INFO, tag);
     }
   }
   return m;
@@ -359,19 +497,19 @@ function readType(r: Reader, end: number): TypeMsg {
   const m: TypeMsg = {};
   let seen = 0;
   while (r.pos < end) {
-    const tag = r.uint32();
+    const tag = r.tag();
     const id = tag >>> 3;
     const member = (tag & 7) === 2 ? TYPE_MEMBERS[id] : undefined;
     if (!member) {
-      r.skip(tag & 7, id);
+      r.skip(TYPE_INFO, tag);
       continue;
     }
     if ((seen & (1 << id)) === 0) {
       seen |= 1 << id;
       m.value = member;
     }
-    if (id === 1) m.tensorType = readTensorType(r, r.end());
-    else r.skip(2, id);
+    if (id === 1) m.tensorType = r.message(readTensorType);
+    else r.skip(TYPE_INFO, tag);
   }
   return m;
 }
@@ -379,11 +517,11 @@ function readType(r: Reader, end: number): TypeMsg {
 function readValueInfo(r: Reader, end: number): ValueInfoMsg {
   const m: ValueInfoMsg = { name: '', type: null };
   while (r.pos < end) {
-    const tag = r.uint32();
+    const tag = r.tag();
     switch (tag) {
       case 0x0a: m.name = r.string(); break;
-      case 0x12: m.type = readType(r, r.end()); break;
-      default: r.skip(tag & 7, tag >>> 3);
+      case 0x12: m.type = r.message(readType); break;
+      default: r.skip(VALUE_INFO_INFO, tag);
     }
   }
   return m;
@@ -406,27 +544,27 @@ function readAttribute(r: Reader, end: number): AttributeMsg {
   m.sparseTensors = [];
   m.typeProtos = [];
   while (r.pos < end) {
-    const tag = r.uint32();
-    const wt = tag & 7;
-    switch (tag >>> 3) {
-      case 1: m.name = r.string(); break;
-      case 2: m.f = r.float(); break;
-      case 3: m.i = r.int64(); break;
-      case 4: m.s = r.bytes(); break;
-      case 5: m.t = readTensor(r, r.end()); break;
-      case 6: m.g = readGraph(r, r.end()); break;
-      case 7: r.repeated(m.floats, wt, readFloat); break;
-      case 8: r.repeated(m.ints, wt, readInt64); break;
-      case 9: m.strings.push(r.bytes()); break;
-      case 10: m.tensors.push(readTensor(r, r.end())); break;
-      case 11: m.graphs.push(readGraph(r, r.end())); break;
-      case 14: m.tp = r.bytes(); break;
-      case 15: m.typeProtos.push(r.bytes()); break;
-      case 20: m.type = r.int32(); break;
-      case 21: m.refAttrName = r.string(); break;
-      case 22: m.sparseTensor = r.bytes(); break;
-      case 23: m.sparseTensors.push(r.bytes()); break;
-      default: r.skip(wt, tag >>> 3);
+    const tag = r.tag();
+    switch (tag) {
+      case 0x0a: m.name = r.string(); break;
+      case 0x15: m.f = r.float(); break;
+      case 0x18: m.i = r.int64(); break;
+      case 0x22: m.s = r.bytes(); break;
+      case 0x2a: m.t = r.message(readTensor); break;
+      case 0x32: m.g = r.message(readGraph); break;
+      case 0x3d: m.floats.push(r.float()); break;
+      case 0x3a: r.packedFixed(m.floats, 4, readFloat); break;
+      case 0x40: case 0x42: r.repeated(m.ints, tag & 7, readInt64); break;
+      case 0x4a: m.strings.push(r.bytes()); break;
+      case 0x52: m.tensors.push(r.message(readTensor)); break;
+      case 0x5a: m.graphs.push(r.message(readGraph)); break;
+      case 0x72: m.tp = r.checkedBytes(ATTRIBUTE_INFO, tag); break;
+      case 0x7a: m.typeProtos.push(r.checkedBytes(ATTRIBUTE_INFO, tag)); break;
+      case 0xa0: m.type = r.int32(); break;
+      case 0xaa: m.refAttrName = r.string(); break;
+      case 0xb2: m.sparseTensor = r.checkedBytes(ATTRIBUTE_INFO, tag); break;
+      case 0xba: m.sparseTensors.push(r.checkedBytes(ATTRIBUTE_INFO, tag)); break;
+      default: r.skip(ATTRIBUTE_INFO, tag);
     }
   }
   return m;
@@ -435,15 +573,15 @@ function readAttribute(r: Reader, end: number): AttributeMsg {
 function readNode(r: Reader, end: number): NodeMsg {
   const m: NodeMsg = { input: [], output: [], name: '', opType: '', domain: '', attribute: [] };
   while (r.pos < end) {
-    const tag = r.uint32();
+    const tag = r.tag();
     switch (tag) {
       case 0x0a: m.input.push(r.string()); break;
       case 0x12: m.output.push(r.string()); break;
       case 0x1a: m.name = r.string(); break;
       case 0x22: m.opType = r.string(); break;
-      case 0x2a: m.attribute.push(readAttribute(r, r.end())); break;
+      case 0x2a: m.attribute.push(r.message(readAttribute)); break;
       case 0x3a: m.domain = r.string(); break;
-      default: r.skip(tag & 7, tag >>> 3);
+      default: r.skip(NODE_INFO, tag);
     }
   }
   return m;
@@ -453,9 +591,9 @@ function readNode(r: Reader, end: number): NodeMsg {
 function readSparseTensor(r: Reader, end: number): { values?: TensorMsg | null } {
   const m: { values?: TensorMsg | null } = { values: null };
   while (r.pos < end) {
-    const tag = r.uint32();
-    if (tag === 0x0a) m.values = readTensor(r, r.end());
-    else r.skip(tag & 7, tag >>> 3);
+    const tag = r.tag();
+    if (tag === 0x0a) m.values = r.message(readTensor);
+    else r.skip(SPARSE_INFO, tag);
   }
   return m;
 }
@@ -463,16 +601,16 @@ function readSparseTensor(r: Reader, end: number): { values?: TensorMsg | null }
 function readGraph(r: Reader, end: number): GraphMsg {
   const m: GraphMsg = { node: [], name: '', initializer: [], sparseInitializer: [], input: [], output: [], valueInfo: [] };
   while (r.pos < end) {
-    const tag = r.uint32();
+    const tag = r.tag();
     switch (tag) {
-      case 0x0a: m.node.push(readNode(r, r.end())); break;
+      case 0x0a: m.node.push(r.message(readNode)); break;
       case 0x12: m.name = r.string(); break;
-      case 0x2a: m.initializer.push(readTensor(r, r.end())); break;
-      case 0x5a: m.input.push(readValueInfo(r, r.end())); break;
-      case 0x62: m.output.push(readValueInfo(r, r.end())); break;
-      case 0x6a: m.valueInfo.push(readValueInfo(r, r.end())); break;
-      case 0x7a: m.sparseInitializer.push(readSparseTensor(r, r.end())); break;
-      default: r.skip(tag & 7, tag >>> 3);
+      case 0x2a: m.initializer.push(r.message(readTensor)); break;
+      case 0x5a: m.input.push(r.message(readValueInfo)); break;
+      case 0x62: m.output.push(r.message(readValueInfo)); break;
+      case 0x6a: m.valueInfo.push(r.message(readValueInfo)); break;
+      case 0x7a: m.sparseInitializer.push(r.message(readSparseTensor)); break;
+      default: r.skip(GRAPH_INFO, tag);
     }
   }
   return m;
@@ -481,17 +619,20 @@ function readGraph(r: Reader, end: number): GraphMsg {
 function readOpset(r: Reader, end: number): OperatorSetIdMsg {
   const m: OperatorSetIdMsg = { domain: '', version: 0 };
   while (r.pos < end) {
-    const tag = r.uint32();
+    const tag = r.tag();
     switch (tag) {
       case 0x0a: m.domain = r.string(); break;
       case 0x10: m.version = r.int64(); break;
-      default: r.skip(tag & 7, tag >>> 3);
+      default: r.skip(OPSET_INFO, tag);
     }
   }
   return m;
 }
 
-/** Reads a ModelProto whose wire format `checkWireFormat(bytes, 'ModelProto')` accepted. */
+/**
+ * Reads and checks a ModelProto; throws {@link MalformedWire} at the first problem (then
+ * `checkWireFormat(bytes, 'ModelProto')` names it).
+ */
 export function readModelProto(bytes: Uint8Array): ModelMsg {
   const r = new Reader(bytes);
   const m: ModelMsg = {
@@ -509,7 +650,7 @@ export function readModelProto(bytes: Uint8Array): ModelMsg {
   };
   const end = bytes.length;
   while (r.pos < end) {
-    const tag = r.uint32();
+    const tag = r.tag();
     switch (tag) {
       case 0x08: m.irVersion = r.int64(); break;
       case 0x12: m.producerName = r.string(); break;
@@ -517,22 +658,25 @@ export function readModelProto(bytes: Uint8Array): ModelMsg {
       case 0x22: m.domain = r.string(); break;
       case 0x28: m.modelVersion = r.int64(); break;
       case 0x32: m.docString = r.string(); break;
-      case 0x3a: m.graph = readGraph(r, r.end()); break;
-      case 0x42: m.opsetImport.push(readOpset(r, r.end())); break;
-      case 0x72: m.metadataProps.push(readStringEntry(r, r.end())); break;
+      case 0x3a: m.graph = r.message(readGraph); break;
+      case 0x42: m.opsetImport.push(r.message(readOpset)); break;
+      case 0x72: m.metadataProps.push(r.message(readStringEntry)); break;
       case 0xa2: // field 20, training_info (kept as bytes: only counted)
-        m.trainingInfo.push(r.bytes());
+        m.trainingInfo.push(r.checkedBytes(MODEL_INFO, tag));
         break;
       case 0xca: // field 25, functions (kept as bytes: only counted)
-        m.functions.push(r.bytes());
+        m.functions.push(r.checkedBytes(MODEL_INFO, tag));
         break;
-      default: r.skip(tag & 7, tag >>> 3);
+      default: r.skip(MODEL_INFO, tag);
     }
   }
   return m;
 }
 
-/** Reads a TensorProto whose wire format `checkWireFormat(bytes, 'TensorProto')` accepted. */
+/**
+ * Reads and checks a TensorProto; throws {@link MalformedWire} at the first problem (then
+ * `checkWireFormat(bytes, 'TensorProto')` names it).
+ */
 export function readTensorProtoMessage(bytes: Uint8Array): TensorMsg {
   return readTensor(new Reader(bytes), bytes.length);
 }

@@ -1,8 +1,11 @@
 /**
- * A structural check of protobuf bytes against the ONNX schema (`schema.ts`), run before the
- * reader (`proto-reader.ts`) decodes them, which then trusts the structure. A field with the
+ * A structural check of protobuf bytes against the ONNX schema (`schema.ts`). A field with the
  * wrong wire type, invalid UTF-8 in a string, truncation, bad tags and runaway nesting are
  * each reported with the byte offset, instead of yielding silently wrong values.
+ *
+ * The reader (`proto-reader.ts`) checks the same conditions as it decodes (one walk over the
+ * bytes) and uses {@link WireWalk} for the fields it does not decode itself; when it rejects
+ * the bytes, `checkWireFormat` walks them again to name the first problem and its offset.
  */
 import { Messages } from '../diagnostics';
 import { type OnnxSchemaMessage, onnxSchemaJson } from './schema';
@@ -21,7 +24,8 @@ const FIXED64_TYPES = new Set(['double', 'fixed64', 'sfixed64']);
 const FIXED32_TYPES = new Set(['float', 'fixed32', 'sfixed32']);
 const WIRE_NAMES = ['varint', 'fixed64', 'length-delimited', 'start-group', 'end-group', 'fixed32'];
 
-interface FieldInfo {
+/** One field of a schema message, as the walk checks it. */
+export interface FieldInfo {
   readonly name: string;
   /** Wire type of one element (0, 1, 2 or 5). */
   readonly wire: number;
@@ -33,7 +37,8 @@ interface FieldInfo {
   readonly message?: TypeInfo;
 }
 
-interface TypeInfo {
+/** A schema message: its name (in messages) and fields by number. */
+export interface TypeInfo {
   readonly name: string;
   readonly fields: Map<number, FieldInfo>;
 }
@@ -84,13 +89,15 @@ function typeInfo(scoped: ScopedMessage): TypeInfo {
   return info;
 }
 
-function topLevel(name: OnnxMessageName): TypeInfo {
+/** The checked form of a top-level message of the ONNX schema. */
+export function topLevel(name: OnnxMessageName): TypeInfo {
   const resolved = resolveMessage(name, [onnxSchemaJson.nested.onnx.nested]);
   if (!resolved) throw new Error(`internal: no message ${name} in the ONNX schema`);
   return typeInfo(resolved);
 }
 
-const MAX_DEPTH = 100;
+/** The deepest nesting of messages accepted (the top-level message is at depth 0). */
+export const MAX_DEPTH = 100;
 const TRUNCATED = -1;
 const BAD_VARINT = -2;
 
@@ -99,7 +106,8 @@ function describe(field: FieldInfo | undefined, info: TypeInfo, id: number): str
   return field ? `${info.name}.${field.name}` : `field ${id} of ${info.name}`;
 }
 
-class Walk {
+/** A walk over protobuf bytes that checks them against the schema, recording the first problem. */
+export class WireWalk {
   pos = 0;
   problem: WireProblem | undefined;
   private readonly utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -159,18 +167,27 @@ class Walk {
         if (id === endGroup) return true;
         return this.fail(tagPos, Messages.groupMismatch());
       }
-      if (id === 0 || id > 536870911) return this.fail(tagPos, Messages.badFieldNumber(id));
-      if (wt === 6 || wt === 7) return this.fail(tagPos, Messages.badWireType(wt));
-      const field = endGroup < 0 ? info.fields.get(id) : undefined;
-      if (field && wt !== field.wire && !(field.packable && wt === 2)) {
-        const expected = WIRE_NAMES[field.wire]! + (field.packable ? ' or length-delimited (packed)' : '');
-        return this.fail(tagPos, Messages.wrongWireType(info.name, field.name, id, WIRE_NAMES[wt]!, expected));
-      }
-      if (!this.value(field, info, wt, id, end, depth)) return false;
+      if (!this.field(info, tagPos, id, wt, end, depth, endGroup)) return false;
     }
     if (endGroup >= 0) return this.fail(this.pos, Messages.truncated('a group'));
     if (this.pos > end) return this.fail(end, Messages.truncated(`a field of ${info.name}`));
     return true;
+  }
+
+  /**
+   * Checks one field of a message of type `info` (depth `depth`, ending at `end`) after its tag
+   * (field `id`, wire type `wt` other than end-group, read at `tagPos`): the field number, the
+   * wire type against the schema, then the value, nested messages included.
+   */
+  field(info: TypeInfo, tagPos: number, id: number, wt: number, end: number, depth: number, endGroup = -1): boolean {
+    if (id === 0 || id > 536870911) return this.fail(tagPos, Messages.badFieldNumber(id));
+    if (wt === 6 || wt === 7) return this.fail(tagPos, Messages.badWireType(wt));
+    const field = endGroup < 0 ? info.fields.get(id) : undefined;
+    if (field && wt !== field.wire && !(field.packable && wt === 2)) {
+      const expected = WIRE_NAMES[field.wire]! + (field.packable ? ' or length-delimited (packed)' : '');
+      return this.fail(tagPos, Messages.wrongWireType(info.name, field.name, id, WIRE_NAMES[wt]!, expected));
+    }
+    return this.value(field, info, wt, id, end, depth);
   }
 
   private value(field: FieldInfo | undefined, info: TypeInfo, wt: number, id: number, end: number, depth: number): boolean {
@@ -237,7 +254,7 @@ class Walk {
  * the schema, lengths, UTF-8 strings, nesting depth). Returns the first problem, or undefined.
  */
 export function checkWireFormat(bytes: Uint8Array, type: OnnxMessageName): WireProblem | undefined {
-  const walk = new Walk(bytes);
+  const walk = new WireWalk(bytes);
   walk.message(topLevel(type), bytes.length, 0);
   return walk.problem;
 }
