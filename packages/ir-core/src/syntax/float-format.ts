@@ -254,6 +254,15 @@ export function apFloatToString(
  * hexadecimal (`0x7FC00000`; also for inf and NaN).
  */
 export function formatFloat(kind: FloatKind, value: number): string {
+  // f32, the common case: most values need more than 6 digits, and whether 6 digits can
+  // round-trip is known from the correctly rounded 6 digits alone (a closest 6-digit decimal
+  // is at least as close to the value as LLVM's, on the side with the wider rounding interval
+  // when they differ, and rounding is monotonic), without building LLVM's `%e` form first.
+  if (kind === 'f32' && value !== 0 && Number.isFinite(value) && Math.fround(parseFloat(value.toExponential(5))) !== value) {
+    const d = apFloatToString(kind, value, 0, 3, true);
+    if (d.includes('.')) return d;
+    return '0x' + floatBits(kind, value).toString(16).toUpperCase();
+  }
   const supported = SEMANTICS[kind] !== undefined;
   if (supported && Number.isFinite(value)) {
     const s = apFloatToString(kind, value, 6, 0, false);

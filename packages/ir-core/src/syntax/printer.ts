@@ -93,6 +93,8 @@ const HEX = '0123456789ABCDEF';
 /** See `Printer.chunks`. */
 const CHUNK_CHARS = 1 << 16;
 const CHUNK_OPS = 1024;
+/** See `Printer.appendLarge`. */
+const LARGE_PIECE_CHARS = 1 << 12;
 
 /** MLIR's `printEscapedString` body: printable ASCII except `"` and `\` verbatim, `\\`, else `\XX` per UTF-8 byte. */
 export function escapeString(value: string): string {
@@ -479,6 +481,21 @@ export class Printer implements OpAsmPrinter {
     this.opsSinceChunk = 0;
     this.text = '';
     return pieces;
+  }
+
+  /**
+   * Appends a long flat string (a constant's hex digits): outside scratch buffers it becomes a
+   * piece of its own after the text so far, so a caller writing {@link takePieces} writes it
+   * from where it is, instead of from a rope that its write must first copy into one string.
+   */
+  private appendLarge(s: string): void {
+    if (s.length < LARGE_PIECE_CHARS || this.scratch !== 0 || this.collecting) {
+      this.text += s;
+      return;
+    }
+    if (this.text.length > 0) this.chunks.push(this.text);
+    this.chunks.push(s);
+    this.text = '';
   }
 
   /** Moves the text printed so far to {@link chunks} as one flat string, when it is long. */
@@ -1430,7 +1447,9 @@ export class Printer implements OpAsmPrinter {
     const n = attr.numElements;
     const et = attr.elementType;
     if (!attr.isSplat && this.hexThreshold >= 0 && n > this.hexThreshold) {
-      this.text += 'dense<"0x' + encodeDenseHex(attr) + '">';
+      this.text += 'dense<"0x';
+      this.appendLarge(encodeDenseHex(attr));
+      this.text += '">';
       return;
     }
     this.text += 'dense<';

@@ -67,3 +67,47 @@ describe('apFloatToString fast digits', () => {
     expect(formatFloat('f32', -0)).toBe('-0.000000e+00');
   });
 });
+
+/** MLIR's printFloatValue rule for f32 spelled out on the exact (big-integer) digits: the reference of formatFloat's f32 shortcut. */
+function referenceF32(value: number): string {
+  const s = apFloatToString('f32', value, 6, 0, false, true);
+  const back = Math.fround(parseFloat(s));
+  if (Object.is(back, value) || (back === value && value !== 0)) return s;
+  const d = apFloatToString('f32', value, 0, 3, true, true);
+  if (d.includes('.')) return d;
+  f32[0] = value;
+  return '0x' + u32[0]!.toString(16).toUpperCase();
+}
+
+describe('formatFloat on f32 (6-digit round trip decided from the correctly rounded digits)', () => {
+  const same = (v: number): void => {
+    if (!Number.isFinite(v)) return;
+    const got = formatFloat('f32', v);
+    const want = referenceF32(v);
+    if (got !== want) throw new Error(`${v}: ${got}, expected ${want}`);
+  };
+
+  it('prints as the full rule on random f32 bit patterns', () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 0xffffffff }), (bits) => same(fromF32Bits(bits >>> 0))), { numRuns: 20000 });
+  });
+
+  it('prints as the full rule on weight-like values and values with few digits', () => {
+    fc.assert(fc.property(fc.float({ min: -4, max: 4, noNaN: true, noDefaultInfinity: true }), (v) => same(v)), { numRuns: 20000 });
+    fc.assert(
+      fc.property(fc.integer({ min: -999999, max: 999999 }), fc.integer({ min: -45, max: 38 }), (m, e) => same(Math.fround(m * 10 ** e))),
+      { numRuns: 20000 },
+    );
+  });
+
+  it('prints as the full rule at powers of two and their neighbours (uneven rounding intervals)', () => {
+    for (let k = -149; k <= 127; k++) {
+      f32[0] = 2 ** k;
+      const bits = u32[0]!;
+      for (const b of [bits - 1, bits, bits + 1]) if (b >= 0) {
+        same(fromF32Bits(b));
+        same(-fromF32Bits(b));
+      }
+    }
+  });
+});
+
