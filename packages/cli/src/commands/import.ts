@@ -4,11 +4,12 @@
  * DIR/output_<k>.npy (float32) and optionally compares with reference outputs.
  */
 import * as fs from 'node:fs';
-import { printOperation } from '@raptor-pim/ir-core';
+import { printOperationPieces } from '@raptor-pim/ir-core';
 import { formatDiagnostic, hasErrors, importOnnxModel, parseInputShapeFlag, readOnnxFile, type OnnxTensor } from '@raptor-pim/onnx-frontend';
 import { defineParsedCommand, type CliCommand, type CliIo } from '../command';
 import { CLI_MESSAGES as M } from '../diagnostics';
 import { parseRunInput, type RunInputSpec } from '../run/run-input';
+import { writePieces } from '../write-pieces';
 
 /** Parsed `raptor import` options. */
 export interface ImportArgs {
@@ -108,16 +109,22 @@ export async function runImport(a: ImportArgs, io: CliIo): Promise<number> {
   const imported = importOnnxModel(model, { inputShapes: a.inputShapes, crossbarSize: a.crossbarSize, constantInputs });
   for (const d of imported.diagnostics) io.stderr(formatDiagnostic(d) + '\n');
   if (!imported.module || hasErrors(imported.diagnostics)) return 1;
-  const text = printOperation(imported.module);
-  const printed = text.endsWith('\n') ? text : text + '\n';
+  // The module's text in consecutive pieces (large constants are pieces of their own), written
+  // one by one: never joined into one string first.
+  const pieces = printOperationPieces(imported.module);
+  if (!pieces[pieces.length - 1]!.endsWith('\n')) pieces.push('\n');
   if (a.output !== undefined) {
+    let fd: number | undefined;
     try {
-      fs.writeFileSync(a.output, printed);
+      fd = fs.openSync(a.output, 'w');
+      writePieces(fd, pieces);
     } catch (e) {
       io.stderr(M.cannotWrite('import', a.output, (e as Error).message) + '\n');
       return 1;
+    } finally {
+      if (fd !== undefined) fs.closeSync(fd);
     }
-  } else if (!a.run) io.stdout(printed);
+  } else if (!a.run) for (const piece of pieces) io.stdout(piece);
   if (!a.run) return 0;
 
   // Interpreted exactly as `raptor opt --run` interprets a module (src/run/run-entry.ts).

@@ -28,6 +28,7 @@ import { registerSpatialDialect } from '@raptor-pim/spatial-dialect';
 import type { CliCommand, CliIo } from '../command';
 import { CLI_MESSAGES } from '../diagnostics';
 import { parseRunInput, type RunInputSpec } from '../run/run-input';
+import { writePieces } from '../write-pieces';
 
 // ------------------------------------------------------------------ options
 
@@ -470,21 +471,6 @@ function isSpecialFile(file: string): boolean {
     return !stat.isFile() && !stat.isDirectory();
   } catch {
     return false;
-  }
-}
-
-/**
- * Writes the pieces of the text in order to the open file `fd`. Each piece is encoded by the
- * write itself (a scratch buffer freed at once, no Buffer per piece); after a partial write the
- * rest of that piece is written from its bytes.
- */
-function writePieces(fd: number, pieces: readonly string[]): void {
-  for (const piece of pieces) {
-    let written = fs.writeSync(fd, piece);
-    const length = Buffer.byteLength(piece, 'utf8');
-    if (written === length) continue;
-    const bytes = Buffer.from(piece, 'utf8');
-    while (written < length) written += fs.writeSync(fd, bytes, written);
   }
 }
 
