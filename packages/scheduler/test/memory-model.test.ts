@@ -18,6 +18,9 @@ import { registerSpatialDialect } from '@raptor-pim/spatial-dialect';
 import {
   Workload,
   granularityForMemory,
+  layerWiseCandidates,
+  minimumReplicas,
+  spreadReplication,
   minimumFootprint,
   packReplicas,
   planLocalMemory,
@@ -26,6 +29,7 @@ import {
   replicaItems,
   type SchedulePlan,
 } from '@raptor-pim/scheduler';
+import { lowerShared } from './models';
 
 function workload(): Workload {
   const ctx = new MLIRContext();
@@ -130,5 +134,30 @@ describe('packing with a tiny local memory', () => {
     const one = packReplicas(items, w.nodes.length, cost, { cores: 1, timeBudgetNs: Infinity, preferAffinity: true, separateNeighbours: true });
     expect(one?.cores).toEqual(packReplicas(items, w.nodes.length, cost, { cores: 1, timeBudgetNs: Infinity, preferAffinity: true })?.cores);
     expect(one!.cores[0]).toEqual(one!.cores[1]);
+  });
+});
+
+describe('layerWiseCandidates', () => {
+  it('spreads every compute over up to all, half or a quarter of the cores (divisors of its lanes, at least what memory asks), packed within the target', () => {
+    const m = lowerShared('lenet5');
+    if (!m) return;
+    const func = m.module.regions[0]!.firstBlock!.operations.find((o) => FuncOp.isInstance(o))!;
+    const w = new Workload(func, cost);
+    const candidates = layerWiseCandidates(w, cost);
+    expect(candidates.length).toBeGreaterThan(0);
+    const minimum = minimumReplicas(w, cost, w.nodes.map(() => 'layer'));
+    for (const c of candidates) {
+      // One of the three spreads.
+      expect([cost.cores, cost.cores / 2, cost.cores / 4].some((k) => JSON.stringify(spreadReplication(w, k, minimum)) === JSON.stringify(c.replication))).toBe(true);
+      c.replication.forEach((r, i) => {
+        const n = w.nodes[i]!;
+        expect(n.lanes % r.replicas).toBe(0);
+        expect(r.replicas).toBeGreaterThanOrEqual(minimum[i]!);
+        expect(c.packing.cores[i]).toHaveLength(r.replicas);
+        expect(new Set(c.packing.cores[i]).size).toBe(r.replicas);
+      });
+      for (const x of c.packing.crossbarsUsed) expect(x).toBeLessThanOrEqual(cost.crossbarsPerCore);
+      for (const b of c.packing.memoryBytes) expect(b).toBeLessThanOrEqual(cost.localMemoryBytes);
+    }
   });
 });

@@ -24,6 +24,8 @@ export interface PackingConstraints {
   readonly spread?: boolean;
   /** How activations move (default channels): with host slots nothing stays live after a body. */
   readonly transfer?: TransferMode;
+  /** Keep replicas off their neighbours' cores where possible ({@link PackOptions.separateNeighbours}). */
+  readonly separateNeighbours?: boolean;
 }
 
 /** The replica counts of a plan and their packing. */
@@ -94,6 +96,7 @@ function periodAttempt(workload: Workload, cost: CostModel, constraints: Packing
       ignoreMemory: constraints.ignoreMemory === true,
       compactStages: constraints.compactStages === true,
       spread: constraints.spread === true,
+      separateNeighbours: constraints.separateNeighbours === true,
     });
     return packing ? { replication, packing, periodNs: Math.max(0, ...packing.timeNs) } : undefined;
   };
@@ -155,4 +158,43 @@ export function planSingleCopies(workload: Workload, cost: CostModel, preferAffi
     ignoreMemory: constraints.ignoreMemory === true,
   });
   return packing ? { replication, packing, periodNs: Math.max(0, ...packing.timeNs) } : undefined;
+}
+
+/**
+ * Per node, the most replicas (a divisor of its lanes) up to `cap`, one weight copy each, and at
+ * least `minimum` (what local memory asks for).
+ */
+export function spreadReplication(workload: Workload, cap: number, minimum?: readonly number[]): Replication[] {
+  return workload.nodes.map((n) => {
+    const fitting = divisors(n.lanes).filter((d) => d <= cap);
+    const replicas = Math.max(fitting[fitting.length - 1] ?? 1, minimum?.[n.index] ?? 1);
+    return { replicas, copies: 1 };
+  });
+}
+
+/**
+ * Layer-wise spreads: every compute at layer granularity with its replicas up to all, half or a
+ * quarter of the cores ({@link spreadReplication}, at least what local memory asks for), one
+ * replica per core while cores remain, kept off the cores of their neighbours where possible
+ * ({@link PackOptions.separateNeighbours}); the ones that pack, most replicas first.
+ */
+export function layerWiseCandidates(workload: Workload, cost: CostModel, constraints: PackingConstraints = {}): ReplicationPlan[] {
+  const granularity = workload.nodes.map((): Granularity => 'layer');
+  const minimum = constraints.ignoreMemory ? undefined : minimumReplicas(workload, cost, granularity, constraints.transfer);
+  const out: ReplicationPlan[] = [];
+  for (const cap of [cost.cores, cost.cores / 2, cost.cores / 4]) {
+    const replication = spreadReplication(workload, cap, minimum);
+    if (crossbarsOf(workload, replication) > cost.crossbars) continue;
+    const packing = packReplicas(replicaItems(workload, replication, cost, granularity, constraints.transfer), workload.nodes.length, cost, {
+      cores: cost.cores,
+      timeBudgetNs: Infinity,
+      preferAffinity: true,
+      ignoreMemory: constraints.ignoreMemory === true,
+      compactStages: true,
+      spread: true,
+      separateNeighbours: true,
+    });
+    if (packing) out.push({ replication, packing, periodNs: Math.max(0, ...packing.timeNs) });
+  }
+  return out;
 }

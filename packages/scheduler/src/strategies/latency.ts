@@ -19,7 +19,7 @@ import { packReplicas, replicaItems, replicaTimeNs } from '../planning/core-mapp
 import { enforcesLocalMemory, granularityForMemory, localMemoryOption, minimumReplicas, replicaCrossbarShortfall } from '../planning/local-memory';
 import { mirrorHostFedComputes } from '../planning/mirrors';
 import { estimateSchedule } from '../planning/estimate';
-import { crossbarsOf, planReplicasForPeriod } from '../planning/replication';
+import { crossbarsOf, planReplicasForPeriod, spreadReplication } from '../planning/replication';
 import { divisors, type Granularity, type NodePlacement, type Replication, type SchedulePlan, type TransferMode } from '../planning/schedule-plan';
 import { planReads } from '../planning/transfers';
 import { createPlanScheduler, type PlanContext } from '../scheduler';
@@ -142,18 +142,6 @@ function planLatency({ workload, cost, options }: PlanContext): SchedulePlan | s
     chosen = improved;
   }
   return chosen.plan;
-}
-
-/**
- * Per node, the most replicas (a divisor of its lanes) up to `cap`, one weight copy each, and at
- * least `minimum` (what local memory asks for).
- */
-function spreadReplication(workload: Workload, cap: number, minimum?: readonly number[]): Replication[] {
-  return workload.nodes.map((n) => {
-    const fitting = divisors(n.lanes).filter((d) => d <= cap);
-    const replicas = Math.max(fitting[fitting.length - 1] ?? 1, minimum?.[n.index] ?? 1);
-    return { replicas, copies: 1 };
-  });
 }
 
 /** The `latency` strategy. */

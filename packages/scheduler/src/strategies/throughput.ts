@@ -14,7 +14,7 @@ import { floatOption } from '@raptor-pim/ir-core';
 import { enforcesLocalMemory, granularityForMemory, localMemoryOption, replicaCrossbarShortfall } from '../planning/local-memory';
 import { mirrorHostFedComputes } from '../planning/mirrors';
 import { estimateSchedule } from '../planning/estimate';
-import { replicationCandidates, type PackingConstraints, type ReplicationPlan } from '../planning/replication';
+import { layerWiseCandidates, replicationCandidates, type PackingConstraints, type ReplicationPlan } from '../planning/replication';
 import { planReads } from '../planning/transfers';
 import type { Granularity, NodePlacement, SchedulePlan, TransferMode } from '../planning/schedule-plan';
 import { createPlanScheduler, type PlanContext } from '../scheduler';
@@ -33,20 +33,33 @@ export function planThroughput(context: PlanContext, granularity: Granularity, s
     ...replicationCandidates(workload, cost, tolerance, constraints),
     ...replicationCandidates(workload, cost, tolerance, { ...constraints, compactStages: true }),
     ...replicationCandidates(workload, cost, tolerance, { ...constraints, compactStages: true, spread: true }),
+    ...replicationCandidates(workload, cost, tolerance, { ...constraints, compactStages: true, spread: true, separateNeighbours: true }),
   ];
   let candidates = search({ granularity: granularities, ignoreMemory: !enforce });
+  // Layer-wise spreads too (every compute at layer granularity over the cores, apart from its
+  // neighbours): where the pipeline's stages cannot overlap well, one layer after another over
+  // many cores can still give the shorter period. Their partial results wait on the cores for
+  // the send tasks; where that does not fit, they go through host slots (nothing stays live).
+  let layerWiseTransfer: TransferMode = 'channel';
+  let layerWise = layerWiseCandidates(workload, cost, { ignoreMemory: !enforce });
+  if (!layerWise.length && enforce) {
+    layerWiseTransfer = 'host';
+    layerWise = layerWiseCandidates(workload, cost, { transfer: 'host' });
+  }
   if (!candidates.length && enforce) {
     // The activations of a pipeline kept on chip exceed the cores' local memory: spill them
     // through host slots (READY/FREE), which keeps nothing live after a body (B4 charges it).
     transfer = 'host';
     candidates = search({ granularity: granularities, ignoreMemory: false, transfer });
   }
-  if (!candidates.length) return M.noPacking(strategy, cost.cores, enforce ? replicaCrossbarShortfall(workload, cost, granularities) : undefined);
+  if (!candidates.length && !layerWise.length) return M.noPacking(strategy, cost.cores, enforce ? replicaCrossbarShortfall(workload, cost, granularities) : undefined);
   // The estimate decides among the packings the period search accepted (ties: the smaller period).
   let best: { plan: SchedulePlan; throughput: number } | undefined;
-  for (const r of candidates) {
-    const placements: NodePlacement[] = workload.nodes.map((n) => ({ ...r.replication[n.index]!, cores: r.packing.cores[n.index]!, granularity: granularities[n.index]! }));
-    const plan = mirrorHostFedComputes(workload, { strategy, placements, transfer, pipelined: true }, enforce ? cost : undefined);
+  const layer = workload.nodes.map((): Granularity => 'layer');
+  const choices = [...candidates.map((c) => [c, granularities, transfer] as const), ...layerWise.map((c) => [c, layer, layerWiseTransfer] as const)];
+  for (const [r, g, via] of choices) {
+    const placements: NodePlacement[] = workload.nodes.map((n) => ({ ...r.replication[n.index]!, cores: r.packing.cores[n.index]!, granularity: g[n.index]! }));
+    const plan = mirrorHostFedComputes(workload, { strategy, placements, transfer: via, pipelined: true }, enforce ? cost : undefined);
     const throughput = estimateSchedule(workload, plan, planReads(workload, plan), cost).throughput;
     if (!best || throughput > best.throughput * 1.0001) best = { plan, throughput };
   }
