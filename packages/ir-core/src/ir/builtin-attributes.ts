@@ -19,14 +19,21 @@ export function integerBitWidth(type: IntegerType | IndexType): number {
 
 const SMALL_BIGINT_MIN = -1024;
 const SMALL_BIGINT_MAX = 4096;
-const SMALL_BIGINTS: readonly bigint[] = Array.from({ length: SMALL_BIGINT_MAX - SMALL_BIGINT_MIN }, (_, i) => BigInt(i + SMALL_BIGINT_MIN));
+/** Shared bigints of the small integers, each made on first use (not 5,120 of them at load). */
+const SMALL_BIGINTS: (bigint | undefined)[] = new Array<bigint | undefined>(SMALL_BIGINT_MAX - SMALL_BIGINT_MIN);
+
+/** The shared bigint of `n`, an integer in [SMALL_BIGINT_MIN, SMALL_BIGINT_MAX). */
+function smallBigInt(n: number): bigint {
+  const k = n - SMALL_BIGINT_MIN;
+  return SMALL_BIGINTS[k] ?? (SMALL_BIGINTS[k] = BigInt(n));
+}
 
 /**
  * `BigInt(n)` for an integral `n`, without allocating for small values (bigints are immutable
  * primitives: sharing one is invisible).
  */
 export function toBigInt(n: number): bigint {
-  if (n >= SMALL_BIGINT_MIN && n < SMALL_BIGINT_MAX && (n | 0) === n) return SMALL_BIGINTS[n - SMALL_BIGINT_MIN]!;
+  if (n >= SMALL_BIGINT_MIN && n < SMALL_BIGINT_MAX && (n | 0) === n) return smallBigInt(n);
   return BigInt(n);
 }
 
@@ -37,7 +44,7 @@ export function toBigInt(n: number): bigint {
 function wrapSmallInteger(type: IntegerType, n: number): bigint {
   if (n >= SMALL_BIGINT_MIN && n < SMALL_BIGINT_MAX && (n | 0) === n) {
     // Every cached value fits a signed/signless type of 14+ bits, non-negative ones an unsigned one.
-    if (type.width >= 14 && (n >= 0 || !type.isUnsigned)) return SMALL_BIGINTS[n - SMALL_BIGINT_MIN]!;
+    if (type.width >= 14 && (n >= 0 || !type.isUnsigned)) return smallBigInt(n);
   }
   return wrapIntegerValue(type, BigInt(n));
 }
@@ -215,14 +222,14 @@ export class DenseArrayAttr extends Attribute {
       if (ev.length !== length) continue;
       let same = true;
       if (small) {
-        for (let i = 0; i < length && same; i++) if (ev[i] !== SMALL_BIGINTS[(values[i] as number) - SMALL_BIGINT_MIN]) same = false;
+        for (let i = 0; i < length && same; i++) if (ev[i] !== smallBigInt(values[i] as number)) same = false;
       } else {
         for (let i = 0; i < length && same; i++) if (ev[i] !== wrapArrayValue(elementType, values[i]!)) same = false;
       }
       if (same) return existing;
     }
     const v = new Array<bigint>(length);
-    if (small) for (let i = 0; i < length; i++) v[i] = SMALL_BIGINTS[(values[i] as number) - SMALL_BIGINT_MIN]!;
+    if (small) for (let i = 0; i < length; i++) v[i] = smallBigInt(values[i] as number);
     else for (let i = 0; i < length; i++) v[i] = wrapArrayValue(elementType, values[i]!);
     const created = new DenseArrayAttr(context, elementType, Object.freeze(v));
     bucket.push(created);

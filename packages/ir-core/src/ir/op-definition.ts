@@ -334,7 +334,8 @@ export class OpDefinition<
   private readonly attrSpecs: Group<AttrSpec>[];
   private readonly regionGroups: Group<RegionSpec>[];
   private readonly successorGroups: Group<SuccessorSpec>[];
-  private readonly viewClass: new (op: Operation) => OpView<O, R, A, G, S>;
+  /** See {@link viewClass}. */
+  private viewClassCache: (new (op: Operation) => OpView<O, R, A, G, S>) | undefined;
   private readonly interfacesWithVerify: InterfaceImplementation[];
   private readonly operandShape: GroupShape;
   private readonly resultShape: GroupShape;
@@ -397,7 +398,6 @@ export class OpDefinition<
     this.getAsmResultNames = spec.getAsmResultNames;
     this.getAsmBlockArgumentNames = spec.getAsmBlockArgumentNames;
     this.defaultDialect = spec.defaultDialect;
-    this.viewClass = this.makeViewClass();
     this.operandShape = groupShape(this.operandGroups);
     this.resultShape = groupShape(this.resultGroups);
     this.fixedRegions = this.regionGroups.filter((g) => !g.spec.variadic).length;
@@ -406,6 +406,14 @@ export class OpDefinition<
     this.fixedSuccessors = this.successorGroups.filter((g) => !g.spec.variadic).length;
     this.hasVariadicSuccessors = this.fixedSuccessors !== this.successorGroups.length;
     this.traitVerifiers = traits.filter((t) => t.verify !== undefined);
+  }
+
+  /**
+   * The class of this op's typed views, built on first use: a process loads a few hundred op
+   * definitions and views ops of a few of them (a short `raptor import` paid for every class).
+   */
+  private get viewClass(): new (op: Operation) => OpView<O, R, A, G, S> {
+    return (this.viewClassCache ??= this.makeViewClass());
   }
 
   /** The first trait of `kind` (for parameterized traits such as `HasParent`). */
@@ -580,16 +588,19 @@ export class OpDefinition<
         op.emitOpError(M.requiresDenseI32ArrayAttr(segAttr));
         return false;
       }
-      const vals = sizes.toNumbers();
+      const vals = sizes.numbers;
       if (vals.length !== groups.length) {
         op.emitOpError(M.segmentAttrWrongLength(segAttr, what, groups.length, vals.length));
         return false;
       }
-      if (vals.some((v) => v < 0)) {
-        op.emitOpError(M.segmentAttrNegative(segAttr));
-        return false;
+      let total = 0;
+      for (let i = 0; i < vals.length; i++) {
+        if (vals[i]! < 0) {
+          op.emitOpError(M.segmentAttrNegative(segAttr));
+          return false;
+        }
+        total += vals[i]!;
       }
-      const total = vals.reduce((x, y) => x + y, 0);
       if (total !== count) {
         op.emitOpError(M.segmentCountMismatch(what, count, total, segAttr));
         return false;
