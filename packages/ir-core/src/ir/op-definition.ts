@@ -449,21 +449,40 @@ export class OpDefinition<
     const a = args as unknown as Record<string, unknown>;
     const operands: Value[] = [];
     const operandSizes: number[] = [];
+    // Plain loops, no intermediate arrays: ops are built by the thousand, often in cold code.
     for (const g of this.operandGroups) {
       const v = a[g.name];
-      const vals = g.spec.kind === 'variadic' ? [...((v as Value[] | undefined) ?? [])] : v === undefined ? [] : [v as Value];
-      if (g.spec.kind === 'single' && vals.length !== 1) throw new Error(`internal error: missing operand '${g.name}' of '${this.name}'`);
-      operands.push(...vals);
-      operandSizes.push(vals.length);
+      if (g.spec.kind === 'variadic') {
+        const before = operands.length;
+        if (v != null) for (const x of v as Value[]) operands.push(x);
+        operandSizes.push(operands.length - before);
+        continue;
+      }
+      if (v === undefined) {
+        if (g.spec.kind === 'single') throw new Error(`internal error: missing operand '${g.name}' of '${this.name}'`);
+        operandSizes.push(0);
+        continue;
+      }
+      operands.push(v as Value);
+      operandSizes.push(1);
     }
     const resultTypes: Type[] = [];
     const resultSizes: number[] = [];
     for (const g of this.resultGroups) {
       const v = a[g.name];
-      const ts = g.spec.kind === 'variadic' ? [...((v as Type[] | undefined) ?? [])] : v === undefined ? [] : [v as Type];
-      if (g.spec.kind === 'single' && ts.length !== 1) throw new Error(`internal error: missing result type '${g.name}' of '${this.name}'`);
-      resultTypes.push(...ts);
-      resultSizes.push(ts.length);
+      if (g.spec.kind === 'variadic') {
+        const before = resultTypes.length;
+        if (v != null) for (const t of v as Type[]) resultTypes.push(t);
+        resultSizes.push(resultTypes.length - before);
+        continue;
+      }
+      if (v === undefined) {
+        if (g.spec.kind === 'single') throw new Error(`internal error: missing result type '${g.name}' of '${this.name}'`);
+        resultSizes.push(0);
+        continue;
+      }
+      resultTypes.push(v as Type);
+      resultSizes.push(1);
     }
     const properties = new Map<string, Attribute>();
     const attributes = new Map<string, Attribute>();
@@ -480,8 +499,9 @@ export class OpDefinition<
     const successors: Block[] = [];
     for (const g of this.successorGroups) {
       const v = a[g.name];
-      if (g.spec.variadic) successors.push(...((v as Block[] | undefined) ?? []));
-      else if (v !== undefined) successors.push(v as Block);
+      if (g.spec.variadic) {
+        if (v != null) for (const b of v as Block[]) successors.push(b);
+      } else if (v !== undefined) successors.push(v as Block);
     }
     const op = builder.create({
       name: this.name,
