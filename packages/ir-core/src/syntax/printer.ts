@@ -93,6 +93,8 @@ const HEX = '0123456789ABCDEF';
 /** See `Printer.chunks`. */
 const CHUNK_CHARS = 1 << 16;
 const CHUNK_OPS = 1024;
+/** Stops a print without alias collection that met a value with an alias (see `Printer.watchAlias`). */
+const ALIAS_MET = new Error('internal: alias met while printing without alias collection');
 /** See `Printer.appendLarge`. */
 const LARGE_PIECE_CHARS = 1 << 12;
 
@@ -424,6 +426,10 @@ export class Printer implements OpAsmPrinter {
   private readonly aliasList: AliasInfo[] = [];
   private aliasNames = new Map<Attribute | Type, string>();
   private collecting = false;
+  /** Printing without alias collection: watch for values that would have an alias. */
+  private aliasWatch = false;
+  /** Such a value was printed (the print starts again with alias collection). */
+  private aliasMet = false;
   private collectDeferrable = false;
   private collectChildren: number[] | undefined;
   private collectMaxDepth = 0;
@@ -527,6 +533,40 @@ export class Printer implements OpAsmPrinter {
 
   private printTopLevelText(op: Operation): void {
     this.names = new SSANameState(op, this.generic, this);
+    if (!this.localScope && this.mayHaveOnlyBuiltinAliases()) {
+      // Alias collection walks every op once more (custom printers included) and, in most
+      // modules, finds nothing to alias. Print without it; only when the print meets a value
+      // that would have an alias (an affine map, an integer set, a location) start again with
+      // the collection. Collection visits what the print prints, so a print that met no such
+      // value is exactly the text with collection.
+      const chunkCount = this.chunks.length;
+      const text = this.text;
+      const opsSinceChunk = this.opsSinceChunk;
+      const indent = this.indent;
+      const dialectDepth = this.defaultDialectStack.length;
+      this.aliasWatch = true;
+      this.aliasMet = false;
+      try {
+        this.printOperationLine(op, false);
+      } catch (e) {
+        if (e !== ALIAS_MET) throw e;
+      } finally {
+        this.aliasWatch = false;
+      }
+      if (!this.aliasMet) {
+        this.text += '\n';
+        return;
+      }
+      this.chunks.length = chunkCount;
+      this.text = text;
+      this.opsSinceChunk = opsSinceChunk;
+      this.indent = indent;
+      this.defaultDialectStack.length = dialectDepth;
+      this.typeCache.clear();
+      this.lastType = undefined;
+      this.lastTypeText = '';
+      this.names = new SSANameState(op, this.generic, this);
+    }
     if (!this.localScope) this.initializeAliases(op);
     const sorted = [...this.aliases.values()].filter((a) => a.name !== undefined);
     for (const a of sorted) if (!a.deferrable) this.printAliasDefinition(a);
@@ -534,6 +574,28 @@ export class Printer implements OpAsmPrinter {
     // With local scope MLIR prints the op alone (no alias sections, no extra newline).
     if (!this.localScope) this.text += '\n';
     for (const a of sorted) if (a.deferrable) this.printAliasDefinition(a);
+  }
+
+  /**
+   * Whether only builtin values can have aliases here (no location aliases without debug info,
+   * no dialect naming aliases of its own): then a print that meets no affine map, integer set
+   * or location needs no alias collection (see {@link printTopLevelText}).
+   */
+  private mayHaveOnlyBuiltinAliases(): boolean {
+    if (this.debugInfo) return false;
+    for (const d of this.context.registeredDialects) if ((d as DialectAsmHooks).getAlias) return false;
+    return true;
+  }
+
+  /**
+   * Notes, while printing without alias collection, a value that would have an alias, and stops
+   * that print (a hook that swallows the stop still leaves the note).
+   */
+  private watchAlias(value: Attribute | Type): void {
+    if (value instanceof AffineMapAttr || value instanceof IntegerSetAttr || value instanceof Location) {
+      this.aliasMet = true;
+      throw ALIAS_MET;
+    }
   }
 
   /**
@@ -1213,6 +1275,7 @@ export class Printer implements OpAsmPrinter {
   }
 
   private printTypeImpl(type: Type): void {
+    if (this.aliasWatch) this.watchAlias(type);
     if (type instanceof IntegerType) {
       this.text += (type.signedness === 'signed' ? 'si' : type.signedness === 'unsigned' ? 'ui' : 'i') + type.width;
     } else if (type instanceof FloatType) this.text += type.kind;
@@ -1341,6 +1404,7 @@ export class Printer implements OpAsmPrinter {
   }
 
   private printAttributeImpl(attr: Attribute, elideType: boolean): void {
+    if (this.aliasWatch) this.watchAlias(attr);
     if (attr instanceof IntegerAttr) {
       if (attr.isBool) {
         this.text += attr.value ? 'true' : 'false';

@@ -14,6 +14,7 @@ import {
   defineOp,
   getAttributeType,
   parseSourceString,
+  printOperationPieces,
   printOperation,
   prop,
   single,
@@ -190,12 +191,45 @@ const expectedCustom = `module {
 }
 `;
 
+// An affine map met only late in the print (nested, then again in a type printed before):
+// the print that skips alias collection stops there and starts again with it.
+const lateAliasInput = `tst.func @g(%a: i32) -> i32 {
+  %0 = tsta.constant 42 : i32
+  "t.x"() ({
+    %1 = "t.z"() : () -> memref<4xf32, affine_map<(d0) -> (d0 + 1)>>
+    "t.y"(%1) {m = affine_map<(d0) -> (d0 + 1)>} : (memref<4xf32, affine_map<(d0) -> (d0 + 1)>>) -> ()
+  }) : () -> ()
+  return %0 : i32
+}
+`;
+
+const lateAliasExpected = `#map = affine_map<(d0) -> (d0 + 1)>
+module {
+  tst.func @g(%arg0: i32) -> i32 {
+    %c42_i32 = tsta.constant 42 : i32
+    "t.x"() ({
+      %0 = "t.z"() : () -> memref<4xf32, #map>
+      "t.y"(%0) {m = #map} : (memref<4xf32, #map>) -> ()
+    }) : () -> ()
+    return %c42_i32 : i32
+  }
+}
+`;
+
 describe('custom assembly through op definition hooks', () => {
   it('parses and prints custom forms with SSA name suggestions like mlir-opt', () => {
     const ctx = makeContext();
     const { result, diagnostics } = ctx.diagnostics.capture(() => parseSourceString(ctx, input, { filename: 'c.mlir' }));
     expect(diagnostics.map((d) => d.message)).toEqual([]);
     expect(printOperation(result!)).toBe(expectedCustom);
+  });
+
+  it('prints aliases met late in the module (the print without alias collection starts again)', () => {
+    const ctx = makeContext();
+    const { result, diagnostics } = ctx.diagnostics.capture(() => parseSourceString(ctx, lateAliasInput, { filename: 'c.mlir' }));
+    expect(diagnostics.map((d) => d.message)).toEqual([]);
+    expect(printOperation(result!)).toBe(lateAliasExpected);
+    expect(printOperationPieces(result!).join('')).toBe(lateAliasExpected);
   });
 
   it('prints the generic form of registered ops with properties', () => {
