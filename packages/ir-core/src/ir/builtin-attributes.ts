@@ -492,19 +492,15 @@ function storageEquals(a: DenseStorage, b: DenseStorage): boolean {
 function storageHash(a: DenseStorage): string {
   let bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
   if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice(); // an aligned copy: the hash depends on the contents only
-  let h1 = 0x811c9dc5 | 0;
-  let h2 = 0x12345678 | 0;
-  // Whole 32-bit words (4x fewer steps than bytes), then the trailing bytes.
+  // One multiplicative lane over whole 32-bit words (4x fewer steps than bytes), then the
+  // trailing bytes. The key only picks a bucket (`DenseElementsAttr.adopt` compares the whole
+  // contents with each attribute in it): a 32-bit hash and the length keep buckets of one, and
+  // one multiply per word is half the work of two lanes (a model's weights are hashed cold).
+  let h = 0x811c9dc5 | 0;
   const words = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
-  for (let i = 0; i < words.length; i++) {
-    h1 = Math.imul(h1 ^ words[i]!, 0x01000193);
-    h2 = Math.imul(h2 + words[i]!, 0x5bd1e995) ^ (h2 >>> 15);
-  }
-  for (let i = words.length * 4; i < bytes.length; i++) {
-    h1 = Math.imul(h1 ^ bytes[i]!, 0x01000193);
-    h2 = Math.imul(h2 + bytes[i]!, 0x5bd1e995) ^ (h2 >>> 15);
-  }
-  return `${(h1 >>> 0).toString(36)}.${(h2 >>> 0).toString(36)}.${a.byteLength}`;
+  for (let i = 0; i < words.length; i++) h = Math.imul(h ^ words[i]!, 0x01000193) ^ (h >>> 13);
+  for (let i = words.length * 4; i < bytes.length; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193) ^ (h >>> 13);
+  return `${(h >>> 0).toString(36)}.${a.byteLength}`;
 }
 
 /** True when every element of `storage` has the bit pattern of the first. */
