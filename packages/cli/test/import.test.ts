@@ -44,6 +44,17 @@ describe('raptor import', () => {
     expect(await runCli(['import', path.join(MODELS, 'lenet5/model.onnx'), '-o', file], b)).toBe(0);
     expect(b.out).toBe('');
     expect(fs.readFileSync(file, 'utf8')).toBe(a.out);
+    // `-o -` is standard output (no file named '-').
+    const c = io();
+    const cwd = process.cwd();
+    process.chdir(tmp());
+    try {
+      expect(await runCli(['import', path.join(MODELS, 'lenet5/model.onnx'), '-o', '-'], c)).toBe(0);
+      expect(fs.existsSync('-')).toBe(false);
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(c.out).toBe(a.out);
   });
 
   it('--run writes output_<k>.npy and compares with --reference-dir (mlp_batch4, inputs by order and by name)', async () => {

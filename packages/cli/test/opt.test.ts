@@ -117,6 +117,20 @@ describe('raptor opt', () => {
     expect(fs.readFileSync(out, 'utf8')).toBe(QUICKSTART_OUT);
   });
 
+  it('-o - prints to standard output, as mlir-opt does', async () => {
+    const dir = tmp();
+    const cwd = process.cwd();
+    const s = io();
+    process.chdir(dir);
+    try {
+      expect(await runCli(['opt', QUICKSTART, '-o', '-'], s)).toBe(0);
+      expect(fs.readdirSync(dir)).toEqual([]);
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(s.out).toBe(QUICKSTART_OUT);
+  });
+
   it('-o /dev/null writes to the device and leaves it a device', async () => {
     if (!fs.existsSync('/dev/null') || !fs.statSync('/dev/null').isCharacterDevice()) return;
     expect(await runCli(['opt', QUICKSTART, '-o', '/dev/null'], io())).toBe(0);

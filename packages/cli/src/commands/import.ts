@@ -32,7 +32,7 @@ Lowers an ONNX model to a func.func of Spatial plans (spat.*_plan, spat.graph_co
 crossbar-tiled spat.wvmm) and prints the module.
 
 options:
-  -o FILE                        write the module to FILE instead of standard output
+  -o FILE                        write the module to FILE instead of standard output ('-': standard output)
   --input-shape NAME=1x3x224x224 bind the shape of a graph input (repeatable)
   --crossbar-size N              weight tile size of spat.wvmm (default 128)
   --const-input NAME=FILE.npy    bind graph input NAME to the value in FILE.npy at compile
@@ -113,7 +113,9 @@ export async function runImport(a: ImportArgs, io: CliIo): Promise<number> {
   // one by one: never joined into one string first.
   const pieces = printOperationPieces(imported.module);
   if (!pieces[pieces.length - 1]!.endsWith('\n')) pieces.push('\n');
-  if (a.output !== undefined) {
+  // `-o -` is standard output, as in mlir-opt.
+  const toStdout = a.output === '-';
+  if (a.output !== undefined && !toStdout) {
     let fd: number | undefined;
     try {
       fd = fs.openSync(a.output, 'w');
@@ -124,7 +126,7 @@ export async function runImport(a: ImportArgs, io: CliIo): Promise<number> {
     } finally {
       if (fd !== undefined) fs.closeSync(fd);
     }
-  } else if (!a.run) for (const piece of pieces) io.stdout(piece);
+  } else if (!a.run || toStdout) for (const piece of pieces) io.stdout(piece);
   if (!a.run) return 0;
 
   // Interpreted exactly as `raptor opt --run` interprets a module (src/run/run-entry.ts).

@@ -70,7 +70,7 @@ Parses MLIR (generic or custom form), verifies it, runs an optional pass pipelin
 the result like mlir-opt. Reads standard input when FILE is '-' or absent.
 
 options:
-  -o FILE                       write the output to FILE (only when everything succeeded)
+  -o FILE                       write the output to FILE (only when everything succeeded; '-': standard output)
   --pass-pipeline=PIPELINE      e.g. 'builtin.module(canonicalize,cse)'
   --print-generic               print every op in the generic form (--mlir-print-op-generic)
   --print-debuginfo             print locations (--mlir-print-debuginfo)
@@ -450,13 +450,16 @@ export async function runOpt(args: OptArgs, io: CliIo, registry?: PassRegistry):
   }
   if (args.timing) io.stderr(timing.report());
   if (!ok) return 1;
+  // `-o -` is standard output, as in mlir-opt.
+  const toStdout = args.output === '-';
   if (runEntry) {
-    if (args.output !== undefined && !writeOutput(args.output, result, io)) return 1;
+    if (toStdout) for (const piece of result) io.stdout(piece);
+    else if (args.output !== undefined && !writeOutput(args.output, result, io)) return 1;
     const { module: m, entry } = runEntry;
     const { runEntryWithFiles } = await import('../run/run-entry');
     return runEntryWithFiles(m, entry, { command: 'opt', inputKind: `@${entry.name} argument`, inputs: args.inputs, outputDir: args.outputDir, referenceDir: args.referenceDir }, io);
   }
-  if (args.output !== undefined) return writeOutput(args.output, result, io) ? 0 : 1;
+  if (args.output !== undefined && !toStdout) return writeOutput(args.output, result, io) ? 0 : 1;
   for (const piece of result) io.stdout(piece);
   return 0;
 }
