@@ -463,6 +463,20 @@ function steadyPeriodNs(instances: ReadonlyMap<string, Instance>, reads: readonl
     }
   }
   const m = from.length;
+  // Edges relaxed in the order of their source instance: instances are listed in program order
+  // (producers before consumers, a core's instances in its order), so one round carries a value
+  // along every path of edges within one inference; only the edges to a later inference need
+  // further rounds. The answer does not depend on the order.
+  const order = Int32Array.from({ length: m }, (_, e) => e).sort((a, b) => from[a]! - from[b]! || a - b);
+  const eFrom = Int32Array.from(order, (e) => from[e]!);
+  const eTo = Int32Array.from(order, (e) => to[e]!);
+  const eTokens = Float64Array.from(order, (e) => tokens[e]!);
+  const eExtra = Float64Array.from(order, (e) => extra[e]!);
+  // No path without a cycle is longer than every duration and every positive shift together:
+  // a longer distance proves a cycle of positive weight.
+  let longestPath = 0;
+  for (let u = 0; u < n; u++) longestPath += duration[u]!;
+  for (let e = 0; e < m; e++) longestPath += Math.max(0, extra[e]!);
   const dist = new Float64Array(n);
   /** True when some cycle has more duration than T per inference. */
   const positiveCycle = (T: number): boolean => {
@@ -470,12 +484,13 @@ function steadyPeriodNs(instances: ReadonlyMap<string, Instance>, reads: readonl
     for (let round = 0; round < n; round++) {
       let changed = false;
       for (let e = 0; e < m; e++) {
-        const u = from[e]!;
-        const v = to[e]!;
-        const d = dist[u]! + duration[u]! + extra[e]! - T * tokens[e]!;
+        const u = eFrom[e]!;
+        const v = eTo[e]!;
+        const d = dist[u]! + duration[u]! + eExtra[e]! - T * eTokens[e]!;
         if (d > dist[v]! + 1e-6) {
           dist[v] = d;
           changed = true;
+          if (d > longestPath + 1e-6) return true;
         }
       }
       if (!changed) return false;
