@@ -4,11 +4,12 @@
  * the model leaves free by a binary search on the period T (r_l = the smallest divisor of the
  * lane count with ceil(P_l / r_l) * c_l <= T, accepted when the replicas pack onto the cores
  * within their crossbars and local memory), each replica's array groups stay on one core, and
- * activations move core to core through channels, never through host memory. A node whose
- * partial result would not fit a core at layer granularity streams its fragments out round by
- * round (window granularity). Among the packings the period search accepts, the one with the
- * best estimated throughput is taken (the estimate also charges transfers and the delay that
- * computes of several layers on one core put on the next inference).
+ * activations move core to core through channels (host slots only when no on-chip packing fits).
+ * A node whose partial result would not fit a core at layer granularity streams its fragments
+ * out round by round (window granularity). Among the packings the period search accepts (also
+ * kept apart from their neighbours' cores) and the layer-wise spreads ({@link layerWiseCandidates}),
+ * the one with the best estimated throughput is taken (the estimate also charges transfers and
+ * the delay that computes of several layers on one core put on the next inference).
  */
 import { floatOption } from '@raptor-pim/ir-core';
 import { enforcesLocalMemory, granularityForMemory, localMemoryOption, replicaCrossbarShortfall } from '../planning/local-memory';
