@@ -477,9 +477,18 @@ function steadyPeriodNs(instances: ReadonlyMap<string, Instance>, reads: readonl
   let longestPath = 0;
   for (let u = 0; u < n; u++) longestPath += duration[u]!;
   for (let e = 0; e < m; e++) longestPath += Math.max(0, extra[e]!);
+  // Each core's program is a cycle of one inference: below its total duration, that cycle alone
+  // is positive (the relaxation below would find it; with a clear margin, no need to run it).
+  let busiestCore = 0;
+  for (const l of byCore.values()) {
+    let total = 0;
+    for (const u of l) total += duration[u]!;
+    busiestCore = Math.max(busiestCore, total);
+  }
   const dist = new Float64Array(n);
   /** True when some cycle has more duration than T per inference. */
   const positiveCycle = (T: number): boolean => {
+    if (busiestCore - T > 1e-3) return true;
     dist.fill(0);
     for (let round = 0; round < n; round++) {
       let changed = false;
