@@ -30,7 +30,7 @@ export { coreOfLane, divisors, lanesOfReplica, replicaOfLane, roundsOf } from '.
 export type { Granularity, NodePlacement, Replication, SchedulePlan, TransferMode } from './planning/schedule-plan';
 export { laneBusyNs, packReplicas, replicaItems, replicaTimeNs } from './planning/core-mapping';
 export type { CorePacking, PackOptions, ReplicaItem } from './planning/core-mapping';
-export { crossbarsOf, layerWiseCandidates, planReplicasForPeriod, planSingleCopies, replicationCandidates, replicationForPeriod, spreadReplication } from './planning/replication';
+export { crossbarsOf, layerWiseCandidates, layerWiseReplications, planReplicasForPeriod, planSingleCopies, replicationCandidates, replicationForPeriod, spreadReplication } from './planning/replication';
 export type { PackingConstraints, ReplicationPlan } from './planning/replication';
 export {
   canStreamWindows,

@@ -449,41 +449,10 @@ export class OpDefinition<
     const a = args as unknown as Record<string, unknown>;
     const operands: Value[] = [];
     const operandSizes: number[] = [];
-    // Plain loops, no intermediate arrays: ops are built by the thousand, often in cold code.
-    for (const g of this.operandGroups) {
-      const v = a[g.name];
-      if (g.spec.kind === 'variadic') {
-        const before = operands.length;
-        if (v != null) for (const x of v as Value[]) operands.push(x);
-        operandSizes.push(operands.length - before);
-        continue;
-      }
-      if (v === undefined) {
-        if (g.spec.kind === 'single') throw new Error(`internal error: missing operand '${g.name}' of '${this.name}'`);
-        operandSizes.push(0);
-        continue;
-      }
-      operands.push(v as Value);
-      operandSizes.push(1);
-    }
+    collectGroups(this.operandGroups, a, operands, operandSizes, this.name, 'operand');
     const resultTypes: Type[] = [];
     const resultSizes: number[] = [];
-    for (const g of this.resultGroups) {
-      const v = a[g.name];
-      if (g.spec.kind === 'variadic') {
-        const before = resultTypes.length;
-        if (v != null) for (const t of v as Type[]) resultTypes.push(t);
-        resultSizes.push(resultTypes.length - before);
-        continue;
-      }
-      if (v === undefined) {
-        if (g.spec.kind === 'single') throw new Error(`internal error: missing result type '${g.name}' of '${this.name}'`);
-        resultSizes.push(0);
-        continue;
-      }
-      resultTypes.push(v as Type);
-      resultSizes.push(1);
-    }
+    collectGroups(this.resultGroups, a, resultTypes, resultSizes, this.name, 'result type');
     const properties = new Map<string, Attribute>();
     const attributes = new Map<string, Attribute>();
     for (const g of this.attrSpecs) {
@@ -905,3 +874,27 @@ export function getIntegerProperty(op: Operation, name: string): bigint | undefi
 
 /** Re-exported for convenience in op definitions. */
 export type { OpInterface };
+
+/**
+ * Appends the values of `groups` found in `args` to `into` and each group's size to `sizes` (a
+ * variadic group's list, an optional group's value or nothing, a single group's value). Plain
+ * loops, no intermediate arrays: ops are built by the thousand, often in cold code.
+ */
+function collectGroups<T>(groups: readonly Group<ValueSpec>[], args: Record<string, unknown>, into: T[], sizes: number[], opName: string, what: string): void {
+  for (const g of groups) {
+    const v = args[g.name];
+    if (g.spec.kind === 'variadic') {
+      const before = into.length;
+      if (v != null) for (const x of v as T[]) into.push(x);
+      sizes.push(into.length - before);
+      continue;
+    }
+    if (v === undefined) {
+      if (g.spec.kind === 'single') throw new Error(`internal error: missing ${what} '${g.name}' of '${opName}'`);
+      sizes.push(0);
+      continue;
+    }
+    into.push(v as T);
+    sizes.push(1);
+  }
+}

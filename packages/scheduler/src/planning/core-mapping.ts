@@ -199,14 +199,13 @@ export function packReplicas(items: readonly ReplicaItem[], nodes: number, cost:
     for (const b of m.values()) t += b;
     return t;
   };
-  const fits = (c: number, it: ReplicaItem): boolean =>
+  /** True when `it` fits core `c` (and, when `apart`, the core hosts none of its neighbours). */
+  const fits = (c: number, it: ReplicaItem, apart = false): boolean =>
     crossbarsUsed[c]! + it.crossbars <= cost.crossbarsPerCore &&
     timeNs[c]! + it.timeNs <= options.timeBudgetNs &&
     (options.ignoreMemory === true || Math.max(largestBody[c]!, bodyBeyondKept(it)) + sum(keptWith(c, it)) <= cost.localMemoryBytes) &&
     !hosts[c]!.has(it.node) &&
     !(apart && neighbourOn(c, it));
-  /** While true, {@link fits} also keeps the item off cores of its neighbours. */
-  let apart = false;
   /** True when core `c` hosts a producer or a consumer of the item's node. */
   const neighbourOn = (c: number, it: ReplicaItem): boolean => {
     for (const n of hosts[c]!) if (it.producers.includes(n) || byNode.get(n)?.producers.includes(it.node)) return true;
@@ -228,27 +227,23 @@ export function packReplicas(items: readonly ReplicaItem[], nodes: number, cost:
     const it = items[i]!;
     if (it.crossbars > cost.crossbarsPerCore) return undefined;
     // Apart from its neighbours where some core allows it, else wherever it fits.
-    apart = options.separateNeighbours === true;
-    let chosen = apart ? choose(it) : -1;
-    apart = false;
-    if (chosen < 0) chosen = choose(it);
+    let chosen = options.separateNeighbours === true ? choose(it, true) : -1;
+    if (chosen < 0) chosen = choose(it, false);
     if (chosen < 0) return undefined;
     put(chosen, it);
   }
   return { cores, crossbarsUsed, timeNs, memoryBytes };
 
-  /** The core `it` goes to (opening one where needed), or -1 when none can take it. */
-  function choose(it: ReplicaItem): number {
+  /** The core `it` goes to (opening one where needed; `apart`: see {@link fits}), or -1 when none can take it. */
+  function choose(it: ReplicaItem, apart: boolean): number {
     let chosen = -1;
     if (options.preferAffinity && it.affinity >= 0) {
       const pc = cores[it.affinity];
       const c = pc && pc.length ? pc[it.replica % pc.length] : undefined;
       // Beside the producer replica of the same index when both have as many replicas: its reads
       // of that producer stay on the core (no send task there), so it need not keep apart.
-      const keepApart = apart;
-      if (replicasOf.get(it.affinity) === replicasOf.get(it.node)) apart = false;
-      if (c !== undefined && fits(c, it)) chosen = c;
-      apart = keepApart;
+      const aligned = replicasOf.get(it.affinity) === replicasOf.get(it.node);
+      if (c !== undefined && fits(c, it, apart && !aligned)) chosen = c;
     }
     const open = (): number => {
       crossbarsUsed.push(0);
@@ -261,12 +256,12 @@ export function packReplicas(items: readonly ReplicaItem[], nodes: number, cost:
     };
     if (chosen < 0 && options.spread && crossbarsUsed.length < options.cores) {
       chosen = open();
-      return fits(chosen, it) ? chosen : -1;
+      return fits(chosen, it, apart) ? chosen : -1;
     }
     if (chosen < 0 && options.compactStages) {
       let bestSpan = Infinity;
       for (let c = 0; c < crossbarsUsed.length; c++) {
-        if (!fits(c, it)) continue;
+        if (!fits(c, it, apart)) continue;
         let lo = it.node;
         let hi = it.node;
         for (const n of hosts[c]!) {
@@ -279,11 +274,11 @@ export function packReplicas(items: readonly ReplicaItem[], nodes: number, cost:
         }
       }
     }
-    for (let c = 0; chosen < 0 && c < crossbarsUsed.length; c++) if (fits(c, it)) chosen = c;
+    for (let c = 0; chosen < 0 && c < crossbarsUsed.length; c++) if (fits(c, it, apart)) chosen = c;
     if (chosen < 0) {
       if (crossbarsUsed.length >= options.cores) return -1;
       chosen = open();
-      if (!fits(chosen, it)) return -1;
+      if (!fits(chosen, it, apart)) return -1;
     }
     return chosen;
   }

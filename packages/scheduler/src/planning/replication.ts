@@ -173,8 +173,16 @@ export function spreadReplication(workload: Workload, cap: number, minimum?: rea
 }
 
 /**
+ * The replications of the layer-wise spreads: {@link spreadReplication} up to all, half and a
+ * quarter of the cores, most replicas first.
+ */
+export function layerWiseReplications(workload: Workload, cost: CostModel, minimum?: readonly number[]): Replication[][] {
+  return [cost.cores, cost.cores / 2, cost.cores / 4].map((cap) => spreadReplication(workload, cap, minimum));
+}
+
+/**
  * Layer-wise spreads: every compute at layer granularity with its replicas up to all, half or a
- * quarter of the cores ({@link spreadReplication}, at least what local memory asks for), one
+ * quarter of the cores ({@link layerWiseReplications}, at least what local memory asks for), one
  * replica per core while cores remain, kept off the cores of their neighbours where possible
  * ({@link PackOptions.separateNeighbours}); the ones that pack, most replicas first.
  */
@@ -182,8 +190,7 @@ export function layerWiseCandidates(workload: Workload, cost: CostModel, constra
   const granularity = workload.nodes.map((): Granularity => 'layer');
   const minimum = constraints.ignoreMemory ? undefined : minimumReplicas(workload, cost, granularity, constraints.transfer);
   const out: ReplicationPlan[] = [];
-  for (const cap of [cost.cores, cost.cores / 2, cost.cores / 4]) {
-    const replication = spreadReplication(workload, cap, minimum);
+  for (const replication of layerWiseReplications(workload, cost, minimum)) {
     if (crossbarsOf(workload, replication) > cost.crossbars) continue;
     const packing = packReplicas(replicaItems(workload, replication, cost, granularity, constraints.transfer), workload.nodes.length, cost, {
       cores: cost.cores,

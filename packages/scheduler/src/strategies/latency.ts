@@ -19,7 +19,7 @@ import { packReplicas, replicaItems, replicaTimeNs } from '../planning/core-mapp
 import { enforcesLocalMemory, granularityForMemory, localMemoryOption, minimumReplicas, replicaCrossbarShortfall } from '../planning/local-memory';
 import { mirrorHostFedComputes } from '../planning/mirrors';
 import { estimateSchedule } from '../planning/estimate';
-import { crossbarsOf, planReplicasForPeriod, spreadReplication } from '../planning/replication';
+import { crossbarsOf, layerWiseReplications, planReplicasForPeriod } from '../planning/replication';
 import { divisors, type Granularity, type NodePlacement, type Replication, type SchedulePlan, type TransferMode } from '../planning/schedule-plan';
 import { planReads } from '../planning/transfers';
 import { createPlanScheduler, type PlanContext } from '../scheduler';
@@ -95,19 +95,17 @@ function planLatency({ workload, cost, options }: PlanContext): SchedulePlan | s
   const starts: { packing: Packing; replication: Replication[] }[] = [];
   for (const p of [packing, { ...packing, spread: true }]) for (const r of balanced ? [single, balanced] : [single]) starts.push({ packing: p, replication: r });
   const layerApart: Packing = { ...layerWise, separate: true };
-  for (const p of [layerWise, layerApart]) for (const cap of [cost.cores, cost.cores / 2, cost.cores / 4]) starts.push({ packing: p, replication: spreadReplication(workload, cap, layerMinimum) });
+  for (const p of [layerWise, layerApart]) for (const r of layerWiseReplications(workload, cost, layerMinimum)) starts.push({ packing: p, replication: r });
   // Starting points: one copy per layer and the period search's replication, packed first-fit
   // or spread over the cores, and the layer-wise spreads; the greedy steps keep the packing of
   // the best one.
   for (const { packing: p, replication: r } of starts) {
-    {
-      const plan = planFor(workload, cost, r, p);
-      if (!plan) continue;
-      const latency = latencyOf(workload, plan, cost);
-      if (!current || latency < current.latency * 0.999) {
-        current = { replication: [...r], plan, latency };
-        best = p;
-      }
+    const plan = planFor(workload, cost, r, p);
+    if (!plan) continue;
+    const latency = latencyOf(workload, plan, cost);
+    if (!current || latency < current.latency * 0.999) {
+      current = { replication: [...r], plan, latency };
+      best = p;
     }
   }
   if (!current) return M.noPacking('latency', cost.cores, enforce ? replicaCrossbarShortfall(workload, cost, packing.reserve, packing.transfer) : undefined);

@@ -939,13 +939,14 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     if (locallyRead.has(key)) return false;
     if (onCore.size === 1) return true;
     const core = plan.placements[n.index]!.cores[j]!;
+    const servedByCore = sendTaskConsumers.get(core) ?? [];
     // The send tasks serving a batch's lanes all precede the batch: a lane whose core also sends
     // to another lane would send before it receives its own inputs (a cross-core cycle).
-    if ((sendTaskConsumers.get(core) ?? []).includes(n.index)) return false;
+    if (servedByCore.includes(n.index)) return false;
     const last = lastLayerConsumer.get(key) ?? n.index;
     for (const m of onCore) if (m !== n.index && m > n.index && m <= last) return false;
     const own = layerSends.get(key)?.length ?? 0;
-    const served = (sendTaskConsumers.get(core) ?? []).filter((c) => c > n.index && c <= last).length;
+    const served = servedByCore.filter((c) => c > n.index && c <= last).length;
     return served === own;
   }
 

@@ -303,7 +303,12 @@ export function verifyCommunication(module: Operation, target: Target): Communic
           const x = stack.pop()!;
           if (labels[x] !== -1) continue;
           labels[x] = w.id;
-          for (const m of members(x)) for (const y of succ[m]!) if (labels[find(y)] === -1) stack.push(find(y));
+          for (const m of members(x)) {
+            for (const y of succ[m]!) {
+              const r = find(y);
+              if (labels[r] === -1) stack.push(r);
+            }
+          }
         }
       }
       latestWaitOf.set(core, labels);
@@ -316,18 +321,18 @@ export function verifyCommunication(module: Operation, target: Target): Communic
       const labels = latestWaitReaching(core);
       /** True when signal `s` is ordered after wait `w` (on the waits' core). */
       const reaches = (w: Event, s: Event): boolean => labels[find(s.id)]! >= w.id;
-      const after = ws.map((w) => ({ has: (s: Event): boolean => reaches(w, s) }));
+      // The round of a signal: how many of the waits it is ordered after.
+      const roundOf = ss.map((s) => ws.filter((w) => reaches(w, s)).length);
       let consumed = 0;
       for (let j = 0; j < ws.length; j++) {
-        const early = ss.filter((s) => !after[j]!.has(s));
+        const early = ss.filter((s) => !reaches(ws[j]!, s));
         if (early.length - consumed > ws[j]!.count) {
           const d = error(ws[j]!.op, M.waitOvershoot(core, reg, ws[j]!.count, early.length - consumed));
           for (const s of early) d.attachNote('a signal that may arrive first', s.op.location);
         }
-        for (const s of ss) {
-          const round = after.filter((a) => a.has(s)).length;
-          if (round === j) edge(s.id, ws[j]!.id);
-        }
+        ss.forEach((s, k) => {
+          if (roundOf[k] === j) edge(s.id, ws[j]!.id);
+        });
         consumed += ws[j]!.count;
       }
     }
