@@ -20,8 +20,8 @@ import { PlanLoweringMessages as M } from '../../diagnostics';
 import { constantF32, unfoldConvWeights } from '../../analysis/conv-weights';
 import { selectedResultLayout } from '../../analysis/selected-layouts';
 import { checkWindow, isRefusal, windowExtent } from '../../analysis/window';
-import { buildBatch, denseConstant } from '../compute-builders';
-import { laneCoordinates, padDense, padRowStrips, planesBehindView, readDenseRowWindow, readDenseWindow, readRowWindow, rowStripsToDense } from '../data-movement';
+import { buildBatch, denseConstant, type BodyBuilder } from '../compute-builders';
+import { laneCoordinates, padDense, padRowStrips, planesBehindView, readDenseRowWindow, readDenseWindow, readPatchRows, rowStripsToDense } from '../data-movement';
 import { castRowStrip, nchwOf, physicalValueOf } from '../physical-values';
 import { refuse, type LoweringEnv } from '../lowering-env';
 
@@ -84,19 +84,45 @@ export function convPlanPattern(env: LoweringEnv) {
     const kwe = windowExtent(win, 1);
     const ng = cout / group;
     const inputs = biasValue ? [padded.value, biasValue] : [padded.value];
+    // The output columns of group `gi`: per column tile, the partial sums of its row tiles
+    // (`slices`, one `[1, rows]` value per row tile) restricted to the group's columns.
+    const groupColumns = (bb: BodyBuilder, w: readonly Value[], slices: readonly Value[], gi: number): Value[] => {
+      const out: Value[] = [];
+      const first = gi * ng;
+      const last = first + ng;
+      for (let j = 0; j < colTiles; j++) {
+        const t0 = tiles[j]!;
+        const c0 = t0.colOffset;
+        const c1 = c0 + t0.cols;
+        if (c1 <= first || c0 >= last) continue;
+        const partial = bb.sum(slices.map((s, i) => bb.wvmm(w[i * colTiles + j]!, s)));
+        const from = Math.max(first, c0);
+        const to = Math.min(last, c1);
+        out.push(from === c0 && to === c1 ? partial : bb.slice(partial, [0, from - c0], [1, to - from]));
+      }
+      return out;
+    };
     const collection = buildBatch(rw, loc, g.n * output.h * output.w, { weights: tileValues, inputs }, [1, cout], (bb, w, [x, b]) => {
       const [n, oh, ow] = laneCoordinates(bb, [g.n, output.h, output.w]);
       const h0 = oh!.mul(sh);
       const w0 = ow!.mul(sw);
       // Padded rows: the window of every channel, once (`khe` row slots), as [1, khe, kwe, Cin]
       // (NHWC rows) or [1, khe, Cin, kwe] (NCHW rows).
+      // Padded NHWC rows: every row tile is read straight from the padded rows (no patch copy).
+      const direct = !dense;
       const rows = denseRows
         ? bb.expand(readDenseRowWindow(bb, x!, padded, n!, h0, w0, khe, kwe), [[0, 1], [2], [3]], [1, khe, g.c, kwe])
-        : dense
-          ? undefined
-          : bb.expand(readRowWindow(bb, x!, padded, n!, h0, w0, 0, khe, kwe, g.c), [[0, 1], [2], [3]], [1, khe, kwe, g.c]);
+        : undefined;
       const pieces: Value[] = [];
       for (let gi = 0; gi < group; gi++) {
+        if (direct) {
+          const slices = Array.from({ length: rowTiles }, (_, i) => {
+            const t = tiles[i * colTiles]!;
+            return readPatchRows(bb, x!, padded, n!, h0, w0, { kh, kw, dh, dw, channels: cg, c0: gi * cg }, t.rowOffset, t.rows);
+          });
+          pieces.push(...groupColumns(bb, w, slices, gi));
+          continue;
+        }
         // The group's patch as a [1, K] row, in the matrix's row order: (c, i, j) from the
         // padded planes, (i, c, j) from padded NCHW rows, (i, j, c) from padded NHWC rows.
         let window: Value;
@@ -113,18 +139,7 @@ export function convPlanPattern(env: LoweringEnv) {
           const t = tiles[i * colTiles]!;
           return rowTiles === 1 ? row : bb.slice(row, [0, t.rowOffset], [1, t.rows]);
         });
-        const first = gi * ng;
-        const last = first + ng;
-        for (let j = 0; j < colTiles; j++) {
-          const t0 = tiles[j]!;
-          const c0 = t0.colOffset;
-          const c1 = c0 + t0.cols;
-          if (c1 <= first || c0 >= last) continue;
-          const partial = bb.sum(slices.map((s, i) => bb.wvmm(w[i * colTiles + j]!, s)));
-          const from = Math.max(first, c0);
-          const to = Math.min(last, c1);
-          pieces.push(from === c0 && to === c1 ? partial : bb.slice(partial, [0, from - c0], [1, to - from]));
-        }
+        pieces.push(...groupColumns(bb, w, slices, gi));
       }
       const y = bb.concat(1, pieces);
       return b ? bb.add(y, b) : y;
