@@ -103,7 +103,7 @@ export const RAPTOR_STAGES: readonly CompilerStage[] = [
   {
     name: 'scheduler',
     packageName: '@raptor-pim/scheduler',
-    passes: ['spat-schedule', 'spat-split-oversized-computes', 'spat-tile-parallel-computes', 'spat-split-lanes', 'spat-verify-communication'],
+    passes: ['spat-schedule', 'spat-split-input-channels', 'spat-split-oversized-computes', 'spat-tile-parallel-computes', 'spat-split-lanes', 'spat-verify-communication'],
     register: registerSchedulerStage,
     pipeline: 'spat-schedule,spat-verify-communication',
   },

@@ -13,6 +13,7 @@ import { SpatVerifyCommunicationPass } from './transforms/spat-verify-communicat
 import { SplitOversizedComputesPass } from './transforms/split-oversized-computes';
 import { TileParallelComputesPass } from './transforms/tile-parallel-computes';
 import { SplitLanesPass } from './transforms/split-lanes';
+import { SplitInputChannelsPass } from './transforms/split-input-channels';
 
 // The interface and the strategy driver
 export { createPlanScheduler, modelWorkOf, withDefaults } from './scheduler';
@@ -79,6 +80,14 @@ export {
 export type { ComputeSplitPart, ComputeSplitPlan, OversizedSplits, SplitLimits, SplitResult } from './transforms/split-oversized-computes';
 export { TileParallelComputesPass, parallelDimension, planParallelTiles, tileOversizedParallelComputes, tileParallelCompute } from './transforms/tile-parallel-computes';
 export type { ParallelTile } from './transforms/tile-parallel-computes';
+export {
+  SplitInputChannelsPass,
+  applyInputChannelSplit,
+  planInputChannelSplit,
+  planInputChannelSplits,
+  splitInputChannels,
+  type InputChannelSplitPlan,
+} from './transforms/split-input-channels';
 export { SplitLanesPass, laneLiveBytes, laneSplitBudget, laneSplitDimension, planLaneSplits, splitLanes, splitWideLanes } from './transforms/split-lanes';
 export type { LaneSplit, LaneSplitDimension } from './transforms/split-lanes';
 export { SchedulerMessages } from './diagnostics';
@@ -98,4 +107,5 @@ export function registerSchedulerPasses(registry: PassRegistry): void {
   registry.registerPass(() => new SplitOversizedComputesPass());
   registry.registerPass(() => new TileParallelComputesPass());
   registry.registerPass(() => new SplitLanesPass());
+  registry.registerPass(() => new SplitInputChannelsPass());
 }

@@ -24,6 +24,7 @@ import { planReads, remapPlan, trafficOf } from './planning/transfers';
 import { buildReport, type ScheduleReport } from './report';
 import { materializeSchedule } from './transforms/materialize-schedule';
 import { planOversizedSplits, splitLimitsOf, splitOversizedComputes } from './transforms/split-oversized-computes';
+import { planInputChannelSplits, splitInputChannels } from './transforms/split-input-channels';
 import { verifyCommunication } from './transforms/spat-verify-communication';
 
 /** Scheduler options by name, typed by the scheduler's {@link Scheduler.optionsSchema}. */
@@ -153,10 +154,18 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
       // to the capacity check below); the bodies are restored if scheduling fails later.
       const restore: { func: Operation; body: Operation }[] = [];
       for (const func of funcs) {
+        // Computes whose input window is too large for a core are split over their input
+        // channels first (partial sums and a reduction), then what is still larger than a core
+        // into column parts.
+        const channelSplits = enforce ? planInputChannelSplits(func, cost) : [];
+        if (channelSplits.length) {
+          restore.push({ func, body: func.clone() });
+          splitInputChannels(func, cost, channelSplits);
+        }
         const split = planOversizedSplits(func, splitLimitsOf(cost));
         for (const d of split.diagnostics) diagnostics.push(d);
         if (split.plans.length && !split.diagnostics.length) {
-          restore.push({ func, body: func.clone() });
+          if (!restore.some((r) => r.func === func)) restore.push({ func, body: func.clone() });
           splitOversizedComputes(func, splitLimitsOf(cost), split);
         }
       }

@@ -66,10 +66,10 @@ function runPipeline(ctx: MLIRContext, module: Operation, pipeline: string, targ
 }
 
 describe('registerSchedulerPasses', () => {
-  it('registers spat-schedule, spat-verify-communication, spat-split-lanes, spat-split-oversized-computes and spat-tile-parallel-computes', () => {
+  it('registers spat-schedule, spat-verify-communication, spat-split-input-channels, spat-split-lanes, spat-split-oversized-computes and spat-tile-parallel-computes', () => {
     const registry = new PassRegistry();
     registerSchedulerPasses(registry);
-    expect(registry.registeredPasses.map((p) => p.argument)).toEqual(['spat-schedule', 'spat-split-lanes', 'spat-split-oversized-computes', 'spat-tile-parallel-computes', 'spat-verify-communication']);
+    expect(registry.registeredPasses.map((p) => p.argument)).toEqual(['spat-schedule', 'spat-split-input-channels', 'spat-split-lanes', 'spat-split-oversized-computes', 'spat-tile-parallel-computes', 'spat-verify-communication']);
   });
 
   it('lists the built-in strategies, throughput first (the default)', () => {

@@ -368,7 +368,10 @@ export function granularityForMemory(workload: Workload, cost: CostModel, prefer
   return workload.nodes.map((n) => {
     const r = replicas?.[n.index] ?? 1;
     if (placedFootprint(workload, n, r, preferred, cost, transfer).bodyBytes <= cost.localMemoryBytes) return preferred;
-    return placedFootprint(workload, n, r, other, cost, transfer).bodyBytes <= cost.localMemoryBytes ? other : preferred;
+    if (placedFootprint(workload, n, r, other, cost, transfer).bodyBytes <= cost.localMemoryBytes) return other;
+    // Neither fits at these replicas: the granularity that fits with fewer replicas.
+    const fewest = (g: Granularity): number => divisors(n.lanes).find((d) => d >= r && d <= cost.cores && placedFootprint(workload, n, d, g, cost, transfer).bodyBytes <= cost.localMemoryBytes) ?? Infinity;
+    return fewest(other) < fewest(preferred) ? other : preferred;
   });
 }
 
@@ -431,7 +434,7 @@ export function placedFootprint(workload: Workload, node: WorkloadNode, replicas
  * parts where those do not fit); the largest such divisor where none fits (the driver's check
  * names the compute).
  */
-export function minimumReplicas(workload: Workload, cost: CostModel, granularity?: readonly Granularity[], transfer: TransferMode = 'channel'): number[] {
+export function minimumReplicas(workload: Workload, cost: CostModel, granularity?: readonly Granularity[], transfer: TransferMode = 'channel', windowOnly = false): number[] {
   return workload.nodes.map((n) => {
     const g = granularity?.[n.index] ?? 'layer';
     const options = divisors(n.lanes).filter((d) => d <= cost.cores);
@@ -442,7 +445,8 @@ export function minimumReplicas(workload: Workload, cost: CostModel, granularity
     const r = fewest(g);
     // A window pipeline that deadlocks falls back to layer granularity with the same replicas:
     // take the replicas that would fit there too, where any do.
-    const layer = g === 'window' ? fewest('layer') : undefined;
+    // (Not with `windowOnly`: the window pipeline then has no such fallback.)
+    const layer = g === 'window' && !windowOnly ? fewest('layer') : undefined;
     if (r !== undefined) return Math.max(r, layer ?? r);
     return options[options.length - 1] ?? 1;
   });

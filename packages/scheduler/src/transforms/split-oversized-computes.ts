@@ -124,8 +124,8 @@ export function splitLimitsOf(cost: CostModel): SplitLimits {
   return { crossbarRows: cost.crossbarRows, crossbarCols: cost.crossbarCols, crossbarsPerCore: cost.crossbarsPerCore, crossbars: cost.crossbars };
 }
 
-/** The body's structure: bound arguments and the published value. */
-interface BodyShape {
+/** The body's structure: bound arguments and the published value (shared with `spat-split-input-channels`). */
+export interface BodyShape {
   readonly entry: Block;
   readonly isBatch: boolean;
   readonly lanes: number;
@@ -140,14 +140,15 @@ interface BodyShape {
 }
 
 /** The column structure of a body: the concat, the chains and the ops after the concat. */
-interface ColumnForm {
+export interface ColumnForm {
   readonly concat: Operation;
   readonly axis: number;
   /** Element-wise ops from the concat to the published value, in order, with the operand position of the main value. */
   readonly post: readonly { readonly op: Operation; readonly main: number }[];
 }
 
-function bodyShape(op: Operation): BodyShape | string {
+/** The structure of a graph compute's body, or why it has another form. */
+export function bodyShape(op: Operation): BodyShape | string {
   const isBatch = GraphComputeBatchOp.isInstance(op);
   const region = op.regions[0];
   const entry = region?.firstBlock;
@@ -172,7 +173,7 @@ function bodyShape(op: Operation): BodyShape | string {
 }
 
 /** The ops of `entry` that `roots` depend on (transitively, nested regions included), and the entry arguments they read. */
-function coneOf(roots: readonly Value[], entry: Block): { ops: Set<Operation>; args: Set<Value> } {
+export function coneOf(roots: readonly Value[], entry: Block): { ops: Set<Operation>; args: Set<Value> } {
   const ops = new Set<Operation>();
   const args = new Set<Value>();
   const stack: Value[] = [...roots];
@@ -194,7 +195,8 @@ function coneOf(roots: readonly Value[], entry: Block): { ops: Set<Operation>; a
   return { ops, args };
 }
 
-function columnForm(shape: BodyShape): ColumnForm | string {
+/** The concat of accumulation chains the body publishes (through column-wise ops), or why it has another form. */
+export function columnForm(shape: BodyShape): ColumnForm | string {
   const post: { op: Operation; main: number }[] = [];
   let v = shape.published;
   for (;;) {
@@ -223,7 +225,7 @@ function columnForm(shape: BodyShape): ColumnForm | string {
 }
 
 /** Crossbars of the distinct weights read by the `spat.wvmm`s of `ops`. */
-function crossbarsOfOps(ops: Iterable<Operation>, limits: SplitLimits, into = new Map<Value, number>()): Map<Value, number> {
+export function crossbarsOfOps(ops: Iterable<Operation>, limits: SplitLimits, into = new Map<Value, number>()): Map<Value, number> {
   for (const o of ops) {
     o.walk((x: Operation) => {
       if (!WvmmOp.isInstance(x)) return;
