@@ -87,14 +87,13 @@ export function replicaItems(
   cost: CostModel,
   granularity?: readonly Granularity[],
   transfer: TransferMode = 'channel',
-  windowOnly = false,
 ): ReplicaItem[] {
   const items: ReplicaItem[] = [];
   for (const n of workload.nodes) {
     const { replicas: r, copies } = replication[n.index]!;
     const placed = placedFootprint(workload, n, r, granularity?.[n.index] ?? 'layer', cost, transfer);
     let footprint: ReplicaFootprint = placed;
-    if (granularity?.[n.index] === 'window' && !windowOnly) {
+    if (granularity?.[n.index] === 'window') {
       // A window pipeline that deadlocks falls back to layer granularity on the same cores: keep
       // room for that where it fits a core (a streamed result is not kept at window granularity).
       const layer = placedFootprint(workload, n, r, 'layer', cost, transfer);

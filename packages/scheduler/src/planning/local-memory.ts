@@ -434,7 +434,7 @@ export function placedFootprint(workload: Workload, node: WorkloadNode, replicas
  * parts where those do not fit); the largest such divisor where none fits (the driver's check
  * names the compute).
  */
-export function minimumReplicas(workload: Workload, cost: CostModel, granularity?: readonly Granularity[], transfer: TransferMode = 'channel', windowOnly = false): number[] {
+export function minimumReplicas(workload: Workload, cost: CostModel, granularity?: readonly Granularity[], transfer: TransferMode = 'channel'): number[] {
   return workload.nodes.map((n) => {
     const g = granularity?.[n.index] ?? 'layer';
     const options = divisors(n.lanes).filter((d) => d <= cost.cores);
@@ -445,8 +445,7 @@ export function minimumReplicas(workload: Workload, cost: CostModel, granularity
     const r = fewest(g);
     // A window pipeline that deadlocks falls back to layer granularity with the same replicas:
     // take the replicas that would fit there too, where any do.
-    // (Not with `windowOnly`: the window pipeline then has no such fallback.)
-    const layer = g === 'window' && !windowOnly ? fewest('layer') : undefined;
+    const layer = g === 'window' ? fewest('layer') : undefined;
     if (r !== undefined) return Math.max(r, layer ?? r);
     return options[options.length - 1] ?? 1;
   });

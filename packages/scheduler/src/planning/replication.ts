@@ -26,11 +26,6 @@ export interface PackingConstraints {
   readonly transfer?: TransferMode;
   /** Keep replicas off their neighbours' cores where possible ({@link PackOptions.separateNeighbours}). */
   readonly separateNeighbours?: boolean;
-  /**
-   * Size window-granularity replicas for their windows only, without the room (and replicas) a
-   * fallback to layer granularity would need: for models whose layers only fit streamed.
-   */
-  readonly windowOnly?: boolean;
 }
 
 /** The replica counts of a plan and their packing. */
@@ -90,11 +85,11 @@ export function planReplicasForPeriod(workload: Workload, cost: CostModel, toler
 function periodAttempt(workload: Workload, cost: CostModel, constraints: PackingConstraints): (periodNs: number) => ReplicationPlan | undefined {
   const nodes = workload.nodes.length;
   // Local memory sets a floor on replicas: one replica must fit a core (with windows where needed).
-  const minimum = constraints.ignoreMemory ? undefined : minimumReplicas(workload, cost, constraints.granularity, constraints.transfer, constraints.windowOnly === true);
+  const minimum = constraints.ignoreMemory ? undefined : minimumReplicas(workload, cost, constraints.granularity, constraints.transfer);
   return (periodNs) => {
     const replication = workload.nodes.map((n) => replicationForPeriod(n, cost, periodNs, cost.cores, minimum?.[n.index] ?? 1));
     if (crossbarsOf(workload, replication) > cost.crossbars) return undefined;
-    const packing = packReplicas(replicaItems(workload, replication, cost, constraints.granularity, constraints.transfer, constraints.windowOnly === true), nodes, cost, {
+    const packing = packReplicas(replicaItems(workload, replication, cost, constraints.granularity, constraints.transfer), nodes, cost, {
       cores: cost.cores,
       timeBudgetNs: periodNs,
       preferAffinity: true,
@@ -154,9 +149,9 @@ export function replicationCandidates(workload: Workload, cost: CostModel, toler
 
 /** One copy of every node, packed without a time limit (the baseline capacity check). */
 export function planSingleCopies(workload: Workload, cost: CostModel, preferAffinity: boolean, constraints: PackingConstraints = {}): ReplicationPlan | undefined {
-  const minimum = constraints.ignoreMemory ? undefined : minimumReplicas(workload, cost, constraints.granularity, constraints.transfer, constraints.windowOnly === true);
+  const minimum = constraints.ignoreMemory ? undefined : minimumReplicas(workload, cost, constraints.granularity, constraints.transfer);
   const replication = workload.nodes.map((n) => ({ replicas: minimum?.[n.index] ?? 1, copies: 1 }));
-  const packing = packReplicas(replicaItems(workload, replication, cost, constraints.granularity, constraints.transfer, constraints.windowOnly === true), workload.nodes.length, cost, {
+  const packing = packReplicas(replicaItems(workload, replication, cost, constraints.granularity, constraints.transfer), workload.nodes.length, cost, {
     cores: cost.cores,
     timeBudgetNs: Infinity,
     preferAffinity,

@@ -47,11 +47,6 @@ export function planThroughput(context: PlanContext, granularity: Granularity, s
     layerWiseTransfer = 'host';
     layerWise = layerWiseCandidates(workload, cost, { transfer: 'host' });
   }
-  if (!candidates.length && enforce && granularities.includes('window')) {
-    // Layers that only fit streamed (resnet18): size their replicas for their windows, with no
-    // room kept for a fallback to layer granularity.
-    candidates = search({ granularity: granularities, ignoreMemory: false, windowOnly: true });
-  }
   if (!candidates.length && enforce) {
     // The activations of a pipeline kept on chip exceed the cores' local memory: spill them
     // through host slots (READY/FREE), which keeps nothing live after a body (B4 charges it).
