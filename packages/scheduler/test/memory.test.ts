@@ -120,6 +120,16 @@ describe('lenet5 with 4 KiB of local memory per core', () => {
   });
 });
 
+describe('lenet5 with 5 KiB of local memory per core', () => {
+  it('layer-sequential names the compute that fits no core even with its most replicas', () => {
+    const m = lowered('lenet5');
+    if (!m) return;
+    const r = schedule(m.module, 'layer-sequential', targetWithLocalMemory(5 * 1024));
+    expect(r.report).toBeUndefined();
+    expect(r.errors[0]).toMatch(/^spat-schedule: strategy 'layer-sequential' found no mapping of the graph computes onto 64 cores \(#\d+ \S+ needs \d+ bytes of live local memory (on one core|per replica even split over \d+ cores) but a core has 5120/);
+  });
+});
+
 describe('replicaCrossbarShortfall', () => {
   it('is silent where the replicas local memory asks for fit the crossbars (lenet5 at 16 KiB and 64 KiB)', () => {
     const m = lowered('lenet5');

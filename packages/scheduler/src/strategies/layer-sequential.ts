@@ -9,7 +9,7 @@
 import { enumOption } from '@raptor-pim/ir-core';
 import type { WorkloadNode } from '../analysis/workload';
 import { replicaItems } from '../planning/core-mapping';
-import { enforcesLocalMemory, granularityForMemory, localMemoryOption, minimumReplicas } from '../planning/local-memory';
+import { canStreamWindows, enforcesLocalMemory, granularityForMemory, localMemoryOption, minimumReplicas } from '../planning/local-memory';
 import type { NodePlacement, TransferMode } from '../planning/schedule-plan';
 import { createPlanScheduler, type PlanContext } from '../scheduler';
 import { SchedulerMessages as M } from '../diagnostics';
@@ -24,6 +24,15 @@ function planLayerSequential({ workload, cost, options }: PlanContext) {
   const replicas = enforce ? minimumReplicas(workload, cost, granularity, transfer) : workload.nodes.map(() => 1);
   const allItems = replicaItems(workload, workload.nodes.map((n) => ({ replicas: replicas[n.index]!, copies: 1 })), cost, granularity, transfer);
   const items = allItems.filter((it) => it.replica === 0); // node order: one per node (its replicas are alike)
+  if (enforce) {
+    // A node whose replica does not fit even alone on a core (minimumReplicas found no count that fits).
+    const over = items.find((it) => it.memoryBytes > cost.localMemoryBytes);
+    if (over) {
+      const n = workload.nodes[over.node]!;
+      const couldStream = transfer === 'host' && canStreamWindows(n, 'window', 'channel');
+      return M.noPacking('layer-sequential', cost.cores, M.replicaBeyondCore(n.name, replicas[n.index]!, over.memoryBytes, cost.localMemoryBytes, couldStream));
+    }
+  }
   const coreOf: number[][] = [];
   const used: number[] = [];
   // Per core: the computes placed on it (node, body bytes) and the results kept live there, each
