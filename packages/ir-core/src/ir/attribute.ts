@@ -9,17 +9,33 @@ let nextStorageId = 1;
  * {@link MLIRContext.unique}.
  */
 export abstract class Attribute {
+  // The fields are declared and assigned in the constructor rather than defined as class
+  // fields: a field initializer of this base class runs on instances of every attribute class,
+  // where the engine defines it on its slow (megamorphic) path; an assignment stays on the fast
+  // one. Same properties, same order.
+  /** The owning context. */
+  declare readonly context: MLIRContext;
   /** A small integer unique per attribute/type instance; use it to build uniquing keys. */
-  readonly id: number = nextStorageId++;
-  constructor(readonly context: MLIRContext) {}
+  declare readonly id: number;
+  constructor(context: MLIRContext) {
+    this.context = context;
+    this.id = nextStorageId++;
+  }
 }
 
 /**
  * Base of every type. Types are immutable and uniqued by their context: compare with `===`.
  */
 export abstract class Type {
-  readonly id: number = nextStorageId++;
-  constructor(readonly context: MLIRContext) {}
+  // Declared and assigned, as in Attribute (see there).
+  /** The owning context. */
+  declare readonly context: MLIRContext;
+  /** A small integer unique per attribute/type instance; use it to build uniquing keys. */
+  declare readonly id: number;
+  constructor(context: MLIRContext) {
+    this.context = context;
+    this.id = nextStorageId++;
+  }
 }
 
 /**

@@ -8,7 +8,7 @@ import type { OpBuilder } from './builder';
 import { AnyType, type AttrConstraint, type TypeConstraint } from './constraints';
 import { formatType } from './format-hooks';
 import type { InterfaceImplementation, OpInterface } from './interfaces';
-import type { Operation } from './operation';
+import { Operation } from './operation';
 import type { Region } from './region';
 import type { OpTrait } from './traits';
 import type { OpResult, Value } from './value';
@@ -190,10 +190,14 @@ export type OpView<O = unknown, R = unknown, A = unknown, G = unknown, S = unkno
 
 /** The base of every typed view. */
 export class OpViewBase {
-  constructor(
-    /** The viewed operation. */
-    readonly op: Operation,
-  ) {}
+  // Declared and assigned rather than a class field: each definition has its own view class,
+  // so a field initializer here would define `op` on the engine's slow (megamorphic) path at
+  // every view built, and views are built for every op created or verified.
+  /** The viewed operation. */
+  declare readonly op: Operation;
+  constructor(op: Operation) {
+    this.op = op;
+  }
   /** The op's location. */
   get location(): Location {
     return this.op.location;
@@ -453,18 +457,20 @@ export class OpDefinition<
     const resultTypes: Type[] = [];
     const resultSizes: number[] = [];
     collectGroups(this.resultGroups, a, resultTypes, resultSizes, this.name, 'result type');
-    const properties = new Map<string, Attribute>();
-    const attributes = new Map<string, Attribute>();
+    // Each map is made when its first entry comes (many ops have neither).
+    let properties: Map<string, Attribute> | null = null;
+    let attributes: Map<string, Attribute> | null = null;
     for (const g of this.attrSpecs) {
       const v = a[g.name] as Attribute | undefined;
       if (v === undefined) continue;
-      (g.spec.storage === 'property' ? properties : attributes).set(g.name, v);
+      if (g.spec.storage === 'property') (properties ??= new Map()).set(g.name, v);
+      else (attributes ??= new Map()).set(g.name, v);
     }
     const ctx = builder.context;
-    if (this.hasOperandSegments) properties.set(OPERAND_SEGMENT_SIZES, DenseArrayAttr.i32(ctx, operandSizes));
-    if (this.hasResultSegments) properties.set(RESULT_SEGMENT_SIZES, DenseArrayAttr.i32(ctx, resultSizes));
+    if (this.hasOperandSegments) (properties ??= new Map()).set(OPERAND_SEGMENT_SIZES, DenseArrayAttr.i32(ctx, operandSizes));
+    if (this.hasResultSegments) (properties ??= new Map()).set(RESULT_SEGMENT_SIZES, DenseArrayAttr.i32(ctx, resultSizes));
     const extra = args.extraAttributes;
-    if (extra) for (const k of Object.keys(extra)) attributes.set(k, extra[k]!);
+    if (extra) for (const k of Object.keys(extra)) (attributes ??= new Map()).set(k, extra[k]!);
     const successors: Block[] = [];
     for (const g of this.successorGroups) {
       const v = a[g.name];
@@ -472,16 +478,14 @@ export class OpDefinition<
         if (v != null) for (const b of v as Block[]) successors.push(b);
       } else if (v !== undefined) successors.push(v as Block);
     }
-    const op = builder.create({
-      name: this.name,
-      location,
-      operands,
-      resultTypes,
-      properties,
-      attributes,
-      successors,
-      regions: this.fixedRegions,
-    });
+    // The maps built above go to the op as they are (not copied, as `builder.create` would).
+    const op = builder.insert(
+      Operation.createOwningMaps(
+        { context: ctx, name: this.name, location, operands, resultTypes, successors, regions: this.fixedRegions },
+        properties,
+        attributes,
+      ),
+    );
     return new this.viewClass(op);
   }
 

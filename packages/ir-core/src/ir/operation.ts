@@ -127,15 +127,26 @@ export class Operation {
    * whether that is allowed).
    */
   static create(state: OperationState): Operation {
+    return Operation.createWithMaps(state, toMap(state.properties), toMap(state.attributes));
+  }
+
+  /**
+   * Like {@link create}, but the operation takes `properties` and `attributes` as they are
+   * instead of copying them (null or an empty map: none): the caller gives up both maps. For
+   * builders that assemble the maps themselves (`OpDefinition.build`): no second map to
+   * allocate and fill per op.
+   */
+  static createOwningMaps(
+    state: Omit<OperationState, 'properties' | 'attributes'>,
+    properties: Map<string, Attribute> | null,
+    attributes: Map<string, Attribute> | null,
+  ): Operation {
+    return Operation.createWithMaps(state, properties !== null && properties.size > 0 ? properties : null, attributes !== null && attributes.size > 0 ? attributes : null);
+  }
+
+  private static createWithMaps(state: OperationState, properties: Map<string, Attribute> | null, attributes: Map<string, Attribute> | null): Operation {
     const def = lookupOpDefinition(state.context, state.name);
-    const op = new Operation(
-      state.context,
-      state.name,
-      state.location,
-      def,
-      toMap(state.properties),
-      toMap(state.attributes),
-    );
+    const op = new Operation(state.context, state.name, state.location, def, properties, attributes);
     const operands = state.operands;
     if (operands && operands.length > 0) {
       const storage: OpOperand[] = new Array(operands.length);
