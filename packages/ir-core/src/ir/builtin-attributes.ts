@@ -492,28 +492,14 @@ function storageEquals(a: DenseStorage, b: DenseStorage): boolean {
 function storageHash(a: DenseStorage): string {
   let bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
   if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice(); // an aligned copy: the hash depends on the contents only
-  // Multiplicative hashing over whole 32-bit words (4x fewer steps than bytes) in four
-  // independent lanes (word i goes to lane i % 4), then the trailing words and bytes in the
-  // first lane. One multiply per word as with a single lane, but the four chains of
-  // multiplies overlap in the processor instead of waiting on each other: about half the time
-  // on a model's weights. The key only picks a bucket (`DenseElementsAttr.adopt` compares the
-  // whole contents with each attribute in it): a 32-bit hash and the length keep buckets of one.
-  let h0 = 0x811c9dc5 | 0;
-  let h1 = 0x050c5d1f | 0;
-  let h2 = 0x1b873593 | 0;
-  let h3 = 0x7f4a7c15 | 0;
+  // One multiplicative lane over whole 32-bit words (4x fewer steps than bytes), then the
+  // trailing bytes. The key only picks a bucket (`DenseElementsAttr.adopt` compares the whole
+  // contents with each attribute in it): a 32-bit hash and the length keep buckets of one, and
+  // one multiply per word is half the work of two lanes (a model's weights are hashed cold).
+  let h = 0x811c9dc5 | 0;
   const words = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
-  const whole = words.length & ~3;
-  let i = 0;
-  for (; i < whole; i += 4) {
-    h0 = Math.imul(h0 ^ words[i]!, 0x01000193) ^ (h0 >>> 13);
-    h1 = Math.imul(h1 ^ words[i + 1]!, 0x01000193) ^ (h1 >>> 13);
-    h2 = Math.imul(h2 ^ words[i + 2]!, 0x01000193) ^ (h2 >>> 13);
-    h3 = Math.imul(h3 ^ words[i + 3]!, 0x01000193) ^ (h3 >>> 13);
-  }
-  for (; i < words.length; i++) h0 = Math.imul(h0 ^ words[i]!, 0x01000193) ^ (h0 >>> 13);
-  for (let b = words.length * 4; b < bytes.length; b++) h0 = Math.imul(h0 ^ bytes[b]!, 0x01000193) ^ (h0 >>> 13);
-  const h = Math.imul(Math.imul(Math.imul(h0 ^ h1, 0x01000193) ^ h2, 0x01000193) ^ h3, 0x01000193);
+  for (let i = 0; i < words.length; i++) h = Math.imul(h ^ words[i]!, 0x01000193) ^ (h >>> 13);
+  for (let i = words.length * 4; i < bytes.length; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193) ^ (h >>> 13);
   return `${(h >>> 0).toString(36)}.${a.byteLength}`;
 }
 
