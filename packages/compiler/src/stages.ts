@@ -65,7 +65,7 @@ function optionText(value: SchedulerOptions[string]): string {
  * `compile()` becomes the one `spat-schedule` runs (with its options).
  */
 function registerSchedulerStage(registry: PassRegistry, options: StageRegistrationOptions): void {
-  const { SpatSchedulePass, SpatVerifyCommunicationPass, SplitLanesPass, SplitOversizedComputesPass, TileParallelComputesPass, registerSchedulerPasses } = require('@raptor-pim/scheduler') as typeof SchedulerPackage;
+  const { SpatSchedulePass, SpatVerifyCommunicationPass, SplitInputChannelsPass, SplitLanesPass, SplitOversizedComputesPass, TileParallelComputesPass, registerSchedulerPasses } = require('@raptor-pim/scheduler') as typeof SchedulerPackage;
   const { scheduler, schedulerOptions = {} } = options;
   if (!scheduler) return registerSchedulerPasses(registry);
   registry.registerPass(() => {
@@ -77,6 +77,7 @@ function registerSchedulerStage(registry: PassRegistry, options: StageRegistrati
   registry.registerPass(() => new SplitOversizedComputesPass());
   registry.registerPass(() => new TileParallelComputesPass());
   registry.registerPass(() => new SplitLanesPass());
+  registry.registerPass(() => new SplitInputChannelsPass());
 }
 
 /**

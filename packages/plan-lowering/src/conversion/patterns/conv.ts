@@ -21,7 +21,7 @@ import { constantF32, unfoldConvWeights } from '../../analysis/conv-weights';
 import { selectedResultLayout } from '../../analysis/selected-layouts';
 import { checkWindow, isRefusal, windowExtent } from '../../analysis/window';
 import { buildBatch, denseConstant, type BodyBuilder } from '../compute-builders';
-import { laneCoordinates, padDense, padRowStrips, planesBehindView, readDenseRowWindow, readDenseWindow, readPatchRows, rowStripsToDense } from '../data-movement';
+import { laneCoordinates, padDense, padRowStrips, planesBehindView, readDenseRowWindow, readDenseWindow, readPatchRows, readRowWindow, rowStripsToDense } from '../data-movement';
 import { castRowStrip, nchwOf, physicalValueOf } from '../physical-values';
 import { refuse, type LoweringEnv } from '../lowering-env';
 
@@ -84,6 +84,10 @@ export function convPlanPattern(env: LoweringEnv) {
     const kwe = windowExtent(win, 1);
     const ng = cout / group;
     const inputs = biasValue ? [padded.value, biasValue] : [padded.value];
+    // Padded NHWC rows with a group's channels a multiple of the crossbar rows: every row tile is
+    // one channel range of one tap, read straight from the padded rows (no patch copy, one copy
+    // per tile). Otherwise a tile would gather several taps (more, smaller copies than one patch).
+    const direct = !dense && cg % env.crossbar.rows === 0;
     // The output columns of group `gi`: per column tile, the partial sums of its row tiles
     // (`slices`, one `[1, rows]` value per row tile) restricted to the group's columns.
     const groupColumns = (bb: BodyBuilder, w: readonly Value[], slices: readonly Value[], gi: number): Value[] => {
@@ -108,11 +112,11 @@ export function convPlanPattern(env: LoweringEnv) {
       const w0 = ow!.mul(sw);
       // Padded rows: the window of every channel, once (`khe` row slots), as [1, khe, kwe, Cin]
       // (NHWC rows) or [1, khe, Cin, kwe] (NCHW rows).
-      // Padded NHWC rows: every row tile is read straight from the padded rows (no patch copy).
-      const direct = !dense;
       const rows = denseRows
         ? bb.expand(readDenseRowWindow(bb, x!, padded, n!, h0, w0, khe, kwe), [[0, 1], [2], [3]], [1, khe, g.c, kwe])
-        : undefined;
+        : dense || direct
+          ? undefined
+          : bb.expand(readRowWindow(bb, x!, padded, n!, h0, w0, 0, khe, kwe, g.c), [[0, 1], [2], [3]], [1, khe, kwe, g.c]);
       const pieces: Value[] = [];
       for (let gi = 0; gi < group; gi++) {
         if (direct) {
