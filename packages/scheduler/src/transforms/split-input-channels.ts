@@ -45,8 +45,6 @@ import {
   Pass,
   RankedTensorType,
   ReturnOp,
-  applyPatternsGreedily,
-  createPattern,
   type Operation,
   type PatternRewriter,
   type Value,
@@ -55,6 +53,7 @@ import { ConcatOp, GraphComputeBatchOp, GraphComputeOp, InParallelOp, VaddOp, Wv
 import { ExtractSliceOp, createExtractSlice, createParallelInsertSlice, readSliceLists } from '@raptor-pim/upstream-dialects';
 import { createCostModel, type CostModel } from '@raptor-pim/pim-target';
 import { targetOf } from '../target';
+import { applyPlannedComputeRewrites } from './planned-rewrites';
 import { bodyShape, columnForm, coneOf, crossbarsOfOps, splitLimitsOf, type BodyShape, type ColumnForm } from './split-oversized-computes';
 
 /** One product of an accumulation chain: `spat.wvmm` of a weight tile and a row-tile read. */
@@ -305,20 +304,7 @@ export function applyInputChannelSplit(plan: InputChannelSplitPlan, rewriter: Pa
 /** Splits the computes {@link planInputChannelSplits} finds in `func` (or `plans`); returns how many. */
 export function splitInputChannels(func: Operation, cost: CostModel, plans: readonly InputChannelSplitPlan[] = planInputChannelSplits(func, cost)): number {
   if (!plans.length) return 0;
-  const planOf = new Map(plans.map((p) => [p.op, p]));
-  const rewrite = (op: Operation, rewriter: PatternRewriter): boolean => {
-    const plan = planOf.get(op);
-    if (!plan) return false;
-    planOf.delete(op);
-    applyInputChannelSplit(plan, rewriter);
-    return true;
-  };
-  const patterns = [
-    createPattern(GraphComputeBatchOp, (view, rewriter) => rewrite(view.op, rewriter), { debugName: 'split-input-channels-graph-compute-batch' }),
-    createPattern(GraphComputeOp, (view, rewriter) => rewrite(view.op, rewriter), { debugName: 'split-input-channels-graph-compute' }),
-  ];
-  applyPatternsGreedily(func, patterns, { fold: false, eraseDeadOps: false, cseConstants: false, enableRegionSimplification: false, useTopDownTraversal: true, maxIterations: 1 });
-  if (planOf.size) throw new Error('internal error: a planned channel split was not applied');
+  applyPlannedComputeRewrites(func, plans, applyInputChannelSplit, 'split-input-channels');
   return plans.length;
 }
 

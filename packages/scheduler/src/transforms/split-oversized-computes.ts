@@ -40,8 +40,6 @@ import {
   Pass,
   RankedTensorType,
   ReturnOp,
-  applyPatternsGreedily,
-  createPattern,
   type Block,
   type Location,
   type OpBuilder,
@@ -70,6 +68,7 @@ import { createCostModel, type CostModel } from '@raptor-pim/pim-target';
 import { describeNode } from '../analysis/workload';
 import { SchedulerMessages as M } from '../diagnostics';
 import { targetOf } from '../target';
+import { applyPlannedComputeRewrites } from './planned-rewrites';
 
 /** The crossbar geometry a split is planned for (from the target's cost model). */
 export interface SplitLimits {
@@ -493,20 +492,7 @@ export interface SplitResult {
 export function splitOversizedComputes(func: Operation, limits: SplitLimits, planned: OversizedSplits = planOversizedSplits(func, limits)): SplitResult {
   const { plans, diagnostics } = planned;
   if (diagnostics.length || !plans.length) return { split: 0, parts: 0, diagnostics };
-  const planOf = new Map(plans.map((p) => [p.op, p]));
-  const rewrite = (op: Operation, rewriter: PatternRewriter): boolean => {
-    const plan = planOf.get(op);
-    if (!plan) return false;
-    planOf.delete(op);
-    applyComputeSplit(plan, rewriter);
-    return true;
-  };
-  const patterns = [
-    createPattern(GraphComputeBatchOp, (view, rewriter) => rewrite(view.op, rewriter), { debugName: 'split-oversized-graph-compute-batch' }),
-    createPattern(GraphComputeOp, (view, rewriter) => rewrite(view.op, rewriter), { debugName: 'split-oversized-graph-compute' }),
-  ];
-  applyPatternsGreedily(func, patterns, { fold: false, eraseDeadOps: false, cseConstants: false, enableRegionSimplification: false, useTopDownTraversal: true, maxIterations: 1 });
-  if (planOf.size) throw new Error('internal error: a planned compute split was not applied');
+  applyPlannedComputeRewrites(func, plans, applyComputeSplit, 'split-oversized');
   return { split: plans.length, parts: plans.reduce((a, p) => a + p.parts.length, 0), diagnostics: [] };
 }
 
