@@ -54,7 +54,7 @@ import { ExtractSliceOp, createExtractSlice, createParallelInsertSlice, readSlic
 import { createCostModel, type CostModel } from '@raptor-pim/pim-target';
 import { targetOf } from '../target';
 import { applyPlannedComputeRewrites } from './planned-rewrites';
-import { bodyShape, columnForm, coneOf, crossbarsOfOps, splitLimitsOf, type BodyShape, type ColumnForm } from './split-oversized-computes';
+import { bodyShape, buildPartCompute, columnForm, coneOf, crossbarsOfOps, splitLimitsOf, type BodyShape, type ColumnForm } from './split-oversized-computes';
 
 /** One product of an accumulation chain: `spat.wvmm` of a weight tile and a row-tile read. */
 interface ChainLeaf {
@@ -215,19 +215,7 @@ function buildChannelPart(rewriter: PatternRewriter, plan: InputChannelSplitPlan
   const inputs = shape.inputs.filter((x) => cone.args.has(x.arg));
   const concatType = form.concat.getResult(0).type as RankedTensorType;
   const resultType = shape.isBatch ? RankedTensorType.get(ctx, [shape.lanes, ...concatType.shape], concatType.elementType) : concatType;
-  const bindings = { weights: weights.map((w) => w.operand), inputs: inputs.map((x) => x.operand), outputs: [resultType] };
-  const partOp = shape.isBatch
-    ? GraphComputeBatchOp.build(rewriter, { ...bindings, laneCount: IntegerAttr.get(IntegerType.get(ctx, 32), shape.lanes) }, loc).op
-    : GraphComputeOp.build(rewriter, bindings, loc).op;
-  const argTypes = [...(shape.isBatch ? [IndexType.get(ctx)] : []), ...weights.map((w) => w.arg.type), ...inputs.map((x) => x.arg.type), ...(shape.isBatch ? [resultType] : [])];
-  const saved = rewriter.saveInsertionPoint();
-  const block = rewriter.createBlock(partOp.regions[0]!, null, argTypes, argTypes.map(() => loc));
-  const mapping = new IRMapping();
-  let next = 0;
-  if (shape.isBatch) mapping.map(shape.entry.arguments[0]!, block.arguments[next++]!);
-  for (const w of weights) mapping.map(w.arg, block.arguments[next++]!);
-  for (const x of inputs) mapping.map(x.arg, block.arguments[next++]!);
-  for (const o of shape.entry.operations) if (cone.ops.has(o)) rewriter.clone(o, mapping);
+  const { op: partOp, block, mapping, saved } = buildPartCompute(rewriter, shape, weights, inputs, resultType, cone.ops, loc);
   const sums = mine.map((leaves) => {
     let acc: Value | undefined;
     for (const l of leaves) {

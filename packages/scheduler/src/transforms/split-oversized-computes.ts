@@ -372,6 +372,46 @@ function columnSlice(b: OpBuilder, loc: Location, v: Value, axis: number, offset
   });
 }
 
+/** A new part of a compute: the op, its entry block, the mapping from the original body and the insertion point to restore. */
+export interface PartCompute {
+  readonly op: Operation;
+  readonly block: Block;
+  readonly mapping: IRMapping;
+  readonly saved: ReturnType<PatternRewriter['saveInsertionPoint']>;
+}
+
+/**
+ * Builds a graph compute (a batch with the same lanes when `shape` is one) at the rewriter's
+ * insertion point, binding `weights` and `inputs` of the original body, with result type
+ * `resultType`; its entry block starts with clones of the original body's ops in `cloned` (in
+ * order). The rewriter is left inside the new block; restore it with `saved`.
+ */
+export function buildPartCompute(
+  rewriter: PatternRewriter,
+  shape: BodyShape,
+  weights: BodyShape['weights'],
+  inputs: BodyShape['inputs'],
+  resultType: RankedTensorType,
+  cloned: ReadonlySet<Operation>,
+  loc: Location,
+): PartCompute {
+  const ctx = rewriter.context;
+  const bindings = { weights: weights.map((w) => w.operand), inputs: inputs.map((x) => x.operand), outputs: [resultType] };
+  const op = shape.isBatch
+    ? GraphComputeBatchOp.build(rewriter, { ...bindings, laneCount: IntegerAttr.get(IntegerType.get(ctx, 32), shape.lanes) }, loc).op
+    : GraphComputeOp.build(rewriter, bindings, loc).op;
+  const argTypes = [...(shape.isBatch ? [IndexType.get(ctx)] : []), ...weights.map((w) => w.arg.type), ...inputs.map((x) => x.arg.type), ...(shape.isBatch ? [resultType] : [])];
+  const saved = rewriter.saveInsertionPoint();
+  const block = rewriter.createBlock(op.regions[0]!, null, argTypes, argTypes.map(() => loc));
+  const mapping = new IRMapping();
+  let next = 0;
+  if (shape.isBatch) mapping.map(shape.entry.arguments[0]!, block.arguments[next++]!);
+  for (const w of weights) mapping.map(w.arg, block.arguments[next++]!);
+  for (const x of inputs) mapping.map(x.arg, block.arguments[next++]!);
+  for (const o of shape.entry.operations) if (cloned.has(o)) rewriter.clone(o, mapping);
+  return { op, block, mapping, saved };
+}
+
 /** Builds part `part` of `plan` before the original compute; returns its result (a collection `[lanes, 1, ...columns]`). */
 function buildPart(rewriter: PatternRewriter, plan: ComputeSplitPlan, shape: BodyShape, form: ColumnForm, part: ComputeSplitPart): Value {
   const op = plan.op;
@@ -386,19 +426,7 @@ function buildPart(rewriter: PatternRewriter, plan: ComputeSplitPlan, shape: Bod
   const columns = published.shape.map((d, i) => (i === plan.axis ? part.width : d));
   const fragment = RankedTensorType.get(ctx, [1, ...columns], published.elementType);
   const resultType = shape.isBatch ? RankedTensorType.get(ctx, [shape.lanes, 1, ...columns], published.elementType) : fragment;
-  const bindings = { weights: weights.map((w) => w.operand), inputs: inputs.map((x) => x.operand), outputs: [resultType] };
-  const partOp = shape.isBatch
-    ? GraphComputeBatchOp.build(rewriter, { ...bindings, laneCount: IntegerAttr.get(IntegerType.get(ctx, 32), shape.lanes) }, loc).op
-    : GraphComputeOp.build(rewriter, bindings, loc).op;
-  const argTypes = [...(shape.isBatch ? [IndexType.get(ctx)] : []), ...weights.map((w) => w.arg.type), ...inputs.map((x) => x.arg.type), ...(shape.isBatch ? [resultType] : [])];
-  const saved = rewriter.saveInsertionPoint();
-  const block = rewriter.createBlock(partOp.regions[0]!, null, argTypes, argTypes.map(() => loc));
-  const mapping = new IRMapping();
-  let next = 0;
-  if (shape.isBatch) mapping.map(shape.entry.arguments[0]!, block.arguments[next++]!);
-  for (const w of weights) mapping.map(w.arg, block.arguments[next++]!);
-  for (const x of inputs) mapping.map(x.arg, block.arguments[next++]!);
-  for (const o of shape.entry.operations) if (cone.ops.has(o)) rewriter.clone(o, mapping);
+  const { op: partOp, block, mapping, saved } = buildPartCompute(rewriter, shape, weights, inputs, resultType, cone.ops, loc);
   const mapped = chains.map((c) => mapping.lookupOrDefault(c));
   let value =
     mapped.length === 1
