@@ -120,6 +120,22 @@ describe('lenet5 with 4 KiB of local memory per core', () => {
   });
 });
 
+describe('lenet5 with 8 KiB of local memory per core', () => {
+  it('layer-sequential with channels counts the partial result a streamed producer assembles for a reader on its core', () => {
+    const m = lowered('lenet5');
+    if (!m) return;
+    const reference = run(m.module, m.fn, m.args);
+    expect(reference.ok).toBe(true);
+    // Before, the strategy placed ReLU replicas beside their streamed convolution replicas and the
+    // driver's replay refused the plan (14144 bytes on a core of 8192).
+    const r = schedule(m.module, 'layer-sequential', targetWithLocalMemory(8 * 1024), { transfer: 'channel' });
+    expect(r.errors).toEqual([]);
+    for (const c of r.report!.cores) expect(c.peakLocalBytes).toBeLessThanOrEqual(8 * 1024);
+    expect(checkModule(m.module)).toEqual([]);
+    expect(run(m.module, m.fn, m.args)).toEqual(reference);
+  });
+});
+
 describe('lenet5 with 5 KiB of local memory per core', () => {
   it('layer-sequential names the compute that fits no core even with its most replicas', () => {
     const m = lowered('lenet5');

@@ -9,14 +9,15 @@
 import { enumOption } from '@raptor-pim/ir-core';
 import type { WorkloadNode } from '../analysis/workload';
 import { replicaItems } from '../planning/core-mapping';
-import { canStreamWindows, enforcesLocalMemory, granularityForMemory, localMemoryOption, minimumReplicas } from '../planning/local-memory';
-import type { NodePlacement, TransferMode } from '../planning/schedule-plan';
+import { canStreamWindows, enforcesLocalMemory, granularityForMemory, localMemoryOption, minimumReplicas, streamsResults } from '../planning/local-memory';
+import type { NodePlacement, SchedulePlan, TransferMode } from '../planning/schedule-plan';
 import { createPlanScheduler, type PlanContext } from '../scheduler';
 import { SchedulerMessages as M } from '../diagnostics';
 
 const transferOption = enumOption('transfer', ['host', 'channel'] as const, 'host', 'how activations move between layers');
 
-function planLayerSequential({ workload, cost, options }: PlanContext) {
+/** The plan of `layer-sequential` for one function (exported for strategies that start from it). */
+export function planLayerSequential({ workload, cost, options }: PlanContext): SchedulePlan | string {
   const enforce = enforcesLocalMemory(options);
   const transfer = options['transfer'] as TransferMode;
   const granularity = enforce ? granularityForMemory(workload, cost, 'layer', transfer) : workload.nodes.map(() => 'layer' as const);
@@ -37,7 +38,7 @@ function planLayerSequential({ workload, cost, options }: PlanContext) {
   const used: number[] = [];
   // Per core: the computes placed on it (node, body bytes) and the results kept live there, each
   // from its producer's body to the last compute on the core that reads it.
-  const placed = new Map<number, { node: number; body: number }[]>();
+  const placed = new Map<number, { node: number; body: number; assembled: boolean }[]>();
   const keptOn = new Map<number, Map<number, { bytes: number; until: number }>>();
   let next = 0;
   const fitsOn = (c: number, n: WorkloadNode): boolean => (used[c] ?? 0) + n.crossbars <= cost.crossbarsPerCore;
@@ -54,17 +55,25 @@ function planLayerSequential({ workload, cost, options }: PlanContext) {
     for (const p of extend) if (!entries?.has(p) && p < idx && idx <= until) bytes += items[p]!.resultBytes;
     return bytes;
   };
+  /**
+   * Bytes a producer's body grows by when a consumer reads it on its own core: a producer that
+   * streams its fragments out round by round assembles its partial result for the local reader.
+   */
+  const assembledFor = (p: number): number => (streamsResults(workload.nodes[p]!, granularity[p]!, transfer) ? items[p]!.resultBytes : 0);
   /** True when `n` fits on `c` reading `forwarded` locally, and every compute already on `c` still fits. */
   const memoryFits = (c: number, n: WorkloadNode, forwarded: readonly number[]): boolean => {
     if (!enforce) return true;
     const cap = cost.localMemoryBytes;
     if (items[n.index]!.memoryBytes + retained(n.index) + liveAt(c, n.index, forwarded, n.index) > cap) return false;
-    return (placed.get(c) ?? []).every((x) => x.body + liveAt(c, x.node, forwarded, n.index) <= cap);
+    return (placed.get(c) ?? []).every((x) => x.body + (forwarded.includes(x.node) && !x.assembled ? assembledFor(x.node) : 0) + liveAt(c, x.node, forwarded, n.index) <= cap);
   };
   for (const n of workload.nodes) {
     const affinity = items[n.index]!.affinity;
     const mine: number[] = [];
-    const forwarding = (c: number): number[] => (transfer === 'host' ? forwardedOn(c, n) : []);
+    // Producers on `c` that `n` reads there and whose results then stay live until `n`: with host
+    // transfers every one (read as SSA instead of from its slot), with channels those that would
+    // otherwise stream their fragments out (at layer granularity they are retained anyway).
+    const forwarding = (c: number): number[] => forwardedOn(c, n).filter((p) => transfer === 'host' || assembledFor(p) > 0);
     for (let j = 0; j < replicas[n.index]!; j++) {
       let core = -1;
       if (n.crossbars === 0 && affinity >= 0 && replicas[n.index] === replicas[affinity]) {
@@ -87,10 +96,17 @@ function planLayerSequential({ workload, cost, options }: PlanContext) {
       used[core] = (used[core] ?? 0) + n.crossbars;
       let list = placed.get(core);
       if (!list) placed.set(core, (list = []));
-      list.push({ node: n.index, body: items[n.index]!.memoryBytes });
+      // Producers read here now assemble their partial results.
+      const readHere = forwarding(core);
+      for (const x of list) {
+        if (!readHere.includes(x.node) || x.assembled) continue;
+        x.body += assembledFor(x.node);
+        x.assembled = true;
+      }
+      list.push({ node: n.index, body: items[n.index]!.memoryBytes, assembled: false });
       let kept = keptOn.get(core);
       if (!kept) keptOn.set(core, (kept = new Map()));
-      for (const p of forwarding(core)) {
+      for (const p of readHere) {
         const e = kept.get(p);
         kept.set(p, { bytes: items[p]!.resultBytes, until: Math.max(e?.until ?? n.index, n.index) });
       }
