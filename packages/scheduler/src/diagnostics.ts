@@ -71,6 +71,10 @@ export const SchedulerMessages = {
     `${strategy}: the window pipeline would deadlock with blocking sends and receives, and so would whole layers through channels; activations go through host slots instead (READY/FREE)`,
   windowRepair: (strategy: string, layers: number) =>
     `${strategy}: the window pipeline would deadlock with blocking sends and receives; ${layers} computes on the cycles found wait for whole layers (layer granularity), the others keep the window pipeline`,
+  hostFallbackDeadlock: (strategy: string, fallbacks: number, slots: number, hostBytes: number) =>
+    `spat-schedule: strategy '${strategy}': ${fallbacks} partial results do not fit the host slots (${slots} slots fit the ${hostBytes} bytes of host memory and the event registers; slots are not reused within an inference), and the channels they fall back to deadlock in this schedule's order`,
+  hostFallbacks: (strategy: string, fallbacks: number, slots: number, hostBytes: number) =>
+    `${strategy}: ${fallbacks} partial results go through channels instead of host slots (${slots} slots fit the ${hostBytes} bytes of host memory and the event registers)`,
   windowFallbackDeadlock: (strategy: string) =>
     `spat-schedule: strategy '${strategy}': the window pipeline would deadlock with blocking sends and receives, and neither whole layers through channels nor host slots give a schedule that fits and does not deadlock`,
   windowFallback: (strategy: string) =>

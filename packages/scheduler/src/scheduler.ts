@@ -247,11 +247,22 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
         // A window pipeline sends inside producer bodies; blocking transfers may then form a
         // cycle across cores. Check it, and fall back to layer granularity (send tasks) if so.
         const fine = p.plan.transfer === 'channel' && p.plan.placements.some((x) => x.granularity === 'window');
-        const backup = fine ? p.workload.func.clone() : undefined;
+        // Host slots that do not fit the host memory or the event registers fall back to channels,
+        // which may deadlock in a schedule ordered for slots: keep the body to restore then.
+        const hostPlan = p.plan.transfer === 'host';
+        const backup = fine || hostPlan ? p.workload.func.clone() : undefined;
         // The estimate reads the graph computes' bodies: price the plan before materializing it.
         let estimate = estimateSchedule(p.workload, p.plan, reads, cost);
         let done = materializeSchedule(p.workload, p.plan, reads, cost);
-        if (backup) {
+        if (hostPlan && done.hostFallbacks > 0) {
+          if (verifyCommunication(p.workload.func, target).deadlock) {
+            p.workload.func.regions[0]!.takeBody(backup!.regions[0]!);
+            error(p.workload.func, M.hostFallbackDeadlock(spec.name, done.hostFallbacks, done.hostSlots, cost.hostMemoryBytes));
+            return failed();
+          }
+          p.warnings.push(M.hostFallbacks(spec.name, done.hostFallbacks, done.hostSlots, cost.hostMemoryBytes));
+        }
+        if (fine && backup) {
           const deadlocked = (): boolean => verifyCommunication(p.workload.func, target).deadlock !== undefined;
           // First repair: the nodes whose scheduled computes lie on the cycle wait for whole
           // layers (where that fits), the others keep their window pipeline; repeated while

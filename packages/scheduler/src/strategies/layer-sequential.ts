@@ -10,7 +10,7 @@ import { enumOption } from '@raptor-pim/ir-core';
 import type { WorkloadNode } from '../analysis/workload';
 import { replicaItems } from '../planning/core-mapping';
 import { canStreamWindows, enforcesLocalMemory, granularityForMemory, localMemoryOption, minimumReplicas, streamsResults } from '../planning/local-memory';
-import type { NodePlacement, SchedulePlan, TransferMode } from '../planning/schedule-plan';
+import { lanesOfReplica, replicaOfLane, type NodePlacement, type SchedulePlan, type TransferMode } from '../planning/schedule-plan';
 import { createPlanScheduler, type PlanContext } from '../scheduler';
 import { SchedulerMessages as M } from '../diagnostics';
 
@@ -46,7 +46,21 @@ export function planLayerSequential({ workload, cost, options }: PlanContext): S
   const retained = (i: number): number => (transfer === 'host' ? 0 : items[i]!.retainedBytes);
   const producersOf = (n: WorkloadNode): number[] => [...new Set(n.inputs.flatMap((i) => i.sources.map((s) => s.producer)))];
   /** The results of `n`'s producers on core `c`: read locally, so live until `n`. */
-  const forwardedOn = (c: number, n: WorkloadNode): number[] => producersOf(n).filter((p) => coreOf[p]!.includes(c));
+  /**
+   * The producers of replica `j` of `n` that make some slot it reads on core `c` (read there as
+   * SSA, so their partial results stay live until it runs); a producer whose replicas on `c`
+   * make none of its slots is read from its host slot or channel like any other.
+   */
+  const forwardedOn = (c: number, n: WorkloadNode, j: number): number[] => {
+    const lanes = lanesOfReplica({ replicas: replicas[n.index]! }, n.lanes, j);
+    return producersOf(n).filter((p) => {
+      const cores = coreOf[p]!;
+      if (!cores.includes(c)) return false;
+      const producer = workload.nodes[p]!;
+      const on = (slot: number): boolean => cores[producer.isBatch ? replicaOfLane({ replicas: replicas[p]! }, producer.lanes, slot) : 0] === c;
+      return n.inputs.some((input) => input.sources.some((s) => s.producer === p && lanes.some((l) => (s.slotsPerLane[l] ?? []).some(on))));
+    });
+  };
   /** Bytes kept live on `c` while node `idx` runs, with `extend` (producers whose results stay live until `until`). */
   const liveAt = (c: number, idx: number, extend: readonly number[], until: number): number => {
     let bytes = 0;
@@ -70,11 +84,16 @@ export function planLayerSequential({ workload, cost, options }: PlanContext): S
   for (const n of workload.nodes) {
     const affinity = items[n.index]!.affinity;
     const mine: number[] = [];
-    // Producers on `c` that `n` reads there and whose results then stay live until `n`: with host
-    // transfers every one (read as SSA instead of from its slot), with channels those that would
-    // otherwise stream their fragments out (at layer granularity they are retained anyway).
-    const forwarding = (c: number): number[] => forwardedOn(c, n).filter((p) => transfer === 'host' || assembledFor(p) > 0);
     for (let j = 0; j < replicas[n.index]!; j++) {
+      // Producers on `c` that replica `j` reads there and whose results then stay live until it
+      // runs: with host transfers every one (read as SSA instead of from its slot), with channels
+      // those that would otherwise stream their fragments out (at layer granularity they are
+      // retained anyway). First every producer on `c` counts (`byNode`, conservative); only where
+      // no core takes the replica that way, the slots replica `j` reads decide (`byReplica`).
+      const staysLive = (p: number): boolean => transfer === 'host' || assembledFor(p) > 0;
+      const byNode = (c: number): number[] => producersOf(n).filter((p) => coreOf[p]!.includes(c) && staysLive(p));
+      const byReplica = (c: number): number[] => forwardedOn(c, n, j).filter(staysLive);
+      let forwarding = byNode;
       let core = -1;
       if (n.crossbars === 0 && affinity >= 0 && replicas[n.index] === replicas[affinity]) {
         // Forwarding on the producer's core keeps the producer's result live until this compute.
@@ -84,11 +103,17 @@ export function planLayerSequential({ workload, cost, options }: PlanContext): S
       if (core < 0 && next < cost.cores) core = next++;
       else if (core < 0) {
         // Cores holding none of its producers first, so little stays live between computes.
-        for (const withProducers of [false, true]) {
-          for (let c = 0; c < used.length && core < 0; c++) {
-            const f = forwarding(c);
-            if (f.length > 0 !== withProducers) continue;
-            if (!mine.includes(c) && fitsOn(c, n) && memoryFits(c, n, f)) core = c;
+        for (const rule of [byNode, byReplica]) {
+          for (const withProducers of [false, true]) {
+            for (let c = 0; c < used.length && core < 0; c++) {
+              const f = rule(c);
+              if (f.length > 0 !== withProducers) continue;
+              if (!mine.includes(c) && fitsOn(c, n) && memoryFits(c, n, f)) core = c;
+            }
+          }
+          if (core >= 0) {
+            forwarding = rule;
+            break;
           }
         }
       }
