@@ -26,6 +26,7 @@ import { materializeSchedule } from './transforms/materialize-schedule';
 import { planOversizedSplits, splitLimitsOf, splitOversizedComputes } from './transforms/split-oversized-computes';
 import { planInputChannelSplits, splitInputChannels } from './transforms/split-input-channels';
 import { verifyCommunication } from './transforms/spat-verify-communication';
+import { functionsOf } from './analysis/functions';
 
 /** Scheduler options by name, typed by the scheduler's {@link Scheduler.optionsSchema}. */
 export type SchedulerOptions = { readonly [name: string]: PassOptionValue };
@@ -138,10 +139,7 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
       const error = (op: Operation, message: string): void => {
         diagnostics.push(new Diagnostic('error', op.location, message));
       };
-      const funcs: Operation[] = [];
-      module.walk((op: Operation) => {
-        if (FuncOp.isInstance(op)) funcs.push(op);
-      });
+      const funcs = functionsOf(module);
       interface Planned {
         workload: Workload;
         plan: SchedulePlan;

@@ -14,7 +14,7 @@
  *
  * Each problem is one diagnostic at the op involved, with notes at the other ops.
  */
-import { Diagnostic, FuncOp, Pass, type Operation, type Value } from '@raptor-pim/ir-core';
+import { Diagnostic, Pass, type Operation, type Value } from '@raptor-pim/ir-core';
 import {
   ChannelReceiveOp,
   ChannelSendOp,
@@ -30,6 +30,7 @@ import { evaluateIndex } from '../analysis/fragment-needs';
 import { byteSizeOfType } from '../analysis/workload';
 import { SchedulerMessages as M } from '../diagnostics';
 import { targetOf } from '../target';
+import { functionsOf } from '../analysis/functions';
 
 /** What {@link verifyCommunication} found. */
 export interface CommunicationCheck {
@@ -361,25 +362,6 @@ export function verifyCommunication(module: Operation, target: Target): Communic
   }
 }
 
-/**
- * The functions of `root` (itself, or nested in module-like ops), in program order, without
- * walking their bodies.
- */
-function functionsOf(root: Operation): Operation[] {
-  const out: Operation[] = [];
-  const stack: Operation[] = [root];
-  while (stack.length) {
-    const op = stack.pop()!;
-    if (FuncOp.isInstance(op)) {
-      out.push(op);
-      continue;
-    }
-    const nested: Operation[] = [];
-    for (const region of op.regions) for (let b = region.firstBlock; b; b = b.next) for (let o = b.firstOp; o; o = o.next) if (o.numRegions > 0) nested.push(o);
-    for (let i = nested.length - 1; i >= 0; i--) stack.push(nested[i]!);
-  }
-  return out;
-}
 
 /** Calls `fn` on every op nested in `op`'s regions, in pre-order (program order), iteratively. */
 function forEachNestedOp(op: Operation, fn: (op: Operation) => void): void {

@@ -37,7 +37,6 @@
  */
 import {
   DYNAMIC,
-  FuncOp,
   IRMapping,
   IndexType,
   IntegerAttr,
@@ -55,6 +54,7 @@ import { createCostModel, type CostModel } from '@raptor-pim/pim-target';
 import { targetOf } from '../target';
 import { applyPlannedComputeRewrites } from './planned-rewrites';
 import { bodyShape, buildPartCompute, columnForm, coneOf, crossbarsOfOps, splitLimitsOf, type BodyShape, type ColumnForm } from './split-oversized-computes';
+import { functionsOf } from '../analysis/functions';
 
 /** One product of an accumulation chain: `spat.wvmm` of a weight tile and a row-tile read. */
 interface ChainLeaf {
@@ -304,10 +304,7 @@ export class SplitInputChannelsPass extends Pass {
 
   runOnOperation(module: Operation): void {
     const cost = createCostModel(targetOf(this));
-    const funcs: Operation[] = [];
-    module.walk((op: Operation) => {
-      if (FuncOp.isInstance(op)) funcs.push(op);
-    });
+    const funcs = functionsOf(module);
     let changed = 0;
     for (const func of funcs) changed += splitInputChannels(func, cost);
     if (!changed) this.markAllAnalysesPreserved();

@@ -30,7 +30,6 @@ import {
   DenseArrayAttr,
   DenseElementsAttr,
   DYNAMIC,
-  FuncOp,
   getAffineDimExpr,
   getAffineSymbolExpr,
   IndexType,
@@ -77,6 +76,7 @@ import { Workload, byteSizeOfType } from '../analysis/workload';
 import { isPointwise, isStaticTensor } from '../analysis/pointwise';
 import { divisors } from '../planning/schedule-plan';
 import { targetOf } from '../target';
+import { functionsOf } from '../analysis/functions';
 
 
 /** The dimension of a weightless batch's fragments along which its lanes can be split. */
@@ -683,10 +683,7 @@ export class SplitLanesPass extends Pass {
   runOnOperation(module: Operation): void {
     const cost = createCostModel(targetOf(this));
     const budget = this.option(SplitLanesPass.budget) || laneSplitBudget(cost);
-    const funcs: Operation[] = [];
-    module.walk((op: Operation) => {
-      if (FuncOp.isInstance(op)) funcs.push(op);
-    });
+    const funcs = functionsOf(module);
     let changed = 0;
     for (const func of funcs) changed += splitWideLanes(func, cost, planLaneSplits(new Workload(func, cost), cost, budget));
     if (!changed) this.markAllAnalysesPreserved();

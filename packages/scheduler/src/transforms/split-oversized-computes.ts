@@ -32,7 +32,6 @@ import {
   DYNAMIC,
   DenseArrayAttr,
   Diagnostic,
-  FuncOp,
   IRMapping,
   IntegerAttr,
   IntegerType,
@@ -69,6 +68,7 @@ import { describeNode } from '../analysis/workload';
 import { SchedulerMessages as M } from '../diagnostics';
 import { targetOf } from '../target';
 import { applyPlannedComputeRewrites } from './planned-rewrites';
+import { functionsOf } from '../analysis/functions';
 
 /** The crossbar geometry a split is planned for (from the target's cost model). */
 export interface SplitLimits {
@@ -532,10 +532,7 @@ export class SplitOversizedComputesPass extends Pass {
 
   runOnOperation(module: Operation): void {
     const limits = splitLimitsOf(createCostModel(targetOf(this)));
-    const funcs: Operation[] = [];
-    module.walk((op: Operation) => {
-      if (FuncOp.isInstance(op)) funcs.push(op);
-    });
+    const funcs = functionsOf(module);
     let failed = false;
     let changed = false;
     for (const func of funcs) {

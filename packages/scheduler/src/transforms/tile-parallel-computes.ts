@@ -17,7 +17,6 @@ import {
   DenseArrayAttr,
   DenseElementsAttr,
   DYNAMIC,
-  FuncOp,
   IndexType,
   IntegerAttr,
   IntegerType,
@@ -46,6 +45,7 @@ import { Workload } from '../analysis/workload';
 import { minimumFootprint } from '../planning/local-memory';
 import { isPointwise, isStaticTensor } from '../analysis/pointwise';
 import { targetOf } from '../target';
+import { functionsOf } from '../analysis/functions';
 
 
 /** The shape of `t` with dimension `d` set to 1. */
@@ -252,10 +252,7 @@ export class TileParallelComputesPass extends Pass {
 
   runOnOperation(module: Operation): void {
     const cost = createCostModel(targetOf(this));
-    const funcs: Operation[] = [];
-    module.walk((op: Operation) => {
-      if (FuncOp.isInstance(op)) funcs.push(op);
-    });
+    const funcs = functionsOf(module);
     let changed = 0;
     for (const func of funcs) changed += tileOversizedParallelComputes(func, cost);
     if (!changed) this.markAllAnalysesPreserved();
