@@ -12,12 +12,12 @@
  * - computes of another form (a tile reading two channel ranges, no weights) are left alone.
  */
 import fc from 'fast-check';
-import { FloatType, MLIRContext, PassRegistry, ShapedValue, parsePassPipeline, parseSourceString, verify, type Operation } from '@raptor-pim/ir-core';
-import { GraphComputeBatchOp, WvmmOp, registerSpatialDialect } from '@raptor-pim/spatial-dialect';
+import { FloatType, MLIRContext, PassRegistry, ShapedValue, parsePassPipeline, verify, type Operation } from '@raptor-pim/ir-core';
+import { GraphComputeBatchOp, WvmmOp } from '@raptor-pim/spatial-dialect';
 import { ExtractSliceOp, readSliceLists } from '@raptor-pim/upstream-dialects';
 import { createCostModel, defaultTarget, type Target } from '@raptor-pim/pim-target';
 import { TargetKey, planInputChannelSplits, registerSchedulerPasses, splitInputChannels } from '@raptor-pim/scheduler';
-import { run } from './helpers';
+import { parseVerified, run } from './helpers';
 
 jest.setTimeout(120_000);
 
@@ -113,13 +113,8 @@ function convModule(c: Conv, tile: number): string {
 }
 
 function parse(text: string): { ctx: MLIRContext; module: Operation } {
-  const ctx = new MLIRContext();
-  registerSpatialDialect(ctx);
-  const errors: string[] = [];
-  const module = ctx.diagnostics.withHandler((d) => errors.push(d.message), () => parseSourceString(ctx, text, { filename: 'conv.mlir' }));
-  if (!module) throw new Error(`unparsable fixture (${errors.join('; ')}):\n${text}`);
-  expect(verify(module)).toBe(true);
-  return { ctx, module };
+  const module = parseVerified(text, 'conv.mlir');
+  return { ctx: module.context, module };
 }
 
 function funcOf(module: Operation): Operation {

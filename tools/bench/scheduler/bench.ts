@@ -3,15 +3,12 @@
  * layouts and lower plans (layout-planner, plan-lowering) as the compiler's pipeline does, then
  * schedule a fresh copy with each built-in strategy and print one table row per strategy.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { PassRegistry, parsePassPipeline, type Operation } from '@raptor-pim/ir-core';
-import { importOnnxModel, readOnnxFile } from '@raptor-pim/onnx-frontend';
-import { registerLayoutPlannerPasses } from '@raptor-pim/layout-planner';
-import { registerPlanLoweringPasses } from '@raptor-pim/plan-lowering';
+import type { Operation } from '@raptor-pim/ir-core';
 import { defaultTarget } from '@raptor-pim/pim-target';
 import { BUILTIN_SCHEDULERS, verifyCommunication, type ScheduleReport } from '@raptor-pim/scheduler';
+import { loweredSharedModel } from './lowered-model';
 
 const shared = process.env['RAPTOR_SHARED_DIR'] ?? path.resolve(__dirname, '../../../../shared');
 const args = process.argv.slice(2);
@@ -26,28 +23,6 @@ args.forEach((a, i) => {
   if (name) options[name] = value.join('=');
 });
 
-/** The module of `model` lowered to graph computes, or the reason it is not. */
-function lowered(model: string): Operation | string {
-  const file = path.join(shared, 'models', model, 'model.onnx');
-  if (!fs.existsSync(file)) return 'no model file';
-  const { model: m } = readOnnxFile(file);
-  if (!m) return 'unreadable';
-  const imported = importOnnxModel(m);
-  if (!imported.module) return imported.diagnostics.map((d) => d.message).join('; ');
-  const registry = new PassRegistry();
-  registerLayoutPlannerPasses(registry);
-  registerPlanLoweringPasses(registry);
-  const ctx = imported.context;
-  const errors: string[] = [];
-  const ok = ctx.diagnostics.withHandler(
-    (d) => {
-      if (d.severity === 'error') errors.push(d.message);
-    },
-    () => parsePassPipeline(ctx, 'builtin.module(func.func(spat-plan-layouts,spat-lower-plans))', registry)?.run(imported.module!).success,
-  );
-  return ok ? imported.module : `lowering failed: ${errors[0] ?? 'pipeline'}`;
-}
-
 interface Row {
   model: string;
   strategy: string;
@@ -59,6 +34,7 @@ interface Row {
 }
 
 const rows: Row[] = [];
+const lowered = (model: string): Operation | string => loweredSharedModel(shared, model);
 for (const model of models.length ? models : DEFAULT_MODELS) {
   for (const s of BUILTIN_SCHEDULERS) {
     const module = lowered(model);

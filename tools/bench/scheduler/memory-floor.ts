@@ -2,12 +2,8 @@
  * The local-memory floor benchmark (see memory-floor.mjs): the scheduler's memory model applied
  * to a lowered model before any strategy, as the driver of the built-in strategies prepares it.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { FuncOp, PassRegistry, parsePassPipeline, type Operation } from '@raptor-pim/ir-core';
-import { importOnnxModel, readOnnxFile } from '@raptor-pim/onnx-frontend';
-import { registerLayoutPlannerPasses } from '@raptor-pim/layout-planner';
-import { registerPlanLoweringPasses } from '@raptor-pim/plan-lowering';
+import { FuncOp, type Operation } from '@raptor-pim/ir-core';
 import { createCostModel, defaultTarget, type CostModel } from '@raptor-pim/pim-target';
 import {
   Workload,
@@ -24,23 +20,10 @@ import {
   splitWideLanes,
   tileOversizedParallelComputes,
 } from '@raptor-pim/scheduler';
+import { loweredSharedModel } from './lowered-model';
 
 const shared = process.env['RAPTOR_SHARED_DIR'] ?? path.resolve(__dirname, '../../../../shared');
 const models = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-
-function lowered(model: string): Operation | string {
-  const file = path.join(shared, 'models', model, 'model.onnx');
-  if (!fs.existsSync(file)) return 'no model file';
-  const { model: m } = readOnnxFile(file);
-  if (!m) return 'unreadable';
-  const imported = importOnnxModel(m);
-  if (!imported.module) return imported.diagnostics.map((d) => d.message).join('; ');
-  const registry = new PassRegistry();
-  registerLayoutPlannerPasses(registry);
-  registerPlanLoweringPasses(registry);
-  const ok = parsePassPipeline(imported.context, 'builtin.module(func.func(spat-plan-layouts,spat-lower-plans))', registry)?.run(imported.module).success;
-  return ok ? imported.module : 'lowering failed';
-}
 
 /** The workload of `func` prepared as the driver prepares it with local memory enforced. */
 function prepared(func: Operation, cost: CostModel): Workload {
@@ -67,7 +50,7 @@ const mb = (b: number): string => (b / 1e6).toFixed(2);
 console.log('| model | nodes | window replicas | crossbars | with layer fallback: crossbars | window bodies MB | chip local MB | results MB | host MB | fits no core |');
 console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const model of models.length ? models : ['resnet18', 'mobilenet_block']) {
-  const module = lowered(model);
+  const module = loweredSharedModel(shared, model);
   if (typeof module === 'string') {
     console.log(`| ${model} | ${module} |`);
     continue;

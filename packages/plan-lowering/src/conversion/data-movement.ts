@@ -227,50 +227,14 @@ export function readDenseRowWindow(bb: BodyBuilder, arg: Value, padded: PaddedAc
   return bb.slice(arg, [n.mul(padded.geometry.h).add(h0), 0, w0], [height, padded.geometry.c, width]);
 }
 
-/** The kernel geometry of a patch read by {@link readPatchRows}. */
-export interface PatchGeometry {
-  /** Kernel rows and columns. */
-  readonly kh: number;
-  readonly kw: number;
-  /** Dilations along rows and columns. */
-  readonly dh: number;
-  readonly dw: number;
-  /** Channels of the patch (of one group) and the first of them in the padded input. */
-  readonly channels: number;
-  readonly c0: number;
-}
-
 /**
- * Rows `[first, first + count)` of the patch at example `n`, padded row `h0`, column `w0` of
- * the bound padded input `arg` (the `rows` form), flattened in `(i, j, c)` order, as a `[1, count]`
- * value read straight from the padded rows: one rank-reduced slice per kernel tap the range
- * touches (joined by `spat.concat` when there are several), so a lane never copies its whole patch.
+ * Channels `[c0, c0 + count)` of the pixel at example `n`, padded row `h`, column `w` of the
+ * bound padded input `arg` holding `padded` in the `rows` form, as a `[1, count]` value (one
+ * rank-reduced slice of the padded rows: a crossbar row tile of one kernel tap).
  */
-export function readPatchRows(
-  bb: BodyBuilder,
-  arg: Value,
-  padded: PaddedActivation,
-  n: AffineExpr,
-  h0: AffineExpr,
-  w0: AffineExpr,
-  patch: PatchGeometry,
-  first: number,
-  count: number,
-): Value {
+export function readPixelChannels(bb: BodyBuilder, arg: Value, padded: PaddedActivation, n: AffineExpr, h: AffineExpr, w: AffineExpr, c0: number, count: number): Value {
   if (padded.form !== 'rows') throw new Error(`internal error: a ${padded.form} padded value read as rows`);
-  const c = patch.channels;
-  const pieces: Value[] = [];
-  for (let k = first; k < first + count; ) {
-    const tap = Math.floor(k / c);
-    const i = Math.floor(tap / patch.kw);
-    const j = tap % patch.kw;
-    const from = k - tap * c;
-    const len = Math.min(c - from, first + count - k);
-    const row = n.mul(padded.geometry.h).add(h0).add(i * patch.dh);
-    pieces.push(bb.slice(arg, [row, w0.add(j * patch.dw), patch.c0 + from], [1, 1, len], [1, len]));
-    k += len;
-  }
-  return bb.concat(1, pieces);
+  return bb.slice(arg, [n.mul(padded.geometry.h).add(h), w, c0], [1, 1, count], [1, count]);
 }
 
 /**

@@ -43,7 +43,6 @@ import {
   IntegerType,
   Pass,
   RankedTensorType,
-  ReturnOp,
   type Operation,
   type PatternRewriter,
   type Value,
@@ -52,8 +51,10 @@ import { ConcatOp, GraphComputeBatchOp, GraphComputeOp, InParallelOp, VaddOp, Wv
 import { ExtractSliceOp, createExtractSlice, createParallelInsertSlice, readSliceLists } from '@raptor-pim/upstream-dialects';
 import { createCostModel, type CostModel } from '@raptor-pim/pim-target';
 import { targetOf } from '../target';
+import { byteSizeOfType } from '../analysis/workload';
+import { divisors } from '../planning/schedule-plan';
 import { applyPlannedComputeRewrites } from './planned-rewrites';
-import { bodyShape, buildPartCompute, columnForm, coneOf, crossbarsOfOps, splitLimitsOf, type BodyShape, type ColumnForm } from './split-oversized-computes';
+import { bodyShape, buildPartCompute, columnForm, coneOf, sideRootsOf, splitLimitsOf, splittableColumnForm, type BodyShape, type ColumnForm } from './split-oversized-computes';
 import { functionsOf } from '../analysis/functions';
 
 /** One product of an accumulation chain: `spat.wvmm` of a weight tile and a row-tile read. */
@@ -69,12 +70,8 @@ export interface InputChannelSplitPlan {
   readonly op: Operation;
   /** The input channel range `[from, to)` of every part, in order. */
   readonly channels: readonly (readonly [number, number])[];
-  /** Bytes of the streamed window (two line buffers) of the whole compute, per lane run. */
+  /** Bytes of the streamed window (two line buffers) of the whole compute, per lane run (a part's: this over the parts). */
   readonly windowBytes: number;
-  /** The same for one part. */
-  readonly partWindowBytes: number;
-  /** Crossbars of one copy of each part's weights. */
-  readonly partCrossbars: readonly number[];
 }
 
 /** The leaves of the `spat.vadd` tree of `root` (a chain), or undefined when it is not a sum of products. */
@@ -113,22 +110,11 @@ function tileRead(read: Value, shape: BodyShape): TileRead | undefined {
   return { arg: source, row, from: lists.offsets[last]!, to: lists.offsets[last]! + lists.sizes[last]! };
 }
 
-function divisorsOf(n: number): number[] {
-  const out: number[] = [];
-  for (let d = 1; d <= n; d++) if (n % d === 0) out.push(d);
-  return out;
-}
-
 /** The channel split of `op` for `cost`, or undefined when it has no such form or needs none. Changes nothing. */
 export function planInputChannelSplit(op: Operation, cost: CostModel): InputChannelSplitPlan | undefined {
-  const limits = splitLimitsOf(cost);
-  const shape = bodyShape(op);
-  if (typeof shape === 'string') return undefined;
-  if (!op.getResult(0).users.every((u) => GraphComputeBatchOp.isInstance(u) || GraphComputeOp.isInstance(u) || ReturnOp.isInstance(u))) return undefined;
-  const form = columnForm(shape);
-  if (typeof form === 'string') return undefined;
-  const side = coneOf([...form.post.flatMap((p) => p.op.operands.filter((_, k) => k !== p.main)), ...(shape.insert ? shape.insert.operands.slice(2) : [])], shape.entry);
-  if ([...crossbarsOfOps(side.ops, limits).values()].some((x) => x > 0)) return undefined;
+  const splittable = splittableColumnForm(op, splitLimitsOf(cost));
+  if (typeof splittable === 'string') return undefined;
+  const { shape, form } = splittable;
   const chains: ChainLeaf[][] = [];
   for (const c of form.concat.operands) {
     const leaves = chainLeaves(c, shape);
@@ -150,12 +136,12 @@ export function planInputChannelSplit(op: Operation, cost: CostModel): InputChan
   if (ranges.length < 2 || ranges.some((r, i) => r[1] - r[0] !== width || (i > 0 && r[0] < ranges[i - 1]![1]))) return undefined;
   const type = arg.type;
   if (!(type instanceof RankedTensorType) || type.shape.some((d) => d < 0)) return undefined;
-  const rowBytes = (type.shape.slice(1).reduce((a, b) => a * b, 1) * 4) as number;
+  const rowBytes = byteSizeOfType(type) / type.shape[0]!;
   const rows = new Set(all.map((r) => r.row)).size;
   const windowBytes = 2 * rows * rowBytes;
   const budget = cost.localMemoryBytes / 2;
   if (windowBytes <= budget) return undefined;
-  const options = divisorsOf(ranges.length).filter((d) => d > 1);
+  const options = divisors(ranges.length).filter((d) => d > 1);
   const s = options.find((d) => windowBytes / d <= budget) ?? options[options.length - 1];
   if (s === undefined) return undefined;
   const per = ranges.length / s;
@@ -166,14 +152,7 @@ export function planInputChannelSplit(op: Operation, cost: CostModel): InputChan
     return r.from >= channels[p]![0] && r.to <= channels[p]![1];
   };
   if (chains.some((leaves) => channels.some((_, p) => !leaves.some((l) => inPart(l, p))))) return undefined;
-  const partCrossbars = channels.map((_, p) => {
-    const tiles = new Map<Value, number>();
-    crossbarsOfOps(chains.flatMap((leaves) => leaves.filter((l) => inPart(l, p)).map((l) => l.wvmm)), limits, tiles);
-    let sum = 0;
-    for (const x of tiles.values()) sum += x;
-    return sum;
-  });
-  return { op, channels, windowBytes, partWindowBytes: windowBytes / s, partCrossbars };
+  return { op, channels, windowBytes };
 }
 
 /** The channel splits of every graph compute of `func` (a `func.func`) for `cost`. Changes nothing. */
@@ -245,8 +224,7 @@ function buildReduction(rewriter: PatternRewriter, plan: InputChannelSplitPlan, 
   const op = plan.op;
   const ctx = op.context;
   const loc = op.location;
-  const sideRoots = [...form.post.flatMap((p) => p.op.operands.filter((_, k) => k !== p.main)), ...(shape.insert ? shape.insert.operands.slice(2) : [])];
-  const cone = coneOf(sideRoots, shape.entry);
+  const cone = coneOf(sideRootsOf(shape, form), shape.entry);
   const inputs = shape.inputs.filter((x) => cone.args.has(x.arg));
   const resultType = op.getResult(0).type as RankedTensorType;
   const bindings = { weights: [], inputs: [...parts, ...inputs.map((x) => x.operand)], outputs: [resultType] };

@@ -278,6 +278,34 @@ function balancedGroups(loads: readonly number[], limit: number): number[][] {
 }
 
 /**
+ * The side roots of a column form: the operands of the ops after the concatenation other than
+ * their main value (a bias, ...) and the publication offsets.
+ */
+export function sideRootsOf(shape: BodyShape, form: ColumnForm): Value[] {
+  return [...form.post.flatMap((p) => p.op.operands.filter((_, k) => k !== p.main)), ...(shape.insert ? shape.insert.operands.slice(2) : [])];
+}
+
+/**
+ * The body shape and column form of `op` when its accumulation chains may be regrouped into
+ * parts (by columns or by input channels), or why not: one publication, read only by graph
+ * computes or returned, a concatenation of chains, and no weights beside the chains.
+ */
+export function splittableColumnForm(op: Operation, limits: SplitLimits): { readonly shape: BodyShape; readonly form: ColumnForm } | string {
+  const shape = bodyShape(op);
+  if (typeof shape === 'string') return shape;
+  for (const user of op.getResult(0).users) {
+    // Weights are constants, so a graph compute reads the result as an input; a returned
+    // result becomes the returned blueprint.
+    if (!GraphComputeBatchOp.isInstance(user) && !GraphComputeOp.isInstance(user) && !ReturnOp.isInstance(user)) return M.splitReasonUser(user.name);
+  }
+  const form = columnForm(shape);
+  if (typeof form === 'string') return form;
+  // Every weight must belong to a chain: side operands and publication offsets hold none.
+  if (sum(crossbarsOfOps(coneOf(sideRootsOf(shape, form), shape.entry).ops, limits)) > 0) return M.splitReasonSideWeights();
+  return { shape, form };
+}
+
+/**
  * How `op` (a `spat.graph_compute` or `spat.graph_compute_batch`) is split into column parts
  * that fit one core: undefined when it already fits, a message saying why it cannot be split
  * otherwise. Changes nothing.
@@ -285,22 +313,12 @@ function balancedGroups(loads: readonly number[], limit: number): number[][] {
 export function planComputeSplit(op: Operation, limits: SplitLimits): ComputeSplitPlan | string | undefined {
   const crossbars = crossbarsOfCompute(op, limits);
   if (crossbars <= limits.crossbarsPerCore) return undefined;
-  const shape = bodyShape(op);
-  if (typeof shape === 'string') return shape;
-  const result = op.getResult(0);
-  for (const user of result.users) {
-    // Weights are constants, so a graph compute reads the result as an input; a returned
-    // result becomes the returned blueprint.
-    if (!GraphComputeBatchOp.isInstance(user) && !GraphComputeOp.isInstance(user) && !ReturnOp.isInstance(user)) return M.splitReasonUser(user.name);
-  }
-  const form = columnForm(shape);
-  if (typeof form === 'string') return form;
+  const splittable = splittableColumnForm(op, limits);
+  if (typeof splittable === 'string') return splittable;
+  const { shape, form } = splittable;
   const chains = form.concat.operands;
   const chainCones = chains.map((c) => coneOf([c], shape.entry));
   const chainCrossbars = chainCones.map((c) => sum(crossbarsOfOps(c.ops, limits)));
-  // Every weight must belong to a chain: side operands and publication offsets hold none.
-  const side = coneOf([...form.post.flatMap((p) => p.op.operands.filter((_, k) => k !== p.main)), ...(shape.insert ? shape.insert.operands.slice(2) : [])], shape.entry);
-  if (sum(crossbarsOfOps(side.ops, limits)) > 0) return M.splitReasonSideWeights();
   const tooLarge = chainCrossbars.findIndex((x) => x > limits.crossbarsPerCore);
   if (tooLarge >= 0) return M.splitReasonRows(tooLarge, chainCrossbars[tooLarge]!);
   const widths = chains.map((c) => (c.type as RankedTensorType).shape[form.axis]!);
@@ -418,8 +436,7 @@ function buildPart(rewriter: PatternRewriter, plan: ComputeSplitPlan, shape: Bod
   const ctx = op.context;
   const loc = op.location;
   const chains = part.chains.map((j) => form.concat.getOperand(j));
-  const sideRoots = [...form.post.flatMap((p) => p.op.operands.filter((_, k) => k !== p.main)), ...(shape.insert ? shape.insert.operands.slice(2) : [])];
-  const cone = coneOf([...chains, ...sideRoots], shape.entry);
+  const cone = coneOf([...chains, ...sideRootsOf(shape, form)], shape.entry);
   const weights = shape.weights.filter((w) => cone.args.has(w.arg));
   const inputs = shape.inputs.filter((x) => cone.args.has(x.arg));
   const published = shape.published.type as RankedTensorType;

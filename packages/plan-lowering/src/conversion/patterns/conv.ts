@@ -21,7 +21,7 @@ import { constantF32, unfoldConvWeights } from '../../analysis/conv-weights';
 import { selectedResultLayout } from '../../analysis/selected-layouts';
 import { checkWindow, isRefusal, windowExtent } from '../../analysis/window';
 import { buildBatch, denseConstant, type BodyBuilder } from '../compute-builders';
-import { laneCoordinates, padDense, padRowStrips, planesBehindView, readDenseRowWindow, readDenseWindow, readPatchRows, readRowWindow, rowStripsToDense } from '../data-movement';
+import { laneCoordinates, padDense, padRowStrips, planesBehindView, readDenseRowWindow, readDenseWindow, readPixelChannels, readRowWindow, rowStripsToDense } from '../data-movement';
 import { castRowStrip, nchwOf, physicalValueOf } from '../physical-values';
 import { refuse, type LoweringEnv } from '../lowering-env';
 
@@ -121,8 +121,13 @@ export function convPlanPattern(env: LoweringEnv) {
       for (let gi = 0; gi < group; gi++) {
         if (direct) {
           const slices = Array.from({ length: rowTiles }, (_, i) => {
+            // Rows (i, j, c) of the matrix: a tile lies in one tap (cg is a multiple of its rows).
             const t = tiles[i * colTiles]!;
-            return readPatchRows(bb, x!, padded, n!, h0, w0, { kh, kw, dh, dw, channels: cg, c0: gi * cg }, t.rowOffset, t.rows);
+            const tap = Math.floor(t.rowOffset / cg);
+            const from = t.rowOffset - tap * cg;
+            if (from + t.rows > cg) throw new Error('internal error: a crossbar row tile spans two kernel taps');
+            const [ti, tj] = [Math.floor(tap / kw), tap % kw];
+            return readPixelChannels(bb, x!, padded, n!, h0.add(ti * dh), w0.add(tj * dw), gi * cg + from, t.rows);
           });
           pieces.push(...groupColumns(bb, w, slices, gi));
           continue;
