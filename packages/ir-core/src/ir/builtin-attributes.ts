@@ -475,6 +475,19 @@ export function createDenseStorage(elementType: DenseElementType, count: number)
   return unsigned ? new BigUint64Array(count) : new BigInt64Array(count);
 }
 
+/** The typed-array class {@link createDenseStorage} uses for `elementType` (no array made). */
+function denseStorageClass(elementType: DenseElementType): new (length: number) => DenseStorage {
+  if (elementType instanceof FloatType) return elementType.kind === 'f64' ? Float64Array : Float32Array;
+  if (elementType instanceof IndexType) return BigInt64Array;
+  const w = elementType.width;
+  const unsigned = elementType.isUnsigned;
+  if (w === 1) return Uint8Array;
+  if (w <= 8) return unsigned ? Uint8Array : Int8Array;
+  if (w <= 16) return unsigned ? Uint16Array : Int16Array;
+  if (w <= 32) return unsigned ? Uint32Array : Int32Array;
+  return unsigned ? BigUint64Array : BigInt64Array;
+}
+
 function storageEquals(a: DenseStorage, b: DenseStorage): boolean {
   if (a.constructor !== b.constructor || a.length !== b.length) return false;
   if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0 && a.byteLength % 4 === 0) {
@@ -489,18 +502,61 @@ function storageEquals(a: DenseStorage, b: DenseStorage): boolean {
   return true;
 }
 
-function storageHash(a: DenseStorage): string {
+/**
+ * Storages of more than this many bytes are bucketed by a hash of {@link SAMPLED_WORDS} of
+ * their 32-bit words (see {@link storageKey}): a model's weights are hashed cold, once each,
+ * and a hash of every word cost as much as another pass over all the data.
+ */
+const SAMPLE_ABOVE_BYTES = 16384;
+/** How many words, evenly spaced, the bucket key of a large storage hashes. */
+const SAMPLED_WORDS = 512;
+
+/** FNV-style hash of every byte of `a` (as 32-bit words in platform order, then the tail). */
+function storageHash(a: DenseStorage): number {
   let bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
   if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice(); // an aligned copy: the hash depends on the contents only
   // One multiplicative lane over whole 32-bit words (4x fewer steps than bytes), then the
-  // trailing bytes. The key only picks a bucket (`DenseElementsAttr.adopt` compares the whole
-  // contents with each attribute in it): a 32-bit hash and the length keep buckets of one, and
-  // one multiply per word is half the work of two lanes (a model's weights are hashed cold).
+  // trailing bytes: one multiply per word is half the work of two lanes.
   let h = 0x811c9dc5 | 0;
   const words = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
   for (let i = 0; i < words.length; i++) h = Math.imul(h ^ words[i]!, 0x01000193) ^ (h >>> 13);
   for (let i = words.length * 4; i < bytes.length; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193) ^ (h >>> 13);
-  return `${(h >>> 0).toString(36)}.${a.byteLength}`;
+  return h >>> 0;
+}
+
+/**
+ * The bucket part of a dense storage's uniquing key. Small storages hash every byte; larger
+ * ones hash {@link SAMPLED_WORDS} 32-bit words at evenly spaced positions (a function of the
+ * length only, so equal contents always share a bucket) and the last bytes. The key only picks
+ * a bucket: `DenseElementsAttr.adopt` compares full hashes and then whole contents with the
+ * attributes in it, so storages that agree on the sampled words cost what they did before.
+ */
+function storageKey(a: DenseStorage): string {
+  const length = a.byteLength;
+  if (length <= SAMPLE_ABOVE_BYTES) return `${storageHash(a).toString(36)}.${length}`;
+  const bytes = new Uint8Array(a.buffer, a.byteOffset, length);
+  const words = length >> 2;
+  let h = 0x811c9dc5 | 0;
+  for (let k = 0; k < SAMPLED_WORDS; k++) {
+    const at = Math.floor((k * words) / SAMPLED_WORDS) * 4;
+    const w = bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24);
+    h = Math.imul(h ^ w, 0x01000193) ^ (h >>> 13);
+  }
+  for (let i = Math.max(0, length - 8); i < length; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193) ^ (h >>> 13);
+  return `~${(h >>> 0).toString(36)}.${length}`;
+}
+
+/** Full hashes of the large storages of dense attributes whose sampled bucket was shared. */
+const fullHashes = new WeakMap<DenseElementsAttr, number>();
+
+/** The full {@link storageHash} of `attr`'s storage (computed once). */
+function fullHashOf(attr: DenseElementsAttr): number {
+  let h = fullHashes.get(attr);
+  if (h === undefined) {
+    h = storageHash(attr.data);
+    fullHashes.set(attr, h);
+  }
+  return h;
 }
 
 /** True when every element of `storage` has the bit pattern of the first. */
@@ -552,7 +608,7 @@ export class DenseElementsAttr extends Attribute {
     const count = getNumElements(type.shape);
     if (count === undefined) throw new Error('DenseElementsAttr: dynamic shape');
     if (data.length !== 1 && data.length !== count) throw new Error('DenseElementsAttr: wrong element count');
-    if (createDenseStorage(elementType, 0).constructor !== data.constructor) throw new Error('DenseElementsAttr: wrong storage kind');
+    if (denseStorageClass(elementType) !== data.constructor) throw new Error('DenseElementsAttr: wrong storage kind');
     let storage = data;
     if (elementType instanceof FloatType && elementType.kind !== 'f32' && elementType.kind !== 'f64') {
       const f = storage as Float32Array;
@@ -568,8 +624,16 @@ export class DenseElementsAttr extends Attribute {
     }
     if (count === 0) splat = false;
     const context = type.context;
-    const bucket = context.unique(`a.dense:${type.id}:${splat ? 's' : 'f'}:${storageHash(storage)}`, () => [] as DenseElementsAttr[]);
-    for (const existing of bucket) if (storageEquals(existing.data, storage)) return existing;
+    const bucket = context.unique(`a.dense:${type.id}:${splat ? 's' : 'f'}:${storageKey(storage)}`, () => [] as DenseElementsAttr[]);
+    if (bucket.length > 0) {
+      // A large storage's bucket holds storages that agree on the sampled words: full hashes
+      // first, so that many near-equal constants are not each compared with all the others.
+      const full = storage.byteLength > SAMPLE_ABOVE_BYTES ? storageHash(storage) : undefined;
+      for (const existing of bucket) {
+        if (full !== undefined && fullHashOf(existing) !== full) continue;
+        if (storageEquals(existing.data, storage)) return existing;
+      }
+    }
     const created = new DenseElementsAttr(context, type, storage, splat);
     bucket.push(created);
     return created;

@@ -60,6 +60,37 @@ describe('dense uniquing', () => {
     expect(DenseElementsAttr.get(type, base.slice())).toBe(a);
     expect(DenseElementsAttr.get(type, changed.slice())).toBe(b);
   });
+
+  test('large storages that agree on the sampled words but differ elsewhere stay distinct', () => {
+    // A large storage's bucket key hashes evenly spaced words only: constants that differ in one
+    // word between the samples share a bucket, and are told apart by full hash and contents.
+    const ctx = new MLIRContext();
+    const f32 = FloatType.get(ctx, 'f32');
+    const n = 64 * 1024;
+    const type = RankedTensorType.get(ctx, [n], f32);
+    const zeros = new Float32Array(n);
+    zeros[1] = 2; // not a splat
+    const variants = [3, 5, 7, 1001, n - 2].map((at) => {
+      const d = zeros.slice();
+      d[at] = 1;
+      return d;
+    });
+    const attrs = variants.map((d) => DenseElementsAttr.adopt(type, d));
+    expect(new Set(attrs).size).toBe(variants.length);
+    variants.forEach((d, k) => expect(DenseElementsAttr.get(type, d)).toBe(attrs[k]));
+    // i8 storages: the same contents in an aligned array and in a view at an odd offset.
+    const i8 = RankedTensorType.get(ctx, [n], IntegerType.get(ctx, 8));
+    const aligned = new Int8Array(n).map((_, i) => (i * 7) % 100);
+    const atOddOffset = (change: boolean): Int8Array => {
+      const backing = new Int8Array(n + 1);
+      backing.set(aligned, 1);
+      if (change) backing[1 + 40_001] = -1;
+      return backing.subarray(1);
+    };
+    const a = DenseElementsAttr.get(i8, aligned);
+    expect(DenseElementsAttr.adopt(i8, atOddOffset(false))).toBe(a);
+    expect(DenseElementsAttr.adopt(i8, atOddOffset(true))).not.toBe(a);
+  });
 });
 
 describe('integer dense array uniquing', () => {
