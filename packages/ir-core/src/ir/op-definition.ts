@@ -277,14 +277,14 @@ export interface AnyOpDefinition {
   getOperandGroupRange(op: Operation, index: number): [number, number] | null;
   /** `[start, length]` of result group `index`, or null if malformed. */
   getResultGroupRange(op: Operation, index: number): [number, number] | null;
-  /** Operand group names. */
-  readonly operandNames: string[];
+  /** Operand group names (one shared, frozen array). */
+  readonly operandNames: readonly string[];
   /** Operand group kinds (`single`, `optional`, `variadic`), parallel to {@link operandNames}. */
-  readonly operandKinds: ValueGroupKind[];
+  readonly operandKinds: readonly ValueGroupKind[];
   /** Result group names. */
-  readonly resultNames: string[];
+  readonly resultNames: readonly string[];
   /** Attribute names. */
-  readonly attributeNames: string[];
+  readonly attributeNames: readonly string[];
 }
 
 interface Group<T> {
@@ -340,6 +340,11 @@ export class OpDefinition<
   private readonly successorGroups: Group<SuccessorSpec>[];
   /** See {@link viewClass}. */
   private viewClassCache: (new (op: Operation) => OpView<O, R, A, G, S>) | undefined;
+  /** See {@link operandNames}, {@link operandKinds}, {@link resultNames}, {@link attributeNames}. */
+  private operandNamesCache: readonly string[] | undefined;
+  private operandKindsCache: readonly ValueGroupKind[] | undefined;
+  private resultNamesCache: readonly string[] | undefined;
+  private attributeNamesCache: readonly string[] | undefined;
   private readonly interfacesWithVerify: InterfaceImplementation[];
   private readonly operandShape: GroupShape;
   private readonly resultShape: GroupShape;
@@ -506,21 +511,24 @@ export class OpDefinition<
     return segmentRange(this.resultGroups, op.numResults, op.getAttr(RESULT_SEGMENT_SIZES), index);
   }
 
-  /** Operand group names, in order. */
-  get operandNames(): string[] {
-    return this.operandGroups.map((g) => g.name);
+  /**
+   * Operand group names, in order. One frozen array, made on first use: builders such as
+   * spatial-dialect's `createPlan` read it for every op they build.
+   */
+  get operandNames(): readonly string[] {
+    return (this.operandNamesCache ??= Object.freeze(this.operandGroups.map((g) => g.name)));
   }
-  /** Operand group kinds, in order. */
-  get operandKinds(): ValueGroupKind[] {
-    return this.operandGroups.map((g) => g.spec.kind);
+  /** Operand group kinds, in order (one frozen array, as {@link operandNames}). */
+  get operandKinds(): readonly ValueGroupKind[] {
+    return (this.operandKindsCache ??= Object.freeze(this.operandGroups.map((g) => g.spec.kind)));
   }
-  /** Result group names, in order. */
-  get resultNames(): string[] {
-    return this.resultGroups.map((g) => g.name);
+  /** Result group names, in order (one frozen array, as {@link operandNames}). */
+  get resultNames(): readonly string[] {
+    return (this.resultNamesCache ??= Object.freeze(this.resultGroups.map((g) => g.name)));
   }
-  /** Attribute names, in declaration order. */
-  get attributeNames(): string[] {
-    return this.attrSpecs.map((g) => g.name);
+  /** Attribute names, in declaration order (one frozen array, as {@link operandNames}). */
+  get attributeNames(): readonly string[] {
+    return (this.attributeNamesCache ??= Object.freeze(this.attrSpecs.map((g) => g.name)));
   }
 
   // ---------------------------------------------------------------- verification
