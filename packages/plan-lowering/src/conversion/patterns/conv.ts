@@ -19,6 +19,7 @@ import { checkConsumeAndProduceRowStrip, checkConvPlanToRowStrip } from '@raptor
 import { PlanLoweringMessages as M } from '../../diagnostics';
 import { constantF32, unfoldConvWeights } from '../../analysis/conv-weights';
 import { selectedResultLayout } from '../../analysis/selected-layouts';
+import { fusibleRelu, replaceFused } from '../../analysis/fused-relu';
 import { checkWindow, isRefusal, windowExtent } from '../../analysis/window';
 import { buildBatch, denseConstant, type BodyBuilder } from '../compute-builders';
 import { laneCoordinates, padDense, padRowStrips, planesBehindView, readDenseRowWindow, readDenseWindow, readPixelChannels, readRowWindow, rowStripsToDense } from '../data-movement';
@@ -63,6 +64,8 @@ export function convPlanPattern(env: LoweringEnv) {
       return refuse(env, op, M.unsupportedLayouts(input.layout, result, 'dense_nchw -> dense_nchw, dense_nchw -> nhwc_row_strip, nhwc_row_strip -> nhwc_row_strip'));
     }
 
+    // A ReLU reading only this convolution: its lanes apply it to the pixel they publish.
+    const relu = fusibleRelu(op, result);
     const loc = op.location;
     rw.setInsertionPoint(op);
     const dense = input.layout === 'dense_nchw';
@@ -151,12 +154,13 @@ export function convPlanPattern(env: LoweringEnv) {
         pieces.push(...groupColumns(bb, w, slices, gi));
       }
       const y = bb.concat(1, pieces);
-      return b ? bb.add(y, b) : y;
+      const biased = b ? bb.add(y, b) : y;
+      return relu ? bb.relu(biased) : biased;
     });
     const strips = { layout: 'nhwc_row_strip' as const, form: 'pixels' as const, value: collection, geometry: output };
     const replacement = result === 'nhwc_row_strip' ? castRowStrip(rw, loc, collection, conv.output.type as RankedTensorType) : rowStripsToDense(rw, loc, strips);
-    rw.replaceOp(op, [replacement]);
-    env.loweredPlans++;
+    replaceFused(rw, op, relu, replacement);
+    env.loweredPlans += relu ? 2 : 1;
     return true;
   });
 }

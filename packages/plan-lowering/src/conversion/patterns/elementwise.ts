@@ -10,6 +10,7 @@ import { AddPlanOp, BiasAddPlanOp, ReluPlanOp, SiluPlanOp } from '@raptor-pim/sp
 import { checkBiasAddPlanToRowStrip } from '@raptor-pim/layout-planner';
 import { PlanLoweringMessages as M } from '../../diagnostics';
 import { selectedResultLayout } from '../../analysis/selected-layouts';
+import { fusibleRelu, replaceFused } from '../../analysis/fused-relu';
 import { buildBatch, buildPhysicalView, type BodyBuilder } from '../compute-builders';
 import { laneCoordinates } from '../data-movement';
 import { castRowStrip, physicalValueOf, readPlane, readStrip, type Nchw, type PhysicalValue } from '../physical-values';
@@ -42,26 +43,29 @@ function lowerElementwise(env: LoweringEnv, op: Operation, rw: PatternRewriter, 
   rw.setInsertionPoint(op);
   const inputs = kind.bias ? [...pvs.map((p) => p.value), kind.bias] : pvs.map((p) => p.value);
   const outType = op.getResult(0).type as RankedTensorType;
+  // A ReLU reading only this op (an Add of a residual block): its lanes apply it too.
+  const relu = fusibleRelu(op, result);
+  const activate = (bb: BodyBuilder, y: Value): Value => (relu ? bb.relu(y) : y);
   if (result === 'dense_nchw' && pvs.every((p) => p.layout === 'dense_nchw')) {
     const collection = buildBatch(rw, loc, g.n * g.c, { weights: [], inputs }, [1, 1, g.h, g.w], (bb, _w, args) => {
       const [n, c] = laneCoordinates(bb, [g.n, g.c]);
       const planes = pvs.map((p, i) => readPlane(bb, args[i]!, p, n!, c!));
-      return kind.dense(bb, planes, kind.bias ? args[pvs.length] : undefined, c!, g);
+      return activate(bb, kind.dense(bb, planes, kind.bias ? args[pvs.length] : undefined, c!, g));
     });
-    rw.replaceOp(op, [buildPhysicalView(rw, loc, collection, [g.n, g.c, g.h, g.w])]);
+    replaceFused(rw, op, relu, buildPhysicalView(rw, loc, collection, [g.n, g.c, g.h, g.w]));
   } else if (result === 'nhwc_row_strip' && pvs.every((p) => p.layout === 'nhwc_row_strip')) {
     const why = rowStripAllowed(pvs);
     if (why) return refuse(env, op, why);
     const collection = buildBatch(rw, loc, g.n * g.h, { weights: [], inputs }, [g.w, g.c], (bb, _w, args) => {
       const strips = pvs.map((p, i) => readStrip(bb, args[i]!, p as PhysicalValue & { layout: 'nhwc_row_strip' }, bb.d0));
-      return kind.strips(bb, strips, kind.bias ? args[pvs.length] : undefined, g);
+      return activate(bb, kind.strips(bb, strips, kind.bias ? args[pvs.length] : undefined, g));
     });
-    rw.replaceOp(op, [castRowStrip(rw, loc, collection, outType)]);
+    replaceFused(rw, op, relu, castRowStrip(rw, loc, collection, outType));
   } else {
     const supported = pvs.length === 1 ? 'dense_nchw -> dense_nchw, nhwc_row_strip -> nhwc_row_strip' : 'all dense_nchw -> dense_nchw, all nhwc_row_strip -> nhwc_row_strip';
     return refuse(env, op, M.unsupportedLayouts(layouts, result, supported));
   }
-  env.loweredPlans++;
+  env.loweredPlans += relu ? 2 : 1;
   return true;
 }
 
