@@ -19,7 +19,28 @@ export interface MixedSlice {
   readonly strides?: readonly IndexOrValue[];
 }
 
-function split(list: readonly IndexOrValue[]): { statics: number[]; dynamics: Value[] } {
+const NO_VALUES: readonly Value[] = Object.freeze([]);
+const UNIT_STRIDES: (readonly number[])[] = [];
+
+/** `rank` ones (one shared frozen array per rank). */
+function unitStrides(rank: number): readonly number[] {
+  return (UNIT_STRIDES[rank] ??= Object.freeze(new Array<number>(rank).fill(1)));
+}
+
+/**
+ * The static list (DYNAMIC for each value) and the dynamic operands of `list`. An all-static
+ * list (what importers build, one slice per op) is returned as it is, with no operands: the
+ * static array attribute reads it without a copy.
+ */
+function split(list: readonly IndexOrValue[]): { statics: readonly number[]; dynamics: readonly Value[] } {
+  let allStatic = true;
+  for (let i = 0; i < list.length; i++) {
+    if (typeof list[i] !== 'number') {
+      allStatic = false;
+      break;
+    }
+  }
+  if (allStatic) return { statics: list as readonly number[], dynamics: NO_VALUES };
   const statics: number[] = [];
   const dynamics: Value[] = [];
   for (const x of list) {
@@ -32,18 +53,20 @@ function split(list: readonly IndexOrValue[]): { statics: number[]; dynamics: Va
   return { statics, dynamics };
 }
 
+/** The operands and static-list attributes of a slice op built from `slice`. */
 function sliceArgs(b: OpBuilder, slice: MixedSlice) {
   const o = split(slice.offsets);
   const s = split(slice.sizes);
-  const t = split(slice.strides ?? slice.sizes.map(() => 1));
+  const t = split(slice.strides ?? unitStrides(slice.sizes.length));
+  const context = b.context;
   return {
-    sizes: s,
-    operands: { offsets: o.dynamics, sizes: s.dynamics, strides: t.dynamics },
-    attrs: {
-      static_offsets: staticArray(b.context, o.statics),
-      static_sizes: staticArray(b.context, s.statics),
-      static_strides: staticArray(b.context, t.statics),
-    },
+    sizes: s.statics,
+    offsets: o.dynamics,
+    dynamicSizes: s.dynamics,
+    strides: t.dynamics,
+    static_offsets: staticArray(context, o.statics),
+    static_sizes: staticArray(context, s.statics),
+    static_strides: staticArray(context, t.statics),
   };
 }
 
@@ -59,20 +82,33 @@ export function createEmpty(b: OpBuilder, location: Location, type: RankedTensor
 export function createExtractSlice(b: OpBuilder, location: Location, source: Value, slice: MixedSlice, resultType?: RankedTensorType): Value {
   const src = source.type as RankedTensorType;
   const a = sliceArgs(b, slice);
-  const result = resultType ?? RankedTensorType.get(b.context, a.sizes.statics, src.elementType);
-  return ExtractSliceOp.build(b, { source, ...a.operands, result, ...a.attrs }, location).result;
+  const result = resultType ?? RankedTensorType.get(b.context, a.sizes, src.elementType);
+  // One literal per op (no spreads of intermediate objects): importers build thousands of slices.
+  return ExtractSliceOp.build(
+    b,
+    { source, offsets: a.offsets, sizes: a.dynamicSizes, strides: a.strides, result, static_offsets: a.static_offsets, static_sizes: a.static_sizes, static_strides: a.static_strides },
+    location,
+  ).result;
 }
 
 /** `tensor.insert_slice` of `source` into `dest`. */
 export function createInsertSlice(b: OpBuilder, location: Location, source: Value, dest: Value, slice: MixedSlice): Value {
   const a = sliceArgs(b, slice);
-  return InsertSliceOp.build(b, { source, dest, ...a.operands, result: dest.type, ...a.attrs }, location).result;
+  return InsertSliceOp.build(
+    b,
+    { source, dest, offsets: a.offsets, sizes: a.dynamicSizes, strides: a.strides, result: dest.type, static_offsets: a.static_offsets, static_sizes: a.static_sizes, static_strides: a.static_strides },
+    location,
+  ).result;
 }
 
 /** `tensor.parallel_insert_slice` of `source` into the shared output `dest` (inside an in-parallel region). */
 export function createParallelInsertSlice(b: OpBuilder, location: Location, source: Value, dest: Value, slice: MixedSlice): void {
   const a = sliceArgs(b, slice);
-  ParallelInsertSliceOp.build(b, { source, dest, ...a.operands, ...a.attrs }, location);
+  ParallelInsertSliceOp.build(
+    b,
+    { source, dest, offsets: a.offsets, sizes: a.dynamicSizes, strides: a.strides, static_offsets: a.static_offsets, static_sizes: a.static_sizes, static_strides: a.static_strides },
+    location,
+  );
 }
 
 /** `tensor.extract` of the element at `indices`. */
