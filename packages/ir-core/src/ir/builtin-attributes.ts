@@ -508,8 +508,12 @@ function storageEquals(a: DenseStorage, b: DenseStorage): boolean {
  * and a hash of every word cost as much as another pass over all the data.
  */
 const SAMPLE_ABOVE_BYTES = 16384;
-/** How many words, evenly spaced, the bucket key of a large storage hashes. */
-const SAMPLED_WORDS = 512;
+/**
+ * How many words, evenly spaced, the bucket key of a large storage hashes: few enough that the
+ * loop costs little even before the engine optimizes it (a `raptor import` runs it cold), enough
+ * that distinct weights land in distinct buckets.
+ */
+const SAMPLED_WORDS = 64;
 
 /** FNV-style hash of every byte of `a` (as 32-bit words in platform order, then the tail). */
 function storageHash(a: DenseStorage): number {
