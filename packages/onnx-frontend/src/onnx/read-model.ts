@@ -217,14 +217,19 @@ function checkOpsets(m: ModelMsg, ctx: Ctx): Map<string, number> {
   return opsets;
 }
 
+const INITIALIZER = 0;
+const GRAPH_INPUT = 1;
+
 /** Checks that every value is produced once and every use has a producer; sorts the nodes. */
 function validateGraph(graph: OnnxGraph, irVersion: number, ctx: Ctx, declaredInputs: readonly string[]): OnnxGraph | undefined {
   const before = ctx.diagnostics.length;
-  const producer = new Map<string, string>();
-  for (const name of graph.initializers.keys()) producer.set(name, `initializer '${name}'`);
+  // The producer of each value: a node, or INITIALIZER / GRAPH_INPUT (described only for a
+  // diagnostic: no text per value is built for a valid model).
+  const producer = new Map<string, OnnxNode | typeof INITIALIZER | typeof GRAPH_INPUT>();
+  for (const name of graph.initializers.keys()) producer.set(name, INITIALIZER);
   const overridable: string[] = [];
   for (const name of declaredInputs) {
-    if (!graph.initializers.has(name)) producer.set(name, `graph input '${name}'`);
+    if (!graph.initializers.has(name)) producer.set(name, GRAPH_INPUT);
     else if (irVersion >= 4) overridable.push(name);
   }
   // Before IR version 4 every initializer had to be an input too; later it marks an overridable default.
@@ -236,8 +241,9 @@ function validateGraph(graph: OnnxGraph, irVersion: number, ctx: Ctx, declaredIn
       if (out === '') continue;
       const first = producer.get(out);
       if (first !== undefined) {
-        err(ctx, { file: ctx.file, node: node.name, nodeIndex: node.index, value: out }, Messages.duplicateOutput(out, first));
-      } else producer.set(out, `node '${node.name}' (#${node.index})`);
+        const by = first === INITIALIZER ? `initializer '${out}'` : first === GRAPH_INPUT ? `graph input '${out}'` : `node '${first.name}' (#${first.index})`;
+        err(ctx, { file: ctx.file, node: node.name, nodeIndex: node.index, value: out }, Messages.duplicateOutput(out, by));
+      } else producer.set(out, node);
     }
   }
   for (const node of graph.nodes) {
