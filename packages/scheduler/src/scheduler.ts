@@ -19,7 +19,7 @@ import { enforcesLocalMemory, granularityForMemory, minimumFootprint, planLocalM
 import { planParallelTiles, tileOversizedParallelComputes } from './transforms/tile-parallel-computes';
 import { planLaneSplits, splitWideLanes } from './transforms/split-lanes';
 import { placeOnMesh, trafficCost } from './planning/placement';
-import type { Granularity, SchedulePlan } from './planning/schedule-plan';
+import { usesHostSlots, type Granularity, type SchedulePlan } from './planning/schedule-plan';
 import { planReads, remapPlan, trafficOf } from './planning/transfers';
 import { buildReport, type ScheduleReport } from './report';
 import { materializeSchedule } from './transforms/materialize-schedule';
@@ -247,7 +247,7 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
         const fine = p.plan.transfer === 'channel' && p.plan.placements.some((x) => x.granularity === 'window');
         // Host slots that do not fit the host memory or the event registers fall back to channels,
         // which may deadlock in a schedule ordered for slots: keep the body to restore then.
-        const hostPlan = p.plan.transfer === 'host';
+        const hostPlan = usesHostSlots(p.plan);
         const backup = fine || hostPlan ? p.workload.func.clone() : undefined;
         // The estimate reads the graph computes' bodies: price the plan before materializing it.
         let estimate = estimateSchedule(p.workload, p.plan, reads, cost);

@@ -13,7 +13,7 @@ import { ExtractSliceOp, InsertSliceOp, ParallelInsertSliceOp, readSliceLists } 
 import { ConcatOp, ELEMENTWISE_OPS, ExtractRowsOp, GraphComputeBatchOp, GraphComputeOp, WvmmOp } from '@raptor-pim/spatial-dialect';
 import type { CostModel } from '@raptor-pim/pim-target';
 import { byteSizeOfType, type Workload } from '../analysis/workload';
-import { lanesOfReplica, replicaOfLane, type SchedulePlan } from './schedule-plan';
+import { lanesOfReplica, readsThroughHost, replicaOfLane, type SchedulePlan } from './schedule-plan';
 import type { ReplicaInputReads } from './transfers';
 
 /** Busy time of one core by unit, its crossbars and memory. */
@@ -69,6 +69,8 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
     return u;
   };
   const host = plan.transfer === 'host';
+  /** Readers of `producer` load host slots (a host plan, or a spilled producer). */
+  const hostOf = (producer: number): boolean => readsThroughHost(plan, producer);
   // The global memory's single port: loads and stores of every core queue for it (FIFO).
   let portFree = 0;
   let portBusy = 0;
@@ -92,10 +94,10 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
   // A fragment from core a to core b: the sender's part (the copy into the send buffer, then
   // the handshake and read, or a host store and a sync) and the receiver's part after it (the
   // data flits and the write, or a host load, then the copy into the consumer's input).
-  const moveNs = (bytes: number, a: number, b: number, gather: boolean, scatter: boolean): { send: number; recv: number } => {
+  const moveNs = (bytes: number, a: number, b: number, gather: boolean, scatter: boolean, viaHost: boolean): { send: number; recv: number } => {
     const sendCopy = gather ? cost.localCopyNs(bytes) : 0;
     const recvCopy = scatter ? cost.localCopyNs(bytes) : 0;
-    return host
+    return viaHost
       ? { send: sendCopy + cost.hostStoreNs(bytes, a) + cost.syncNs(a, b), recv: cost.hostLoadNs(bytes, b) + recvCopy }
       : { send: sendCopy + cost.sendNs(bytes, a, b), recv: cost.deliverNs(bytes, a, b) + recvCopy };
   };
@@ -112,6 +114,7 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
   const readsOf = new Map<string, ReplicaInputReads[]>();
   const sendNsOf = new Map<string, number>();
   let transferBytes = 0;
+  let spilledBytes = 0;
   for (const r of reads) {
     const key = `${r.consumer}:${r.replica}`;
     let list = readsOf.get(key);
@@ -119,8 +122,9 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
     list.push(r);
     for (const f of r.remote) {
       const k = `${f.producer}:${f.slot}`;
-      sendNsOf.set(k, (sendNsOf.get(k) ?? 0) + moveNs(f.bytes, f.fromCore, f.toCore, f.box !== undefined, false).send);
+      sendNsOf.set(k, (sendNsOf.get(k) ?? 0) + moveNs(f.bytes, f.fromCore, f.toCore, f.box !== undefined, false, hostOf(f.producer)).send);
       transferBytes += f.bytes;
+      if (hostOf(f.producer)) spilledBytes += f.bytes;
     }
   }
 
@@ -169,7 +173,8 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
       let arrivalAll = 0;
       for (const r of myReads) {
         const producer = plan.placements[r.producer]!;
-        const prodLayer = producer.granularity === 'layer';
+        // A producer read through host slots stores its partial result after its last round.
+        const prodLayer = producer.granularity === 'layer' || hostOf(r.producer);
         const producerDone = (slot: number): number => {
           if (!prodLayer) return finish[r.producer]![slot]!;
           // Layer granularity: sends happen after the replica's last round.
@@ -186,13 +191,13 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
         for (const f of r.remote) {
           // A layer producer sends from a send task placed right before this consumer replica in
           // program order: after everything its core runs before this replica.
-          const at = prodLayer ? Math.max(producerDone(f.slot), coreFree.get(f.fromCore) ?? 0) : producerDone(f.slot);
+          const at = producer.granularity === 'layer' ? Math.max(producerDone(f.slot), coreFree.get(f.fromCore) ?? 0) : producerDone(f.slot);
           const round = pl.granularity === 'layer' ? 0 : f.round;
           arrivalByRound[round] = Math.max(arrivalByRound[round]!, at);
           arrivalAll = Math.max(arrivalAll, at);
-          const m = moveNs(f.bytes, f.fromCore, f.toCore, f.box !== undefined, scatters(r, f.bytes));
+          const m = moveNs(f.bytes, f.fromCore, f.toCore, f.box !== undefined, scatters(r, f.bytes), hostOf(r.producer));
           recvByRound[round]! += m.recv;
-          if (host) u.hostNs += m.recv;
+          if (hostOf(r.producer)) u.hostNs += m.recv;
           else u.transferNs += m.recv;
         }
         if (r.hasLocal) {
@@ -212,6 +217,8 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
         t = hostAccess(u, t, loadBytes, false);
       }
       const lanesOf = lanesOfReplica(pl, n.lanes, j);
+      // Layer granularity sends from send tasks, and a host slot is stored once: after the last round.
+      const storesAtEnd = pl.granularity === 'layer' || hostOf(n.index);
       let arrived = 0;
       for (let k = 0; k < lanesOf.length; k++) {
         const lane = lanesOf[k]!;
@@ -228,12 +235,12 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
           t = hostAccess(u, t, outBytesPerLane, true);
         }
         const send = sendNsOf.get(`${n.index}:${lane}`) ?? 0;
-        if (pl.granularity === 'window') t += send;
-        if (host) u.hostNs += send;
+        if (!storesAtEnd) t += send;
+        if (hostOf(n.index)) u.hostNs += send;
         else u.transferNs += send;
         finish[n.index]![lane] = t;
       }
-      if (pl.granularity === 'layer') {
+      if (storesAtEnd) {
         let send = 0;
         for (const lane of lanesOf) send += sendNsOf.get(`${n.index}:${lane}`) ?? 0;
         t += send;
@@ -261,8 +268,6 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
       latencyNs = Math.max(latencyNs, t);
     }
   }
-  let spilledBytes = 0;
-  if (host) spilledBytes = transferBytes;
   const cores = [...usage.values()].sort((a, b) => a.core - b.core);
   for (const u of cores) {
     if (host) u.syncNs = 0;
@@ -439,9 +444,17 @@ function steadyPeriodNs(instances: ReadonlyMap<string, Instance>, reads: readonl
       if (p !== undefined && p !== c) edge(p, c, 0);
     }
     const window = plan.placements[r.producer]!.granularity === 'window';
+    const viaHost = readsThroughHost(plan, r.producer);
     for (const f of r.remote) {
       const p = index.get(`${r.producer}:${f.fromCore}`);
       if (p === undefined || p === c) continue;
+      if (viaHost) {
+        // A host slot: stored at the producer's end without waiting for the reader; the next
+        // inference's store waits for this one's load (FREE).
+        edge(p, c, 0);
+        edge(c, p, 1);
+        continue;
+      }
       // The send waits for the receiver to reach its recv: after the instance before c (c
       // itself one inference earlier when it is its core's only instance).
       const q: number = prevOnCore[c]!;

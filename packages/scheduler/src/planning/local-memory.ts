@@ -26,7 +26,7 @@ import { enumOption } from '@raptor-pim/ir-core';
 import { SchedulerMessages as M } from '../diagnostics';
 import type { CostModel } from '@raptor-pim/pim-target';
 import { byteSizeOfType, type Workload, type WorkloadNode } from '../analysis/workload';
-import { divisors, replicaOfLane, type Granularity, type SchedulePlan, type TransferMode } from './schedule-plan';
+import { divisors, readsThroughHost, replicaOfLane, type Granularity, type SchedulePlan, type TransferMode } from './schedule-plan';
 import type { ReplicaInputReads } from './transfers';
 import { largestReplicaWindowBytes, largestRunWindowBytes, partBytes } from './windows';
 
@@ -207,7 +207,7 @@ function partialKey(node: number, replica: number, resultIndex: number): string 
  * used core's peak live bytes.
  */
 export function planLocalMemory(workload: Workload, plan: SchedulePlan, reads: readonly ReplicaInputReads[], cost: CostModel): CoreMemory[] {
-  const host = plan.transfer === 'host';
+  const host = (producer: number): boolean => readsThroughHost(plan, producer);
   const readsOf = new Map<string, ReplicaInputReads[]>();
   for (const r of reads) {
     const k = `${r.consumer}:${r.replica}`;
@@ -230,7 +230,7 @@ export function planLocalMemory(workload: Workload, plan: SchedulePlan, reads: r
       else keep(r.producer, -1 - consumerCore, r.resultIndex, consumerCore); // a mirror's value
     }
     for (const f of r.remote) {
-      if (host || pp.granularity === 'layer' || f.count > 1) keep(f.producer, replicaOfLane(pp, pn.lanes, f.slot), f.resultIndex, f.fromCore);
+      if (host(f.producer) || pp.granularity === 'layer' || f.count > 1) keep(f.producer, replicaOfLane(pp, pn.lanes, f.slot), f.resultIndex, f.fromCore);
     }
   }
   const streams = new Map<number, StreamItem[]>();
@@ -249,7 +249,7 @@ export function planLocalMemory(workload: Workload, plan: SchedulePlan, reads: r
       const sendsByCore = new Map<number, { bytes: number; reads: Set<string> }>();
       for (const r of mine) {
         const pp = plan.placements[r.producer]!;
-        if (host || pp.granularity !== 'layer') continue;
+        if (host(r.producer) || pp.granularity !== 'layer') continue;
         for (const f of r.remote) {
           let t = sendsByCore.get(f.fromCore);
           if (!t) sendsByCore.set(f.fromCore, (t = { bytes: 0, reads: new Set() }));
@@ -277,7 +277,7 @@ export function planLocalMemory(workload: Workload, plan: SchedulePlan, reads: r
         } else if (r.remote.length > 0 || (r.hasLocal && pp.windows)) inputs += sourceBytes(workload, r.producer, r.resultIndex, cost);
         for (const f of r.remote) {
           // A host slot is loaded whole: the producer replica's part (a scalar producer's value).
-          const loaded = host ? (pp.windows ? partBytes(workload.nodes[r.producer]!, r.resultIndex, pp.replicas) : sourceBytes(workload, r.producer, r.resultIndex, cost)) : f.bytes;
+          const loaded = host(r.producer) ? (pp.windows ? partBytes(workload.nodes[r.producer]!, r.resultIndex, pp.replicas) : sourceBytes(workload, r.producer, r.resultIndex, cost)) : f.bytes;
           message = Math.max(message, aligned(loaded, cost));
         }
       }
@@ -288,7 +288,7 @@ export function planLocalMemory(workload: Workload, plan: SchedulePlan, reads: r
         const needed = keptOn.get(key) === core;
         if (needed) produces.set(key, results[k]!);
         // A streamed result is assembled only where something reads it whole (as materialization does).
-        if (n.isBatch && (keptOn.has(key) || !streamsResults(n, pl.granularity, plan.transfer))) kept += results[k]!;
+        if (n.isBatch && (keptOn.has(key) || !streamsResults(n, pl.granularity, pl.spill ? 'host' : plan.transfer))) kept += results[k]!;
       });
       push(core, { label: `${n.name} replica ${j}`, body: bodyBytes(n, inputs, message, kept, cost, windowed), produces, reads: readKeys });
     }

@@ -60,6 +60,13 @@ export interface NodePlacement {
    * Undefined: one window for all of the replica's rounds.
    */
   readonly windowRounds?: number;
+  /**
+   * The node's results reach every reader on another core through host slots (READY/FREE),
+   * whatever the plan's `transfer`: a spill, for a value that should not stay on chip or whose
+   * readers run much later on cores it shares (readers on its own core take it as SSA). Each
+   * replica stores its partial result once, after its body, and never waits for a reader.
+   */
+  readonly spill?: boolean;
 }
 
 /** A complete plan: one placement per workload node, in node order. */
@@ -75,6 +82,16 @@ export interface SchedulePlan {
    * false when an inference starts after the previous one finished (period = latency).
    */
   readonly pipelined: boolean;
+}
+
+/** True when readers of `producer` on other cores load its results from host slots (host plan, or a spilled node). */
+export function readsThroughHost(plan: Pick<SchedulePlan, 'transfer' | 'placements'>, producer: number): boolean {
+  return plan.transfer === 'host' || plan.placements[producer]?.spill === true;
+}
+
+/** True when the plan moves some payload through host slots. */
+export function usesHostSlots(plan: Pick<SchedulePlan, 'transfer' | 'placements'>): boolean {
+  return plan.transfer === 'host' || plan.placements.some((p) => p.spill === true);
 }
 
 /** Rounds (lanes per replica) of a placement of a node with `lanes` lanes. */

@@ -6,7 +6,7 @@
  */
 import { elementsOf, type Workload } from '../analysis/workload';
 import { boundingBox, type Box } from '../analysis/fragment-needs';
-import { coreOfLane, lanesOfReplica, replicaOfLane, type SchedulePlan } from './schedule-plan';
+import { coreOfLane, lanesOfReplica, readsThroughHost, replicaOfLane, type SchedulePlan } from './schedule-plan';
 import { addTraffic, type TrafficMatrix } from './placement';
 import { intersectBoxes, runWindow as lanesBox, streamingWindows, windowBytes, windowRunsOf } from './windows';
 
@@ -65,6 +65,8 @@ export function planReads(workload: Workload, plan: SchedulePlan): ReplicaInputR
       n.inputs.forEach((input) => {
         input.sources.forEach((s, sourceIndex) => {
           const pp = plan.placements[s.producer]!;
+          // Readers of a host slot load what its writer stored; channels move only what is read.
+          const channel = !readsThroughHost(plan, s.producer);
           const remote: FragmentRead[] = [];
           let hasLocal = false;
           // Streaming windows: each run of rounds receives what its own window needs.
@@ -106,12 +108,12 @@ export function planReads(workload: Workload, plan: SchedulePlan): ReplicaInputR
             const slots = [...first.keys()].sort((a, b) => first.get(a)! - first.get(b)! || a - b);
             // A whole value read through slices: only the bounding box of this replica's (run's) reads moves.
             let box: Box | undefined;
-            if (s.boxesPerLane && plan.transfer === 'channel') {
+            if (s.boxesPerLane && channel) {
               const boxes = runLanes.map((l) => s.boxesPerLane![l]);
               if (boxes.every((b) => b !== undefined)) box = boundingBox(boxes as Box[]);
             }
             const producer = workload.nodes[s.producer]!;
-            const grouped = producer.isBatch && pl.granularity === 'layer' && pp.granularity === 'layer' && plan.transfer === 'channel';
+            const grouped = producer.isBatch && pl.granularity === 'layer' && pp.granularity === 'layer' && channel;
             // A replica holding only its window receives runs no larger than that window.
             const window = runBoxes?.[g];
             const maxCount = window ? Math.max(1, Math.floor(windowBytes(input, window) / Math.max(1, s.slotBytes))) : Infinity;

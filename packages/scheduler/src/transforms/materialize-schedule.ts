@@ -53,7 +53,7 @@ import type { CostModel } from '@raptor-pim/pim-target';
 import { EVENT_REGISTER_COUNT } from '@raptor-pim/pim-target';
 import type { Workload, WorkloadNode } from '../analysis/workload';
 import { byteSizeOfType } from '../analysis/workload';
-import { coreOfLane, lanesOfReplica, replicaOfLane, type SchedulePlan } from '../planning/schedule-plan';
+import { coreOfLane, lanesOfReplica, readsThroughHost, replicaOfLane, usesHostSlots, type SchedulePlan } from '../planning/schedule-plan';
 import { firstLaneOfReplica, intersectBoxes, streamingWindows, windowRunsOf } from '../planning/windows';
 import type { Box } from '../analysis/fragment-needs';
 import { LaneValues } from './lane-values';
@@ -102,7 +102,8 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   const ctx = workload.func.context;
   const index = IndexType.get(ctx);
   const i32 = IntegerType.get(ctx, 32);
-  const host = plan.transfer === 'host';
+  /** Readers of `producer` on other cores load host slots (a host plan, or a spilled producer). */
+  const hostRead = (producer: number): boolean => readsThroughHost(plan, producer);
   const slices = new SliceBuilder(ctx);
   /** Slot 0 of replica `replica`'s part of node `p`'s results: its first lane when it holds only its slots. */
   const partBase = (p: number, replica: number): number => {
@@ -126,10 +127,11 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   const freeSentAfterLoad = new Set<string>();
   let hostFallbacks = 0;
   let hostBytes = 0;
-  if (host) {
+  if (usesHostSlots(plan)) {
     const requests: EventRegisterRequest[] = [];
     const ordered: HostSlot[] = [];
     for (const r of reads) {
+      if (!hostRead(r.producer)) continue;
       for (const f of r.remote) {
         const pp = plan.placements[f.producer]!;
         const replica = replicaOfLane(pp, workload.nodes[f.producer]!.lanes, f.slot);
@@ -186,7 +188,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     }
   }
   const viaHost = (f: FragmentRead): HostSlot | undefined => {
-    if (!host) return undefined;
+    if (!hostRead(f.producer)) return undefined;
     const pp = plan.placements[f.producer]!;
     return slots.get(slotKey(f.producer, replicaOfLane(pp, workload.nodes[f.producer]!.lanes, f.slot), f.resultIndex));
   };
@@ -344,7 +346,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   }
   buildSendTasks();
   // FREE signals at every reader's stream entry.
-  if (host) {
+  {
     const entries = [...slots.values()];
     for (const s of entries) {
       for (const rd of s.readers) {
@@ -669,7 +671,10 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     // Host slots carry a writer replica's whole partial result: this replica loads each slot once.
     const loaded = new Map<HostSlot, Value>();
     const me = readerKey(n.index, j);
+    // Channel receives first, host loads after them: a producer upstream of a spilled one never
+    // waits (blocked in a send) for a reader that waits for the spilled producer's slot.
     const receiveRound = (round: number | null): void => {
+      for (const hostPass of [false, true])
       for (const r of myReads) {
         const input = nodeInputs.get(r.inputIndex)!;
         const src = input.sources[r.sourceIndex]!;
@@ -680,6 +685,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
         for (const f of r.remote) {
           if (round !== null && f.round !== round) continue;
           const slot = viaHost(f);
+          if ((slot !== undefined) !== hostPass) continue;
           const whole = (): Value => {
             let v = loaded.get(slot!);
             if (!v) loaded.set(slot!, (v = receive(bb, f, me, partType(producer, slot!.replica, src.resultIndex), loc)));
@@ -886,7 +892,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
    */
   function planBatches(): Map<number, number[][]> {
     const out = new Map<number, number[][]>();
-    if (host) return out;
+    if (plan.transfer === 'host') return out;
     // The nodes with a replica on each core (mirrors aside: a batch computes them itself).
     const users = new Map<number, Set<number>>();
     for (const nd of workload.nodes) {
@@ -898,7 +904,8 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     }
     for (const n of workload.nodes) {
       const pl = plan.placements[n.index]!;
-      if (pl.replicas < 2 || pl.mirrors?.length || hostUsed.has(n.index)) continue;
+      // Batches are channelized: no host slot written (a spilled node) or read (a spilled producer's reader).
+      if (pl.replicas < 2 || pl.mirrors?.length || hostUsed.has(n.index) || pl.spill || n.inputs.some((i) => i.sources.some((x) => plan.placements[x.producer]!.spill))) continue;
       const bySignature = new Map<string, number[]>();
       const alone: number[][] = [];
       for (let j = 0; j < pl.replicas; j++) {
