@@ -310,14 +310,6 @@ export class OpDefinition<
   readonly name: string;
   /** One-line summary. */
   readonly summary: string;
-  /** The traits, implied ones included. */
-  readonly traits: readonly OpTrait[];
-  /** The traits as a set for O(1) {@link Operation.hasTrait}. */
-  readonly traitSet: ReadonlySet<OpTrait>;
-  /** Interface implementations keyed by interface. */
-  readonly interfaceMap: ReadonlyMap<object, unknown>;
-  /** Names of inherent attributes (declared with `storage: 'property'`, plus segment sizes). */
-  readonly inherentAttrNames: ReadonlySet<string>;
   /** Custom assembly: parse hook. */
   readonly parse: OpAssemblyHooks['parse'];
   /** Custom assembly: print hook. */
@@ -328,16 +320,8 @@ export class OpDefinition<
   readonly getAsmBlockArgumentNames: OpAssemblyHooks['getAsmBlockArgumentNames'];
   /** Dialect whose prefix nested ops may drop. */
   readonly defaultDialect: string | undefined;
-  /** True when the operand groups need `operandSegmentSizes`. */
-  readonly hasOperandSegments: boolean;
-  /** True when the result groups need `resultSegmentSizes`. */
-  readonly hasResultSegments: boolean;
-
-  private readonly operandGroups: Group<ValueSpec>[];
-  private readonly resultGroups: Group<ValueSpec>[];
-  private readonly attrSpecs: Group<AttrSpec>[];
-  private readonly regionGroups: Group<RegionSpec>[];
-  private readonly successorGroups: Group<SuccessorSpec>[];
+  /** See {@link tables}. */
+  private tablesCache: DerivedTables | undefined;
   /** See {@link viewClass}. */
   private viewClassCache: (new (op: Operation) => OpView<O, R, A, G, S>) | undefined;
   /** See {@link operandNames}, {@link operandKinds}, {@link resultNames}, {@link attributeNames}. */
@@ -345,76 +329,53 @@ export class OpDefinition<
   private operandKindsCache: readonly ValueGroupKind[] | undefined;
   private resultNamesCache: readonly string[] | undefined;
   private attributeNamesCache: readonly string[] | undefined;
-  private readonly interfacesWithVerify: InterfaceImplementation[];
-  private readonly operandShape: GroupShape;
-  private readonly resultShape: GroupShape;
-  private readonly fixedRegions: number;
-  private readonly hasVariadicRegions: boolean;
-  private readonly hasSizedRegions: boolean;
-  private readonly fixedSuccessors: number;
-  private readonly hasVariadicSuccessors: boolean;
-  private readonly traitVerifiers: OpTrait[];
 
+  /**
+   * Keeps `spec`; the tables derived from it (groups, traits, interfaces, verification facts)
+   * are built on first use ({@link tables}): a process defines a few hundred ops when it loads
+   * the dialects and uses a few dozen of them.
+   */
   constructor(readonly spec: OpSpec<O, R, A, G, S>) {
     this.name = spec.name;
     this.summary = spec.summary ?? '';
-    const entries = <T>(r: Specs<T> | undefined): Group<T>[] =>
-      r ? Object.keys(r).map((name) => ({ name, spec: r[name]! })) : [];
-    this.operandGroups = entries(spec.operands);
-    this.resultGroups = entries(spec.results);
-    this.attrSpecs = entries(spec.attributes);
-    this.regionGroups = entries(spec.regions);
-    this.successorGroups = entries(spec.successors);
-    this.hasOperandSegments = this.operandGroups.filter((g) => g.spec.kind !== 'single').length > 1;
-    this.hasResultSegments = this.resultGroups.filter((g) => g.spec.kind !== 'single').length > 1;
-
-    const names = new Set<string>();
-    for (const g of [
-      ...this.operandGroups,
-      ...this.resultGroups,
-      ...this.attrSpecs,
-      ...this.regionGroups,
-      ...this.successorGroups,
-    ]) {
-      if (names.has(g.name) || g.name in OpViewBase.prototype || g.name === 'op') {
-        throw new Error(`internal error: '${spec.name}' declares the accessor name '${g.name}' twice or reserved`);
-      }
-      names.add(g.name);
-    }
-
-    const traits: OpTrait[] = [];
-    const addTrait = (t: OpTrait): void => {
-      if (traits.includes(t)) return;
-      traits.push(t);
-      for (const i of t.implied ?? []) addTrait(i);
-    };
-    for (const t of spec.traits ?? []) addTrait(t);
-    this.traits = traits;
-    this.traitSet = new Set(traits);
-    const ifaces = new Map<object, unknown>();
-    for (const i of spec.interfaces ?? []) ifaces.set(i.iface, i.impl);
-    this.interfaceMap = ifaces;
-    this.interfacesWithVerify = (spec.interfaces ?? []).filter((i) => i.iface.verify !== undefined);
-
-    const inherent = new Set<string>();
-    for (const a of this.attrSpecs) if (a.spec.storage === 'property') inherent.add(a.name);
-    if (this.hasOperandSegments) inherent.add(OPERAND_SEGMENT_SIZES);
-    if (this.hasResultSegments) inherent.add(RESULT_SEGMENT_SIZES);
-    this.inherentAttrNames = inherent;
-
     this.parse = spec.parse;
     this.print = spec.print;
     this.getAsmResultNames = spec.getAsmResultNames;
     this.getAsmBlockArgumentNames = spec.getAsmBlockArgumentNames;
     this.defaultDialect = spec.defaultDialect;
-    this.operandShape = groupShape(this.operandGroups);
-    this.resultShape = groupShape(this.resultGroups);
-    this.fixedRegions = this.regionGroups.filter((g) => !g.spec.variadic).length;
-    this.hasVariadicRegions = this.fixedRegions !== this.regionGroups.length;
-    this.hasSizedRegions = this.regionGroups.some((g) => g.spec.blocks !== undefined);
-    this.fixedSuccessors = this.successorGroups.filter((g) => !g.spec.variadic).length;
-    this.hasVariadicSuccessors = this.fixedSuccessors !== this.successorGroups.length;
-    this.traitVerifiers = traits.filter((t) => t.verify !== undefined);
+  }
+
+  /**
+   * The tables derived from the spec, built on first use. Building them checks the accessor
+   * names (an internal error for a name declared twice or reserved).
+   */
+  private get tables(): DerivedTables {
+    return (this.tablesCache ??= deriveTables(this.spec as OpSpec));
+  }
+
+  /** The traits, implied ones included. */
+  get traits(): readonly OpTrait[] {
+    return this.tables.traits;
+  }
+  /** The traits as a set for O(1) {@link Operation.hasTrait}. */
+  get traitSet(): ReadonlySet<OpTrait> {
+    return this.tables.traitSet;
+  }
+  /** Interface implementations keyed by interface. */
+  get interfaceMap(): ReadonlyMap<object, unknown> {
+    return this.tables.interfaceMap;
+  }
+  /** Names of inherent attributes (declared with `storage: 'property'`, plus segment sizes). */
+  get inherentAttrNames(): ReadonlySet<string> {
+    return this.tables.inherentAttrNames;
+  }
+  /** True when the operand groups need `operandSegmentSizes`. */
+  get hasOperandSegments(): boolean {
+    return this.tables.hasOperandSegments;
+  }
+  /** True when the result groups need `resultSegmentSizes`. */
+  get hasResultSegments(): boolean {
+    return this.tables.hasResultSegments;
   }
 
   /**
@@ -427,7 +388,7 @@ export class OpDefinition<
 
   /** The first trait of `kind` (for parameterized traits such as `HasParent`). */
   findTrait(kind: string): OpTrait | undefined {
-    for (const t of this.traits) if (t.kind === kind) return t;
+    for (const trait of this.tables.traits) if (trait.kind === kind) return trait;
     return undefined;
   }
 
@@ -455,29 +416,30 @@ export class OpDefinition<
    * sizes are filled in, and regions are created empty.
    */
   build(builder: OpBuilder, args: BuildArgs<O, R, A, S>, location: Location): OpView<O, R, A, G, S> {
+    const t = this.tables;
     const a = args as unknown as Record<string, unknown>;
     const operands: Value[] = [];
     const operandSizes: number[] = [];
-    collectGroups(this.operandGroups, a, operands, operandSizes, this.name, 'operand');
+    collectGroups(t.operandGroups, a, operands, operandSizes, this.name, 'operand');
     const resultTypes: Type[] = [];
     const resultSizes: number[] = [];
-    collectGroups(this.resultGroups, a, resultTypes, resultSizes, this.name, 'result type');
+    collectGroups(t.resultGroups, a, resultTypes, resultSizes, this.name, 'result type');
     // Each map is made when its first entry comes (many ops have neither).
     let properties: Map<string, Attribute> | null = null;
     let attributes: Map<string, Attribute> | null = null;
-    for (const g of this.attrSpecs) {
+    for (const g of t.attrSpecs) {
       const v = a[g.name] as Attribute | undefined;
       if (v === undefined) continue;
       if (g.spec.storage === 'property') (properties ??= new Map()).set(g.name, v);
       else (attributes ??= new Map()).set(g.name, v);
     }
     const ctx = builder.context;
-    if (this.hasOperandSegments) (properties ??= new Map()).set(OPERAND_SEGMENT_SIZES, DenseArrayAttr.i32(ctx, operandSizes));
-    if (this.hasResultSegments) (properties ??= new Map()).set(RESULT_SEGMENT_SIZES, DenseArrayAttr.i32(ctx, resultSizes));
+    if (t.hasOperandSegments) (properties ??= new Map()).set(OPERAND_SEGMENT_SIZES, DenseArrayAttr.i32(ctx, operandSizes));
+    if (t.hasResultSegments) (properties ??= new Map()).set(RESULT_SEGMENT_SIZES, DenseArrayAttr.i32(ctx, resultSizes));
     const extra = args.extraAttributes;
     if (extra) for (const k of Object.keys(extra)) (attributes ??= new Map()).set(k, extra[k]!);
     const successors: Block[] = [];
-    for (const g of this.successorGroups) {
+    for (const g of t.successorGroups) {
       const v = a[g.name];
       if (g.spec.variadic) {
         if (v != null) for (const b of v as Block[]) successors.push(b);
@@ -486,7 +448,7 @@ export class OpDefinition<
     // The maps built above go to the op as they are (not copied, as `builder.create` would).
     const op = builder.insert(
       Operation.createOwningMaps(
-        { context: ctx, name: this.name, location, operands, resultTypes, successors, regions: this.fixedRegions },
+        { context: ctx, name: this.name, location, operands, resultTypes, successors, regions: t.fixedRegions },
         properties,
         attributes,
       ),
@@ -501,14 +463,16 @@ export class OpDefinition<
    * the operand count or `operandSegmentSizes`). Returns `null` if the sizes are malformed.
    */
   getOperandGroupRange(op: Operation, index: number): [number, number] | null {
-    if (!this.hasOperandSegments) return shapeRange(this.operandShape, op.numOperands, index);
-    return segmentRange(this.operandGroups, op.numOperands, op.getAttr(OPERAND_SEGMENT_SIZES), index);
+    const t = this.tables;
+    if (!t.hasOperandSegments) return shapeRange(t.operandShape, op.numOperands, index);
+    return segmentRange(t.operandGroups, op.numOperands, op.getAttr(OPERAND_SEGMENT_SIZES), index);
   }
 
   /** The `[start, length]` of result group `index` of `op`. */
   getResultGroupRange(op: Operation, index: number): [number, number] | null {
-    if (!this.hasResultSegments) return shapeRange(this.resultShape, op.numResults, index);
-    return segmentRange(this.resultGroups, op.numResults, op.getAttr(RESULT_SEGMENT_SIZES), index);
+    const t = this.tables;
+    if (!t.hasResultSegments) return shapeRange(t.resultShape, op.numResults, index);
+    return segmentRange(t.resultGroups, op.numResults, op.getAttr(RESULT_SEGMENT_SIZES), index);
   }
 
   /**
@@ -516,19 +480,19 @@ export class OpDefinition<
    * spatial-dialect's `createPlan` read it for every op they build.
    */
   get operandNames(): readonly string[] {
-    return (this.operandNamesCache ??= Object.freeze(this.operandGroups.map((g) => g.name)));
+    return (this.operandNamesCache ??= Object.freeze(this.tables.operandGroups.map((g) => g.name)));
   }
   /** Operand group kinds, in order (one frozen array, as {@link operandNames}). */
   get operandKinds(): readonly ValueGroupKind[] {
-    return (this.operandKindsCache ??= Object.freeze(this.operandGroups.map((g) => g.spec.kind)));
+    return (this.operandKindsCache ??= Object.freeze(this.tables.operandGroups.map((g) => g.spec.kind)));
   }
   /** Result group names, in order (one frozen array, as {@link operandNames}). */
   get resultNames(): readonly string[] {
-    return (this.resultNamesCache ??= Object.freeze(this.resultGroups.map((g) => g.name)));
+    return (this.resultNamesCache ??= Object.freeze(this.tables.resultGroups.map((g) => g.name)));
   }
   /** Attribute names, in declaration order (one frozen array, as {@link operandNames}). */
   get attributeNames(): readonly string[] {
-    return (this.attributeNamesCache ??= Object.freeze(this.attrSpecs.map((g) => g.name)));
+    return (this.attributeNamesCache ??= Object.freeze(this.tables.attrSpecs.map((g) => g.name)));
   }
 
   // ---------------------------------------------------------------- verification
@@ -538,16 +502,17 @@ export class OpDefinition<
    * and including the custom `verify`. Emits the first failure and returns false.
    */
   verifyInvariants(op: Operation): boolean {
-    if (!this.verifyValueGroups(op, this.operandGroups, this.operandShape, op.numOperands, OPERAND_SEGMENT_SIZES, this.hasOperandSegments, 'operand')) return false;
-    if (!this.verifyValueGroups(op, this.resultGroups, this.resultShape, op.numResults, RESULT_SEGMENT_SIZES, this.hasResultSegments, 'result')) return false;
-    if (this.attrSpecs.length > 0 && !this.verifyAttributes(op)) return false;
-    if (!this.operandShape.allAnyType && !this.verifyTypes(op, true)) return false;
-    if (!this.resultShape.allAnyType && !this.verifyTypes(op, false)) return false;
+    const t = this.tables;
+    if (!this.verifyValueGroups(op, t.operandGroups, t.operandShape, op.numOperands, OPERAND_SEGMENT_SIZES, t.hasOperandSegments, 'operand')) return false;
+    if (!this.verifyValueGroups(op, t.resultGroups, t.resultShape, op.numResults, RESULT_SEGMENT_SIZES, t.hasResultSegments, 'result')) return false;
+    if (t.attrSpecs.length > 0 && !this.verifyAttributes(op)) return false;
+    if (!t.operandShape.allAnyType && !this.verifyTypes(op, true)) return false;
+    if (!t.resultShape.allAnyType && !this.verifyTypes(op, false)) return false;
     if (!this.verifyRegionShape(op)) return false;
     if (!this.verifySuccessorCount(op)) return false;
-    const tv = this.traitVerifiers;
+    const tv = t.traitVerifiers;
     for (let i = 0; i < tv.length; i++) if (!tv[i]!.verify!(op)) return false;
-    for (const i of this.interfacesWithVerify) if (!i.iface.verify!(op, i.impl)) return false;
+    for (const i of t.interfacesWithVerify) if (!i.iface.verify!(op, i.impl)) return false;
     const custom = this.spec.verify;
     if (custom && !custom.call(this.spec, new this.viewClass(op))) return false;
     return true;
@@ -555,7 +520,7 @@ export class OpDefinition<
 
   /** Runs region traits and `verifyRegions` (after the nested ops were verified). */
   verifyRegionInvariants(op: Operation): boolean {
-    for (const t of this.traits) if (t.verifyRegion && !t.verifyRegion(op)) return false;
+    for (const trait of this.tables.traits) if (trait.verifyRegion && !trait.verifyRegion(op)) return false;
     const custom = this.spec.verifyRegions;
     if (custom && !custom.call(this.spec, new this.viewClass(op))) return false;
     return true;
@@ -639,7 +604,8 @@ export class OpDefinition<
   }
 
   private verifyAttributes(op: Operation): boolean {
-    for (const g of this.attrSpecs) {
+    const t = this.tables;
+    for (const g of t.attrSpecs) {
       const s = g.spec;
       const v = s.storage === 'property' ? (op.getProperty(g.name) ?? op.getDiscardableAttr(g.name)) : op.getAttr(g.name);
       if (v === undefined) {
@@ -658,8 +624,9 @@ export class OpDefinition<
   }
 
   private verifyTypes(op: Operation, operands: boolean): boolean {
-    const groups = operands ? this.operandGroups : this.resultGroups;
-    const shape = operands ? this.operandShape : this.resultShape;
+    const tables = this.tables;
+    const groups = operands ? tables.operandGroups : tables.resultGroups;
+    const shape = operands ? tables.operandShape : tables.resultShape;
     if (shape.varIndex < 0) {
       // Every group is one value: group i is value i (no range to compute).
       const n = Math.min(groups.length, operands ? op.numOperands : op.numResults);
@@ -693,10 +660,11 @@ export class OpDefinition<
   }
 
   private verifyRegionShape(op: Operation): boolean {
-    const fixed = this.fixedRegions;
-    const hasVariadic = this.hasVariadicRegions;
+    const t = this.tables;
+    const fixed = t.fixedRegions;
+    const hasVariadic = t.hasVariadicRegions;
     const n = op.numRegions;
-    if (n === fixed && !this.hasSizedRegions) return true;
+    if (n === fixed && !t.hasSizedRegions) return true;
     if (!hasVariadic && n !== fixed) {
       op.emitOpError(fixed === 0 ? M.requiresZeroRegions : fixed === 1 ? M.requiresOneRegion : M.expectedNRegions(fixed));
       return false;
@@ -706,7 +674,7 @@ export class OpDefinition<
       return false;
     }
     for (let i = 0; i < n; i++) {
-      const g = this.regionGroups[Math.min(i, this.regionGroups.length - 1)]!;
+      const g = t.regionGroups[Math.min(i, t.regionGroups.length - 1)]!;
       const want = g.spec.blocks;
       if (want !== undefined && op.regions[i]!.numBlocks !== want) {
         op.emitOpError(M.regionConstraint(i, g.name, g.spec.description ?? `region with ${want} blocks`));
@@ -717,8 +685,9 @@ export class OpDefinition<
   }
 
   private verifySuccessorCount(op: Operation): boolean {
-    const fixed = this.fixedSuccessors;
-    const hasVariadic = this.hasVariadicSuccessors;
+    const t = this.tables;
+    const fixed = t.fixedSuccessors;
+    const hasVariadic = t.hasVariadicSuccessors;
     const n = op.numSuccessors;
     if (n === 0 && fixed === 0) return true;
     if (!hasVariadic && n !== fixed) {
@@ -740,13 +709,14 @@ export class OpDefinition<
   }
 
   private makeViewClass(): new (op: Operation) => OpView<O, R, A, G, S> {
+    const t = this.tables;
     class View extends OpViewBase {}
     const proto = View.prototype as unknown as Record<string, unknown>;
     const define = (name: string, get: (this: OpViewBase) => unknown): void => {
       Object.defineProperty(proto, name, { get, enumerable: true, configurable: false });
     };
     const def = this as AnyOpDefinition;
-    this.operandGroups.forEach((g, gi) => {
+    t.operandGroups.forEach((g, gi) => {
       define(g.name, function (this: OpViewBase) {
         const r = def.getOperandGroupRange(this.op, gi);
         if (!r) throw new Error(`internal error: malformed operand segments on '${def.name}'`);
@@ -757,7 +727,7 @@ export class OpDefinition<
         return out;
       });
     });
-    this.resultGroups.forEach((g, gi) => {
+    t.resultGroups.forEach((g, gi) => {
       define(g.name, function (this: OpViewBase) {
         const r = def.getResultGroupRange(this.op, gi);
         if (!r) throw new Error(`internal error: malformed result segments on '${def.name}'`);
@@ -766,7 +736,7 @@ export class OpDefinition<
         return this.op.results.slice(r[0], r[0] + r[1]);
       });
     });
-    for (const g of this.attrSpecs) {
+    for (const g of t.attrSpecs) {
       const name = g.name;
       const dflt = g.spec.defaultValue;
       define(name, function (this: OpViewBase) {
@@ -775,7 +745,7 @@ export class OpDefinition<
       });
     }
     let fixedRegions = 0;
-    for (const g of this.regionGroups) {
+    for (const g of t.regionGroups) {
       const start = fixedRegions;
       if (g.spec.variadic) define(g.name, function (this: OpViewBase) {
         return this.op.regions.slice(start);
@@ -788,7 +758,7 @@ export class OpDefinition<
       }
     }
     let fixedSucc = 0;
-    for (const g of this.successorGroups) {
+    for (const g of t.successorGroups) {
       const start = fixedSucc;
       if (g.spec.variadic) define(g.name, function (this: OpViewBase) {
         return this.op.successors.slice(start);
@@ -802,6 +772,97 @@ export class OpDefinition<
     }
     return View as unknown as new (op: Operation) => OpView<O, R, A, G, S>;
   }
+}
+
+/** What an {@link OpDefinition} derives from its spec (see `OpDefinition.tables`). */
+interface DerivedTables {
+  readonly operandGroups: Group<ValueSpec>[];
+  readonly resultGroups: Group<ValueSpec>[];
+  readonly attrSpecs: Group<AttrSpec>[];
+  readonly regionGroups: Group<RegionSpec>[];
+  readonly successorGroups: Group<SuccessorSpec>[];
+  readonly hasOperandSegments: boolean;
+  readonly hasResultSegments: boolean;
+  readonly traits: readonly OpTrait[];
+  readonly traitSet: ReadonlySet<OpTrait>;
+  readonly interfaceMap: ReadonlyMap<object, unknown>;
+  readonly interfacesWithVerify: InterfaceImplementation[];
+  readonly inherentAttrNames: ReadonlySet<string>;
+  readonly operandShape: GroupShape;
+  readonly resultShape: GroupShape;
+  readonly fixedRegions: number;
+  readonly hasVariadicRegions: boolean;
+  readonly hasSizedRegions: boolean;
+  readonly fixedSuccessors: number;
+  readonly hasVariadicSuccessors: boolean;
+  readonly traitVerifiers: OpTrait[];
+}
+
+/** The named groups of one part of a spec, in declaration order. */
+function groupsOf<T>(r: Specs<T> | undefined): Group<T>[] {
+  return r ? Object.keys(r).map((name) => ({ name, spec: r[name]! })) : [];
+}
+
+/**
+ * Derives the tables of `spec`; an internal error when an accessor name is declared twice or
+ * is reserved (`op` or a member of {@link OpViewBase}).
+ */
+function deriveTables(spec: OpSpec): DerivedTables {
+  const operandGroups = groupsOf(spec.operands);
+  const resultGroups = groupsOf(spec.results);
+  const attrSpecs = groupsOf(spec.attributes);
+  const regionGroups = groupsOf(spec.regions);
+  const successorGroups = groupsOf(spec.successors);
+  const hasOperandSegments = operandGroups.filter((g) => g.spec.kind !== 'single').length > 1;
+  const hasResultSegments = resultGroups.filter((g) => g.spec.kind !== 'single').length > 1;
+
+  const names = new Set<string>();
+  for (const g of [...operandGroups, ...resultGroups, ...attrSpecs, ...regionGroups, ...successorGroups]) {
+    if (names.has(g.name) || g.name in OpViewBase.prototype || g.name === 'op') {
+      throw new Error(`internal error: '${spec.name}' declares the accessor name '${g.name}' twice or reserved`);
+    }
+    names.add(g.name);
+  }
+
+  const traits: OpTrait[] = [];
+  const addTrait = (t: OpTrait): void => {
+    if (traits.includes(t)) return;
+    traits.push(t);
+    for (const i of t.implied ?? []) addTrait(i);
+  };
+  for (const t of spec.traits ?? []) addTrait(t);
+  const interfaceMap = new Map<object, unknown>();
+  for (const i of spec.interfaces ?? []) interfaceMap.set(i.iface, i.impl);
+
+  const inherentAttrNames = new Set<string>();
+  for (const a of attrSpecs) if (a.spec.storage === 'property') inherentAttrNames.add(a.name);
+  if (hasOperandSegments) inherentAttrNames.add(OPERAND_SEGMENT_SIZES);
+  if (hasResultSegments) inherentAttrNames.add(RESULT_SEGMENT_SIZES);
+
+  const fixedRegions = regionGroups.filter((g) => !g.spec.variadic).length;
+  const fixedSuccessors = successorGroups.filter((g) => !g.spec.variadic).length;
+  return {
+    operandGroups,
+    resultGroups,
+    attrSpecs,
+    regionGroups,
+    successorGroups,
+    hasOperandSegments,
+    hasResultSegments,
+    traits,
+    traitSet: new Set(traits),
+    interfaceMap,
+    interfacesWithVerify: (spec.interfaces ?? []).filter((i) => i.iface.verify !== undefined),
+    inherentAttrNames,
+    operandShape: groupShape(operandGroups),
+    resultShape: groupShape(resultGroups),
+    fixedRegions,
+    hasVariadicRegions: fixedRegions !== regionGroups.length,
+    hasSizedRegions: regionGroups.some((g) => g.spec.blocks !== undefined),
+    fixedSuccessors,
+    hasVariadicSuccessors: fixedSuccessors !== successorGroups.length,
+    traitVerifiers: traits.filter((t) => t.verify !== undefined),
+  };
 }
 
 /** Precomputed facts about a list of value groups. */
