@@ -35,8 +35,8 @@ function denseRawBytesView(attr: DenseElementsAttr): Uint8Array {
     return bytes;
   }
   const width = denseElementByteWidth(et);
-  const bytes = new Uint8Array(count * width);
   if (et instanceof FloatType && (et.kind === 'f16' || et.kind === 'bf16')) {
+    const bytes = new Uint8Array(count * width);
     const f = data as Float32Array;
     for (let i = 0; i < count; i++) {
       const b = et.kind === 'f16' ? f16ToBits(f[i]) : bf16ToBits(f[i]);
@@ -48,6 +48,8 @@ function denseRawBytesView(attr: DenseElementsAttr): Uint8Array {
   const src = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   const storageWidth = data.BYTES_PER_ELEMENT;
   if (storageWidth === width && littleEndian) return src;
+  // A copy only when the storage is not MLIR's bytes already (the usual f32/i64 data is).
+  const bytes = new Uint8Array(count * width);
   for (let i = 0; i < count; i++) for (let k = 0; k < width; k++) bytes[i * width + k] = src[i * storageWidth + k];
   return bytes;
 }
