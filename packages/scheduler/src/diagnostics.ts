@@ -39,9 +39,8 @@ export const SchedulerMessages = {
     `spat-schedule: strategy '${strategy}' found no mapping of the graph computes onto ${cores} cores${detail ? ` (${detail})` : ''}`,
   replicaCrossbars: (needed: number, available: number, node: string, replicas: number, crossbars: number) =>
     `the replicas local memory needs take ${needed} crossbars and the target has ${available}; the largest share is ${node}: ${replicas} replicas x ${crossbars} crossbars`,
-  replicaBeyondCore: (node: string, replicas: number, bytes: number, capacity: number, streamsOverChannels: boolean) =>
-    `${node} needs ${bytes} bytes of live local memory ${replicas > 1 ? `per replica even split over ${replicas} cores` : 'on one core'} but a core has ${capacity}` +
-    (streamsOverChannels ? ` (a reader loads whole host slots; streaming windows need transfer=channel)` : ''),
+  replicaBeyondCore: (node: string, replicas: number, bytes: number, capacity: number) =>
+    `${node} needs ${bytes} bytes of live local memory ${replicas > 1 ? `per replica even split over ${replicas} cores` : 'on one core'} but a core has ${capacity}`,
   noCoreFor: (node: string, replica: number, replicas: number, bytes: number, crossbars: number) =>
     `no core has room for ${node} replica ${replica} of ${replicas} (${bytes} bytes of live local memory, ${crossbars} crossbars) beside what the earlier layers keep there`,
   alreadyScheduled: () => `spat-schedule: the function has no graph computes to schedule`,

@@ -146,9 +146,11 @@ describe('streaming windows', () => {
       if (!n.isBatch) continue;
       const r = replicasOf(n.lanes, 2);
       const f = placedFootprint(workload, n, r, 'window', cost);
-      // Layer granularity and host transfers never stream.
+      // Layer granularity never streams; through host slots a run loads its own fragments, so
+      // streaming runs fit there too (one-round runs are the fallback that may still not fit).
       expect(placedFootprint(workload, n, r, 'layer', cost).windowRounds).toBeUndefined();
-      expect(placedFootprint(workload, n, r, 'window', cost, 'host').windowRounds).toBeUndefined();
+      const viaHost = placedFootprint(workload, n, r, 'window', cost, 'host');
+      if (viaHost.windowRounds !== undefined && viaHost.windowRounds > 1) expect(viaHost.bodyBytes).toBeLessThanOrEqual(cost.localMemoryBytes);
       if (f.windowRounds === undefined) continue;
       streamed++;
       expect(f.windows).toBe(true);

@@ -89,10 +89,12 @@ function largestMessageBound(
     for (const s of input.sources) {
       const producer = workload.nodes[s.producer]!;
       if (transfer === 'host') {
-        // A host slot is loaded whole: a scalar producer's value, a batch producer replica's part
-        // (at most the host part budget, see minimumReplicas).
+        // A scalar producer's host slot is loaded whole; of a batch producer replica's part, what
+        // one round reads (within the window of a windowed input, else at most the host part
+        // budget, see minimumReplicas).
         const whole = sourceBytes(workload, s.producer, s.resultIndex, cost);
-        m = Math.max(m, producer.isBatch ? Math.min(whole, Math.max(aligned(s.slotBytes, cost), hostPartBudget(cost))) : whole);
+        const run = window !== Infinity ? Math.max(window, aligned(s.slotBytes, cost)) : Math.max(aligned(s.slotBytes, cost), hostPartBudget(cost));
+        m = Math.max(m, producer.isBatch ? Math.min(whole, run) : whole);
         continue;
       }
       // A whole value is received once per replica (the bounding box of its lanes' windows).
@@ -138,6 +140,7 @@ export function replicaFootprint(
   replicas = 1,
   windows = false,
   windowRounds?: number,
+  keepsResults = false,
 ): ReplicaFootprint {
   let inputs = 0;
   const windowOf = new Map<number, number>();
@@ -160,7 +163,7 @@ export function replicaFootprint(
   // are sent as they are made and nothing is assembled (unless the host reads the result; a
   // consumer on the same core is the replay's concern). A scalar compute's result is its body's
   // last value, counted with the temporaries.
-  const kept = streamsResults(node, granularity, transfer) ? 0 : results;
+  const kept = streamsResults(node, granularity, transfer) && !keepsResults ? 0 : results;
   const body = bodyBytes(node, inputs, message, node.isBatch ? kept : 0, cost, windowed);
   const hostData = node.hostDataBytes;
   const blueprints = blueprintBytes(node, cost, windowed);
@@ -275,10 +278,17 @@ export function planLocalMemory(workload: Workload, plan: SchedulePlan, reads: r
           if (!windowed.has(r.inputIndex)) inputs += aligned(box, cost);
           windowed.add(r.inputIndex);
         } else if (r.remote.length > 0 || (r.hasLocal && pp.windows)) inputs += sourceBytes(workload, r.producer, r.resultIndex, cost);
-        for (const f of r.remote) {
-          // A host slot is loaded whole: the producer replica's part (a scalar producer's value).
-          const loaded = host(r.producer) ? (pp.windows ? partBytes(workload.nodes[r.producer]!, r.resultIndex, pp.replicas) : sourceBytes(workload, r.producer, r.resultIndex, cost)) : f.bytes;
-          message = Math.max(message, aligned(loaded, cost));
+        if (host(r.producer) && workload.nodes[r.producer]!.isBatch) {
+          // Host slots of a batch producer: what one round reads of one slot is one load (runs of consecutive fragments).
+          const perRound = new Map<string, number>();
+          for (const f of r.remote) {
+            const k = `${f.round}:${replicaOfLane(pp, workload.nodes[r.producer]!.lanes, f.slot)}`;
+            perRound.set(k, (perRound.get(k) ?? 0) + f.bytes);
+          }
+          for (const b of perRound.values()) message = Math.max(message, aligned(b, cost));
+        } else {
+          // A scalar producer's host slot is loaded whole.
+          for (const f of r.remote) message = Math.max(message, aligned(host(r.producer) ? sourceBytes(workload, r.producer, r.resultIndex, cost) : f.bytes, cost));
         }
       }
       const produces = new Map<string, number>();
@@ -395,9 +405,12 @@ export interface PlacedFootprint extends ReplicaFootprint {
   readonly windowRounds?: number;
 }
 
-/** True when replicas of `node` may take streaming windows (window granularity, channel transfers, a windowed input). */
-export function canStreamWindows(node: WorkloadNode, granularity: Granularity, transfer: TransferMode): boolean {
-  return node.isBatch && granularity === 'window' && transfer === 'channel' && node.inputs.some((i) => i.window !== undefined);
+/**
+ * True when replicas of `node` may take streaming windows (window granularity, a windowed input;
+ * through channels each run receives its fragments, through host slots each run loads them).
+ */
+export function canStreamWindows(node: WorkloadNode, granularity: Granularity, _transfer: TransferMode): boolean {
+  return node.isBatch && granularity === 'window' && node.inputs.some((i) => i.window !== undefined);
 }
 
 /**
@@ -405,12 +418,20 @@ export function canStreamWindows(node: WorkloadNode, granularity: Granularity, t
  * {@link needsWindows}; where one window per replica still does not fit a core, with streaming
  * windows of the most rounds that fit (one round when none does).
  */
-export function placedFootprint(workload: Workload, node: WorkloadNode, replicas: number, granularity: Granularity, cost: CostModel, transfer: TransferMode = 'channel'): PlacedFootprint {
-  const windows = needsWindows(workload, node, replicas, granularity, cost, transfer);
-  const whole = replicaFootprint(workload, node, granularity, cost, transfer, replicas, windows);
+export function placedFootprint(
+  workload: Workload,
+  node: WorkloadNode,
+  replicas: number,
+  granularity: Granularity,
+  cost: CostModel,
+  transfer: TransferMode = 'channel',
+  keepsResults = false,
+): PlacedFootprint {
+  const windows = needsWindows(workload, node, replicas, granularity, cost, transfer) || (keepsResults && node.isBatch && replicas > 1);
+  const whole = replicaFootprint(workload, node, granularity, cost, transfer, replicas, windows, undefined, keepsResults);
   const rounds = Math.ceil(node.lanes / replicas);
   if (!windows || whole.bodyBytes <= cost.localMemoryBytes || rounds < 2 || !canStreamWindows(node, granularity, transfer)) return { ...whole, windows };
-  const at = (span: number): ReplicaFootprint => replicaFootprint(workload, node, granularity, cost, transfer, replicas, true, span);
+  const at = (span: number): ReplicaFootprint => replicaFootprint(workload, node, granularity, cost, transfer, replicas, true, span, keepsResults);
   const one = at(1);
   if (one.bodyBytes > cost.localMemoryBytes) return { ...one, windows, windowRounds: 1 };
   // The footprint grows with the run length: the longest run that fits.
@@ -466,7 +487,8 @@ export function withWindows(workload: Workload, plan: SchedulePlan, cost: CostMo
     ...plan,
     placements: plan.placements.map((p, i) => {
       const n = workload.nodes[i]!;
-      const f = placedFootprint(workload, n, p.replicas, p.granularity, cost, plan.transfer);
+      // A spilled compute keeps its part for its slot (its readers' loads stream like receives).
+      const f = placedFootprint(workload, n, p.replicas, p.granularity, cost, plan.transfer, p.spill === true);
       const { windowRounds: _dropped, ...rest } = p;
       return f.windowRounds !== undefined ? { ...rest, windows: f.windows, windowRounds: f.windowRounds } : { ...rest, windows: f.windows };
     }),

@@ -9,7 +9,7 @@
 import { enumOption } from '@raptor-pim/ir-core';
 import type { WorkloadNode } from '../analysis/workload';
 import { replicaItems } from '../planning/core-mapping';
-import { canStreamWindows, enforcesLocalMemory, granularityForMemory, localMemoryOption, minimumReplicas, streamsResults } from '../planning/local-memory';
+import { enforcesLocalMemory, granularityForMemory, localMemoryOption, minimumReplicas, streamsResults } from '../planning/local-memory';
 import { lanesOfReplica, replicaOfLane, type NodePlacement, type SchedulePlan, type TransferMode } from '../planning/schedule-plan';
 import { createPlanScheduler, type PlanContext } from '../scheduler';
 import { SchedulerMessages as M } from '../diagnostics';
@@ -30,8 +30,7 @@ export function planLayerSequential({ workload, cost, options }: PlanContext): S
     const over = items.find((it) => it.memoryBytes > cost.localMemoryBytes);
     if (over) {
       const n = workload.nodes[over.node]!;
-      const couldStream = transfer === 'host' && canStreamWindows(n, 'window', 'channel');
-      return M.noPacking('layer-sequential', cost.cores, M.replicaBeyondCore(n.name, replicas[n.index]!, over.memoryBytes, cost.localMemoryBytes, couldStream));
+      return M.noPacking('layer-sequential', cost.cores, M.replicaBeyondCore(n.name, replicas[n.index]!, over.memoryBytes, cost.localMemoryBytes));
     }
   }
   const coreOf: number[][] = [];

@@ -482,25 +482,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
 
   /** Receives `f` at the builder's point: the received payload (fragment or whole value). */
   function receive(b: OpBuilder, f: FragmentRead, reader: string, type: RankedTensorType, loc: Location): Value {
-    const slot = viaHost(f);
-    if (slot) {
-      const loaded = HostWaitLoadOp.build(
-        b,
-        {
-          sourceCoreId: constant(b, f.fromCore, loc),
-          targetCoreId: constant(b, f.toCore, loc),
-          hostOffset: constant(b, slot.offset, loc),
-          eventRegister: constant(b, slot.readyRegisters.get(reader)!, loc),
-          waitValue: constant(b, 1, loc),
-          output: type,
-        },
-        loc,
-      ).output;
-      for (const next of freeAfterLoad.get(`${slotKey(slot.producer, slot.replica, slot.resultIndex)}@${reader}`) ?? []) {
-        SyncOp.build(b, { targetCoreId: constant(b, next.writer, loc), eventRegister: constant(b, next.register, loc) }, loc);
-      }
-      return loaded;
-    }
+    if (viaHost(f)) throw new Error(`materializeSchedule: a host slot read by ${reader} outside its replica body`);
     return ChannelReceiveOp.build(
       b,
       { channelId: constant(b, channelOf.get(f)!, loc), sourceCoreId: constant(b, f.fromCore, loc), targetCoreId: constant(b, f.toCore, loc), output: type },
@@ -668,9 +650,61 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       }
     }
     if (runs.length) openWindows(0);
-    // Host slots carry a writer replica's whole partial result: this replica loads each slot once.
+    // Host slots carry a writer replica's whole partial result. A replica loads what it reads of
+    // a slot (runs of consecutive fragments, a scalar producer's whole value once): the first load
+    // waits for READY, later ones (count 0) find the register already reset; the FREE signals of
+    // the slots that take over the register follow the last load.
     const loaded = new Map<HostSlot, Value>();
+    const lastLoadOf = new Map<HostSlot, Operation>();
     const me = readerKey(n.index, j);
+    const loadSlot = (f: FragmentRead, slot: HostSlot, type: RankedTensorType, byteOffset: number): Value => {
+      const first = !lastLoadOf.has(slot);
+      const op = HostWaitLoadOp.build(
+        bb,
+        {
+          sourceCoreId: constant(bb, f.fromCore, loc),
+          targetCoreId: constant(bb, f.toCore, loc),
+          hostOffset: constant(bb, slot.offset + byteOffset, loc),
+          eventRegister: constant(bb, slot.readyRegisters.get(me)!, loc),
+          waitValue: constant(bb, first ? 1 : 0, loc),
+          output: type,
+        },
+        loc,
+      ).op;
+      lastLoadOf.set(slot, op);
+      return op.getResult(0);
+    };
+    /** Fragments of one batch producer's slot read in one round: loaded as runs of consecutive slots, each when first placed. */
+    interface HostRun {
+      readonly f: FragmentRead;
+      readonly slot: HostSlot;
+      readonly first: number;
+      readonly type: RankedTensorType;
+      readonly byteOffset: number;
+      value?: Value;
+    }
+    const hostRuns = new Map<FragmentRead, HostRun>();
+    const runOf = (f: FragmentRead): { value: Value; first: number } => {
+      const run = hostRuns.get(f)!;
+      run.value ??= loadSlot(run.f, run.slot, run.type, run.byteOffset);
+      return { value: run.value, first: run.first };
+    };
+    const loadRuns = (r: ReplicaInputReads, round: number | null, collection: RankedTensorType): void => {
+      const frag = fragmentType(collection);
+      const fragBytes = byteSizeOfType(frag);
+      const fs = r.remote.filter((f) => (round === null || f.round === round) && viaHost(f) !== undefined);
+      for (let i = 0; i < fs.length; ) {
+        const slot = viaHost(fs[i]!)!;
+        let k = i + 1;
+        while (k < fs.length && viaHost(fs[k]!) === slot && fs[k]!.slot === fs[k - 1]!.slot + fs[k - 1]!.count) k++;
+        const first = fs[i]!.slot;
+        const count = fs[k - 1]!.slot + fs[k - 1]!.count - first;
+        const type = RankedTensorType.get(ctx, [count, ...frag.shape], frag.elementType);
+        const run: HostRun = { f: fs[i]!, slot, first, type, byteOffset: (first - partBase(slot.producer, slot.replica)) * fragBytes };
+        for (let x = i; x < k; x++) hostRuns.set(fs[x]!, run);
+        i = k;
+      }
+    };
     // Channel receives first, host loads after them: a producer upstream of a spilled one never
     // waits (blocked in a send) for a reader that waits for the spilled producer's slot.
     const receiveRound = (round: number | null): void => {
@@ -682,13 +716,14 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
         const collection = producer.op.getResult(src.resultIndex).type as RankedTensorType;
         const key = `${r.inputIndex}:${r.sourceIndex}`;
         const w = windowsOf.get(r.inputIndex);
+        if (hostPass && producer.isBatch) loadRuns(r, round, collection);
         for (const f of r.remote) {
           if (round !== null && f.round !== round) continue;
           const slot = viaHost(f);
           if ((slot !== undefined) !== hostPass) continue;
           const whole = (): Value => {
             let v = loaded.get(slot!);
-            if (!v) loaded.set(slot!, (v = receive(bb, f, me, partType(producer, slot!.replica, src.resultIndex), loc)));
+            if (!v) loaded.set(slot!, (v = loadSlot(f, slot!, partType(producer, slot!.replica, src.resultIndex), 0)));
             return v;
           };
           if (w) {
@@ -703,7 +738,10 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
               continue;
             }
             const runSlots = Array.from({ length: f.count }, (_, i) => f.slot + i);
-            if (slot) placeSlots(r.inputIndex, r.sourceIndex, whole(), producer.isBatch ? partBase(src.producer, slot.replica) : 0, runSlots);
+            if (slot && producer.isBatch) {
+              const run = runOf(f);
+              placeSlots(r.inputIndex, r.sourceIndex, run.value, run.first, runSlots);
+            } else if (slot) placeSlots(r.inputIndex, r.sourceIndex, whole(), 0, runSlots);
             else if (!producer.isBatch) placeSlots(r.inputIndex, r.sourceIndex, receive(bb, f, me, collection, loc), 0, [f.slot]);
             else {
               const type = f.count > 1 ? RankedTensorType.get(ctx, [f.count, ...collection.shape.slice(1)], collection.elementType) : fragmentType(collection);
@@ -727,7 +765,10 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           const offsets = [f.slot, ...collection.shape.slice(1).map(() => 0)];
           const type = f.count > 1 ? RankedTensorType.get(ctx, sizes, collection.elementType) : fragmentType(collection);
           let frag: Value;
-          if (slot) frag = slices.extract(bb, loc, whole(), [f.slot - partBase(src.producer, slot.replica), ...offsets.slice(1)], sizes, type);
+          if (slot) {
+            const run = runOf(f);
+            frag = run.first === f.slot && run.value.type === type ? run.value : slices.extract(bb, loc, run.value, [f.slot - run.first, ...offsets.slice(1)], sizes, type);
+          }
           else frag = receive(bb, f, me, type, loc);
           bases.set(key, slices.insert(bb, loc, frag, base, offsets, sizes));
         }
@@ -870,6 +911,15 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
         loc,
       );
       for (const rd of rest) SyncOp.build(bb, { targetCoreId: constant(bb, rd.core, loc), eventRegister: constant(bb, slot.readyRegisters.get(rd.key)!, loc) }, loc);
+    }
+    // FREE for the slots that take over a READY register of this replica, after its last load of the slot before.
+    for (const [slot, op] of lastLoadOf) {
+      const fb = new OpBuilder(ctx);
+      let at = op;
+      for (const next of freeAfterLoad.get(`${slotKey(slot.producer, slot.replica, slot.resultIndex)}@${me}`) ?? []) {
+        fb.setInsertionPointAfter(at);
+        at = SyncOp.build(fb, { targetCoreId: constant(fb, next.writer, loc), eventRegister: constant(fb, next.register, loc) }, loc).op;
+      }
     }
     YieldOp.build(bb, { outputs: resultTypes.map((_, k) => partialOf(k)) }, loc);
     return s;

@@ -55,6 +55,8 @@ interface Event {
   readonly key: string;
   readonly bytes: number;
   readonly count: number;
+  /** Host stores and loads: the writer core and the byte offset in host memory. */
+  readonly slot?: { readonly writer: number; readonly offset: number };
 }
 
 interface Task {
@@ -127,9 +129,9 @@ export function verifyCommunication(module: Operation, target: Target): Communic
     // ---------------------------------------------------------------- events per core stream
     const events: Event[] = [];
     const succ: number[][] = [];
-    const addEvent = (kind: EventKind, op: Operation, core: number, key = '', bytes = 0, count = 0): number => {
+    const addEvent = (kind: EventKind, op: Operation, core: number, key = '', bytes = 0, count = 0, slot?: { writer: number; offset: number }): number => {
       const id = events.length;
-      events.push({ id, kind, op, core, key, bytes, count });
+      events.push(slot ? { id, kind, op, core, key, bytes, count, slot } : { id, kind, op, core, key, bytes, count });
       succ.push([]);
       return id;
     };
@@ -193,7 +195,7 @@ export function verifyCommunication(module: Operation, target: Target): Communic
           if (s === undefined || d === undefined || o === undefined || reg === undefined) return;
           checkSide(op, 'source', s);
           checkRegister(op, reg);
-          chain(t.core, addEvent('store', op, t.core, slotKey(s, o), byteSizeOfType(op.getOperand(0).type)));
+          chain(t.core, addEvent('store', op, t.core, slotKey(s, o), byteSizeOfType(op.getOperand(0).type), 0, { writer: s, offset: o }));
           chain(t.core, addEvent('signal', op, t.core, registerKey(d, reg)));
         } else if (HostWaitLoadOp.isInstance(op)) {
           const [s, d, o, reg, n] = [ix(op, 0, 'source core'), ix(op, 1, 'target core'), ix(op, 2, 'host offset'), ix(op, 3, 'event register'), ix(op, 4, 'wait value')];
@@ -201,7 +203,7 @@ export function verifyCommunication(module: Operation, target: Target): Communic
           checkSide(op, 'target', d);
           checkRegister(op, reg);
           chain(t.core, addEvent('wait', op, t.core, registerKey(d, reg), 0, n));
-          chain(t.core, addEvent('load', op, t.core, slotKey(s, o), byteSizeOfType(op.getResult(0).type)));
+          chain(t.core, addEvent('load', op, t.core, slotKey(s, o), byteSizeOfType(op.getResult(0).type), 0, { writer: s, offset: o }));
         }
       });
       t.end = addEvent('end', t.op, t.core);
@@ -244,17 +246,27 @@ export function verifyCommunication(module: Operation, target: Target): Communic
       for (let i = n; i < s.length; i++) error(s[i]!.op, M.missingReceive(key));
       for (let i = n; i < r.length; i++) error(r[i]!.op, M.missingSend(key));
     }
-    // Host slots: every load reads what its writer stored, with the same size.
-    const stores = new Map<string, Event[]>();
-    for (const e of events) if (e.kind === 'store') (stores.get(e.key) ?? stores.set(e.key, []).get(e.key)!).push(e);
+    // Host slots: every load reads bytes its writer stored (the whole slot, or a part of it).
+    const storesOf = new Map<number, Event[]>();
+    for (const e of events) if (e.kind === 'store') (storesOf.get(e.slot!.writer) ?? storesOf.set(e.slot!.writer, []).get(e.slot!.writer)!).push(e);
+    for (const list of storesOf.values()) list.sort((a, b) => a.slot!.offset - b.slot!.offset || a.id - b.id);
     for (const e of events) {
       if (e.kind !== 'load') continue;
-      const st = stores.get(e.key);
-      if (!st || !st.length) error(e.op, M.missingSend(e.key));
-      else {
-        if (st[0]!.bytes !== e.bytes) error(e.op, M.sizeMismatch(e.key, st[0]!.bytes, e.bytes)).attachNote('the store', st[0]!.op.location);
-        for (const s of st) edge(s.id, e.id);
+      const list = storesOf.get(e.slot!.writer) ?? [];
+      // The stores starting at or before the load's offset: the last such offset's stores.
+      let lo = 0;
+      let hi = list.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (list[mid]!.slot!.offset <= e.slot!.offset) lo = mid + 1;
+        else hi = mid;
       }
+      const start = lo > 0 ? list[lo - 1]!.slot!.offset : undefined;
+      const st: Event[] = [];
+      for (let k = lo - 1; k >= 0 && list[k]!.slot!.offset === start; k--) st.unshift(list[k]!);
+      if (!st.length || (start! < e.slot!.offset && start! + st[0]!.bytes <= e.slot!.offset)) error(e.op, M.missingSend(e.key));
+      else if (start! + st[0]!.bytes < e.slot!.offset + e.bytes) error(e.op, M.sizeMismatch(e.key, st[0]!.bytes - (e.slot!.offset - start!), e.bytes)).attachNote('the store', st[0]!.op.location);
+      else for (const x of st) edge(x.id, e.id);
     }
 
     // ---------------------------------------------------------------- event registers
