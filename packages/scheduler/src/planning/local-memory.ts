@@ -93,7 +93,7 @@ function largestMessageBound(
         // one round reads (within the window of a windowed input, else at most the host part
         // budget, see minimumReplicas).
         const whole = sourceBytes(workload, s.producer, s.resultIndex, cost);
-        const run = window !== Infinity ? Math.max(window, aligned(s.slotBytes, cost)) : Math.max(aligned(s.slotBytes, cost), hostPartBudget(cost));
+        const run = Math.max(aligned(s.slotBytes, cost), Math.min(window, hostRunBudget(cost)));
         m = Math.max(m, producer.isBatch ? Math.min(whole, run) : whole);
         continue;
       }
@@ -285,7 +285,8 @@ export function planLocalMemory(workload: Workload, plan: SchedulePlan, reads: r
             const k = `${f.round}:${replicaOfLane(pp, workload.nodes[r.producer]!.lanes, f.slot)}`;
             perRound.set(k, (perRound.get(k) ?? 0) + f.bytes);
           }
-          for (const b of perRound.values()) message = Math.max(message, aligned(b, cost));
+          const fragment = Math.max(0, ...r.remote.map((f) => f.bytes));
+          for (const b of perRound.values()) message = Math.max(message, aligned(Math.min(b, Math.max(fragment, hostRunBudget(cost))), cost));
         } else {
           // A scalar producer's host slot is loaded whole.
           for (const f of r.remote) message = Math.max(message, aligned(host(r.producer) ? sourceBytes(workload, r.producer, r.resultIndex, cost) : f.bytes, cost));
@@ -479,6 +480,15 @@ export function minimumReplicas(workload: Workload, cost: CostModel, granularity
  */
 export function hostPartBudget(cost: CostModel): number {
   return Math.floor(cost.localMemoryBytes / 8);
+}
+
+/**
+ * The largest run of consecutive fragments one host load moves (a sixteenth of a core's local
+ * memory, at least one fragment): longer runs a reader takes in one round are loaded in pieces,
+ * so the loaded piece and the window it is placed into are never both large.
+ */
+export function hostRunBudget(cost: CostModel): number {
+  return Math.floor(cost.localMemoryBytes / 16);
 }
 
 /** `plan` with {@link NodePlacement.windows} set on every node whose replicas need them. */

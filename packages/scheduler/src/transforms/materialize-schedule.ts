@@ -55,6 +55,7 @@ import type { Workload, WorkloadNode } from '../analysis/workload';
 import { byteSizeOfType } from '../analysis/workload';
 import { coreOfLane, lanesOfReplica, readsThroughHost, replicaOfLane, usesHostSlots, type SchedulePlan } from '../planning/schedule-plan';
 import { firstLaneOfReplica, intersectBoxes, streamingWindows, windowRunsOf } from '../planning/windows';
+import { hostRunBudget } from '../planning/local-memory';
 import type { Box } from '../analysis/fragment-needs';
 import { LaneValues } from './lane-values';
 import type { FragmentRead, ReplicaInputReads } from '../planning/transfers';
@@ -696,7 +697,8 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       for (let i = 0; i < fs.length; ) {
         const slot = viaHost(fs[i]!)!;
         let k = i + 1;
-        while (k < fs.length && viaHost(fs[k]!) === slot && fs[k]!.slot === fs[k - 1]!.slot + fs[k - 1]!.count) k++;
+        const most = Math.max(1, Math.floor(hostRunBudget(cost) / Math.max(1, fragBytes)));
+        while (k < fs.length && k - i < most && viaHost(fs[k]!) === slot && fs[k]!.slot === fs[k - 1]!.slot + fs[k - 1]!.count) k++;
         const first = fs[i]!.slot;
         const count = fs[k - 1]!.slot + fs[k - 1]!.count - first;
         const type = RankedTensorType.get(ctx, [count, ...frag.shape], frag.elementType);
