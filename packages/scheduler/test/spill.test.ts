@@ -67,7 +67,9 @@ describe.each(['lenet5', 'resnet_mini'])('spilled nodes in a channel plan (%s)',
     const done = materializeSchedule(workload, plan, reads, cost);
     expect(done.hostFallbacks).toBe(0);
     expect(done.hostSlots).toBeGreaterThan(0);
-    expect(count(m.module, 'spat.host_store_sync')).toBe(done.hostSlots);
+    // Layer granularity stores a part once; a window writer stores its fragments round by round, in pieces.
+    if (granularity === 'layer') expect(count(m.module, 'spat.host_store_sync')).toBe(done.hostSlots);
+    else expect(count(m.module, 'spat.host_store_sync')).toBeGreaterThan(done.hostSlots);
     expect(count(m.module, 'spat.channel_send')).toBeGreaterThan(0);
     expect(verifyCommunication(m.module, target).diagnostics.map((d) => d.message)).toEqual([]);
     expect(run(m.module, m.fn, m.args)).toEqual(reference);

@@ -217,8 +217,8 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
         t = hostAccess(u, t, loadBytes, false);
       }
       const lanesOf = lanesOfReplica(pl, n.lanes, j);
-      // Layer granularity sends from send tasks, and a host slot is stored once: after the last round.
-      const storesAtEnd = pl.granularity === 'layer' || hostOf(n.index);
+      // Layer granularity sends from send tasks, and a scalar compute stores its host slot once: after the last round.
+      const storesAtEnd = pl.granularity === 'layer' || (hostOf(n.index) && !n.isBatch);
       let arrived = 0;
       for (let k = 0; k < lanesOf.length; k++) {
         const lane = lanesOf[k]!;

@@ -163,7 +163,9 @@ export function replicaFootprint(
   // are sent as they are made and nothing is assembled (unless the host reads the result; a
   // consumer on the same core is the replay's concern). A scalar compute's result is its body's
   // last value, counted with the temporaries.
-  const kept = streamsResults(node, granularity, transfer) && !keepsResults ? 0 : results;
+  // A replica storing its results to host slots round by round holds one store's piece.
+  const storesToHost = transfer === 'host' || keepsResults;
+  const kept = streamsResults(node, granularity, transfer) ? (storesToHost ? Math.min(results, hostRunBudget(cost)) : 0) : results;
   const body = bodyBytes(node, inputs, message, node.isBatch ? kept : 0, cost, windowed);
   const hostData = node.hostDataBytes;
   const blueprints = blueprintBytes(node, cost, windowed);
@@ -173,11 +175,12 @@ export function replicaFootprint(
 }
 
 /**
- * True when replicas of `node` send their fragments round by round and assemble no partial
- * result (window granularity, channel transfers, no result read on the host).
+ * True when replicas of `node` pass their fragments on round by round and assemble no partial
+ * result (window granularity, no result read on the host): through channels each fragment is
+ * sent as it is made, into host slots stored in pieces of {@link hostRunBudget}.
  */
-export function streamsResults(node: WorkloadNode, granularity: Granularity, transfer: TransferMode): boolean {
-  return node.isBatch && granularity === 'window' && transfer === 'channel' && !node.hostUse;
+export function streamsResults(node: WorkloadNode, granularity: Granularity, _transfer: TransferMode): boolean {
+  return node.isBatch && granularity === 'window' && !node.hostUse;
 }
 
 /** The model's view of one core. */
@@ -233,7 +236,8 @@ export function planLocalMemory(workload: Workload, plan: SchedulePlan, reads: r
       else keep(r.producer, -1 - consumerCore, r.resultIndex, consumerCore); // a mirror's value
     }
     for (const f of r.remote) {
-      if (host(f.producer) || pp.granularity === 'layer' || f.count > 1) keep(f.producer, replicaOfLane(pp, pn.lanes, f.slot), f.resultIndex, f.fromCore);
+      const storedAtEnd = host(f.producer) && !(pn.isBatch && pp.granularity === 'window');
+      if (storedAtEnd || pp.granularity === 'layer' || f.count > 1) keep(f.producer, replicaOfLane(pp, pn.lanes, f.slot), f.resultIndex, f.fromCore);
     }
   }
   const streams = new Map<number, StreamItem[]>();
@@ -299,7 +303,9 @@ export function planLocalMemory(workload: Workload, plan: SchedulePlan, reads: r
         const needed = keptOn.get(key) === core;
         if (needed) produces.set(key, results[k]!);
         // A streamed result is assembled only where something reads it whole (as materialization does).
-        if (n.isBatch && (keptOn.has(key) || !streamsResults(n, pl.granularity, pl.spill ? 'host' : plan.transfer))) kept += results[k]!;
+        if (n.isBatch && (keptOn.has(key) || !streamsResults(n, pl.granularity, plan.transfer))) kept += results[k]!;
+        // Stored to host slots round by round: one store's piece at a time.
+        else if (n.isBatch && host(n.index) && hasConsumers(workload, n.index)) kept += Math.min(results[k]!, aligned(hostRunBudget(cost), cost));
       });
       push(core, { label: `${n.name} replica ${j}`, body: bodyBytes(n, inputs, message, kept, cost, windowed), produces, reads: readKeys });
     }

@@ -85,6 +85,17 @@ interface HostSlot {
   readonly readers: { readonly core: number; readonly consumer: number; readonly key: string }[];
   readonly offset: number;
   readonly bytes: number;
+  /** The writer replica's first lane and lanes (a scalar producer: 0 and 1). */
+  readonly first: number;
+  readonly lanes: number;
+  /**
+   * True when the writer stores its fragments round by round (a batch at window granularity),
+   * in stores of `chunk` consecutive lanes; else one store of its partial result after its body.
+   */
+  readonly streams: boolean;
+  readonly chunk: number;
+  /** Stores into the slot (each signals READY to every reader, who waits for all of them). */
+  readonly stores: number;
   freeRegister: number;
   /** READY register per reader key. */
   readonly readyRegisters: Map<string, number>;
@@ -139,10 +150,31 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
         const key = slotKey(f.producer, replica, f.resultIndex);
         let s = slots.get(key);
         if (!s) {
-          const bytes = byteSizeOfType(partType(workload.nodes[f.producer]!, replica, f.resultIndex));
+          const pn = workload.nodes[f.producer]!;
+          const bytes = byteSizeOfType(partType(pn, replica, f.resultIndex));
           const aligned = Math.ceil(bytes / cost.localAlignment) * cost.localAlignment;
           if (hostBytes + aligned > cost.hostMemoryBytes) continue;
-          s = { producer: f.producer, replica, resultIndex: f.resultIndex, writer: f.fromCore, readers: [], offset: hostBytes, bytes, freeRegister: -1, readyRegisters: new Map() };
+          const writerLanes = pn.isBatch ? lanesOfReplica(pp, pn.lanes, replica) : [0];
+          const streams = pn.isBatch && pp.granularity === 'window';
+          const fragBytes = pn.isBatch ? byteSizeOfType(fragmentType(pn.op.getResult(f.resultIndex).type as RankedTensorType)) : bytes;
+          const chunk = streams ? Math.max(1, Math.floor(hostRunBudget(cost) / Math.max(1, fragBytes))) : writerLanes.length;
+          const stores = Math.ceil(writerLanes.length / chunk);
+          s = {
+            producer: f.producer,
+            replica,
+            resultIndex: f.resultIndex,
+            writer: f.fromCore,
+            readers: [],
+            offset: hostBytes,
+            bytes,
+            first: writerLanes[0]!,
+            lanes: writerLanes.length,
+            streams,
+            chunk,
+            stores,
+            freeRegister: -1,
+            readyRegisters: new Map(),
+          };
           hostBytes += aligned;
           slots.set(key, s);
           ordered.push(s);
@@ -270,7 +302,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       if (f.count > 1 || sendTask) neededPartials.add(slotKey(f.producer, replicaOfLane(pp, workload.nodes[f.producer]!.lanes, f.slot), f.resultIndex));
     }
   }
-  for (const key of slots.keys()) neededPartials.add(key);
+  for (const [key, slot] of slots) if (!slot.streams) neededPartials.add(key);
 
   // ------------------------------------------------------------------ batches of equivalent replicas
   // Sends of layer-granularity producers, per producer replica, in the order the send tasks
@@ -667,7 +699,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           targetCoreId: constant(bb, f.toCore, loc),
           hostOffset: constant(bb, slot.offset + byteOffset, loc),
           eventRegister: constant(bb, slot.readyRegisters.get(me)!, loc),
-          waitValue: constant(bb, first ? 1 : 0, loc),
+          waitValue: constant(bb, first ? slot.stores : 0, loc),
           output: type,
         },
         loc,
@@ -698,7 +730,16 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
         const slot = viaHost(fs[i]!)!;
         let k = i + 1;
         const most = Math.max(1, Math.floor(hostRunBudget(cost) / Math.max(1, fragBytes)));
-        while (k < fs.length && k - i < most && viaHost(fs[k]!) === slot && fs[k]!.slot === fs[k - 1]!.slot + fs[k - 1]!.count) k++;
+        // A load never spans two stores of a streaming writer.
+        const storeOf = (q: number): number => Math.floor((q - slot.first) / slot.chunk);
+        while (
+          k < fs.length &&
+          k - i < most &&
+          viaHost(fs[k]!) === slot &&
+          fs[k]!.slot === fs[k - 1]!.slot + fs[k - 1]!.count &&
+          storeOf(fs[k]!.slot) === storeOf(fs[i]!.slot)
+        )
+          k++;
         const first = fs[i]!.slot;
         const count = fs[k - 1]!.slot + fs[k - 1]!.count - first;
         const type = RankedTensorType.get(ctx, [count, ...frag.shape], frag.elementType);
@@ -834,6 +875,9 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
 
     // Partial results (for SSA forwarding and host reassembly).
     const partial: Value[] = [];
+    /** Streaming host slots: the store being filled, and the stores made. */
+    const staged = new Map<HostSlot, { value: Value; first: number; filled: number }>();
+    const storesMade = new Map<HostSlot, number>();
     const window = pl.granularity === 'window';
     if (!window) receiveRound(null);
 
@@ -889,30 +933,23 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           const sizes = lists.sizes.map((x) => x);
           if (neededPartials.has(slotKey(n.index, j, outIndex))) partial[outIndex] = slices.insert(bb, loc, value, partialOf(outIndex), offsets, sizes);
           if (window) send(value, lane, outIndex);
+          const streamed = mirrorCore === undefined ? slots.get(slotKey(n.index, j, outIndex)) : undefined;
+          if (streamed?.streams) stage(streamed, value, lane, offsets.slice(1), sizes);
         }
       }
     }
     if (window && mirrorCore === undefined) {
       for (const q of queues.values()) if (q.length) throw new Error(`materializeSchedule: ${n.name} replica ${j} never made slot ${q[0]!.slot} that a consumer waits for`);
     }
-    // Host slots: store each partial result once for its remote readers.
+    // Host slots: store each partial result once for its remote readers (streaming slots are stored already).
     for (let k = 0; k < resultTypes.length; k++) {
       const slot = slots.get(slotKey(n.index, j, k));
       if (!slot) continue;
-      WaitOp.build(bb, { eventRegister: constant(bb, slot.freeRegister, loc), waitValue: constant(bb, slot.readers.length, loc) }, loc);
-      const [first, ...rest] = slot.readers;
-      HostStoreSyncOp.build(
-        bb,
-        {
-          input: partialOf(k),
-          sourceCoreId: constant(bb, core, loc),
-          targetCoreId: constant(bb, first!.core, loc),
-          hostOffset: constant(bb, slot.offset, loc),
-          eventRegister: constant(bb, slot.readyRegisters.get(first!.key)!, loc),
-        },
-        loc,
-      );
-      for (const rd of rest) SyncOp.build(bb, { targetCoreId: constant(bb, rd.core, loc), eventRegister: constant(bb, slot.readyRegisters.get(rd.key)!, loc) }, loc);
+      if (slot.streams) {
+        if (storesMade.get(slot) !== slot.stores) throw new Error(`materializeSchedule: ${n.name} replica ${j} stored ${storesMade.get(slot) ?? 0} of the ${slot.stores} pieces of its host slot`);
+        continue;
+      }
+      storeToSlot(slot, partialOf(k), 0);
     }
     // FREE for the slots that take over a READY register of this replica, after its last load of the slot before.
     for (const [slot, op] of lastLoadOf) {
@@ -925,6 +962,45 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     }
     YieldOp.build(bb, { outputs: resultTypes.map((_, k) => partialOf(k)) }, loc);
     return s;
+
+    /** Stores `value` at `byteOffset` in `slot` (after waiting for every reader's FREE before the first store) and signals READY. */
+    function storeToSlot(slot: HostSlot, value: Value, byteOffset: number): void {
+      const made = storesMade.get(slot) ?? 0;
+      if (made === 0) WaitOp.build(bb, { eventRegister: constant(bb, slot.freeRegister, loc), waitValue: constant(bb, slot.readers.length, loc) }, loc);
+      storesMade.set(slot, made + 1);
+      const [first, ...rest] = slot.readers;
+      HostStoreSyncOp.build(
+        bb,
+        {
+          input: value,
+          sourceCoreId: constant(bb, core, loc),
+          targetCoreId: constant(bb, first!.core, loc),
+          hostOffset: constant(bb, slot.offset + byteOffset, loc),
+          eventRegister: constant(bb, slot.readyRegisters.get(first!.key)!, loc),
+        },
+        loc,
+      );
+      for (const rd of rest) SyncOp.build(bb, { targetCoreId: constant(bb, rd.core, loc), eventRegister: constant(bb, slot.readyRegisters.get(rd.key)!, loc) }, loc);
+    }
+
+    /** Adds the fragment of `lane` to the current store of a streaming slot; stores it when complete. */
+    function stage(slot: HostSlot, value: Value, lane: number, inner: readonly (number | Value)[], sizes: readonly number[]): void {
+      const index = lane - slot.first;
+      const chunkFirst = slot.first + Math.floor(index / slot.chunk) * slot.chunk;
+      const count = Math.min(slot.chunk, slot.first + slot.lanes - chunkFirst);
+      let st = staged.get(slot);
+      if (!st || st.first !== chunkFirst) {
+        const collection = resultTypes[slot.resultIndex] as RankedTensorType;
+        st = { value: createEmpty(bb, loc, RankedTensorType.get(ctx, [count, ...collection.shape.slice(1)], collection.elementType)), first: chunkFirst, filled: 0 };
+        staged.set(slot, st);
+      }
+      st.value = slices.insert(bb, loc, value, st.value, [lane - chunkFirst, ...inner], sizes);
+      st.filled++;
+      if (st.filled === count) {
+        const fragBytes = slot.bytes / Math.max(1, (resultTypes[slot.resultIndex] as RankedTensorType).shape[0]!);
+        storeToSlot(slot, st.value, (chunkFirst - base0) * fragBytes);
+      }
+    }
 
     function partialOf(k: number): Value {
       let v = partial[k];
