@@ -9,7 +9,7 @@
 import type { Operation } from '@raptor-pim/ir-core';
 import { createCostModel, defaultTarget, type Target } from '@raptor-pim/pim-target';
 import { Workload, builtinScheduler, minimumReplicas, replicaCrossbarShortfall, type ScheduleReport } from '@raptor-pim/scheduler';
-import { checkModule, printOperation, run } from './helpers';
+import { checkModule, run } from './helpers';
 import { lowerShared } from './models';
 
 jest.setTimeout(300_000);
@@ -137,17 +137,15 @@ describe('lenet5 with 8 KiB of local memory per core', () => {
 });
 
 describe('mobilenet_block on the default target', () => {
-  it('layer-sequential: partial results beyond the host slots that would deadlock through channels are a diagnostic, the module unchanged', () => {
+  it('layer-sequential: the partial results beyond the host slots go through channels (a warning), checks pass, outputs unchanged', () => {
     const m = lowered('mobilenet_block');
     if (!m) return;
-    const before = printOperation(m.module);
+    const reference = run(m.module, m.fn, m.args);
     const r = schedule(m.module, 'layer-sequential', defaultTarget());
-    expect(r.report).toBeUndefined();
-    expect(r.errors).toHaveLength(1);
-    expect(r.errors[0]).toMatch(
-      /^spat-schedule: strategy 'layer-sequential': \d+ partial results do not fit the host slots \(\d+ slots fit the 4194304 bytes of host memory and the event registers; slots are not reused within an inference\), and the channels they fall back to deadlock/,
-    );
-    expect(printOperation(m.module)).toBe(before);
+    expect(r.errors).toEqual([]);
+    expect(r.report!.warnings.some((w) => /^layer-sequential: \d+ partial results go through channels instead of host slots/.test(w))).toBe(true);
+    expect(checkModule(m.module)).toEqual([]);
+    expect(run(m.module, m.fn, m.args)).toEqual(reference);
   });
 });
 

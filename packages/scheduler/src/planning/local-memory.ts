@@ -466,10 +466,8 @@ export function minimumReplicas(workload: Workload, cost: CostModel, granularity
   return workload.nodes.map((n) => {
     const g = granularity?.[n.index] ?? 'layer';
     const options = divisors(n.lanes).filter((d) => d <= cost.cores);
-    // With host slots a reader loads a producer replica's whole part: keep parts within the budget.
-    const partFits = (r: number): boolean =>
-      transfer !== 'host' || !n.isBatch || !hasConsumers(workload, n.index) || n.resultBytes.every((_, k) => partBytes(n, k, r) <= hostPartBudget(cost) || r === options[options.length - 1]);
-    const fewest = (gr: Granularity): number | undefined => options.find((r) => partFits(r) && placedFootprint(workload, n, r, gr, cost, transfer).bodyBytes <= cost.localMemoryBytes);
+    // (Readers of host slots load runs of at most hostRunBudget, whatever the writer's part.)
+    const fewest = (gr: Granularity): number | undefined => options.find((r) => placedFootprint(workload, n, r, gr, cost, transfer).bodyBytes <= cost.localMemoryBytes);
     const r = fewest(g);
     // A window pipeline that deadlocks falls back to layer granularity with the same replicas:
     // take the replicas that would fit there too, where any do.

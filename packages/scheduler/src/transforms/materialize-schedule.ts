@@ -27,6 +27,7 @@ import {
   IRMapping,
   OpBuilder,
   RankedTensorType,
+  Traits,
   type Block,
   type Location,
   type Operation,
@@ -139,6 +140,25 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   const freeSentAfterLoad = new Set<string>();
   let hostFallbacks = 0;
   let hostBytes = 0;
+  // Host memory also holds the graph's inputs and outputs (the function's arguments and results).
+  const entry = workload.func.regions[0]?.firstBlock;
+  const alignedBytes = (t: unknown): number => Math.ceil(byteSizeOfType(t) / cost.localAlignment) * cost.localAlignment;
+  let graphIoBytes = 0;
+  for (const a of entry?.arguments ?? []) graphIoBytes += alignedBytes(a.type);
+  for (const v of entry?.terminator?.operands ?? []) graphIoBytes += alignedBytes(v.type);
+  // ... and the constants computes load from it (not the crossbar weights).
+  const hostConstants = new Set<Operation>();
+  for (const n of workload.nodes) {
+    const view = n.isBatch ? GraphComputeBatchOp.get(n.op) : GraphComputeOp.get(n.op);
+    for (const v of view.inputs as readonly Value[]) {
+      const def = v.definingOp;
+      if (def && def.hasTrait(Traits.ConstantLike) && !hostConstants.has(def)) {
+        hostConstants.add(def);
+        graphIoBytes += alignedBytes(v.type);
+      }
+    }
+  }
+  const hostSlotBudget = Math.max(0, cost.hostMemoryBytes - graphIoBytes);
   if (usesHostSlots(plan)) {
     const requests: EventRegisterRequest[] = [];
     const ordered: HostSlot[] = [];
@@ -153,7 +173,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           const pn = workload.nodes[f.producer]!;
           const bytes = byteSizeOfType(partType(pn, replica, f.resultIndex));
           const aligned = Math.ceil(bytes / cost.localAlignment) * cost.localAlignment;
-          if (hostBytes + aligned > cost.hostMemoryBytes) continue;
+          if (hostBytes + aligned > hostSlotBudget) continue;
           const writerLanes = pn.isBatch ? lanesOfReplica(pp, pn.lanes, replica) : [0];
           const streams = pn.isBatch && pp.granularity === 'window';
           const fragBytes = pn.isBatch ? byteSizeOfType(fragmentType(pn.op.getResult(f.resultIndex).type as RankedTensorType)) : bytes;
