@@ -28,7 +28,7 @@ export type { InputWindow, WorkloadInput, WorkloadNode, WorkloadProblem, Workloa
 export { analyzeFragmentNeeds, boundingBox, evaluateIndex, physicalViewSplit, sourceRegions } from './analysis/fragment-needs';
 export type { Box } from './analysis/fragment-needs';
 export { firstLaneOfReplica, intersectBoxes, largestReplicaWindowBytes, largestRunWindowBytes, partBytes, replicaWindow, runWindow, streamingWindows, windowBytes, windowOfLanes, windowRunsOf } from './planning/windows';
-export { coreOfLane, divisors, lanesOfReplica, replicaOfLane, roundsOf } from './planning/schedule-plan';
+export { coreOfLane, divisors, lanesOfReplica, readsThroughHost, replicaOfLane, roundsOf, usesHostSlots } from './planning/schedule-plan';
 export type { Granularity, NodePlacement, Replication, SchedulePlan, TransferMode } from './planning/schedule-plan';
 export { laneBusyNs, packReplicas, replicaItems, replicaTimeNs } from './planning/core-mapping';
 export type { CorePacking, PackOptions, ReplicaItem } from './planning/core-mapping';
