@@ -444,17 +444,9 @@ function steadyPeriodNs(instances: ReadonlyMap<string, Instance>, reads: readonl
       if (p !== undefined && p !== c) edge(p, c, 0);
     }
     const window = plan.placements[r.producer]!.granularity === 'window';
-    const viaHost = readsThroughHost(plan, r.producer);
     for (const f of r.remote) {
       const p = index.get(`${r.producer}:${f.fromCore}`);
       if (p === undefined || p === c) continue;
-      if (viaHost) {
-        // A host slot: stored at the producer's end without waiting for the reader; the next
-        // inference's store waits for this one's load (FREE).
-        edge(p, c, 0);
-        edge(c, p, 1);
-        continue;
-      }
       // The send waits for the receiver to reach its recv: after the instance before c (c
       // itself one inference earlier when it is its core's only instance).
       const q: number = prevOnCore[c]!;

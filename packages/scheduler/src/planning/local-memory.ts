@@ -93,8 +93,9 @@ function largestMessageBound(
         // one round reads (within the window of a windowed input, else at most the host part
         // budget, see minimumReplicas).
         const whole = sourceBytes(workload, s.producer, s.resultIndex, cost);
+        const part = Math.min(whole, hostPartBudget(cost));
         const run = Math.max(aligned(s.slotBytes, cost), Math.min(window, hostRunBudget(cost)));
-        m = Math.max(m, producer.isBatch ? Math.min(whole, run) : whole);
+        m = Math.max(m, producer.isBatch ? Math.max(part, Math.min(whole, run)) : whole);
         continue;
       }
       // A whole value is received once per replica (the bounding box of its lanes' windows).
@@ -165,7 +166,7 @@ export function replicaFootprint(
   // last value, counted with the temporaries.
   // A replica storing its results to host slots round by round holds one store's piece.
   const storesToHost = transfer === 'host' || keepsResults;
-  const kept = streamsResults(node, granularity, transfer) ? (storesToHost ? Math.min(results, hostRunBudget(cost)) : 0) : results;
+  const kept = streamsResults(node, granularity, transfer) ? (storesToHost ? (results <= hostPartBudget(cost) ? results : Math.min(results, hostRunBudget(cost))) : 0) : results;
   const body = bodyBytes(node, inputs, message, node.isBatch ? kept : 0, cost, windowed);
   const hostData = node.hostDataBytes;
   const blueprints = blueprintBytes(node, cost, windowed);
@@ -236,7 +237,7 @@ export function planLocalMemory(workload: Workload, plan: SchedulePlan, reads: r
       else keep(r.producer, -1 - consumerCore, r.resultIndex, consumerCore); // a mirror's value
     }
     for (const f of r.remote) {
-      const storedAtEnd = host(f.producer) && !(pn.isBatch && pp.granularity === 'window');
+      const storedAtEnd = host(f.producer) && !(pn.isBatch && pp.granularity === 'window' && (pp.windows ? partBytes(pn, f.resultIndex, pp.replicas) : sourceBytes(workload, f.producer, f.resultIndex, cost)) > hostPartBudget(cost));
       if (storedAtEnd || pp.granularity === 'layer' || f.count > 1) keep(f.producer, replicaOfLane(pp, pn.lanes, f.slot), f.resultIndex, f.fromCore);
     }
   }
@@ -282,7 +283,11 @@ export function planLocalMemory(workload: Workload, plan: SchedulePlan, reads: r
           if (!windowed.has(r.inputIndex)) inputs += aligned(box, cost);
           windowed.add(r.inputIndex);
         } else if (r.remote.length > 0 || (r.hasLocal && pp.windows)) inputs += sourceBytes(workload, r.producer, r.resultIndex, cost);
-        if (host(r.producer) && workload.nodes[r.producer]!.isBatch) {
+        const part = pp.windows ? partBytes(workload.nodes[r.producer]!, r.resultIndex, pp.replicas) : sourceBytes(workload, r.producer, r.resultIndex, cost);
+        if (host(r.producer) && workload.nodes[r.producer]!.isBatch && part <= hostPartBudget(cost)) {
+          // A slot within the host part budget is loaded whole, once.
+          if (r.remote.length) message = Math.max(message, aligned(part, cost));
+        } else if (host(r.producer) && workload.nodes[r.producer]!.isBatch) {
           // Host slots of a batch producer: what one round reads of one slot is one load (runs of consecutive fragments).
           const perRound = new Map<string, number>();
           for (const f of r.remote) {
@@ -304,8 +309,8 @@ export function planLocalMemory(workload: Workload, plan: SchedulePlan, reads: r
         if (needed) produces.set(key, results[k]!);
         // A streamed result is assembled only where something reads it whole (as materialization does).
         if (n.isBatch && (keptOn.has(key) || !streamsResults(n, pl.granularity, plan.transfer))) kept += results[k]!;
-        // Stored to host slots round by round: one store's piece at a time.
-        else if (n.isBatch && host(n.index) && hasConsumers(workload, n.index)) kept += Math.min(results[k]!, aligned(hostRunBudget(cost), cost));
+        // Stored to host slots round by round: one store's piece at a time (a small part at once).
+        else if (n.isBatch && host(n.index) && hasConsumers(workload, n.index)) kept += results[k]! <= hostPartBudget(cost) ? results[k]! : Math.min(results[k]!, aligned(hostRunBudget(cost), cost));
       });
       push(core, { label: `${n.name} replica ${j}`, body: bodyBytes(n, inputs, message, kept, cost, windowed), produces, reads: readKeys });
     }
@@ -466,8 +471,11 @@ export function minimumReplicas(workload: Workload, cost: CostModel, granularity
   return workload.nodes.map((n) => {
     const g = granularity?.[n.index] ?? 'layer';
     const options = divisors(n.lanes).filter((d) => d <= cost.cores);
-    // (Readers of host slots load runs of at most hostRunBudget, whatever the writer's part.)
-    const fewest = (gr: Granularity): number | undefined => options.find((r) => placedFootprint(workload, n, r, gr, cost, transfer).bodyBytes <= cost.localMemoryBytes);
+    // With host slots, parts stay within an eighth of a core (more replicas, each storing a
+    // smaller part: the yardstick's layers keep their parallelism).
+    const partFits = (r: number): boolean =>
+      transfer !== 'host' || !n.isBatch || !hasConsumers(workload, n.index) || n.resultBytes.every((_, k) => partBytes(n, k, r) <= hostPartBudget(cost) || r === options[options.length - 1]);
+    const fewest = (gr: Granularity): number | undefined => options.find((r) => partFits(r) && placedFootprint(workload, n, r, gr, cost, transfer).bodyBytes <= cost.localMemoryBytes);
     const r = fewest(g);
     // A window pipeline that deadlocks falls back to layer granularity with the same replicas:
     // take the replicas that would fit there too, where any do.

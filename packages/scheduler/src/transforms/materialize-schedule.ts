@@ -56,7 +56,7 @@ import type { Workload, WorkloadNode } from '../analysis/workload';
 import { byteSizeOfType } from '../analysis/workload';
 import { coreOfLane, lanesOfReplica, readsThroughHost, replicaOfLane, usesHostSlots, type SchedulePlan } from '../planning/schedule-plan';
 import { firstLaneOfReplica, intersectBoxes, streamingWindows, windowRunsOf } from '../planning/windows';
-import { hostRunBudget } from '../planning/local-memory';
+import { hostPartBudget, hostRunBudget } from '../planning/local-memory';
 import type { Box } from '../analysis/fragment-needs';
 import { LaneValues } from './lane-values';
 import type { FragmentRead, ReplicaInputReads } from '../planning/transfers';
@@ -86,6 +86,8 @@ interface HostSlot {
   readonly readers: { readonly core: number; readonly consumer: number; readonly key: string }[];
   readonly offset: number;
   readonly bytes: number;
+  /** Readers load the runs of fragments they read (a part beyond the host part budget), else the whole slot once. */
+  readonly inRuns: boolean;
   /** The writer replica's first lane and lanes (a scalar producer: 0 and 1). */
   readonly first: number;
   readonly lanes: number;
@@ -175,7 +177,9 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           const aligned = Math.ceil(bytes / cost.localAlignment) * cost.localAlignment;
           if (hostBytes + aligned > hostSlotBudget) continue;
           const writerLanes = pn.isBatch ? lanesOfReplica(pp, pn.lanes, replica) : [0];
-          const streams = pn.isBatch && pp.granularity === 'window';
+          // A part within the host part budget is stored once and loaded whole (few, large
+          // transfers); a larger one streams in pieces and is loaded in runs.
+          const streams = pn.isBatch && pp.granularity === 'window' && bytes > hostPartBudget(cost);
           const fragBytes = pn.isBatch ? byteSizeOfType(fragmentType(pn.op.getResult(f.resultIndex).type as RankedTensorType)) : bytes;
           const chunk = streams ? Math.max(1, Math.floor(hostRunBudget(cost) / Math.max(1, fragBytes))) : writerLanes.length;
           const stores = Math.ceil(writerLanes.length / chunk);
@@ -187,6 +191,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
             readers: [],
             offset: hostBytes,
             bytes,
+            inRuns: pn.isBatch && bytes > hostPartBudget(cost),
             first: writerLanes[0]!,
             lanes: writerLanes.length,
             streams,
@@ -209,7 +214,10 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     for (const s of ordered) {
       const key = slotKey(s.producer, s.replica, s.resultIndex);
       requests.push({ core: s.writer, role: 'free', start: -1, end: Infinity, key });
-      for (const rd of s.readers) requests.push({ core: rd.core, role: 'ready', start: 2 * s.producer + 1, end: 2 * rd.consumer, key: `${key}@${rd.key}` });
+      // A READY register ends after its reader's whole node (2c + 1): a slot written by that node
+      // cannot take it over, so no replica waits for its own node's FREE (a streaming writer
+      // waits for FREE in the middle of its body, where its sibling might still be loading).
+      for (const rd of s.readers) requests.push({ core: rd.core, role: 'ready', start: 2 * s.producer + 1, end: 2 * rd.consumer + 1, key: `${key}@${rd.key}` });
     }
     const regs = assignEventRegisters(requests, EVENT_REGISTER_COUNT);
     for (const s of ordered) {
@@ -745,7 +753,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     const loadRuns = (r: ReplicaInputReads, round: number | null, collection: RankedTensorType): void => {
       const frag = fragmentType(collection);
       const fragBytes = byteSizeOfType(frag);
-      const fs = r.remote.filter((f) => (round === null || f.round === round) && viaHost(f) !== undefined);
+      const fs = r.remote.filter((f) => (round === null || f.round === round) && viaHost(f)?.inRuns === true);
       for (let i = 0; i < fs.length; ) {
         const slot = viaHost(fs[i]!)!;
         let k = i + 1;
@@ -801,10 +809,10 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
               continue;
             }
             const runSlots = Array.from({ length: f.count }, (_, i) => f.slot + i);
-            if (slot && producer.isBatch) {
+            if (slot?.inRuns) {
               const run = runOf(f);
               placeSlots(r.inputIndex, r.sourceIndex, run.value, run.first, runSlots);
-            } else if (slot) placeSlots(r.inputIndex, r.sourceIndex, whole(), 0, runSlots);
+            } else if (slot) placeSlots(r.inputIndex, r.sourceIndex, whole(), producer.isBatch ? partBase(src.producer, slot.replica) : 0, runSlots);
             else if (!producer.isBatch) placeSlots(r.inputIndex, r.sourceIndex, receive(bb, f, me, collection, loc), 0, [f.slot]);
             else {
               const type = f.count > 1 ? RankedTensorType.get(ctx, [f.count, ...collection.shape.slice(1)], collection.elementType) : fragmentType(collection);
@@ -828,7 +836,8 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           const offsets = [f.slot, ...collection.shape.slice(1).map(() => 0)];
           const type = f.count > 1 ? RankedTensorType.get(ctx, sizes, collection.elementType) : fragmentType(collection);
           let frag: Value;
-          if (slot) {
+          if (slot && !slot.inRuns) frag = slices.extract(bb, loc, whole(), [f.slot - partBase(src.producer, slot.replica), ...offsets.slice(1)], sizes, type);
+          else if (slot) {
             const run = runOf(f);
             frag = run.first === f.slot && run.value.type === type ? run.value : slices.extract(bb, loc, run.value, [f.slot - run.first, ...offsets.slice(1)], sizes, type);
           }
