@@ -276,8 +276,11 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
   // The period needs the cycle analysis; computed when first read (strategies that compare
   // latencies only never pay for it).
   let period: number | undefined;
+  // Without a pipeline an inference starts when the previous one finished: the period is the latency.
   const periodOf = (): number =>
-    (period ??= Math.max(cycleSpanNs(instances, reads, plan), steadyPeriodNs(instances, reads, plan, workload), ...cores.map((c) => c.busyNs), portBusy));
+    (period ??= plan.pipelined
+      ? Math.max(cycleSpanNs(instances, reads, plan), steadyPeriodNs(instances, reads, plan, workload), ...cores.map((c) => c.busyNs), portBusy)
+      : Math.max(latencyNs, ...cores.map((c) => c.busyNs), portBusy));
   return {
     latencyNs,
     get periodNs(): number {
