@@ -276,11 +276,13 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
   // The period needs the cycle analysis; computed when first read (strategies that compare
   // latencies only never pay for it).
   let period: number | undefined;
-  // Without a pipeline an inference starts when the previous one finished: the period is the latency.
-  const periodOf = (): number =>
-    (period ??= plan.pipelined
-      ? Math.max(cycleSpanNs(instances, reads, plan), steadyPeriodNs(instances, reads, plan, workload), ...cores.map((c) => c.busyNs), portBusy)
-      : Math.max(latencyNs, ...cores.map((c) => c.busyNs), portBusy));
+  // Without a pipeline the next inference waits at most for the previous one: the cycle
+  // analysis (cores restart their streams as they finish) is capped by the latency.
+  const periodOf = (): number => {
+    if (period !== undefined) return period;
+    const cycles = Math.max(cycleSpanNs(instances, reads, plan), steadyPeriodNs(instances, reads, plan, workload));
+    return (period = Math.max(plan.pipelined ? cycles : Math.min(cycles, latencyNs), ...cores.map((c) => c.busyNs), portBusy));
+  };
   return {
     latencyNs,
     get periodNs(): number {
