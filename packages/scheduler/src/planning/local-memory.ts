@@ -166,7 +166,7 @@ export function replicaFootprint(
   // last value, counted with the temporaries.
   // A replica storing its results to host slots round by round holds one store's piece.
   const storesToHost = transfer === 'host' || keepsResults;
-  const kept = streamsResults(node, granularity, transfer) ? (storesToHost ? (results <= hostPartBudget(cost) ? results : Math.min(results, hostRunBudget(cost))) : 0) : results;
+  const kept = streamsResults(node, granularity, transfer) ? (storesToHost ? heldForHostStores(results, cost) : 0) : results;
   const body = bodyBytes(node, inputs, message, node.isBatch ? kept : 0, cost, windowed);
   const hostData = node.hostDataBytes;
   const blueprints = blueprintBytes(node, cost, windowed);
@@ -215,6 +215,11 @@ function partialKey(node: number, replica: number, resultIndex: number): string 
  */
 export function planLocalMemory(workload: Workload, plan: SchedulePlan, reads: readonly ReplicaInputReads[], cost: CostModel): CoreMemory[] {
   const host = (producer: number): boolean => readsThroughHost(plan, producer);
+  /** Bytes of a replica's host slot of `producer`'s result: its part, or the whole value. */
+  const writerPartBytes = (producer: number, resultIndex: number): number => {
+    const pp = plan.placements[producer]!;
+    return pp.windows ? partBytes(workload.nodes[producer]!, resultIndex, pp.replicas) : sourceBytes(workload, producer, resultIndex, cost);
+  };
   const readsOf = new Map<string, ReplicaInputReads[]>();
   for (const r of reads) {
     const k = `${r.consumer}:${r.replica}`;
@@ -237,7 +242,7 @@ export function planLocalMemory(workload: Workload, plan: SchedulePlan, reads: r
       else keep(r.producer, -1 - consumerCore, r.resultIndex, consumerCore); // a mirror's value
     }
     for (const f of r.remote) {
-      const storedAtEnd = host(f.producer) && !(pn.isBatch && pp.granularity === 'window' && (pp.windows ? partBytes(pn, f.resultIndex, pp.replicas) : sourceBytes(workload, f.producer, f.resultIndex, cost)) > hostPartBudget(cost));
+      const storedAtEnd = host(f.producer) && !(pn.isBatch && pp.granularity === 'window' && movesInPieces(writerPartBytes(f.producer, f.resultIndex), cost));
       if (storedAtEnd || pp.granularity === 'layer' || f.count > 1) keep(f.producer, replicaOfLane(pp, pn.lanes, f.slot), f.resultIndex, f.fromCore);
     }
   }
@@ -283,8 +288,8 @@ export function planLocalMemory(workload: Workload, plan: SchedulePlan, reads: r
           if (!windowed.has(r.inputIndex)) inputs += aligned(box, cost);
           windowed.add(r.inputIndex);
         } else if (r.remote.length > 0 || (r.hasLocal && pp.windows)) inputs += sourceBytes(workload, r.producer, r.resultIndex, cost);
-        const part = pp.windows ? partBytes(workload.nodes[r.producer]!, r.resultIndex, pp.replicas) : sourceBytes(workload, r.producer, r.resultIndex, cost);
-        if (host(r.producer) && workload.nodes[r.producer]!.isBatch && part <= hostPartBudget(cost)) {
+        const part = writerPartBytes(r.producer, r.resultIndex);
+        if (host(r.producer) && workload.nodes[r.producer]!.isBatch && !movesInPieces(part, cost)) {
           // A slot within the host part budget is loaded whole, once.
           if (r.remote.length) message = Math.max(message, aligned(part, cost));
         } else if (host(r.producer) && workload.nodes[r.producer]!.isBatch) {
@@ -310,7 +315,7 @@ export function planLocalMemory(workload: Workload, plan: SchedulePlan, reads: r
         // A streamed result is assembled only where something reads it whole (as materialization does).
         if (n.isBatch && (keptOn.has(key) || !streamsResults(n, pl.granularity, plan.transfer))) kept += results[k]!;
         // Stored to host slots round by round: one store's piece at a time (a small part at once).
-        else if (n.isBatch && host(n.index) && hasConsumers(workload, n.index)) kept += results[k]! <= hostPartBudget(cost) ? results[k]! : Math.min(results[k]!, aligned(hostRunBudget(cost), cost));
+        else if (n.isBatch && host(n.index) && hasConsumers(workload, n.index)) kept += aligned(heldForHostStores(results[k]!, cost), cost);
       });
       push(core, { label: `${n.name} replica ${j}`, body: bodyBytes(n, inputs, message, kept, cost, windowed), produces, reads: readKeys });
     }
@@ -492,6 +497,16 @@ export function minimumReplicas(workload: Workload, cost: CostModel, granularity
  */
 export function hostPartBudget(cost: CostModel): number {
   return Math.floor(cost.localMemoryBytes / 8);
+}
+
+/** True when a host slot of `bytes` moves in pieces and runs (beyond the host part budget); else it is stored and loaded whole. */
+export function movesInPieces(bytes: number, cost: CostModel): boolean {
+  return bytes > hostPartBudget(cost);
+}
+
+/** Bytes a replica holds of a result of `bytes` that it stores to host slots round by round: the part, or one piece of it. */
+function heldForHostStores(bytes: number, cost: CostModel): number {
+  return movesInPieces(bytes, cost) ? Math.min(bytes, hostRunBudget(cost)) : bytes;
 }
 
 /**

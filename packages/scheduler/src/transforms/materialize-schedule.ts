@@ -56,7 +56,7 @@ import type { Workload, WorkloadNode } from '../analysis/workload';
 import { byteSizeOfType } from '../analysis/workload';
 import { coreOfLane, lanesOfReplica, readsThroughHost, replicaOfLane, usesHostSlots, type SchedulePlan } from '../planning/schedule-plan';
 import { firstLaneOfReplica, intersectBoxes, streamingWindows, windowRunsOf } from '../planning/windows';
-import { hostPartBudget, hostRunBudget } from '../planning/local-memory';
+import { hostRunBudget, movesInPieces } from '../planning/local-memory';
 import type { Box } from '../analysis/fragment-needs';
 import { LaneValues } from './lane-values';
 import type { FragmentRead, ReplicaInputReads } from '../planning/transfers';
@@ -179,7 +179,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           const writerLanes = pn.isBatch ? lanesOfReplica(pp, pn.lanes, replica) : [0];
           // A part within the host part budget is stored once and loaded whole (few, large
           // transfers); a larger one streams in pieces and is loaded in runs.
-          const streams = pn.isBatch && pp.granularity === 'window' && bytes > hostPartBudget(cost);
+          const streams = pn.isBatch && pp.granularity === 'window' && movesInPieces(bytes, cost);
           const fragBytes = pn.isBatch ? byteSizeOfType(fragmentType(pn.op.getResult(f.resultIndex).type as RankedTensorType)) : bytes;
           const chunk = streams ? Math.max(1, Math.floor(hostRunBudget(cost) / Math.max(1, fragBytes))) : writerLanes.length;
           const stores = Math.ceil(writerLanes.length / chunk);
@@ -191,7 +191,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
             readers: [],
             offset: hostBytes,
             bytes,
-            inRuns: pn.isBatch && bytes > hostPartBudget(cost),
+            inRuns: pn.isBatch && movesInPieces(bytes, cost),
             first: writerLanes[0]!,
             lanes: writerLanes.length,
             streams,
