@@ -253,7 +253,8 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
         let estimate = estimateSchedule(p.workload, p.plan, reads, cost);
         let done = materializeSchedule(p.workload, p.plan, reads, cost);
         if (hostPlan && done.hostFallbacks > 0) {
-          if (verifyCommunication(p.workload.func, target).deadlock) {
+          // A window pipeline's cycles are repaired below; any other cycle is final.
+          if (!fine && verifyCommunication(p.workload.func, target).deadlock) {
             p.workload.func.regions[0]!.takeBody(backup!.regions[0]!);
             error(p.workload.func, M.hostFallbackDeadlock(spec.name, done.hostFallbacks, done.hostSlots, cost.hostMemoryBytes));
             return failed();

@@ -137,15 +137,33 @@ describe('lenet5 with 8 KiB of local memory per core', () => {
 });
 
 describe('mobilenet_block on the default target', () => {
+  it('layer-sequential: readers of many host slots share one READY register per producer result, and the schedule runs', () => {
+    const m = lowered('mobilenet_block');
+    if (!m) return;
+    const reference = run(m.module, m.fn, m.args);
+    expect(reference.ok).toBe(true);
+    // One READY register per slot and reader needs more than a core's 32 registers here (a
+    // transpose replica reads a slot of every replica of the convolution before it); before, 127
+    // partial results fell back to channels, which deadlock, and the strategy refused the model.
+    const r = schedule(m.module, 'layer-sequential', defaultTarget());
+    expect(r.errors).toEqual([]);
+    expect(r.report!.hostSlots).toBeGreaterThan(200);
+    expect(r.report!.channels).toBe(0);
+    expect(checkModule(m.module)).toEqual([]);
+    expect(run(m.module, m.fn, m.args)).toEqual(reference);
+  });
+
   it('layer-sequential: partial results beyond the host slots that would deadlock through channels are a diagnostic, the module unchanged', () => {
     const m = lowered('mobilenet_block');
     if (!m) return;
     const before = printOperation(m.module);
-    const r = schedule(m.module, 'layer-sequential', defaultTarget());
+    const target = defaultTarget();
+    target.config.chip_config.global_memory_config.memory_size = 1024 * 1024;
+    const r = schedule(m.module, 'layer-sequential', target);
     expect(r.report).toBeUndefined();
     expect(r.errors).toHaveLength(1);
     expect(r.errors[0]).toMatch(
-      /^spat-schedule: strategy 'layer-sequential': \d+ partial results do not fit the host slots \(\d+ slots fit the 4194304 bytes of host memory and the event registers; slots are not reused within an inference\), and the channels they fall back to deadlock/,
+      /^spat-schedule: strategy 'layer-sequential': \d+ partial results do not fit the host slots \(\d+ slots fit the 1048576 bytes of host memory and the event registers; slots are not reused within an inference\), and the channels they fall back to deadlock/,
     );
     expect(printOperation(m.module)).toBe(before);
   });

@@ -9,6 +9,7 @@ import { type Operation } from '@raptor-pim/ir-core';
 import { createCostModel, defaultTarget } from '@raptor-pim/pim-target';
 import {
   Workload,
+  createPlanScheduler,
   estimateSchedule,
   materializeSchedule,
   planLocalMemory,
@@ -109,4 +110,24 @@ describe('a spill breaks a cycle of blocking sends', () => {
     expect(checked.diagnostics.map((d) => d.message)).toEqual([]);
     expect(run(m.module, m.fn, m.args)).toEqual(reference);
   });
+
+  it('a spilled slot the host memory cannot hold falls back to channels (a warning), and the driver repairs the cycle that makes', () => {
+    const m = lowerShared('lenet5');
+    if (!m) return;
+    const reference = run(m.module, m.fn, m.args);
+    const target = defaultTarget();
+    // Room for the graph's input and output only: node 2's slot does not fit.
+    target.config.chip_config.global_memory_config.memory_size = 4096;
+    const scheduler = createPlanScheduler({ name: 'spill-test', description: 'node 2 spilled beside a co-located chain', optionsSchema: [], plan: (c) => plan(c.workload, true) });
+    const r = scheduler.schedule(m.module, target, {});
+    expect(r.diagnostics ?? []).toEqual([]);
+    const report = r.report!.functions[0]!;
+    expect(report.hostSlots).toBe(0);
+    expect(report.warnings).toEqual([
+      "spill-test: 1 partial results go through channels instead of host slots (0 slots fit the 4096 bytes of host memory and the event registers)",
+      expect.stringMatching(/layer granularity/),
+    ]);
+    expect(verifyCommunication(m.module, target).diagnostics.map((d) => d.message)).toEqual([]);
+    expect(run(m.module, m.fn, m.args)).toEqual(reference);
+});
 });

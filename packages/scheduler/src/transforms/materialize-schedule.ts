@@ -60,7 +60,7 @@ import { hostRunBudget, movesInPieces } from '../planning/local-memory';
 import type { Box } from '../analysis/fragment-needs';
 import { LaneValues } from './lane-values';
 import type { FragmentRead, ReplicaInputReads } from '../planning/transfers';
-import { assignEventRegisters, type EventRegisterRequest } from './event-registers';
+import { assignEventRegisters, type EventRegisterAssignment, type EventRegisterRequest } from './event-registers';
 
 /** What materialization did (for the report). */
 export interface MaterializeResult {
@@ -102,6 +102,18 @@ interface HostSlot {
   freeRegister: number;
   /** READY register per reader key. */
   readonly readyRegisters: Map<string, number>;
+  /** The READY register group per reader key (see {@link readyGroupKey}). */
+  readonly readyGroups: Map<string, string>;
+}
+
+/**
+ * The READY register request of reader `reader` for slot `slot`: one per slot, or, where the
+ * registers per slot run out, one per producer result (every replica's slot of that result
+ * signals the same register and the reader waits once, for all their stores, before its first
+ * load of any of them: a barrier on the producer, as a layer-after-layer schedule has anyway).
+ */
+function readyGroupKey(slot: Pick<HostSlot, 'producer' | 'replica' | 'resultIndex'>, reader: string, grouped: boolean): string {
+  return grouped ? `${slot.producer}:*:${slot.resultIndex}@${reader}` : `${slotKey(slot.producer, slot.replica, slot.resultIndex)}@${reader}`;
 }
 
 function readerKey(consumer: number, replica: number): string {
@@ -140,6 +152,8 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   const freeAfterLoad = new Map<string, { writer: number; register: number }[]>();
   /** Reader requests (`slot@reader`) whose FREE is sent after a load, not at stream entry. */
   const freeSentAfterLoad = new Set<string>();
+  /** Stores a reader's first load of a READY group waits for (`group` keys of {@link readyGroupKey}). */
+  const readyGroupStores = new Map<string, number>();
   let hostFallbacks = 0;
   let hostBytes = 0;
   // Host memory also holds the graph's inputs and outputs (the function's arguments and results).
@@ -162,8 +176,9 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   }
   const hostSlotBudget = Math.max(0, cost.hostMemoryBytes - graphIoBytes);
   if (usesHostSlots(plan)) {
-    const requests: EventRegisterRequest[] = [];
     const ordered: HostSlot[] = [];
+    /** Slots host memory had no room for. */
+    const refused = new Set<string>();
     for (const r of reads) {
       if (!hostRead(r.producer)) continue;
       for (const f of r.remote) {
@@ -175,7 +190,12 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           const pn = workload.nodes[f.producer]!;
           const bytes = byteSizeOfType(partType(pn, replica, f.resultIndex));
           const aligned = Math.ceil(bytes / cost.localAlignment) * cost.localAlignment;
-          if (hostBytes + aligned > hostSlotBudget) continue;
+          if (hostBytes + aligned > hostSlotBudget) {
+            // No room in host memory: this slot's readers receive through channels instead.
+            if (!refused.has(key)) hostFallbacks++;
+            refused.add(key);
+            continue;
+          }
           const writerLanes = pn.isBatch ? lanesOfReplica(pp, pn.lanes, replica) : [0];
           // A part within the host part budget is stored once and loaded whole (few, large
           // transfers); a larger one streams in pieces and is loaded in runs.
@@ -199,6 +219,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
             stores,
             freeRegister: -1,
             readyRegisters: new Map(),
+            readyGroups: new Map(),
           };
           hostBytes += aligned;
           slots.set(key, s);
@@ -211,42 +232,70 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     // Positions in node order (2p+1: node p stores, 2c: node c loads). A FREE register lives
     // from stream entry to its writer's wait (never shared); a READY register from the store of
     // its slot to the reader's load, so it can pass to a slot written at or after that load.
-    for (const s of ordered) {
-      const key = slotKey(s.producer, s.replica, s.resultIndex);
-      requests.push({ core: s.writer, role: 'free', start: -1, end: Infinity, key });
-      // A READY register ends after its reader's whole node (2c + 1): a slot written by that node
-      // cannot take it over, so no replica waits for its own node's FREE (a streaming writer
-      // waits for FREE in the middle of its body, where its sibling might still be loading).
-      for (const rd of s.readers) requests.push({ core: rd.core, role: 'ready', start: 2 * s.producer + 1, end: 2 * rd.consumer + 1, key: `${key}@${rd.key}` });
+    const allocate = (grouped: boolean): Map<string, EventRegisterAssignment> => {
+      const requests: EventRegisterRequest[] = [];
+      const seen = new Set<string>();
+      for (const s of ordered) {
+        const key = slotKey(s.producer, s.replica, s.resultIndex);
+        requests.push({ core: s.writer, role: 'free', start: -1, end: Infinity, key });
+        // A READY register ends after its reader's whole node (2c + 1): a slot written by that node
+        // cannot take it over, so no replica waits for its own node's FREE (a streaming writer
+        // waits for FREE in the middle of its body, where its sibling might still be loading).
+        for (const rd of s.readers) {
+          const group = readyGroupKey(s, rd.key, grouped);
+          if (seen.has(group)) continue;
+          seen.add(group);
+          requests.push({ core: rd.core, role: 'ready', start: 2 * s.producer + 1, end: 2 * rd.consumer + 1, key: group });
+        }
+      }
+      return assignEventRegisters(requests, EVENT_REGISTER_COUNT);
+    };
+    /** Slots whose FREE and READY registers all found a register. */
+    const placed = (regs: Map<string, EventRegisterAssignment>, grouped: boolean): number =>
+      ordered.filter((s) => regs.has(slotKey(s.producer, s.replica, s.resultIndex)) && s.readers.every((rd) => regs.has(readyGroupKey(s, rd.key, grouped)))).length;
+    // One READY register per slot and reader; per producer result where those run out.
+    let grouped = false;
+    let regs = allocate(false);
+    const perSlot = placed(regs, false);
+    if (perSlot < ordered.length) {
+      const byGroup = allocate(true);
+      if (placed(byGroup, true) > perSlot) {
+        grouped = true;
+        regs = byGroup;
+      }
     }
-    const regs = assignEventRegisters(requests, EVENT_REGISTER_COUNT);
     for (const s of ordered) {
       const key = slotKey(s.producer, s.replica, s.resultIndex);
       const free = regs.get(key);
-      const ready = s.readers.map((rd) => regs.get(`${key}@${rd.key}`));
+      const ready = s.readers.map((rd) => regs.get(readyGroupKey(s, rd.key, grouped)));
       if (free === undefined || ready.some((x) => x === undefined)) {
         slots.delete(key);
         hostFallbacks++;
         continue;
       }
       s.freeRegister = free.register;
-      s.readers.forEach((rd, k) => s.readyRegisters.set(rd.key, ready[k]!.register));
+      s.readers.forEach((rd, k) => {
+        s.readyRegisters.set(rd.key, ready[k]!.register);
+        s.readyGroups.set(rd.key, readyGroupKey(s, rd.key, grouped));
+      });
     }
-    // A reader signals FREE for a slot whose READY register it took over right after loading
-    // the register's previous (kept) slot; for a fresh register at its stream entry.
-    const slotOfRequest = (request: string): string => request.slice(0, request.indexOf('@'));
+    // A reader signals FREE for a slot whose READY register it took over right after its last
+    // load of the register's previous (kept) group of slots; for a fresh register at its stream entry.
+    const liveGroups = new Set<string>();
+    for (const s of slots.values()) for (const g of s.readyGroups.values()) liveGroups.add(g);
     for (const s of slots.values()) {
-      const key = slotKey(s.producer, s.replica, s.resultIndex);
       for (const rd of s.readers) {
-        let prev = regs.get(`${key}@${rd.key}`)!.after;
-        while (prev !== undefined && !slots.has(slotOfRequest(prev))) prev = regs.get(prev)!.after;
+        let prev = regs.get(s.readyGroups.get(rd.key)!)!.after;
+        while (prev !== undefined && !liveGroups.has(prev)) prev = regs.get(prev)!.after;
         if (prev === undefined) continue;
         let list = freeAfterLoad.get(prev);
         if (!list) freeAfterLoad.set(prev, (list = []));
         list.push({ writer: s.writer, register: s.freeRegister });
-        freeSentAfterLoad.add(`${key}@${rd.key}`);
+        freeSentAfterLoad.add(`${slotKey(s.producer, s.replica, s.resultIndex)}@${rd.key}`);
       }
     }
+    // A reader's first load of a group waits for every store of the group's slots it reads.
+    for (const s of slots.values()) for (const g of s.readyGroups.values()) readyGroupStores.set(g, (readyGroupStores.get(g) ?? 0) + s.stores);
   }
   const viaHost = (f: FragmentRead): HostSlot | undefined => {
     if (!hostRead(f.producer)) return undefined;
@@ -716,10 +765,12 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     // waits for READY, later ones (count 0) find the register already reset; the FREE signals of
     // the slots that take over the register follow the last load.
     const loaded = new Map<HostSlot, Value>();
-    const lastLoadOf = new Map<HostSlot, Operation>();
+    /** The last load of each READY group this replica loads (its FREE signals for the next group follow it). */
+    const lastLoadOf = new Map<string, Operation>();
     const me = readerKey(n.index, j);
     const loadSlot = (f: FragmentRead, slot: HostSlot, type: RankedTensorType, byteOffset: number): Value => {
-      const first = !lastLoadOf.has(slot);
+      const group = slot.readyGroups.get(me)!;
+      const first = !lastLoadOf.has(group);
       const op = HostWaitLoadOp.build(
         bb,
         {
@@ -727,12 +778,12 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           targetCoreId: constant(bb, f.toCore, loc),
           hostOffset: constant(bb, slot.offset + byteOffset, loc),
           eventRegister: constant(bb, slot.readyRegisters.get(me)!, loc),
-          waitValue: constant(bb, first ? slot.stores : 0, loc),
+          waitValue: constant(bb, first ? readyGroupStores.get(group)! : 0, loc),
           output: type,
         },
         loc,
       ).op;
-      lastLoadOf.set(slot, op);
+      lastLoadOf.set(group, op);
       return op.getResult(0);
     };
     /** Fragments of one batch producer's slot read in one round: loaded as runs of consecutive slots, each when first placed. */
@@ -981,10 +1032,10 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       storeToSlot(slot, partialOf(k), 0);
     }
     // FREE for the slots that take over a READY register of this replica, after its last load of the slot before.
-    for (const [slot, op] of lastLoadOf) {
+    for (const [group, op] of lastLoadOf) {
       const fb = new OpBuilder(ctx);
       let at = op;
-      for (const next of freeAfterLoad.get(`${slotKey(slot.producer, slot.replica, slot.resultIndex)}@${me}`) ?? []) {
+      for (const next of freeAfterLoad.get(group) ?? []) {
         fb.setInsertionPointAfter(at);
         at = SyncOp.build(fb, { targetCoreId: constant(fb, next.writer, loc), eventRegister: constant(fb, next.register, loc) }, loc).op;
       }

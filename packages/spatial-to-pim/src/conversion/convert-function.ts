@@ -861,12 +861,17 @@ function formCompute(
     }
     if (isConstant(inner) && inner.numResults === 1 && inner.getResult(0).type instanceof RankedTensorType) {
       // A constant tensor of the body lives in host memory (like the function's constants):
-      // hoisted before the stream and read with pim.memcp_hd where it is used.
-      let hoisted: Operation;
-      if (move) {
-        inner.moveBefore(stream);
-        hoisted = inner;
-      } else hoisted = OpBuilder.before(stream).clone(inner, new IRMapping());
+      // hoisted before the stream and read with pim.memcp_hd where it is used. Equal constants
+      // (one per replica or tile of a compute) are hoisted once: host memory holds one copy.
+      const value = inner.properties.get('value');
+      let hoisted = value !== undefined ? ctx.hoistedConstants.get(value) : undefined;
+      if (!hoisted) {
+        if (move) {
+          inner.moveBefore(stream);
+          hoisted = inner;
+        } else hoisted = OpBuilder.before(stream).clone(inner, new IRMapping());
+        if (value !== undefined) ctx.hoistedConstants.set(value, hoisted);
+      }
       host.set(inner.getResult(0), hoisted.getResult(0));
       inner = next;
       continue;

@@ -15,6 +15,7 @@ import {
   IntegerType,
   MulIOp,
   RankedTensorType,
+  type Attribute,
   type Block,
   type Location,
   type MLIRContext,
@@ -114,6 +115,8 @@ function computeStaticTensor(type: Type): { shape: readonly number[]; elementByt
 export class LoweringContext {
   /** Ops a pattern reported a diagnostic for (so the driver's generic failure is not repeated). */
   readonly reported = new Set<Operation>();
+  /** Body constants hoisted before the streams of the function, by value (uniqued attribute, type included): each is hoisted once. */
+  readonly hoistedConstants = new Map<Attribute, Operation>();
   private readonly constants = new Map<Block, { values: Map<number, Value>; last: Operation | null }>();
   private readonly index: IndexType;
   private readonly i32Type: IntegerType;
