@@ -8,7 +8,7 @@
  */
 import type { Operation } from '@raptor-pim/ir-core';
 import { createCostModel, defaultTarget, type Target } from '@raptor-pim/pim-target';
-import { Workload, builtinScheduler, minimumReplicas, replicaCrossbarShortfall, type ScheduleReport } from '@raptor-pim/scheduler';
+import { Workload, builtinScheduler, granularityForMemory, minimumReplicas, placedFootprint, replicaCrossbarShortfall, type ScheduleReport } from '@raptor-pim/scheduler';
 import { checkModule, printOperation, run } from './helpers';
 import { lowerShared } from './models';
 
@@ -176,6 +176,29 @@ describe('lenet5 with 5 KiB of local memory per core', () => {
     const r = schedule(m.module, 'layer-sequential', targetWithLocalMemory(5 * 1024));
     expect(r.report).toBeUndefined();
     expect(r.errors[0]).toMatch(/^spat-schedule: strategy 'layer-sequential' found no mapping of the graph computes onto 64 cores \(#\d+ \S+ needs \d+ bytes of live local memory (on one core|per replica even split over \d+ cores) but a core has 5120/);
+  });
+});
+
+describe('minimumReplicas with host transfers', () => {
+  it('keeps parts within the host part budget where the crossbars allow, and drops to the fewest replicas that fit where they do not (lenet5)', () => {
+    const m = lowered('lenet5');
+    if (!m) return;
+    const cost = createCostModel(defaultTarget());
+    const func = m.module.regions[0]!.firstBlock!.firstOp!;
+    const w = new Workload(func, cost);
+    const g = granularityForMemory(w, cost, 'layer', 'host');
+    const crossbarsOf = (r: readonly number[]): number => w.nodes.reduce((a, n) => a + r[n.index]! * n.crossbars, 0);
+    const roomy = minimumReplicas(w, cost, g, 'host');
+    // conv1 (node 1, 2 crossbars) takes 4 replicas so that each stores an eighth of a core at most.
+    expect(roomy[1]).toBe(4);
+    expect(crossbarsOf(roomy)).toBe(12);
+    const tight = { ...cost, crossbars: 10 };
+    const fewer = minimumReplicas(w, tight, g, 'host');
+    expect(fewer[1]).toBe(1);
+    expect(crossbarsOf(fewer)).toBeLessThanOrEqual(10);
+    for (const n of w.nodes) expect(placedFootprint(w, n, fewer[n.index]!, g[n.index]!, tight, 'host').bodyBytes).toBeLessThanOrEqual(cost.localMemoryBytes);
+    // Channels: no host part budget, the crossbars change nothing.
+    expect(minimumReplicas(w, tight, g, 'channel')).toEqual(minimumReplicas(w, cost, g, 'channel'));
   });
 });
 

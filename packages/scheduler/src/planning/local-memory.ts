@@ -470,24 +470,45 @@ export function placedFootprint(
  * Per node, the fewest replicas (a divisor of its lanes, at most the target's cores) with which
  * one replica fits a core's local memory at `granularity[node]` (whole values, or windows and
  * parts where those do not fit); the largest such divisor where none fits (the driver's check
- * names the compute).
+ * names the compute). With host transfers, more where that keeps a part within the host part
+ * budget, unless the weights of those extra replicas would not fit the target's crossbars.
  */
 export function minimumReplicas(workload: Workload, cost: CostModel, granularity?: readonly Granularity[], transfer: TransferMode = 'channel'): number[] {
-  return workload.nodes.map((n) => {
+  const choices = workload.nodes.map((n) => {
     const g = granularity?.[n.index] ?? 'layer';
     const options = divisors(n.lanes).filter((d) => d <= cost.cores);
     // With host slots, parts stay within an eighth of a core (more replicas, each storing a
     // smaller part: the yardstick's layers keep their parallelism).
     const partFits = (r: number): boolean =>
       transfer !== 'host' || !n.isBatch || !hasConsumers(workload, n.index) || n.resultBytes.every((_, k) => partBytes(n, k, r) <= hostPartBudget(cost) || r === options[options.length - 1]);
-    const fewest = (gr: Granularity): number | undefined => options.find((r) => partFits(r) && placedFootprint(workload, n, r, gr, cost, transfer).bodyBytes <= cost.localMemoryBytes);
-    const r = fewest(g);
+    const fits = (r: number, gr: Granularity): boolean => placedFootprint(workload, n, r, gr, cost, transfer).bodyBytes <= cost.localMemoryBytes;
+    // Where no replica count keeps the part within the budget and fits, a larger part (moved in pieces).
+    const fewest = (gr: Granularity, budget: boolean): number | undefined => (budget ? options.find((r) => partFits(r) && fits(r, gr)) : undefined) ?? options.find((r) => fits(r, gr));
     // A window pipeline that deadlocks falls back to layer granularity with the same replicas:
     // take the replicas that would fit there too, where any do.
-    const layer = g === 'window' ? fewest('layer') : undefined;
-    if (r !== undefined) return Math.max(r, layer ?? r);
-    return options[options.length - 1] ?? 1;
+    const pick = (budget: boolean): number => {
+      const r = fewest(g, budget);
+      const layer = g === 'window' ? fewest('layer', budget) : undefined;
+      return r !== undefined ? Math.max(r, layer ?? r) : (options[options.length - 1] ?? 1);
+    };
+    return { preferred: pick(true), fewest: pick(false) };
   });
+  const replicas = choices.map((c) => c.preferred);
+  // The host part budget multiplies weights too: where the replicas it asks for take more
+  // crossbars than the target has, the nodes that gain most crossbars drop to the fewest
+  // replicas that fit (larger parts, moved in pieces) until they fit.
+  let crossbars = workload.nodes.reduce((a, n) => a + replicas[n.index]! * n.crossbars, 0);
+  if (crossbars > cost.crossbars) {
+    const byGain = workload.nodes
+      .filter((n) => choices[n.index]!.fewest < replicas[n.index]! && n.crossbars > 0)
+      .sort((a, b) => (replicas[b.index]! - choices[b.index]!.fewest) * b.crossbars - (replicas[a.index]! - choices[a.index]!.fewest) * a.crossbars || a.index - b.index);
+    for (const n of byGain) {
+      if (crossbars <= cost.crossbars) break;
+      crossbars -= (replicas[n.index]! - choices[n.index]!.fewest) * n.crossbars;
+      replicas[n.index] = choices[n.index]!.fewest;
+    }
+  }
+  return replicas;
 }
 
 /**

@@ -67,6 +67,13 @@ export interface NodePlacement {
    * replica stores its partial result once, after its body, and never waits for a reader.
    */
   readonly spill?: boolean;
+  /**
+   * The node's replicas load from host slots even what producer replicas on their own core
+   * made (of producers read through host slots), instead of taking it as SSA: the producer's
+   * partial result then does not stay live on the core until the reader runs (a layer-after-layer
+   * schedule where no core has room for both). The writer signals READY to its own core.
+   */
+  readonly selfHostReads?: boolean;
 }
 
 /** A complete plan: one placement per workload node, in node order. */

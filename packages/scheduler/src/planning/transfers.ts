@@ -121,7 +121,8 @@ export function planReads(workload: Workload, plan: SchedulePlan): ReplicaInputR
             for (let k = 0; k < slots.length; k++) {
               const slot = slots[k]!;
               const fromCore = coreOfLane(pp, producer.lanes, slot);
-              if (fromCore === toCore || pp.mirrors?.includes(toCore)) {
+              const selfHost = fromCore === toCore && pl.selfHostReads === true && !channel;
+              if ((fromCore === toCore && !selfHost) || pp.mirrors?.includes(toCore)) {
                 hasLocal = true;
                 continue;
               }

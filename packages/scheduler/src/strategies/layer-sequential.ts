@@ -40,6 +40,8 @@ export function planLayerSequential({ workload, cost, options }: PlanContext): S
   const placed = new Map<number, { node: number; body: number; assembled: boolean }[]>();
   const keptOn = new Map<number, Map<number, { bytes: number; until: number }>>();
   let next = 0;
+  /** Nodes whose replicas load their own core's producer slots from host memory (`NodePlacement.selfHostReads`). */
+  const selfHostReads = new Set<number>();
   const fitsOn = (c: number, n: WorkloadNode): boolean => (used[c] ?? 0) + n.crossbars <= cost.crossbarsPerCore;
   // With host transfers a partial result is stored inside its producer's body: nothing stays live after it.
   const retained = (i: number): number => (transfer === 'host' ? 0 : items[i]!.retainedBytes);
@@ -82,41 +84,24 @@ export function planLayerSequential({ workload, cost, options }: PlanContext): S
   };
   for (const n of workload.nodes) {
     const affinity = items[n.index]!.affinity;
+    const count = replicas[n.index]!;
     const mine: number[] = [];
-    for (let j = 0; j < replicas[n.index]!; j++) {
-      // Producers on `c` that replica `j` reads there and whose results then stay live until it
-      // runs: with host transfers every one (read as SSA instead of from its slot), with channels
-      // those that would otherwise stream their fragments out (at layer granularity they are
-      // retained anyway). First every producer on `c` counts (`byNode`, conservative); only where
-      // no core takes the replica that way, the slots replica `j` reads decide (`byReplica`).
-      const staysLive = (p: number): boolean => transfer === 'host' || assembledFor(p) > 0;
-      const byNode = (c: number): number[] => producersOf(n).filter((p) => coreOf[p]!.includes(c) && staysLive(p));
-      const byReplica = (c: number): number[] => forwardedOn(c, n, j).filter(staysLive);
-      let forwarding = byNode;
-      let core = -1;
-      if (n.crossbars === 0 && affinity >= 0 && replicas[n.index] === replicas[affinity]) {
-        // Forwarding on the producer's core keeps the producer's result live until this compute.
-        const c = coreOf[affinity]![j]!;
-        if (memoryFits(c, n, forwarding(c))) core = c;
-      }
-      if (core < 0 && next < cost.cores) core = next++;
-      else if (core < 0) {
-        // Cores holding none of its producers first, so little stays live between computes.
-        for (const rule of [byNode, byReplica]) {
-          for (const withProducers of [false, true]) {
-            for (let c = 0; c < used.length && core < 0; c++) {
-              const f = rule(c);
-              if (f.length > 0 !== withProducers) continue;
-              if (!mine.includes(c) && fitsOn(c, n) && memoryFits(c, n, f)) core = c;
-            }
-          }
-          if (core >= 0) {
-            forwarding = rule;
-            break;
-          }
-        }
-      }
-      if (core < 0) return M.noPacking('layer-sequential', cost.cores, M.noCoreFor(n.name, j, replicas[n.index]!, items[n.index]!.memoryBytes, n.crossbars));
+    // Producers on `c` that replica `j` reads there and whose results then stay live until it
+    // runs: with host transfers every one (read as SSA instead of from its slot), with channels
+    // those that would otherwise stream their fragments out (at layer granularity they are
+    // retained anyway). First every producer on `c` counts (`byNode`, conservative); only where
+    // no core takes the replica that way, the slots replica `j` reads decide (`byReplica`).
+    const staysLive = (p: number): boolean => transfer === 'host' || assembledFor(p) > 0;
+    const byNode = (c: number): number[] => producersOf(n).filter((p) => coreOf[p]!.includes(c) && staysLive(p));
+    const byReplica = (j: number) => (c: number): number[] => forwardedOn(c, n, j).filter(staysLive);
+    /** The forwarding rule with which replica `j` fits on `c` (which must hold no other replica of `n`), if any. */
+    const ruleOn = (j: number, c: number): ((c: number) => number[]) | undefined => {
+      if (!fitsOn(c, n)) return undefined;
+      for (const rule of [byNode, byReplica(j)]) if (memoryFits(c, n, rule(c))) return rule;
+      return undefined;
+    };
+    /** Places replica `j` on `core`, its producers in `forwarding(core)` read there as SSA. */
+    const commit = (core: number, forwarding: (c: number) => number[]): void => {
       used[core] = (used[core] ?? 0) + n.crossbars;
       let list = placed.get(core);
       if (!list) placed.set(core, (list = []));
@@ -136,10 +121,81 @@ export function planLayerSequential({ workload, cost, options }: PlanContext): S
       }
       if (retained(n.index) > 0) kept.set(n.index, { bytes: retained(n.index), until: Infinity });
       mine.push(core);
+    };
+    // The state before this node, for the matching below.
+    const saved = { used: [...used], next, placed: new Map([...placed].map(([c, l]) => [c, l.map((x) => ({ ...x }))])), keptOn: new Map([...keptOn].map(([c, m]) => [c, new Map(m)])) };
+    let failed = -1;
+    for (let j = 0; j < count; j++) {
+      let forwarding = byNode;
+      let core = -1;
+      if (n.crossbars === 0 && affinity >= 0 && count === replicas[affinity]) {
+        // Forwarding on the producer's core keeps the producer's result live until this compute.
+        const c = coreOf[affinity]![j]!;
+        if (memoryFits(c, n, forwarding(c))) core = c;
+      }
+      if (core < 0 && next < cost.cores) core = next++;
+      else if (core < 0) {
+        // Cores holding none of its producers first, so little stays live between computes.
+        for (const rule of [byNode, byReplica(j)]) {
+          for (const withProducers of [false, true]) {
+            for (let c = 0; c < used.length && core < 0; c++) {
+              const f = rule(c);
+              if (f.length > 0 !== withProducers) continue;
+              if (!mine.includes(c) && fitsOn(c, n) && memoryFits(c, n, f)) core = c;
+            }
+          }
+          if (core >= 0) {
+            forwarding = rule;
+            break;
+          }
+        }
+      }
+      if (core < 0) {
+        failed = j;
+        break;
+      }
+      commit(core, forwarding);
+    }
+    if (failed >= 0) {
+      // The cores taken one replica after another left none for replica `failed` (e.g. only the
+      // core of the producer replica it reads, where that producer's result would stay live):
+      // place all the replicas at once, as a bipartite matching of replicas to cores that take them.
+      used.length = 0;
+      used.push(...saved.used);
+      next = saved.next;
+      placed.clear();
+      for (const [c, l] of saved.placed) placed.set(c, l);
+      keptOn.clear();
+      for (const [c, m] of saved.keptOn) keptOn.set(c, m);
+      mine.length = 0;
+      const cores = Array.from({ length: cost.cores }, (_, c) => c);
+      const candidates = Array.from({ length: count }, (_, j) => cores.filter((c) => ruleOn(j, c) !== undefined));
+      let match = matchReplicasToCores(candidates, cost.cores);
+      let rules = match?.map((c, j) => ruleOn(j, c)!);
+      if (!match && transfer === 'host') {
+        // Still none: the replicas load even their own core's producer slots from host memory,
+        // so no producer result stays live on a core for them.
+        const none = (): number[] => [];
+        match = matchReplicasToCores(
+          Array.from({ length: count }, () => cores.filter((c) => fitsOn(c, n) && memoryFits(c, n, []))),
+          cost.cores,
+        );
+        rules = match?.map(() => none);
+        if (match) selfHostReads.add(n.index);
+      }
+      if (!match || !rules) return M.noPacking('layer-sequential', cost.cores, M.noCoreFor(n.name, failed, count, items[n.index]!.memoryBytes, n.crossbars));
+      match.forEach((c, j) => commit(c, rules![j]!));
+      next = Math.max(next, ...match.map((c) => c + 1));
     }
     coreOf[n.index] = mine;
   }
-  const placements: NodePlacement[] = workload.nodes.map((n) => ({ replicas: replicas[n.index]!, copies: 1, cores: coreOf[n.index]!, granularity: granularity[n.index]! }));
+  const placements: NodePlacement[] = workload.nodes.map((n) => ({
+    replicas: replicas[n.index]!,
+    copies: 1,
+    cores: coreOf[n.index]!,
+    granularity: granularity[n.index]!,
+    ...(selfHostReads.has(n.index) ? { selfHostReads: true } : {}),
+  }));
   return { strategy: 'layer-sequential', placements, transfer, pipelined: false };
 }
 
@@ -150,3 +206,29 @@ export const layerSequentialScheduler = createPlanScheduler({
   optionsSchema: [transferOption, localMemoryOption],
   plan: planLayerSequential,
 });
+
+/**
+ * A matching of replicas to distinct cores (`candidates[j]`: the cores replica `j` may take),
+ * by augmenting paths (Kuhn's algorithm), or undefined when some replica gets none.
+ * Deterministic: candidates are tried in the order given.
+ */
+export function matchReplicasToCores(candidates: readonly (readonly number[])[], cores: number): number[] | undefined {
+  const owner = new Int32Array(cores).fill(-1);
+  const tryPlace = (j: number, seen: Uint8Array): boolean => {
+    for (const c of candidates[j]!) {
+      if (seen[c]) continue;
+      seen[c] = 1;
+      if (owner[c]! < 0 || tryPlace(owner[c]!, seen)) {
+        owner[c] = j;
+        return true;
+      }
+    }
+    return false;
+  };
+  for (let j = 0; j < candidates.length; j++) if (!tryPlace(j, new Uint8Array(cores))) return undefined;
+  const match = new Array<number>(candidates.length);
+  owner.forEach((j, c) => {
+    if (j >= 0) match[j] = c;
+  });
+  return match;
+}
