@@ -9,7 +9,7 @@
 import { enumOption } from '@raptor-pim/ir-core';
 import type { WorkloadNode } from '../analysis/workload';
 import { replicaItems } from '../planning/core-mapping';
-import { enforcesLocalMemory, granularityForMemory, localMemoryOption, minimumReplicas, streamsResults } from '../planning/local-memory';
+import { enforcesLocalMemory, granularityForMemory, localMemoryOption, minimumReplicas, replicaCrossbarShortfall, streamsResults } from '../planning/local-memory';
 import { lanesOfReplica, replicaOfLane, type NodePlacement, type SchedulePlan, type TransferMode } from '../planning/schedule-plan';
 import { createPlanScheduler, type PlanContext } from '../scheduler';
 import { SchedulerMessages as M } from '../diagnostics';
@@ -26,6 +26,9 @@ export function planLayerSequential({ workload, cost, options }: PlanContext): S
   const allItems = replicaItems(workload, workload.nodes.map((n) => ({ replicas: replicas[n.index]!, copies: 1 })), cost, granularity, transfer);
   const items = allItems.filter((it) => it.replica === 0); // node order: one per node (its replicas are alike)
   if (enforce) {
+    // The replicas local memory asks for take more crossbars than the target has.
+    const shortfall = replicaCrossbarShortfall(workload, cost, granularity, transfer);
+    if (shortfall) return M.noPacking('layer-sequential', cost.cores, shortfall);
     // A node whose replica does not fit even alone on a core (minimumReplicas found no count that fits).
     const over = items.find((it) => it.memoryBytes > cost.localMemoryBytes);
     if (over) {
