@@ -122,36 +122,65 @@ export function streamingWindows(node: WorkloadNode, input: WorkloadInput, p: Pi
     }
     reads.push(box);
   }
-  // Per source slot: the hull of what the replica's runs read of it.
-  const hulls: Map<number, Box>[] = input.sources.map(() => new Map());
+  // Per source slot: the hull of what the replica's runs read of it (bounds updated in place:
+  // resnet18's planning asks this for every replica count and run length it tries).
+  const bounds: Map<number, { lo: number[]; hi: number[] }>[] = input.sources.map(() => new Map());
   input.sources.forEach((src, k) => {
     const regions = w.regions[k];
     if (!regions) return;
     runs.forEach((run, g) => {
+      const read = reads[g]!;
+      const rank = read.offsets.length;
       for (const l of run) {
         for (const q of src.slotsPerLane[l] ?? []) {
-          const piece = regions[q] ? intersectBoxes(regions[q]!, reads[g]!) : undefined;
-          if (!piece) continue;
-          const h = hulls[k]!.get(q);
-          hulls[k]!.set(q, h ? (boundingBox([h, piece]) ?? h) : piece);
+          const region = regions[q];
+          if (!region) continue;
+          let meets = true;
+          for (let d = 0; d < rank && meets; d++) {
+            const lo = Math.max(region.offsets[d]!, read.offsets[d]!);
+            const hi = Math.min(region.offsets[d]! + region.sizes[d]!, read.offsets[d]! + read.sizes[d]!);
+            if (hi <= lo) meets = false;
+          }
+          if (!meets) continue;
+          const h = bounds[k]!.get(q);
+          if (!h) {
+            const lo: number[] = [];
+            const hi: number[] = [];
+            for (let d = 0; d < rank; d++) {
+              lo.push(Math.max(region.offsets[d]!, read.offsets[d]!));
+              hi.push(Math.min(region.offsets[d]! + region.sizes[d]!, read.offsets[d]! + read.sizes[d]!));
+            }
+            bounds[k]!.set(q, { lo, hi });
+            continue;
+          }
+          for (let d = 0; d < rank; d++) {
+            const lo = Math.max(region.offsets[d]!, read.offsets[d]!);
+            const hi = Math.min(region.offsets[d]! + region.sizes[d]!, read.offsets[d]! + read.sizes[d]!);
+            if (lo < h.lo[d]!) h.lo[d] = lo;
+            if (hi > h.hi[d]!) h.hi[d] = hi;
+          }
         }
       }
     });
   });
   const out = runs.map((run, g) => {
-    const boxes: Box[] = [reads[g]!];
+    // The bounding box of the run's reads and of the hulls of the slots it reads.
+    const read = reads[g]!;
+    const lo = [...read.offsets];
+    const hi = read.offsets.map((o, d) => o + read.sizes[d]!);
     input.sources.forEach((src, k) => {
-      const seen = new Set<number>();
       for (const l of run) {
         for (const q of src.slotsPerLane[l] ?? []) {
-          if (seen.has(q)) continue;
-          seen.add(q);
-          const h = hulls[k]!.get(q);
-          if (h) boxes.push(h);
+          const h = bounds[k]!.get(q);
+          if (!h) continue;
+          for (let d = 0; d < lo.length; d++) {
+            if (h.lo[d]! < lo[d]!) lo[d] = h.lo[d]!;
+            if (h.hi[d]! > hi[d]!) hi[d] = h.hi[d]!;
+          }
         }
       }
     });
-    return boundingBox(boxes) ?? reads[g]!;
+    return { offsets: lo, sizes: hi.map((x, d) => x - lo[d]!) };
   });
   cache.set(key, out);
   return out;
