@@ -4,8 +4,10 @@
  * (SiLU, Split, Concat, a MaxPool pyramid, Resize and two heads, `layer-sequential`). The
  * scheduler splits their computes over more cores, each replica holding only the windows it
  * reads and its own result slots; spat-tile-parallel-computes first turns yolo_block's whole-map
- * Split and Concat computes into lane batches. The bundle pim-sim runs must compute what
- * onnxruntime computes. One strategy per model keeps the test bounded (about 10 s each); the
+ * Split and Concat computes into lane batches; and mobilenet_block (32x32 maps of 64 channels,
+ * hard-swish, squeeze-excitation, `layer-sequential`: 285 host slots, whose readers of many
+ * writer replicas share one READY register per producer result). The bundle pim-sim runs must
+ * compute what onnxruntime computes. One strategy per model keeps the test bounded (about 10 s each); the
  * compile benchmark (`tools/bench/compile`) runs the others.
  */
 import * as fs from 'node:fs';
@@ -22,6 +24,7 @@ jest.setTimeout(300_000);
 const CASES = [
   { name: 'resnet_mini', strategy: 'throughput' },
   { name: 'yolo_block', strategy: 'layer-sequential' },
+  { name: 'mobilenet_block', strategy: 'layer-sequential' },
 ] as const;
 
 describe.each(CASES)('$name with $strategy on the default 64 KiB target', ({ name, strategy }) => {
