@@ -252,6 +252,10 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
         // The estimate reads the graph computes' bodies: price the plan before materializing it.
         let estimate = estimateSchedule(p.workload, p.plan, reads, cost);
         let done = materializeSchedule(p.workload, p.plan, reads, cost);
+        if (done.hostOverflow) {
+          error(p.workload.func, M.hostSlotMemory(spec.name, done.hostOverflow.neededBytes, done.hostOverflow.budgetBytes, cost.hostMemoryBytes));
+          return failed();
+        }
         if (hostPlan && done.hostFallbacks > 0) {
           // A window pipeline's cycles are repaired below; any other cycle is final.
           if (!fine && verifyCommunication(p.workload.func, target).deadlock) {
@@ -326,7 +330,7 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
               if (over) continue;
               const fallbackEstimate = estimateSchedule(p.workload, plan, fallbackReads, cost);
               const fallbackDone = materializeSchedule(p.workload, plan, fallbackReads, cost);
-              if (deadlocked()) continue;
+              if (fallbackDone.hostOverflow || deadlocked()) continue;
               p.plan = plan;
               reads = fallbackReads;
               estimate = fallbackEstimate;

@@ -153,7 +153,7 @@ describe('mobilenet_block on the default target', () => {
     expect(run(m.module, m.fn, m.args)).toEqual(reference);
   });
 
-  it('layer-sequential: partial results beyond the host slots that would deadlock through channels are a diagnostic, the module unchanged', () => {
+  it('layer-sequential with 1 MiB of host memory: the bytes its host slots need and the room are a diagnostic, the module unchanged', () => {
     const m = lowered('mobilenet_block');
     if (!m) return;
     const before = printOperation(m.module);
@@ -163,8 +163,27 @@ describe('mobilenet_block on the default target', () => {
     expect(r.report).toBeUndefined();
     expect(r.errors).toHaveLength(1);
     expect(r.errors[0]).toMatch(
-      /^spat-schedule: strategy 'layer-sequential': \d+ partial results do not fit the host slots \(\d+ slots fit the 1048576 bytes of host memory and the event registers; slots are not reused within an inference\), and the channels they fall back to deadlock/,
+      /^spat-schedule: strategy 'layer-sequential': its host slots need 2262848 bytes but host memory has room for \d+ \(1048576 bytes less the graph's inputs, outputs and host constants\); slots are not reused within an inference$/,
     );
+    expect(printOperation(m.module)).toBe(before);
+  });
+});
+
+describe('lenet5 with 16 KiB of host memory', () => {
+  it('layer-sequential (every activation through host slots) names the bytes its slots need and the room, the module unchanged', () => {
+    const m = lowered('lenet5');
+    if (!m) return;
+    const before = printOperation(m.module);
+    const target = defaultTarget();
+    target.config.chip_config.global_memory_config.memory_size = 16 * 1024;
+    const r = schedule(m.module, 'layer-sequential', target);
+    expect(r.report).toBeUndefined();
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0]).toMatch(
+      /^spat-schedule: strategy 'layer-sequential': its host slots need \d+ bytes but host memory has room for \d+ \(16384 bytes less the graph's inputs, outputs and host constants\); slots are not reused within an inference$/,
+    );
+    const [needed, room] = r.errors[0]!.match(/\d+/g)!.map(Number);
+    expect(needed!).toBeGreaterThan(room!);
     expect(printOperation(m.module)).toBe(before);
   });
 });

@@ -484,11 +484,12 @@ export function minimumReplicas(workload: Workload, cost: CostModel, granularity
     const fits = (r: number, gr: Granularity): boolean => placedFootprint(workload, n, r, gr, cost, transfer).bodyBytes <= cost.localMemoryBytes;
     // Where no replica count keeps the part within the budget and fits, a larger part (moved in pieces).
     const fewest = (gr: Granularity, budget: boolean): number | undefined => (budget ? options.find((r) => partFits(r) && fits(r, gr)) : undefined) ?? options.find((r) => fits(r, gr));
-    // A window pipeline that deadlocks falls back to layer granularity with the same replicas:
-    // take the replicas that would fit there too, where any do.
+    // A window pipeline through channels that deadlocks falls back to layer granularity with the
+    // same replicas: take the replicas that would fit there too, where any do (host slots never
+    // block a writer on its readers: no such fallback).
     const pick = (budget: boolean): number => {
       const r = fewest(g, budget);
-      const layer = g === 'window' ? fewest('layer', budget) : undefined;
+      const layer = g === 'window' && transfer !== 'host' ? fewest('layer', budget) : undefined;
       return r !== undefined ? Math.max(r, layer ?? r) : (options[options.length - 1] ?? 1);
     };
     return { preferred: pick(true), fewest: pick(false) };

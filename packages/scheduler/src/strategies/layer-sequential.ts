@@ -22,9 +22,11 @@ export function planLayerSequential({ workload, cost, options }: PlanContext): S
   const transfer = options['transfer'] as TransferMode;
   const granularity = enforce ? granularityForMemory(workload, cost, 'layer', transfer) : workload.nodes.map(() => 'layer' as const);
   // One copy per layer; a layer whose data does not fit one core is split over as many cores as it needs.
-  const replicas = enforce ? minimumReplicas(workload, cost, granularity, transfer) : workload.nodes.map(() => 1);
-  const allItems = replicaItems(workload, workload.nodes.map((n) => ({ replicas: replicas[n.index]!, copies: 1 })), cost, granularity, transfer);
-  const items = allItems.filter((it) => it.replica === 0); // node order: one per node (its replicas are alike)
+  const preferred = enforce ? minimumReplicas(workload, cost, granularity, transfer) : workload.nodes.map(() => 1);
+  const itemsFor = (replicas: readonly number[]): ReturnType<typeof replicaItems> =>
+    replicaItems(workload, workload.nodes.map((n) => ({ replicas: replicas[n.index]!, copies: 1 })), cost, granularity, transfer).filter((it) => it.replica === 0); // node order: one per node (its replicas are alike)
+  const items = itemsFor(preferred);
+  const replicas = preferred;
   if (enforce) {
     // The replicas local memory asks for take more crossbars than the target has.
     const shortfall = replicaCrossbarShortfall(workload, cost, granularity, transfer);
@@ -36,170 +38,222 @@ export function planLayerSequential({ workload, cost, options }: PlanContext): S
       return M.noPacking('layer-sequential', cost.cores, M.replicaBeyondCore(n.name, replicas[n.index]!, over.memoryBytes, cost.localMemoryBytes));
     }
   }
-  const coreOf: number[][] = [];
-  const used: number[] = [];
-  // Per core: the computes placed on it (node, body bytes) and the results kept live there, each
-  // from its producer's body to the last compute on the core that reads it.
-  const placed = new Map<number, { node: number; body: number; assembled: boolean }[]>();
-  const keptOn = new Map<number, Map<number, { bytes: number; until: number }>>();
-  let next = 0;
-  /** Nodes whose replicas load their own core's producer slots from host memory (`NodePlacement.selfHostReads`). */
-  const selfHostReads = new Set<number>();
-  const fitsOn = (c: number, n: WorkloadNode): boolean => (used[c] ?? 0) + n.crossbars <= cost.crossbarsPerCore;
-  // With host transfers a partial result is stored inside its producer's body: nothing stays live after it.
-  const retained = (i: number): number => (transfer === 'host' ? 0 : items[i]!.retainedBytes);
-  const producersOf = (n: WorkloadNode): number[] => [...new Set(n.inputs.flatMap((i) => i.sources.map((s) => s.producer)))];
-  /** The results of `n`'s producers on core `c`: read locally, so live until `n`. */
   /**
-   * The producers of replica `j` of `n` that make some slot it reads on core `c` (read there as
-   * SSA, so their partial results stay live until it runs); a producer whose replicas on `c`
-   * make none of its slots is read from its host slot or channel like any other.
+   * Places every node's replicas in node order. With `reserveHeavy`, each replica of a node
+   * holding more than half a core's crossbars has a core set aside whose crossbars other nodes
+   * leave room for (placed in node order, the early layers' replicas would otherwise leave no
+   * core with that many free crossbars for the late, large layers).
    */
-  const forwardedOn = (c: number, n: WorkloadNode, j: number): number[] => {
-    const lanes = lanesOfReplica({ replicas: replicas[n.index]! }, n.lanes, j);
-    return producersOf(n).filter((p) => {
-      const cores = coreOf[p]!;
-      if (!cores.includes(c)) return false;
-      const producer = workload.nodes[p]!;
-      const on = (slot: number): boolean => cores[producer.isBatch ? replicaOfLane({ replicas: replicas[p]! }, producer.lanes, slot) : 0] === c;
-      return n.inputs.some((input) => input.sources.some((s) => s.producer === p && lanes.some((l) => (s.slotsPerLane[l] ?? []).some(on))));
-    });
-  };
-  /** Bytes kept live on `c` while node `idx` runs, with `extend` (producers whose results stay live until `until`). */
-  const liveAt = (c: number, idx: number, extend: readonly number[], until: number): number => {
-    let bytes = 0;
-    const entries = keptOn.get(c);
-    for (const [p, e] of entries ?? []) if (p < idx && idx <= (extend.includes(p) ? Math.max(e.until, until) : e.until)) bytes += e.bytes;
-    for (const p of extend) if (!entries?.has(p) && p < idx && idx <= until) bytes += items[p]!.resultBytes;
-    return bytes;
-  };
-  /**
-   * Bytes a producer's body grows by when a consumer reads it on its own core: a producer that
-   * streams its fragments out round by round assembles its partial result for the local reader.
-   */
-  const assembledFor = (p: number): number => (streamsResults(workload.nodes[p]!, granularity[p]!, transfer) ? items[p]!.resultBytes : 0);
-  /** True when `n` fits on `c` reading `forwarded` locally, and every compute already on `c` still fits. */
-  const memoryFits = (c: number, n: WorkloadNode, forwarded: readonly number[]): boolean => {
-    if (!enforce) return true;
-    const cap = cost.localMemoryBytes;
-    if (items[n.index]!.memoryBytes + retained(n.index) + liveAt(c, n.index, forwarded, n.index) > cap) return false;
-    return (placed.get(c) ?? []).every((x) => x.body + (forwarded.includes(x.node) && !x.assembled ? assembledFor(x.node) : 0) + liveAt(c, x.node, forwarded, n.index) <= cap);
-  };
-  for (const n of workload.nodes) {
-    const affinity = items[n.index]!.affinity;
-    const count = replicas[n.index]!;
-    const mine: number[] = [];
-    // Producers on `c` that replica `j` reads there and whose results then stay live until it
-    // runs: with host transfers every one (read as SSA instead of from its slot), with channels
-    // those that would otherwise stream their fragments out (at layer granularity they are
-    // retained anyway). First every producer on `c` counts (`byNode`, conservative); only where
-    // no core takes the replica that way, the slots replica `j` reads decide (`byReplica`).
-    const staysLive = (p: number): boolean => transfer === 'host' || assembledFor(p) > 0;
-    const byNode = (c: number): number[] => producersOf(n).filter((p) => coreOf[p]!.includes(c) && staysLive(p));
-    const byReplica = (j: number) => (c: number): number[] => forwardedOn(c, n, j).filter(staysLive);
-    /** The forwarding rule with which replica `j` fits on `c` (which must hold no other replica of `n`), if any. */
-    const ruleOn = (j: number, c: number): ((c: number) => number[]) | undefined => {
-      if (!fitsOn(c, n)) return undefined;
-      for (const rule of [byNode, byReplica(j)]) if (memoryFits(c, n, rule(c))) return rule;
-      return undefined;
-    };
-    /** Places replica `j` on `core`, its producers in `forwarding(core)` read there as SSA. */
-    const commit = (core: number, forwarding: (c: number) => number[]): void => {
-      used[core] = (used[core] ?? 0) + n.crossbars;
-      let list = placed.get(core);
-      if (!list) placed.set(core, (list = []));
-      // Producers read here now assemble their partial results.
-      const readHere = forwarding(core);
-      for (const x of list) {
-        if (!readHere.includes(x.node) || x.assembled) continue;
-        x.body += assembledFor(x.node);
-        x.assembled = true;
-      }
-      list.push({ node: n.index, body: items[n.index]!.memoryBytes, assembled: false });
-      let kept = keptOn.get(core);
-      if (!kept) keptOn.set(core, (kept = new Map()));
-      for (const p of readHere) {
-        const e = kept.get(p);
-        kept.set(p, { bytes: items[p]!.resultBytes, until: Math.max(e?.until ?? n.index, n.index) });
-      }
-      if (retained(n.index) > 0) kept.set(n.index, { bytes: retained(n.index), until: Infinity });
-      mine.push(core);
-    };
-    // The state before this node, for the matching below.
-    const saved = { used: [...used], next, placed: new Map([...placed].map(([c, l]) => [c, l.map((x) => ({ ...x }))])), keptOn: new Map([...keptOn].map(([c, m]) => [c, new Map(m)])) };
-    let failed = -1;
-    for (let j = 0; j < count; j++) {
-      let forwarding = byNode;
-      let core = -1;
-      if (n.crossbars === 0 && affinity >= 0 && count === replicas[affinity]) {
-        // Forwarding on the producer's core keeps the producer's result live until this compute.
-        const c = coreOf[affinity]![j]!;
-        if (memoryFits(c, n, forwarding(c))) core = c;
-      }
-      if (core < 0 && next < cost.cores) core = next++;
-      else if (core < 0) {
-        // Cores holding none of its producers first, so little stays live between computes.
-        for (const rule of [byNode, byReplica(j)]) {
-          for (const withProducers of [false, true]) {
-            for (let c = 0; c < used.length && core < 0; c++) {
-              const f = rule(c);
-              if (f.length > 0 !== withProducers) continue;
-              if (!mine.includes(c) && fitsOn(c, n) && memoryFits(c, n, f)) core = c;
-            }
+  const pack = (replicas: readonly number[], items: ReturnType<typeof replicaItems>, reserveHeavy: boolean): SchedulePlan | string => {
+    const coreOf: number[][] = [];
+    const used: number[] = [];
+    // Per core: the computes placed on it (node, body bytes) and the results kept live there, each
+    // from its producer's body to the last compute on the core that reads it.
+    const placed = new Map<number, { node: number; body: number; assembled: boolean }[]>();
+    const keptOn = new Map<number, Map<number, { bytes: number; until: number }>>();
+    let next = 0;
+    /** Nodes whose replicas load their own core's producer slots from host memory (`NodePlacement.selfHostReads`). */
+    const selfHostReads = new Set<number>();
+    // Cores set aside for the replicas of heavy nodes (core -> its node's crossbars), while unused.
+    const reservedFor = new Map<number, number>();
+    const heavyCores = new Map<number, number[]>();
+    if (reserveHeavy) {
+      const heavy = workload.nodes.filter((n) => n.crossbars * 2 > cost.crossbarsPerCore);
+      if (heavy.reduce((a, n) => a + replicas[n.index]!, 0) <= cost.cores) {
+        let c = cost.cores;
+        for (const n of heavy) {
+          const cores: number[] = [];
+          for (let j = 0; j < replicas[n.index]!; j++) {
+            cores.push(--c);
+            reservedFor.set(c, n.crossbars);
           }
-          if (core >= 0) {
-            forwarding = rule;
-            break;
-          }
+          heavyCores.set(n.index, cores);
         }
       }
-      if (core < 0) {
-        failed = j;
-        break;
-      }
-      commit(core, forwarding);
     }
-    if (failed >= 0) {
-      // The cores taken one replica after another left none for replica `failed` (e.g. only the
-      // core of the producer replica it reads, where that producer's result would stay live):
-      // place all the replicas at once, as a bipartite matching of replicas to cores that take them.
-      used.length = 0;
-      used.push(...saved.used);
-      next = saved.next;
-      placed.clear();
-      for (const [c, l] of saved.placed) placed.set(c, l);
-      keptOn.clear();
-      for (const [c, m] of saved.keptOn) keptOn.set(c, m);
-      mine.length = 0;
-      const cores = Array.from({ length: cost.cores }, (_, c) => c);
-      const candidates = Array.from({ length: count }, (_, j) => cores.filter((c) => ruleOn(j, c) !== undefined));
-      let match = matchReplicasToCores(candidates, cost.cores);
-      let rules = match?.map((c, j) => ruleOn(j, c)!);
-      if (!match && transfer === 'host') {
-        // Still none: the replicas load even their own core's producer slots from host memory,
-        // so no producer result stays live on a core for them.
-        const none = (): number[] => [];
-        match = matchReplicasToCores(
-          Array.from({ length: count }, () => cores.filter((c) => fitsOn(c, n) && memoryFits(c, n, []))),
-          cost.cores,
-        );
-        rules = match?.map(() => none);
-        if (match) selfHostReads.add(n.index);
+    const reservedOn = (c: number, n: WorkloadNode): number => (heavyCores.get(n.index)?.includes(c) ? 0 : (reservedFor.get(c) ?? 0));
+    const fitsOn = (c: number, n: WorkloadNode): boolean => (used[c] ?? 0) + n.crossbars + reservedOn(c, n) <= cost.crossbarsPerCore;
+    // With host transfers a partial result is stored inside its producer's body: nothing stays live after it.
+    const retained = (i: number): number => (transfer === 'host' ? 0 : items[i]!.retainedBytes);
+    const producersOf = (n: WorkloadNode): number[] => [...new Set(n.inputs.flatMap((i) => i.sources.map((s) => s.producer)))];
+    /** The results of `n`'s producers on core `c`: read locally, so live until `n`. */
+    /**
+     * The producers of replica `j` of `n` that make some slot it reads on core `c` (read there as
+     * SSA, so their partial results stay live until it runs); a producer whose replicas on `c`
+     * make none of its slots is read from its host slot or channel like any other.
+     */
+    const forwardedOn = (c: number, n: WorkloadNode, j: number): number[] => {
+      const lanes = lanesOfReplica({ replicas: replicas[n.index]! }, n.lanes, j);
+      return producersOf(n).filter((p) => {
+        const cores = coreOf[p]!;
+        if (!cores.includes(c)) return false;
+        const producer = workload.nodes[p]!;
+        const on = (slot: number): boolean => cores[producer.isBatch ? replicaOfLane({ replicas: replicas[p]! }, producer.lanes, slot) : 0] === c;
+        return n.inputs.some((input) => input.sources.some((s) => s.producer === p && lanes.some((l) => (s.slotsPerLane[l] ?? []).some(on))));
+      });
+    };
+    /** Bytes kept live on `c` while node `idx` runs, with `extend` (producers whose results stay live until `until`). */
+    const liveAt = (c: number, idx: number, extend: readonly number[], until: number): number => {
+      let bytes = 0;
+      const entries = keptOn.get(c);
+      for (const [p, e] of entries ?? []) if (p < idx && idx <= (extend.includes(p) ? Math.max(e.until, until) : e.until)) bytes += e.bytes;
+      for (const p of extend) if (!entries?.has(p) && p < idx && idx <= until) bytes += items[p]!.resultBytes;
+      return bytes;
+    };
+    /**
+     * Bytes a producer's body grows by when a consumer reads it on its own core: a producer that
+     * streams its fragments out round by round assembles its partial result for the local reader.
+     */
+    const assembledFor = (p: number): number => (streamsResults(workload.nodes[p]!, granularity[p]!, transfer) ? items[p]!.resultBytes : 0);
+    /** True when `n` fits on `c` reading `forwarded` locally, and every compute already on `c` still fits. */
+    const memoryFits = (c: number, n: WorkloadNode, forwarded: readonly number[]): boolean => {
+      if (!enforce) return true;
+      const cap = cost.localMemoryBytes;
+      if (items[n.index]!.memoryBytes + retained(n.index) + liveAt(c, n.index, forwarded, n.index) > cap) return false;
+      return (placed.get(c) ?? []).every((x) => x.body + (forwarded.includes(x.node) && !x.assembled ? assembledFor(x.node) : 0) + liveAt(c, x.node, forwarded, n.index) <= cap);
+    };
+    for (const n of workload.nodes) {
+      const affinity = items[n.index]!.affinity;
+      const count = replicas[n.index]!;
+      const mine: number[] = [];
+      // Producers on `c` that replica `j` reads there and whose results then stay live until it
+      // runs: with host transfers every one (read as SSA instead of from its slot), with channels
+      // those that would otherwise stream their fragments out (at layer granularity they are
+      // retained anyway). First every producer on `c` counts (`byNode`, conservative); only where
+      // no core takes the replica that way, the slots replica `j` reads decide (`byReplica`).
+      const staysLive = (p: number): boolean => transfer === 'host' || assembledFor(p) > 0;
+      const byNode = (c: number): number[] => producersOf(n).filter((p) => coreOf[p]!.includes(c) && staysLive(p));
+      const byReplica = (j: number) => (c: number): number[] => forwardedOn(c, n, j).filter(staysLive);
+      /** The forwarding rule with which replica `j` fits on `c` (which must hold no other replica of `n`), if any. */
+      const ruleOn = (j: number, c: number): ((c: number) => number[]) | undefined => {
+        if (!fitsOn(c, n)) return undefined;
+        for (const rule of [byNode, byReplica(j)]) if (memoryFits(c, n, rule(c))) return rule;
+        return undefined;
+      };
+      /** Places replica `j` on `core`, its producers in `forwarding(core)` read there as SSA. */
+      const commit = (core: number, forwarding: (c: number) => number[]): void => {
+        if (heavyCores.get(n.index)?.includes(core)) reservedFor.delete(core);
+        used[core] = (used[core] ?? 0) + n.crossbars;
+        let list = placed.get(core);
+        if (!list) placed.set(core, (list = []));
+        // Producers read here now assemble their partial results.
+        const readHere = forwarding(core);
+        for (const x of list) {
+          if (!readHere.includes(x.node) || x.assembled) continue;
+          x.body += assembledFor(x.node);
+          x.assembled = true;
+        }
+        list.push({ node: n.index, body: items[n.index]!.memoryBytes, assembled: false });
+        let kept = keptOn.get(core);
+        if (!kept) keptOn.set(core, (kept = new Map()));
+        for (const p of readHere) {
+          const e = kept.get(p);
+          kept.set(p, { bytes: items[p]!.resultBytes, until: Math.max(e?.until ?? n.index, n.index) });
+        }
+        if (retained(n.index) > 0) kept.set(n.index, { bytes: retained(n.index), until: Infinity });
+        mine.push(core);
+      };
+      // The state before this node, for the matching below.
+      const saved = { used: [...used], next, placed: new Map([...placed].map(([c, l]) => [c, l.map((x) => ({ ...x }))])), keptOn: new Map([...keptOn].map(([c, m]) => [c, new Map(m)])) };
+      let failed = -1;
+      for (let j = 0; j < count; j++) {
+        let forwarding = byNode;
+        let core = -1;
+        const kept = heavyCores.get(n.index)?.[j];
+        if (kept !== undefined && !mine.includes(kept)) {
+          // Its core set aside: with the producers on it read as SSA, or from their slots.
+          for (const rule of [byNode, byReplica(j)]) {
+            if (core < 0 && fitsOn(kept, n) && memoryFits(kept, n, rule(kept))) {
+              core = kept;
+              forwarding = rule;
+            }
+          }
+        }
+        if (core < 0 && n.crossbars === 0 && affinity >= 0 && count === replicas[affinity]) {
+          // Forwarding on the producer's core keeps the producer's result live until this compute.
+          const c = coreOf[affinity]![j]!;
+          if (memoryFits(c, n, forwarding(c))) core = c;
+        }
+        if (core < 0 && next < cost.cores && fitsOn(next, n)) core = next++;
+        else if (core < 0) {
+          // Cores holding none of its producers first, so little stays live between computes.
+          for (const rule of [byNode, byReplica(j)]) {
+            for (const withProducers of [false, true]) {
+              for (let c = 0; c < used.length && core < 0; c++) {
+                const f = rule(c);
+                if (f.length > 0 !== withProducers) continue;
+                if (!mine.includes(c) && fitsOn(c, n) && memoryFits(c, n, f)) core = c;
+              }
+            }
+            if (core >= 0) {
+              forwarding = rule;
+              break;
+            }
+          }
+        }
+        if (core < 0) {
+          failed = j;
+          break;
+        }
+        commit(core, forwarding);
       }
-      if (!match || !rules) return M.noPacking('layer-sequential', cost.cores, M.noCoreFor(n.name, failed, count, items[n.index]!.memoryBytes, n.crossbars));
-      match.forEach((c, j) => commit(c, rules![j]!));
-      next = Math.max(next, ...match.map((c) => c + 1));
+      if (failed >= 0) {
+        // The cores taken one replica after another left none for replica `failed` (e.g. only the
+        // core of the producer replica it reads, where that producer's result would stay live):
+        // place all the replicas at once, as a bipartite matching of replicas to cores that take them.
+        used.length = 0;
+        used.push(...saved.used);
+        next = saved.next;
+        placed.clear();
+        for (const [c, l] of saved.placed) placed.set(c, l);
+        keptOn.clear();
+        for (const [c, m] of saved.keptOn) keptOn.set(c, m);
+        mine.length = 0;
+        const cores = Array.from({ length: cost.cores }, (_, c) => c);
+        const candidates = Array.from({ length: count }, (_, j) => cores.filter((c) => ruleOn(j, c) !== undefined));
+        let match = matchReplicasToCores(candidates, cost.cores);
+        let rules = match?.map((c, j) => ruleOn(j, c)!);
+        if (!match && transfer === 'host') {
+          // Still none: the replicas load even their own core's producer slots from host memory,
+          // so no producer result stays live on a core for them.
+          const none = (): number[] => [];
+          match = matchReplicasToCores(
+            Array.from({ length: count }, () => cores.filter((c) => fitsOn(c, n) && memoryFits(c, n, []))),
+            cost.cores,
+          );
+          rules = match?.map(() => none);
+          if (match) selfHostReads.add(n.index);
+        }
+        if (!match || !rules) return M.noPacking('layer-sequential', cost.cores, M.noCoreFor(n.name, failed, count, items[n.index]!.memoryBytes, n.crossbars));
+        match.forEach((c, j) => commit(c, rules![j]!));
+        next = Math.max(next, ...match.map((c) => c + 1));
+      }
+      coreOf[n.index] = mine;
     }
-    coreOf[n.index] = mine;
+    const placements: NodePlacement[] = workload.nodes.map((n) => ({
+      replicas: replicas[n.index]!,
+      copies: 1,
+      cores: coreOf[n.index]!,
+      granularity: granularity[n.index]!,
+      ...(selfHostReads.has(n.index) ? { selfHostReads: true } : {}),
+    }));
+    return { strategy: 'layer-sequential', placements, transfer, pipelined: false };
+  };
+  const first = pack(replicas, items, false);
+  if (typeof first !== 'string') return first;
+  // Packed in node order the early layers may leave no core for a large late one: cores set
+  // aside for the heavy nodes; then, with host transfers, also the fewest replicas local memory
+  // allows everywhere (no host part budget: less crossbars to pack, larger parts in pieces).
+  const attempts: (() => SchedulePlan | string)[] = [() => pack(replicas, items, true)];
+  if (enforce && transfer === 'host') {
+    const fewest = minimumReplicas(workload, { ...cost, crossbars: 0 }, granularity, transfer);
+    if (fewest.some((r, i) => r !== replicas[i])) attempts.push(() => pack(fewest, itemsFor(fewest), true));
   }
-  const placements: NodePlacement[] = workload.nodes.map((n) => ({
-    replicas: replicas[n.index]!,
-    copies: 1,
-    cores: coreOf[n.index]!,
-    granularity: granularity[n.index]!,
-    ...(selfHostReads.has(n.index) ? { selfHostReads: true } : {}),
-  }));
-  return { strategy: 'layer-sequential', placements, transfer, pipelined: false };
+  for (const attempt of attempts) {
+    const plan = attempt();
+    if (typeof plan !== 'string') return plan;
+  }
+  return first;
 }
 
 /** The `layer-sequential` strategy. */

@@ -74,6 +74,11 @@ export interface MaterializeResult {
   readonly hostBytes: number;
   /** Transfers that fell back from host slots to channels (registers or host memory exhausted). */
   readonly hostFallbacks: number;
+  /**
+   * Set, and nothing materialized, when a plan that moves every activation through host slots
+   * (`transfer: 'host'`) has slots host memory cannot hold: the bytes they need and the room.
+   */
+  readonly hostOverflow?: { readonly neededBytes: number; readonly budgetBytes: number };
 }
 
 /** One host slot: a replica's partial result stored once, loaded by its remote readers. */
@@ -177,8 +182,9 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   const hostSlotBudget = Math.max(0, cost.hostMemoryBytes - graphIoBytes);
   if (usesHostSlots(plan)) {
     const ordered: HostSlot[] = [];
-    /** Slots host memory had no room for. */
+    /** Slots host memory had no room for, and their bytes. */
     const refused = new Set<string>();
+    let refusedBytes = 0;
     for (const r of reads) {
       if (!hostRead(r.producer)) continue;
       for (const f of r.remote) {
@@ -192,7 +198,10 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           const aligned = Math.ceil(bytes / cost.localAlignment) * cost.localAlignment;
           if (hostBytes + aligned > hostSlotBudget) {
             // No room in host memory: this slot's readers receive through channels instead.
-            if (!refused.has(key)) hostFallbacks++;
+            if (!refused.has(key)) {
+              hostFallbacks++;
+              refusedBytes += aligned;
+            }
             refused.add(key);
             continue;
           }
@@ -232,6 +241,11 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     // Positions in node order (2p+1: node p stores, 2c: node c loads). A FREE register lives
     // from stream entry to its writer's wait (never shared); a READY register from the store of
     // its slot to the reader's load, so it can pass to a slot written at or after that load.
+    // A plan of host transfers only would fall back to channels for most of its activations, in
+    // an order planned for slots: refuse it before anything is built.
+    if (plan.transfer === 'host' && refused.size > 0) {
+      return { scheduled: [], channels: 0, hostSlots: 0, hostBytes: 0, hostFallbacks: refused.size, hostOverflow: { neededBytes: hostBytes + refusedBytes, budgetBytes: hostSlotBudget } };
+    }
     const allocate = (grouped: boolean): Map<string, EventRegisterAssignment> => {
       const requests: EventRegisterRequest[] = [];
       const seen = new Set<string>();
