@@ -71,9 +71,9 @@ export const SchedulerMessages = {
   windowRepair: (strategy: string, layers: number) =>
     `${strategy}: the window pipeline would deadlock with blocking sends and receives; ${layers} computes on the cycles found wait for whole layers (layer granularity), the others keep the window pipeline`,
   hostFallbackDeadlock: (strategy: string, fallbacks: number, slots: number, hostBytes: number) =>
-    `spat-schedule: strategy '${strategy}': ${fallbacks} partial results do not fit the host slots (${slots} slots fit the ${hostBytes} bytes of host memory and the event registers; slots are not reused within an inference), and the channels they fall back to deadlock in this schedule's order`,
+    `spat-schedule: strategy '${strategy}': ${fallbacks} partial results do not fit the host slots (${slots} slots fit the ${hostBytes} bytes of host memory and the event registers), and the channels they fall back to deadlock in this schedule's order`,
   hostSlotMemory: (strategy: string, needed: number, budget: number, hostBytes: number) =>
-    `spat-schedule: strategy '${strategy}': its host slots need ${needed} bytes but host memory has room for ${budget} (${hostBytes} bytes less the graph's inputs, outputs and host constants); slots are not reused within an inference`,
+    `spat-schedule: strategy '${strategy}': its host slots need ${needed} bytes, even sharing bytes between slots whose readers all ran before the other's writer, but host memory has room for ${budget} (${hostBytes} bytes less the graph's inputs, outputs and host constants)`,
   hostFallbacks: (strategy: string, fallbacks: number, slots: number, hostBytes: number) =>
     `${strategy}: ${fallbacks} partial results go through channels instead of host slots (${slots} slots fit the ${hostBytes} bytes of host memory and the event registers)`,
   windowFallbackDeadlock: (strategy: string) =>

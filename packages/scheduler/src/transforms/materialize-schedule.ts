@@ -89,7 +89,14 @@ interface HostSlot {
   readonly writer: number;
   /** Reader instances: one per consumer replica (core, consumer node and `consumer:replica` key). */
   readonly readers: { readonly core: number; readonly consumer: number; readonly key: string }[];
-  readonly offset: number;
+  /** Byte offset in the host slot region (bytes another slot used earlier in the inference when slots are reused). */
+  offset: number;
+  /**
+   * FREE signals the writer waits for beyond one per reader: where the slot reuses the bytes of
+   * slots read earlier in the inference, their readers' (after their last load of them), and
+   * where later slots reuse this one's bytes, their readers' (at stream entry).
+   */
+  extraFrees: number;
   readonly bytes: number;
   /** Readers load the runs of fragments they read (a part beyond the host part budget), else the whole slot once. */
   readonly inRuns: boolean;
@@ -157,6 +164,8 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   const freeAfterLoad = new Map<string, { writer: number; register: number }[]>();
   /** Reader requests (`slot@reader`) whose FREE is sent after a load, not at stream entry. */
   const freeSentAfterLoad = new Set<string>();
+  /** FREE signals sent at a core's stream entry for slots sharing bytes (see the shared pairs). */
+  const entryFrees: { core: number; writer: number; register: number }[] = [];
   /** Stores a reader's first load of a READY group waits for (`group` keys of {@link readyGroupKey}). */
   const readyGroupStores = new Map<string, number>();
   let hostFallbacks = 0;
@@ -182,6 +191,8 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   const hostSlotBudget = Math.max(0, cost.hostMemoryBytes - graphIoBytes);
   if (usesHostSlots(plan)) {
     const ordered: HostSlot[] = [];
+    /** Slots sharing bytes: (earlier, later), the later written after every reader of the earlier loaded it. */
+    let sharedPairs: [HostSlot, HostSlot][] = [];
     /** Slots host memory had no room for, and their bytes. */
     const refused = new Set<string>();
     let refusedBytes = 0;
@@ -195,16 +206,6 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
         if (!s) {
           const pn = workload.nodes[f.producer]!;
           const bytes = byteSizeOfType(partType(pn, replica, f.resultIndex));
-          const aligned = Math.ceil(bytes / cost.localAlignment) * cost.localAlignment;
-          if (hostBytes + aligned > hostSlotBudget) {
-            // No room in host memory: this slot's readers receive through channels instead.
-            if (!refused.has(key)) {
-              hostFallbacks++;
-              refusedBytes += aligned;
-            }
-            refused.add(key);
-            continue;
-          }
           const writerLanes = pn.isBatch ? lanesOfReplica(pp, pn.lanes, replica) : [0];
           // A part within the host part budget is stored once and loaded whole (few, large
           // transfers); a larger one streams in pieces and is loaded in runs.
@@ -218,7 +219,8 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
             resultIndex: f.resultIndex,
             writer: f.fromCore,
             readers: [],
-            offset: hostBytes,
+            offset: -1,
+            extraFrees: 0,
             bytes,
             inRuns: pn.isBatch && movesInPieces(bytes, cost),
             first: writerLanes[0]!,
@@ -230,7 +232,6 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
             readyRegisters: new Map(),
             readyGroups: new Map(),
           };
-          hostBytes += aligned;
           slots.set(key, s);
           ordered.push(s);
         }
@@ -241,10 +242,39 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     // Positions in node order (2p+1: node p stores, 2c: node c loads). A FREE register lives
     // from stream entry to its writer's wait (never shared); a READY register from the store of
     // its slot to the reader's load, so it can pass to a slot written at or after that load.
+    // Host memory: the slots one after another where they fit; else slots whose lifetimes do not
+    // overlap share bytes (see placeSharedSlots); else the slots beyond the room fall back to
+    // channels, in the order they were made.
+    const alignedOf = (x: HostSlot): number => Math.ceil(x.bytes / cost.localAlignment) * cost.localAlignment;
+    const total = ordered.reduce((a, x) => a + alignedOf(x), 0);
+    const shared = total > hostSlotBudget ? placeSharedSlots(ordered, alignedOf) : undefined;
+    if (total <= hostSlotBudget || !shared || shared.peak > hostSlotBudget) {
+      let running = 0;
+      for (const x of [...ordered]) {
+        const bytes = alignedOf(x);
+        if (running + bytes > hostSlotBudget) {
+          // No room in host memory: this slot's readers receive through channels instead.
+          const key = slotKey(x.producer, x.replica, x.resultIndex);
+          slots.delete(key);
+          refused.add(key);
+          hostFallbacks++;
+          refusedBytes += bytes;
+          ordered.splice(ordered.indexOf(x), 1);
+          continue;
+        }
+        x.offset = running;
+        running += bytes;
+      }
+      hostBytes = running;
+    } else {
+      ordered.forEach((x, i) => (x.offset = shared.offsets[i]!));
+      hostBytes = shared.peak;
+      sharedPairs = shared.pairs.map(([a, b]) => [ordered[a]!, ordered[b]!]);
+    }
     // A plan of host transfers only would fall back to channels for most of its activations, in
     // an order planned for slots: refuse it before anything is built.
     if (plan.transfer === 'host' && refused.size > 0) {
-      return { scheduled: [], channels: 0, hostSlots: 0, hostBytes: 0, hostFallbacks: refused.size, hostOverflow: { neededBytes: hostBytes + refusedBytes, budgetBytes: hostSlotBudget } };
+      return { scheduled: [], channels: 0, hostSlots: 0, hostBytes: 0, hostFallbacks: refused.size, hostOverflow: { neededBytes: shared ? shared.peak : total, budgetBytes: hostSlotBudget } };
     }
     const allocate = (grouped: boolean): Map<string, EventRegisterAssignment> => {
       const requests: EventRegisterRequest[] = [];
@@ -310,6 +340,27 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     }
     // A reader's first load of a group waits for every store of the group's slots it reads.
     for (const s of slots.values()) for (const g of s.readyGroups.values()) readyGroupStores.set(g, (readyGroupStores.get(g) ?? 0) + s.stores);
+    // Shared bytes: the later slot's writer waits for the earlier slot's readers (FREE after
+    // their last load of it, this inference), and the earlier slot's writer, next inference, for
+    // the later slot's readers (FREE at their stream entry). Each such reader sends one FREE per
+    // inference, counted in the writer's wait, so no register exceeds its awaited count; a reader
+    // on the writer's own core is ordered by its stream already.
+    for (const [early, late] of sharedPairs) {
+      if (!slots.has(slotKey(early.producer, early.replica, early.resultIndex)) || !slots.has(slotKey(late.producer, late.replica, late.resultIndex))) continue;
+      for (const rd of early.readers) {
+        if (rd.core === late.writer) continue;
+        const group = early.readyGroups.get(rd.key)!;
+        let list = freeAfterLoad.get(group);
+        if (!list) freeAfterLoad.set(group, (list = []));
+        list.push({ writer: late.writer, register: late.freeRegister });
+        late.extraFrees++;
+      }
+      for (const rd of late.readers) {
+        if (rd.core === early.writer) continue;
+        entryFrees.push({ core: rd.core, writer: early.writer, register: early.freeRegister });
+        early.extraFrees++;
+      }
+    }
   }
   const viaHost = (f: FragmentRead): HostSlot | undefined => {
     if (!hostRead(f.producer)) return undefined;
@@ -485,6 +536,16 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
         else b.setInsertionPointToEnd(block);
         SyncOp.build(b, { targetCoreId: constant(b, s.writer, first.location), eventRegister: constant(b, s.freeRegister, first.location) }, first.location);
       }
+    }
+    for (const e of entryFrees) {
+      const first = firstOnCore.get(e.core)!;
+      const block = first.regions[0]!.firstBlock!;
+      const b = new OpBuilder(ctx);
+      let at = block.firstOp;
+      while (at && ConstantOp.isInstance(at)) at = at.next;
+      if (at) b.setInsertionPoint(at);
+      else b.setInsertionPointToEnd(block);
+      SyncOp.build(b, { targetCoreId: constant(b, e.writer, first.location), eventRegister: constant(b, e.register, first.location) }, first.location);
     }
   }
   // Host uses of graph results: reassemble from the replicas' partial results.
@@ -1060,7 +1121,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     /** Stores `value` at `byteOffset` in `slot` (after waiting for every reader's FREE before the first store) and signals READY. */
     function storeToSlot(slot: HostSlot, value: Value, byteOffset: number): void {
       const made = storesMade.get(slot) ?? 0;
-      if (made === 0) WaitOp.build(bb, { eventRegister: constant(bb, slot.freeRegister, loc), waitValue: constant(bb, slot.readers.length, loc) }, loc);
+      if (made === 0) WaitOp.build(bb, { eventRegister: constant(bb, slot.freeRegister, loc), waitValue: constant(bb, slot.readers.length + slot.extraFrees, loc) }, loc);
       storesMade.set(slot, made + 1);
       const [first, ...rest] = slot.readers;
       HostStoreSyncOp.build(
@@ -1494,4 +1555,40 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     op.erase();
     return s;
   }
+}
+
+/**
+ * Offsets for host slots that share bytes where their lifetimes allow (first fit, slots in the
+ * order their writers run): a slot may take bytes of another only when every reader of the other
+ * runs before its writer (in node order) and the two have different writers (the checker pairs a
+ * load with its writer's store at that offset). Returns each slot's offset, the bytes used, and
+ * the pairs (indices into `slots`, earlier first) whose bytes overlap.
+ */
+function placeSharedSlots(slots: readonly HostSlot[], bytesOf: (s: HostSlot) => number): { offsets: number[]; peak: number; pairs: [number, number][] } {
+  const lastReader = slots.map((s) => Math.max(...s.readers.map((r) => r.consumer)));
+  const order = slots.map((_, i) => i).sort((a, b) => slots[a]!.producer - slots[b]!.producer || a - b);
+  const offsets = new Array<number>(slots.length).fill(-1);
+  const placed: number[] = [];
+  let peak = 0;
+  const compatible = (early: number, late: number): boolean => lastReader[early]! < slots[late]!.producer && slots[early]!.writer !== slots[late]!.writer;
+  for (const i of order) {
+    const size = bytesOf(slots[i]!);
+    const blocking = placed.filter((j) => !compatible(j, i)).sort((a, b) => offsets[a]! - offsets[b]! || a - b);
+    let offset = 0;
+    for (const j of blocking) {
+      if (offset + size <= offsets[j]!) break;
+      offset = Math.max(offset, offsets[j]! + bytesOf(slots[j]!));
+    }
+    offsets[i] = offset;
+    placed.push(i);
+    peak = Math.max(peak, offset + size);
+  }
+  const pairs: [number, number][] = [];
+  for (const i of order) {
+    for (const j of order) {
+      if (j === i || !compatible(j, i)) continue;
+      if (offsets[j]! < offsets[i]! + bytesOf(slots[i]!) && offsets[i]! < offsets[j]! + bytesOf(slots[j]!)) pairs.push([j, i]);
+    }
+  }
+  return { offsets, peak, pairs };
 }
