@@ -522,31 +522,24 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   buildSendTasks();
   // FREE signals at every reader's stream entry.
   {
-    const entries = [...slots.values()];
-    for (const s of entries) {
-      for (const rd of s.readers) {
-        if (freeSentAfterLoad.has(`${slotKey(s.producer, s.replica, s.resultIndex)}@${rd.key}`)) continue;
-        const first = firstOnCore.get(rd.core)!;
-        const block = first.regions[0]!.firstBlock!;
-        const b = new OpBuilder(ctx);
-        // After the block's index constants, before its first real op.
-        let at = block.firstOp;
-        while (at && ConstantOp.isInstance(at)) at = at.next;
-        if (at) b.setInsertionPoint(at);
-        else b.setInsertionPointToEnd(block);
-        SyncOp.build(b, { targetCoreId: constant(b, s.writer, first.location), eventRegister: constant(b, s.freeRegister, first.location) }, first.location);
-      }
-    }
-    for (const e of entryFrees) {
-      const first = firstOnCore.get(e.core)!;
+    /** `sync writer, register` at the start of `core`'s stream (after its block's index constants, before its first real op). */
+    const freeAtEntry = (core: number, writer: number, register: number): void => {
+      const first = firstOnCore.get(core)!;
       const block = first.regions[0]!.firstBlock!;
       const b = new OpBuilder(ctx);
       let at = block.firstOp;
       while (at && ConstantOp.isInstance(at)) at = at.next;
       if (at) b.setInsertionPoint(at);
       else b.setInsertionPointToEnd(block);
-      SyncOp.build(b, { targetCoreId: constant(b, e.writer, first.location), eventRegister: constant(b, e.register, first.location) }, first.location);
+      SyncOp.build(b, { targetCoreId: constant(b, writer, first.location), eventRegister: constant(b, register, first.location) }, first.location);
+    };
+    for (const s of slots.values()) {
+      for (const rd of s.readers) {
+        if (freeSentAfterLoad.has(`${slotKey(s.producer, s.replica, s.resultIndex)}@${rd.key}`)) continue;
+        freeAtEntry(rd.core, s.writer, s.freeRegister);
+      }
     }
+    for (const e of entryFrees) freeAtEntry(e.core, e.writer, e.register);
   }
   // Host uses of graph results: reassemble from the replicas' partial results.
   for (const n of workload.nodes) {
