@@ -39,6 +39,8 @@ export const SchedulerMessages = {
     `spat-schedule: strategy '${strategy}' found no mapping of the graph computes onto ${cores} cores${detail ? ` (${detail})` : ''}`,
   replicaCrossbars: (needed: number, available: number, node: string, replicas: number, crossbars: number) =>
     `the replicas local memory needs take ${needed} crossbars and the target has ${available}; the largest share is ${node}: ${replicas} replicas x ${crossbars} crossbars`,
+  localMemoryPacking: (replicas: number, largest: string, bytes: number, capacity: number) =>
+    `the replicas fit the crossbars but no packing keeps every core within its local memory (the same search without that constraint finds packings): the fewest replicas local memory allows are ${replicas}, taking up to ${bytes} of a core's ${capacity} bytes each (${largest}), beside the partial results kept live for readers on the same core`,
   replicaBeyondCore: (node: string, replicas: number, bytes: number, capacity: number) =>
     `${node} needs ${bytes} bytes of live local memory ${replicas > 1 ? `per replica even split over ${replicas} cores` : 'on one core'} but a core has ${capacity}`,
   noCoreFor: (node: string, replica: number, replicas: number, bytes: number, crossbars: number) =>

@@ -46,6 +46,7 @@ export {
   placedFootprint,
   planLocalMemory,
   replicaCrossbarShortfall,
+  localMemoryPackingDetail,
   replicaFootprint,
   streamsResults,
   withWindows,

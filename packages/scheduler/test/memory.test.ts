@@ -153,6 +153,22 @@ describe('mobilenet_block on the default target', () => {
     expect(run(m.module, m.fn, m.args)).toEqual(reference);
   });
 
+  it.each(['throughput', 'latency'])('%s: refused with the reason, local memory (the same search without it packs), the module unchanged', (strategy) => {
+    const m = lowered('mobilenet_block');
+    if (!m) return;
+    const before = printOperation(m.module);
+    const r = schedule(m.module, strategy, defaultTarget());
+    expect(r.report).toBeUndefined();
+    expect(r.errors).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^spat-schedule: strategy '${strategy}' found no mapping of the graph computes onto 64 cores \\(the replicas fit the crossbars but no packing keeps every core within its local memory \\(the same search without that constraint finds packings\\): the fewest replicas local memory allows are \\d+, taking up to \\d+ of a core's 65536 bytes each \\(#\\d+ `,
+        ),
+      ),
+    ]);
+    expect(printOperation(m.module)).toBe(before);
+  });
+
   it('layer-sequential with 0.75 MiB of host memory: slots whose readers ran before a writer share its bytes; verified and equal to the graph', () => {
     const m = lowered('mobilenet_block');
     if (!m) return;

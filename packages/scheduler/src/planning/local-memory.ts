@@ -570,3 +570,26 @@ export function replicaCrossbarShortfall(workload: Workload, cost: CostModel, gr
   if (needed <= cost.crossbars || !largest) return undefined;
   return M.replicaCrossbars(needed, cost.crossbars, largest.name, replicas[largest.index]!, largest.crossbars);
 }
+
+/**
+ * The detail of a packing that fails on local memory alone (the caller found packings without
+ * that constraint): the fewest replicas local memory allows and the largest replica body.
+ */
+export function localMemoryPackingDetail(workload: Workload, cost: CostModel, granularity: readonly Granularity[], transfer: TransferMode = 'channel'): string {
+  const replicas = minimumReplicas(workload, cost, granularity, transfer);
+  let largest = workload.nodes[0]!;
+  let bytes = 0;
+  for (const n of workload.nodes) {
+    const b = placedFootprint(workload, n, replicas[n.index]!, granularity[n.index]!, cost, transfer).bodyBytes;
+    if (b > bytes) {
+      bytes = b;
+      largest = n;
+    }
+  }
+  return M.localMemoryPacking(
+    replicas.reduce((a, b) => a + b, 0),
+    largest.name,
+    bytes,
+    cost.localMemoryBytes,
+  );
+}

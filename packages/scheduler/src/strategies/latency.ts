@@ -16,7 +16,7 @@ import { uintOption } from '@raptor-pim/ir-core';
 import type { CostModel } from '@raptor-pim/pim-target';
 import type { Workload } from '../analysis/workload';
 import { packReplicas, replicaItems, replicaTimeNs } from '../planning/core-mapping';
-import { enforcesLocalMemory, granularityForMemory, localMemoryOption, minimumReplicas, replicaCrossbarShortfall } from '../planning/local-memory';
+import { enforcesLocalMemory, granularityForMemory, localMemoryOption, localMemoryPackingDetail, minimumReplicas, replicaCrossbarShortfall } from '../planning/local-memory';
 import { mirrorHostFedComputes } from '../planning/mirrors';
 import { estimateSchedule } from '../planning/estimate';
 import { crossbarsOf, layerWiseReplications, planReplicasForPeriod } from '../planning/replication';
@@ -108,7 +108,12 @@ function planLatency({ workload, cost, options }: PlanContext): SchedulePlan | s
       best = p;
     }
   }
-  if (!current) return M.noPacking('latency', cost.cores, enforce ? replicaCrossbarShortfall(workload, cost, packing.reserve, packing.transfer) : undefined);
+  if (!current) {
+    const shortfall = enforce ? replicaCrossbarShortfall(workload, cost, packing.reserve, packing.transfer) : undefined;
+    // Local memory alone, where one copy per layer packs without it.
+    const memory = enforce && !shortfall && planFor(workload, cost, single, { ...packing, enforce: false }) ? localMemoryPackingDetail(workload, cost, packing.reserve, packing.transfer) : undefined;
+    return M.noPacking('latency', cost.cores, shortfall ?? memory);
+  }
   const chosenPacking = best;
   let chosen: Candidate = current;
   const steps = Number(options['max-steps'] ?? 6);

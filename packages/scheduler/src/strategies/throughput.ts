@@ -12,7 +12,7 @@
  * the delay that computes of several layers on one core put on the next inference).
  */
 import { floatOption } from '@raptor-pim/ir-core';
-import { enforcesLocalMemory, granularityForMemory, localMemoryOption, replicaCrossbarShortfall } from '../planning/local-memory';
+import { enforcesLocalMemory, granularityForMemory, localMemoryOption, localMemoryPackingDetail, replicaCrossbarShortfall } from '../planning/local-memory';
 import { mirrorHostFedComputes } from '../planning/mirrors';
 import { estimateSchedule } from '../planning/estimate';
 import { layerWiseCandidates, replicationCandidates, type PackingConstraints, type ReplicationPlan } from '../planning/replication';
@@ -53,7 +53,7 @@ export function planThroughput(context: PlanContext, granularity: Granularity, s
     transfer = 'host';
     candidates = search({ granularity: granularities, ignoreMemory: false, transfer });
   }
-  if (!candidates.length && !layerWise.length) return M.noPacking(strategy, cost.cores, enforce ? replicaCrossbarShortfall(workload, cost, granularities) : undefined);
+  if (!candidates.length && !layerWise.length) return M.noPacking(strategy, cost.cores, enforce ? (replicaCrossbarShortfall(workload, cost, granularities) ?? memoryPackingDetail(context, granularities, search)) : undefined);
   // The estimate decides among the packings the period search accepted (ties: the smaller period).
   let best: { plan: SchedulePlan; throughput: number } | undefined;
   const layer = workload.nodes.map((): Granularity => 'layer');
@@ -65,6 +65,15 @@ export function planThroughput(context: PlanContext, granularity: Granularity, s
     if (!best || throughput > best.throughput * 1.0001) best = { plan, throughput };
   }
   return best!.plan;
+}
+
+/**
+ * Why no packing was found when the crossbars would allow one: the local memory, where the same
+ * search without the local-memory constraint finds packings (undefined otherwise).
+ */
+function memoryPackingDetail(context: PlanContext, granularities: readonly Granularity[], search: (constraints: PackingConstraints) => ReplicationPlan[]): string | undefined {
+  if (!search({ granularity: granularities, ignoreMemory: true }).length) return undefined;
+  return localMemoryPackingDetail(context.workload, context.cost, granularities);
 }
 
 /** The `throughput` strategy. */
