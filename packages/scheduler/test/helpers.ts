@@ -15,6 +15,13 @@ import { registerAllSpatialInterpreterRules, registerSpatialDialect } from '@rap
 import { defaultTarget } from '@raptor-pim/pim-target';
 import { builtinScheduler, verifyCommunication, type SchedulerRunReport } from '@raptor-pim/scheduler';
 
+/** The module's (first) `func.func`. */
+export function funcOf(module: Operation): Operation {
+  const f = module.regions[0]!.firstBlock!.operations.find((o) => o.name === 'func.func');
+  if (!f) throw new Error('the module has no func.func');
+  return f;
+}
+
 /** Runs `@main` (or the module's function) with the spatial interpreter; outputs as flat arrays. */
 export function run(module: Operation, fn: string, args: readonly RuntimeValue[]): { ok: true; outputs: number[][] } | { ok: false; message: string } {
   const registry = new InterpreterRegistry();

@@ -23,6 +23,27 @@ function targetWithLocalMemory(bytes?: number): Target {
   return t;
 }
 
+function targetWithHostMemory(bytes: number): Target {
+  const t = defaultTarget();
+  t.config.chip_config.global_memory_config.memory_size = bytes;
+  return t;
+}
+
+/**
+ * Schedules the lowered `model` with `strategy` on `target`, expecting a refusal: no report, one
+ * error, the module as it was. Returns the error (undefined when the model is not available).
+ */
+function refusal(model: string, strategy: string, target: Target): string | undefined {
+  const m = lowered(model);
+  if (!m) return undefined;
+  const before = printOperation(m.module);
+  const r = schedule(m.module, strategy, target);
+  expect(r.report).toBeUndefined();
+  expect(r.errors).toHaveLength(1);
+  expect(printOperation(m.module)).toBe(before);
+  return r.errors[0];
+}
+
 function schedule(module: Operation, strategy: string, target: Target, options: Record<string, string> = {}): { report?: ScheduleReport; errors: string[] } {
   const r = builtinScheduler(strategy)!.schedule(module, target, options);
   if (!r.module) return { errors: r.diagnostics.map((d) => d.message) };
@@ -154,27 +175,20 @@ describe('mobilenet_block on the default target', () => {
   });
 
   it.each(['throughput', 'latency'])('%s: refused with the reason, local memory (the same search without it packs), the module unchanged', (strategy) => {
-    const m = lowered('mobilenet_block');
-    if (!m) return;
-    const before = printOperation(m.module);
-    const r = schedule(m.module, strategy, defaultTarget());
-    expect(r.report).toBeUndefined();
-    expect(r.errors).toEqual([
-      expect.stringMatching(
-        new RegExp(
-          `^spat-schedule: strategy '${strategy}' found no mapping of the graph computes onto 64 cores \\(the replicas fit the crossbars but no packing keeps every core within its local memory \\(the same search without that constraint finds packings\\): the fewest replicas local memory allows are \\d+, taking up to \\d+ of a core's 65536 bytes each \\(#\\d+ `,
-        ),
+    const error = refusal('mobilenet_block', strategy, defaultTarget());
+    if (error === undefined) return;
+    expect(error).toMatch(
+      new RegExp(
+        `^spat-schedule: strategy '${strategy}' found no mapping of the graph computes onto 64 cores \\(the replicas fit the crossbars but no packing keeps every core within its local memory \\(the same search without that constraint finds packings\\): the fewest replicas local memory allows are \\d+, taking up to \\d+ of a core's 65536 bytes each \\(#\\d+ `,
       ),
-    ]);
-    expect(printOperation(m.module)).toBe(before);
+    );
   });
 
   it('layer-sequential with 0.75 MiB of host memory: slots whose readers ran before a writer share its bytes; verified and equal to the graph', () => {
     const m = lowered('mobilenet_block');
     if (!m) return;
     const reference = run(m.module, m.fn, m.args);
-    const target = defaultTarget();
-    target.config.chip_config.global_memory_config.memory_size = 0.75 * 1024 * 1024;
+    const target = targetWithHostMemory(0.75 * 1024 * 1024);
     // One after another the 285 slots take 2,262,848 bytes; sharing, they fit what is left of 0.75 MiB.
     const r = schedule(m.module, 'layer-sequential', target);
     expect(r.errors).toEqual([]);
@@ -185,37 +199,23 @@ describe('mobilenet_block on the default target', () => {
   });
 
   it('layer-sequential with 512 KiB of host memory: the bytes its host slots need and the room are a diagnostic, the module unchanged', () => {
-    const m = lowered('mobilenet_block');
-    if (!m) return;
-    const before = printOperation(m.module);
-    const target = defaultTarget();
-    target.config.chip_config.global_memory_config.memory_size = 512 * 1024;
-    const r = schedule(m.module, 'layer-sequential', target);
-    expect(r.report).toBeUndefined();
-    expect(r.errors).toHaveLength(1);
-    expect(r.errors[0]).toMatch(
+    const error = refusal('mobilenet_block', 'layer-sequential', targetWithHostMemory(512 * 1024));
+    if (error === undefined) return;
+    expect(error).toMatch(
       /^spat-schedule: strategy 'layer-sequential': its host slots need \d+ bytes, even sharing bytes between slots whose readers all ran before the other's writer, but host memory has room for \d+ \(524288 bytes less the graph's inputs, outputs and host constants\)$/,
     );
-    expect(printOperation(m.module)).toBe(before);
   });
 });
 
 describe('lenet5 with 16 KiB of host memory', () => {
   it('layer-sequential (every activation through host slots) names the bytes its slots need and the room, the module unchanged', () => {
-    const m = lowered('lenet5');
-    if (!m) return;
-    const before = printOperation(m.module);
-    const target = defaultTarget();
-    target.config.chip_config.global_memory_config.memory_size = 16 * 1024;
-    const r = schedule(m.module, 'layer-sequential', target);
-    expect(r.report).toBeUndefined();
-    expect(r.errors).toHaveLength(1);
-    expect(r.errors[0]).toMatch(
+    const error = refusal('lenet5', 'layer-sequential', targetWithHostMemory(16 * 1024));
+    if (error === undefined) return;
+    expect(error).toMatch(
       /^spat-schedule: strategy 'layer-sequential': its host slots need \d+ bytes, even sharing bytes between slots whose readers all ran before the other's writer, but host memory has room for \d+ \(16384 bytes less the graph's inputs, outputs and host constants\)$/,
     );
-    const [needed, room] = r.errors[0]!.match(/\d+/g)!.map(Number);
+    const [needed, room] = error.match(/\d+/g)!.map(Number);
     expect(needed!).toBeGreaterThan(room!);
-    expect(printOperation(m.module)).toBe(before);
   });
 });
 

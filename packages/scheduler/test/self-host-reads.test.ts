@@ -5,15 +5,11 @@
  * pass and the outputs are the graph's. And `matchReplicasToCores`, the matching
  * `layer-sequential` falls back to when placing replicas one after another leaves one without a core.
  */
-import { type Operation } from '@raptor-pim/ir-core';
 import { createCostModel, defaultTarget } from '@raptor-pim/pim-target';
 import { Workload, matchReplicasToCores, materializeSchedule, planLocalMemory, planReads, verifyCommunication, type NodePlacement, type SchedulePlan } from '@raptor-pim/scheduler';
-import { run } from './helpers';
+import { funcOf, run } from './helpers';
 import { lowerShared } from './models';
 
-function funcOf(module: Operation): Operation {
-  return module.regions[0]!.firstBlock!.operations.find((o) => o.name === 'func.func')!;
-}
 
 /** lenet5 layer after layer through host slots, nodes 2k and 2k+1 on core k (node 2k+1 reads node 2k on its own core). */
 function twoCores(workload: Workload, selfHostReads: boolean): SchedulePlan {

@@ -19,12 +19,9 @@ import {
   type NodePlacement,
   type SchedulePlan,
 } from '@raptor-pim/scheduler';
-import { run } from './helpers';
+import { funcOf, run } from './helpers';
 import { lowerShared } from './models';
 
-function funcOf(module: Operation): Operation {
-  return module.regions[0]!.firstBlock!.operations.find((o) => o.name === 'func.func')!;
-}
 
 function count(module: Operation, name: string): number {
   let n = 0;

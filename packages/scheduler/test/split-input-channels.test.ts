@@ -17,7 +17,7 @@ import { GraphComputeBatchOp, WvmmOp } from '@raptor-pim/spatial-dialect';
 import { ExtractSliceOp, readSliceLists } from '@raptor-pim/upstream-dialects';
 import { createCostModel, defaultTarget, type Target } from '@raptor-pim/pim-target';
 import { TargetKey, planInputChannelSplits, registerSchedulerPasses, splitInputChannels } from '@raptor-pim/scheduler';
-import { parseVerified, run } from './helpers';
+import { funcOf, parseVerified, run } from './helpers';
 
 jest.setTimeout(120_000);
 
@@ -117,9 +117,6 @@ function parse(text: string): { ctx: MLIRContext; module: Operation } {
   return { ctx: module.context, module };
 }
 
-function funcOf(module: Operation): Operation {
-  return module.regions[0]!.firstBlock!.firstOp!;
-}
 
 function input(ctx: MLIRContext, c: Conv, tile: number): ShapedValue {
   const shape = [c.ho + c.kh - 1, c.wo + c.kw - 1, c.chunks * tile];

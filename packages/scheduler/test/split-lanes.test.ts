@@ -47,7 +47,7 @@ import {
   type LaneSplitDimension,
 } from '@raptor-pim/scheduler';
 import { expectGoldenCases } from '../../../tools/test-support/golden-cases';
-import { run, parseVerified, randomArgs as randomFunctionArgs, verifierMessages } from './helpers';
+import { funcOf, parseVerified, randomArgs as randomFunctionArgs, run, verifierMessages } from './helpers';
 import { lowerShared } from './models';
 
 jest.setTimeout(120_000);
@@ -61,9 +61,6 @@ function parse(text: string, filename = 'split-lanes.mlir'): Operation {
   return parseVerified(text, filename);
 }
 
-function funcOf(module: Operation): Operation {
-  return module.regions[0]!.firstBlock!.firstOp!;
-}
 
 function batchesOf(func: Operation): Operation[] {
   return func.regions[0]!.firstBlock!.operations.filter((o) => GraphComputeBatchOp.isInstance(o));

@@ -26,7 +26,7 @@ import {
   splitOversizedComputes,
   verifyCommunication,
 } from '@raptor-pim/scheduler';
-import { run } from './helpers';
+import { funcOf, run } from './helpers';
 
 jest.setTimeout(120_000);
 
@@ -156,9 +156,6 @@ function parse(text: string): { ctx: MLIRContext; module: Operation } {
   return { ctx, module };
 }
 
-function funcOf(module: Operation): Operation {
-  return module.regions[0]!.firstBlock!.firstOp!;
-}
 
 function input(ctx: MLIRContext, l: Layer): ShapedValue {
   const shape = [Math.max(1, l.lanes), l.rows];

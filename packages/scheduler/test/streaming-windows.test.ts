@@ -7,7 +7,6 @@
  * window; `placedFootprint` takes the longest run that fits where one window per replica does not.
  */
 import fc from 'fast-check';
-import { FuncOp, type Operation } from '@raptor-pim/ir-core';
 import { createCostModel, defaultTarget, type Target } from '@raptor-pim/pim-target';
 import {
   Workload,
@@ -24,16 +23,9 @@ import {
   type NodePlacement,
   type SchedulePlan,
 } from '@raptor-pim/scheduler';
-import { checkModule, run } from './helpers';
+import { checkModule, funcOf, run } from './helpers';
 import { lowerShared } from './models';
 
-function funcOf(module: Operation): Operation {
-  let f: Operation | undefined;
-  module.walk((op: Operation) => {
-    if (!f && FuncOp.isInstance(op)) f = op;
-  });
-  return f!;
-}
 
 function targetWithLocalMemory(bytes: number): Target {
   const t = defaultTarget();

@@ -37,7 +37,7 @@ import { BlueprintOp, GraphComputeBatchOp, GraphComputeOp } from '@raptor-pim/sp
 import { createCostModel, defaultTarget, type Target } from '@raptor-pim/pim-target';
 import { TargetKey, Workload, builtinScheduler, verifyCommunication, parallelDimension, planParallelTiles, registerSchedulerPasses, tileOversizedParallelComputes, tileParallelCompute } from '@raptor-pim/scheduler';
 import { expectGoldenCases } from '../../../tools/test-support/golden-cases';
-import { run, parseVerified, randomArgs as randomFunctionArgs, verifierMessages } from './helpers';
+import { funcOf, parseVerified, randomArgs as randomFunctionArgs, run, verifierMessages } from './helpers';
 import { lowerShared } from './models';
 
 jest.setTimeout(120_000);
@@ -60,9 +60,6 @@ function parse(text: string, filename = 'tile.mlir'): Operation {
   return parseVerified(text, filename);
 }
 
-function funcOf(module: Operation): Operation {
-  return module.regions[0]!.firstBlock!.firstOp!;
-}
 
 function topOps(module: Operation): Operation[] {
   return funcOf(module).regions[0]!.firstBlock!.operations;

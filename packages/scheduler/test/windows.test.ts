@@ -55,7 +55,7 @@ import {
   type WorkloadInput,
   type WorkloadNode,
 } from '@raptor-pim/scheduler';
-import { checkModule, run } from './helpers';
+import { checkModule, funcOf, run } from './helpers';
 import { lowerShared } from './models';
 
 jest.setTimeout(600_000);
@@ -72,9 +72,6 @@ function parse(text: string): Operation {
   return module;
 }
 
-function funcOf(module: Operation): Operation {
-  return module.regions[0]!.firstBlock!.firstOp!;
-}
 
 function opsOf(module: Operation): Operation[] {
   return funcOf(module).regions[0]!.firstBlock!.operations;

@@ -474,7 +474,20 @@ export function placedFootprint(
  * budget, unless the weights of those extra replicas would not fit the target's crossbars.
  */
 export function minimumReplicas(workload: Workload, cost: CostModel, granularity?: readonly Granularity[], transfer: TransferMode = 'channel'): number[] {
-  const choices = workload.nodes.map((n) => {
+  return replicasWithinCrossbars(workload, replicaChoices(workload, cost, granularity, transfer), cost.crossbars);
+}
+
+/** Per node, the replicas {@link minimumReplicas} prefers and the fewest that fit a core's local memory. */
+export interface ReplicaChoice {
+  /** With host transfers, enough that a part stays within the host part budget (where one fits). */
+  readonly preferred: number;
+  /** The fewest that fit (the same as `preferred` without host transfers). */
+  readonly fewest: number;
+}
+
+/** The replica counts {@link minimumReplicas} chooses between, per node. */
+export function replicaChoices(workload: Workload, cost: CostModel, granularity?: readonly Granularity[], transfer: TransferMode = 'channel'): ReplicaChoice[] {
+  return workload.nodes.map((n) => {
     const g = granularity?.[n.index] ?? 'layer';
     const options = divisors(n.lanes).filter((d) => d <= cost.cores);
     // With host slots, parts stay within an eighth of a core (more replicas, each storing a
@@ -492,22 +505,26 @@ export function minimumReplicas(workload: Workload, cost: CostModel, granularity
       const layer = g === 'window' && transfer !== 'host' ? fewest('layer', budget) : undefined;
       return r !== undefined ? Math.max(r, layer ?? r) : (options[options.length - 1] ?? 1);
     };
-    return { preferred: pick(true), fewest: pick(false) };
+    const preferred = pick(true);
+    return { preferred, fewest: transfer === 'host' ? pick(false) : preferred };
   });
+}
+
+/**
+ * The preferred replicas of `choices`, except that where they take more than `crossbars`
+ * crossbars, the nodes that gain most crossbars drop to their fewest (larger parts, moved in
+ * pieces) until they fit (0: every weighted node at its fewest).
+ */
+export function replicasWithinCrossbars(workload: Workload, choices: readonly ReplicaChoice[], crossbars: number): number[] {
   const replicas = choices.map((c) => c.preferred);
-  // The host part budget multiplies weights too: where the replicas it asks for take more
-  // crossbars than the target has, the nodes that gain most crossbars drop to the fewest
-  // replicas that fit (larger parts, moved in pieces) until they fit.
-  let crossbars = workload.nodes.reduce((a, n) => a + replicas[n.index]! * n.crossbars, 0);
-  if (crossbars > cost.crossbars) {
-    const byGain = workload.nodes
-      .filter((n) => choices[n.index]!.fewest < replicas[n.index]! && n.crossbars > 0)
-      .sort((a, b) => (replicas[b.index]! - choices[b.index]!.fewest) * b.crossbars - (replicas[a.index]! - choices[a.index]!.fewest) * a.crossbars || a.index - b.index);
-    for (const n of byGain) {
-      if (crossbars <= cost.crossbars) break;
-      crossbars -= (replicas[n.index]! - choices[n.index]!.fewest) * n.crossbars;
-      replicas[n.index] = choices[n.index]!.fewest;
-    }
+  let used = workload.nodes.reduce((a, n) => a + replicas[n.index]! * n.crossbars, 0);
+  if (used <= crossbars) return replicas;
+  const gain = (n: WorkloadNode): number => (replicas[n.index]! - choices[n.index]!.fewest) * n.crossbars;
+  const byGain = workload.nodes.filter((n) => gain(n) > 0).sort((a, b) => gain(b) - gain(a) || a.index - b.index);
+  for (const n of byGain) {
+    if (used <= crossbars) break;
+    used -= gain(n);
+    replicas[n.index] = choices[n.index]!.fewest;
   }
   return replicas;
 }
@@ -559,8 +576,13 @@ export function withWindows(workload: Workload, plan: SchedulePlan, cost: CostMo
  * crossbars: the message, or undefined when they fit the target's crossbars (the cores may still
  * not take them: packing decides).
  */
-export function replicaCrossbarShortfall(workload: Workload, cost: CostModel, granularity?: readonly Granularity[], transfer: TransferMode = 'channel'): string | undefined {
-  const replicas = minimumReplicas(workload, cost, granularity, transfer);
+export function replicaCrossbarShortfall(
+  workload: Workload,
+  cost: CostModel,
+  granularity?: readonly Granularity[],
+  transfer: TransferMode = 'channel',
+  replicas: readonly number[] = minimumReplicas(workload, cost, granularity, transfer),
+): string | undefined {
   let needed = 0;
   let largest: WorkloadNode | undefined;
   for (const n of workload.nodes) {

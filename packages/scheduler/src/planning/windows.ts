@@ -131,33 +131,28 @@ export function streamingWindows(node: WorkloadNode, input: WorkloadInput, p: Pi
     runs.forEach((run, g) => {
       const read = reads[g]!;
       const rank = read.offsets.length;
+      // The piece of a slot the run reads (region x read), in scratch bounds.
+      const lo = new Array<number>(rank);
+      const hi = new Array<number>(rank);
       for (const l of run) {
         for (const q of src.slotsPerLane[l] ?? []) {
           const region = regions[q];
           if (!region) continue;
           let meets = true;
           for (let d = 0; d < rank && meets; d++) {
-            const lo = Math.max(region.offsets[d]!, read.offsets[d]!);
-            const hi = Math.min(region.offsets[d]! + region.sizes[d]!, read.offsets[d]! + read.sizes[d]!);
-            if (hi <= lo) meets = false;
+            lo[d] = Math.max(region.offsets[d]!, read.offsets[d]!);
+            hi[d] = Math.min(region.offsets[d]! + region.sizes[d]!, read.offsets[d]! + read.sizes[d]!);
+            meets = hi[d]! > lo[d]!;
           }
           if (!meets) continue;
           const h = bounds[k]!.get(q);
           if (!h) {
-            const lo: number[] = [];
-            const hi: number[] = [];
-            for (let d = 0; d < rank; d++) {
-              lo.push(Math.max(region.offsets[d]!, read.offsets[d]!));
-              hi.push(Math.min(region.offsets[d]! + region.sizes[d]!, read.offsets[d]! + read.sizes[d]!));
-            }
-            bounds[k]!.set(q, { lo, hi });
+            bounds[k]!.set(q, { lo: [...lo], hi: [...hi] });
             continue;
           }
           for (let d = 0; d < rank; d++) {
-            const lo = Math.max(region.offsets[d]!, read.offsets[d]!);
-            const hi = Math.min(region.offsets[d]! + region.sizes[d]!, read.offsets[d]! + read.sizes[d]!);
-            if (lo < h.lo[d]!) h.lo[d] = lo;
-            if (hi > h.hi[d]!) h.hi[d] = hi;
+            if (lo[d]! < h.lo[d]!) h.lo[d] = lo[d]!;
+            if (hi[d]! > h.hi[d]!) h.hi[d] = hi[d]!;
           }
         }
       }

@@ -9,7 +9,7 @@
 import { enumOption } from '@raptor-pim/ir-core';
 import type { WorkloadNode } from '../analysis/workload';
 import { replicaItems } from '../planning/core-mapping';
-import { enforcesLocalMemory, granularityForMemory, localMemoryOption, minimumReplicas, replicaCrossbarShortfall, streamsResults } from '../planning/local-memory';
+import { enforcesLocalMemory, granularityForMemory, localMemoryOption, replicaChoices, replicaCrossbarShortfall, replicasWithinCrossbars, streamsResults } from '../planning/local-memory';
 import { lanesOfReplica, replicaOfLane, type NodePlacement, type SchedulePlan, type TransferMode } from '../planning/schedule-plan';
 import { createPlanScheduler, type PlanContext } from '../scheduler';
 import { SchedulerMessages as M } from '../diagnostics';
@@ -22,14 +22,14 @@ export function planLayerSequential({ workload, cost, options }: PlanContext): S
   const transfer = options['transfer'] as TransferMode;
   const granularity = enforce ? granularityForMemory(workload, cost, 'layer', transfer) : workload.nodes.map(() => 'layer' as const);
   // One copy per layer; a layer whose data does not fit one core is split over as many cores as it needs.
-  const preferred = enforce ? minimumReplicas(workload, cost, granularity, transfer) : workload.nodes.map(() => 1);
+  const choices = enforce ? replicaChoices(workload, cost, granularity, transfer) : undefined;
+  const replicas = choices ? replicasWithinCrossbars(workload, choices, cost.crossbars) : workload.nodes.map(() => 1);
   const itemsFor = (replicas: readonly number[]): ReturnType<typeof replicaItems> =>
     replicaItems(workload, workload.nodes.map((n) => ({ replicas: replicas[n.index]!, copies: 1 })), cost, granularity, transfer).filter((it) => it.replica === 0); // node order: one per node (its replicas are alike)
-  const items = itemsFor(preferred);
-  const replicas = preferred;
+  const items = itemsFor(replicas);
   if (enforce) {
     // The replicas local memory asks for take more crossbars than the target has.
-    const shortfall = replicaCrossbarShortfall(workload, cost, granularity, transfer);
+    const shortfall = replicaCrossbarShortfall(workload, cost, granularity, transfer, replicas);
     if (shortfall) return M.noPacking('layer-sequential', cost.cores, shortfall);
     // A node whose replica does not fit even alone on a core (minimumReplicas found no count that fits).
     const over = items.find((it) => it.memoryBytes > cost.localMemoryBytes);
@@ -159,15 +159,12 @@ export function planLayerSequential({ workload, cost, options }: PlanContext): S
       for (let j = 0; j < count; j++) {
         let forwarding = byNode;
         let core = -1;
-        const kept = heavyCores.get(n.index)?.[j];
-        if (kept !== undefined && !mine.includes(kept)) {
-          // Its core set aside: with the producers on it read as SSA, or from their slots.
-          for (const rule of [byNode, byReplica(j)]) {
-            if (core < 0 && fitsOn(kept, n) && memoryFits(kept, n, rule(kept))) {
-              core = kept;
-              forwarding = rule;
-            }
-          }
+        // Its core set aside, if any: with the producers on it read as SSA, or from their slots.
+        const reserved = heavyCores.get(n.index)?.[j];
+        const reservedRule = reserved !== undefined && !mine.includes(reserved) ? ruleOn(j, reserved) : undefined;
+        if (reservedRule) {
+          core = reserved!;
+          forwarding = reservedRule;
         }
         if (core < 0 && n.crossbars === 0 && affinity >= 0 && count === replicas[affinity]) {
           // Forwarding on the producer's core keeps the producer's result live until this compute.
@@ -245,8 +242,8 @@ export function planLayerSequential({ workload, cost, options }: PlanContext): S
   // aside for the heavy nodes; then, with host transfers, also the fewest replicas local memory
   // allows everywhere (no host part budget: less crossbars to pack, larger parts in pieces).
   const attempts: (() => SchedulePlan | string)[] = [() => pack(replicas, items, true)];
-  if (enforce && transfer === 'host') {
-    const fewest = minimumReplicas(workload, { ...cost, crossbars: 0 }, granularity, transfer);
+  if (choices && transfer === 'host') {
+    const fewest = replicasWithinCrossbars(workload, choices, 0);
     if (fewest.some((r, i) => r !== replicas[i])) attempts.push(() => pack(fewest, itemsFor(fewest), true));
   }
   for (const attempt of attempts) {

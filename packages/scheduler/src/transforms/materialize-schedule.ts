@@ -193,9 +193,8 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     const ordered: HostSlot[] = [];
     /** Slots sharing bytes: (earlier, later), the later written after every reader of the earlier loaded it. */
     let sharedPairs: [HostSlot, HostSlot][] = [];
-    /** Slots host memory had no room for, and their bytes. */
-    const refused = new Set<string>();
-    let refusedBytes = 0;
+    /** Slots host memory had no room for. */
+    let refused = 0;
     for (const r of reads) {
       if (!hostRead(r.producer)) continue;
       for (const f of r.remote) {
@@ -256,9 +255,8 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           // No room in host memory: this slot's readers receive through channels instead.
           const key = slotKey(x.producer, x.replica, x.resultIndex);
           slots.delete(key);
-          refused.add(key);
+          refused++;
           hostFallbacks++;
-          refusedBytes += bytes;
           ordered.splice(ordered.indexOf(x), 1);
           continue;
         }
@@ -273,8 +271,8 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     }
     // A plan of host transfers only would fall back to channels for most of its activations, in
     // an order planned for slots: refuse it before anything is built.
-    if (plan.transfer === 'host' && refused.size > 0) {
-      return { scheduled: [], channels: 0, hostSlots: 0, hostBytes: 0, hostFallbacks: refused.size, hostOverflow: { neededBytes: shared ? shared.peak : total, budgetBytes: hostSlotBudget } };
+    if (plan.transfer === 'host' && refused > 0) {
+      return { scheduled: [], channels: 0, hostSlots: 0, hostBytes: 0, hostFallbacks: refused, hostOverflow: { neededBytes: shared ? shared.peak : total, budgetBytes: hostSlotBudget } };
     }
     const allocate = (grouped: boolean): Map<string, EventRegisterAssignment> => {
       const requests: EventRegisterRequest[] = [];
