@@ -59,7 +59,7 @@ export { planReads, remapPlan, trafficOf } from './planning/transfers';
 export type { FragmentRead, ReplicaInputReads } from './planning/transfers';
 export { estimateSchedule } from './planning/estimate';
 export type { CoreUsage, ScheduleEstimate } from './planning/estimate';
-export { materializeSchedule } from './transforms/materialize-schedule';
+export { materializeSchedule, type MaterializeOptions } from './transforms/materialize-schedule';
 export type { MaterializeResult } from './transforms/materialize-schedule';
 export { allocateEventRegisters, assignEventRegisters } from './transforms/event-registers';
 export type { EventRegisterAssignment, EventRegisterRequest } from './transforms/event-registers';

@@ -256,15 +256,22 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
           error(p.workload.func, M.hostSlotMemory(spec.name, done.hostOverflow.neededBytes, done.hostOverflow.budgetBytes, cost.hostMemoryBytes));
           return failed();
         }
-        if (hostPlan && done.hostFallbacks > 0) {
-          // A window pipeline's cycles are repaired below; any other cycle is final.
-          if (!fine && verifyCommunication(p.workload.func, target).deadlock) {
+        if (hostPlan && done.hostFallbacks > 0 && !fine && verifyCommunication(p.workload.func, target).deadlock) {
+          // The channels the slots fell back to deadlock: readers of many slots take one READY
+          // register per producer result instead, so fewer slots fall back. A window pipeline's
+          // cycles are repaired below; any other cycle is final.
+          p.workload.func.regions[0]!.takeBody(backup!.clone().regions[0]!);
+          p.workload = new Workload(p.workload.func, cost);
+          reads = planReads(p.workload, p.plan);
+          estimate = estimateSchedule(p.workload, p.plan, reads, cost);
+          done = materializeSchedule(p.workload, p.plan, reads, cost, { groupReadyRegisters: true });
+          if (done.hostFallbacks > 0 && verifyCommunication(p.workload.func, target).deadlock) {
             p.workload.func.regions[0]!.takeBody(backup!.regions[0]!);
             error(p.workload.func, M.hostFallbackDeadlock(spec.name, done.hostFallbacks, done.hostSlots, cost.hostMemoryBytes));
             return failed();
           }
-          p.warnings.push(M.hostFallbacks(spec.name, done.hostFallbacks, done.hostSlots, cost.hostMemoryBytes));
         }
+        if (hostPlan && done.hostFallbacks > 0) p.warnings.push(M.hostFallbacks(spec.name, done.hostFallbacks, done.hostSlots, cost.hostMemoryBytes));
         if (fine && backup) {
           const deadlocked = (): boolean => verifyCommunication(p.workload.func, target).deadlock !== undefined;
           // First repair: the nodes whose scheduled computes lie on the cycle wait for whole

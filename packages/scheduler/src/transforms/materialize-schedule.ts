@@ -81,6 +81,17 @@ export interface MaterializeResult {
   readonly hostOverflow?: { readonly neededBytes: number; readonly budgetBytes: number };
 }
 
+/** How {@link materializeSchedule} places host slots. */
+export interface MaterializeOptions {
+  /**
+   * Where one READY register per slot and reader runs out, give each reader one READY register
+   * per producer result (a barrier on the producer) instead of letting those slots fall back to
+   * channels. Off by default: the fallback keeps the transfers on chip, and the driver turns
+   * this on only where the fallback channels deadlock.
+   */
+  readonly groupReadyRegisters?: boolean;
+}
+
 /** One host slot: a replica's partial result stored once, loaded by its remote readers. */
 interface HostSlot {
   readonly producer: number;
@@ -137,7 +148,7 @@ function slotKey(producer: number, replica: number, resultIndex: number): string
 }
 
 /** Writes `plan` into the function of `workload`. */
-export function materializeSchedule(workload: Workload, plan: SchedulePlan, reads: readonly ReplicaInputReads[], cost: CostModel): MaterializeResult {
+export function materializeSchedule(workload: Workload, plan: SchedulePlan, reads: readonly ReplicaInputReads[], cost: CostModel, options: MaterializeOptions = {}): MaterializeResult {
   const ctx = workload.func.context;
   const index = IndexType.get(ctx);
   const i32 = IntegerType.get(ctx, 32);
@@ -295,11 +306,11 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     /** Slots whose FREE and READY registers all found a register. */
     const placed = (regs: Map<string, EventRegisterAssignment>, grouped: boolean): number =>
       ordered.filter((s) => regs.has(slotKey(s.producer, s.replica, s.resultIndex)) && s.readers.every((rd) => regs.has(readyGroupKey(s, rd.key, grouped)))).length;
-    // One READY register per slot and reader; per producer result where those run out.
+    // One READY register per slot and reader; per producer result where those run out (when asked).
     let grouped = false;
     let regs = allocate(false);
     const perSlot = placed(regs, false);
-    if (perSlot < ordered.length) {
+    if (options.groupReadyRegisters === true && perSlot < ordered.length) {
       const byGroup = allocate(true);
       if (placed(byGroup, true) > perSlot) {
         grouped = true;
