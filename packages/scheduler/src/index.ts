@@ -56,7 +56,7 @@ export { addTraffic, placeOnMesh, trafficCost } from './planning/placement';
 export { mirrorHostFedComputes } from './planning/mirrors';
 export type { MeshPlacement, TrafficMatrix } from './planning/placement';
 export { planReads, remapPlan, trafficOf } from './planning/transfers';
-export type { FragmentRead, ReplicaInputReads } from './planning/transfers';
+export type { FragmentPiece, FragmentRead, ReplicaInputReads } from './planning/transfers';
 export { estimateSchedule } from './planning/estimate';
 export type { CoreUsage, ScheduleEstimate } from './planning/estimate';
 export { materializeSchedule, type MaterializeOptions } from './transforms/materialize-schedule';

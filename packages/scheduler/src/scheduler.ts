@@ -364,6 +364,7 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
           crossbarsPerCopy: n.crossbars,
           granularity: p.plan.placements[n.index]!.granularity,
           ...(p.plan.placements[n.index]!.windowRounds !== undefined ? { windowRounds: p.plan.placements[n.index]!.windowRounds } : {}),
+          ...(p.plan.placements[n.index]!.exactWindows ? { exactWindows: true } : {}),
         }));
         const name = FuncOp.get(p.workload.func).sym_name.value;
         // Peak local memory per core: the model of what the stream will allocate (planning/local-memory).

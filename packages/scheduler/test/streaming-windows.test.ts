@@ -15,6 +15,7 @@ import {
   placedFootprint,
   replicaFootprint,
   replicaWindow,
+  runWindow,
   streamingWindows,
   windowBytes,
   type Box,
@@ -43,10 +44,10 @@ function replicasOf(lanes: number, max: number): number {
  * A window pipeline of `workload` with every replica on a core of its own, windows on every
  * batch with a windowed input and `rounds(node, replicaRounds)` rounds per window there.
  */
-function streamingPlan(workload: Workload, rounds: (node: number, replicaRounds: number) => number | undefined): SchedulePlan {
+function streamingPlan(workload: Workload, rounds: (node: number, replicaRounds: number) => number | undefined, maxReplicas = 3): SchedulePlan {
   let core = 0;
   const placements: NodePlacement[] = workload.nodes.map((n) => {
-    const replicas = replicasOf(n.lanes, 3);
+    const replicas = replicasOf(n.lanes, maxReplicas);
     const cores = Array.from({ length: replicas }, () => core++);
     const windowed = n.isBatch && n.inputs.some((i) => i.window !== undefined);
     const per = windowed ? rounds(n.index, Math.ceil(n.lanes / replicas)) : undefined;
@@ -126,6 +127,49 @@ describe('streaming windows', () => {
       }),
       { numRuns: 6, seed: 20261206 },
     );
+  });
+
+  it.each(['lenet5', 'mnist-8'])('%s: exact windows move pieces of fragments (through channels and host slots) and compute the same outputs', (model) => {
+    // Through host slots any runs; through channels one run per replica, or one replica per node
+    // with runs of one round (where a producer never blocks on a later run's piece).
+    const cases = [
+      { transfer: 'host', per: 1, replicas: 3 },
+      { transfer: 'host', per: 3, replicas: 3 },
+      { transfer: 'channel', per: Infinity, replicas: 3 },
+      { transfer: 'channel', per: 1, replicas: 1 },
+    ] as const;
+    for (const { transfer, per, replicas } of cases) {
+      {
+        const m = lowerShared(model);
+        if (!m) return;
+        const reference = run(m.module, m.fn, m.args);
+        const cost = createCostModel(defaultTarget());
+        const workload = new Workload(funcOf(m.module), cost);
+        const lines = streamingPlan(workload, (_, rounds) => Math.min(per, rounds), replicas);
+        const plan: SchedulePlan = { ...lines, transfer, placements: lines.placements.map((p) => (p.windowRounds !== undefined ? { ...p, exactWindows: true } : p)) };
+        // A run's window is its lanes' reads alone.
+        for (const n of workload.nodes) {
+          const p = plan.placements[n.index]!;
+          if (!p.exactWindows) continue;
+          for (const input of n.inputs) {
+            for (let j = 0; j < p.replicas; j++) {
+              const boxes = streamingWindows(n, input, p, j);
+              if (boxes) windowRunsOf(p, n.lanes, j).forEach((run, g) => expect(boxes[g]).toEqual(runWindow(input, run)));
+            }
+          }
+        }
+        const reads = planReads(workload, plan);
+        const pieces = reads.flatMap((r) => r.remote).filter((f) => f.piece !== undefined);
+        expect(pieces.length).toBeGreaterThan(0);
+        // Some piece is smaller than its fragment, and a piece's bytes are what it holds.
+        const fragmentBytes = (f: (typeof pieces)[number]): number => workload.nodes[f.producer]!.resultBytes[f.resultIndex]! / workload.nodes[f.producer]!.lanes;
+        expect(pieces.some((f) => f.bytes < fragmentBytes(f))).toBe(true);
+        for (const f of pieces) expect(f.bytes).toBe(f.piece!.box.sizes.reduce((a, x) => a * x, 1) * 4);
+        materializeSchedule(workload, plan, reads, cost);
+        expect(checkModule(m.module)).toEqual([]);
+        expect(run(m.module, m.fn, m.args)).toEqual(reference);
+      }
+    }
   });
 
   it('placedFootprint streams where one window per replica does not fit, with the longest run that fits', () => {

@@ -122,7 +122,7 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
     list.push(r);
     for (const f of r.remote) {
       const k = `${f.producer}:${f.slot}`;
-      sendNsOf.set(k, (sendNsOf.get(k) ?? 0) + moveNs(f.bytes, f.fromCore, f.toCore, f.box !== undefined, false, hostOf(f.producer)).send);
+      sendNsOf.set(k, (sendNsOf.get(k) ?? 0) + moveNs(f.bytes, f.fromCore, f.toCore, f.box !== undefined || f.piece !== undefined, false, hostOf(f.producer)).send);
       transferBytes += f.bytes;
       if (hostOf(f.producer)) spilledBytes += f.bytes;
     }
@@ -195,7 +195,7 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
           const round = pl.granularity === 'layer' ? 0 : f.round;
           arrivalByRound[round] = Math.max(arrivalByRound[round]!, at);
           arrivalAll = Math.max(arrivalAll, at);
-          const m = moveNs(f.bytes, f.fromCore, f.toCore, f.box !== undefined, scatters(r, f.bytes), hostOf(r.producer));
+          const m = moveNs(f.bytes, f.fromCore, f.toCore, f.box !== undefined || f.piece !== undefined, scatters(r, f.bytes), hostOf(r.producer));
           recvByRound[round]! += m.recv;
           if (hostOf(r.producer)) u.hostNs += m.recv;
           else u.transferNs += m.recv;

@@ -81,11 +81,17 @@ function largestMessageBound(
   cost: CostModel,
   windowOf?: ReadonlyMap<number, number>,
   transfer: TransferMode = 'channel',
+  exactWindows = false,
 ): number {
   let m = 0;
   for (const input of node.inputs) {
     // A windowed input receives single fragments, runs no larger than its window, or its box.
     const window = windowOf?.get(input.inputIndex) ?? Infinity;
+    if (exactWindows && window !== Infinity) {
+      // Exact windows: every transfer is a piece of one fragment inside the run's window.
+      m = Math.max(m, Math.min(window, ...input.sources.map((s) => aligned(s.slotBytes, cost))));
+      continue;
+    }
     for (const s of input.sources) {
       const producer = workload.nodes[s.producer]!;
       if (transfer === 'host') {
@@ -142,11 +148,12 @@ export function replicaFootprint(
   windows = false,
   windowRounds?: number,
   keepsResults = false,
+  exactWindows = false,
 ): ReplicaFootprint {
   let inputs = 0;
   const windowOf = new Map<number, number>();
   for (const input of node.inputs) {
-    const w = windows ? largestReplicaWindowBytes(node, input, replicas, windowRounds) : undefined;
+    const w = windows ? largestReplicaWindowBytes(node, input, replicas, windowRounds, exactWindows) : undefined;
     if (w !== undefined) {
       windowOf.set(input.inputIndex, aligned(w, cost));
       inputs += aligned(w, cost);
@@ -156,7 +163,7 @@ export function replicaFootprint(
     for (const s of input.sources) inputs += sourceBytes(workload, s.producer, s.resultIndex, cost);
   }
   const windowed = new Set(windowOf.keys());
-  const message = largestMessageBound(workload, node, transfer === 'host' ? 'window' : granularity, cost, windowOf, transfer);
+  const message = largestMessageBound(workload, node, transfer === 'host' ? 'window' : granularity, cost, windowOf, transfer, exactWindows && windowRounds !== undefined);
   const consumers = hasConsumers(workload, node.index);
   const results = node.resultBytes.reduce((a, b, k) => a + aligned(windows ? partBytes(node, k, replicas) : b, cost), 0);
   // A batch replica assembles its partial result (the whole value, or with windows its own
@@ -289,7 +296,10 @@ export function planLocalMemory(workload: Workload, plan: SchedulePlan, reads: r
           windowed.add(r.inputIndex);
         } else if (r.remote.length > 0 || (r.hasLocal && pp.windows)) inputs += sourceBytes(workload, r.producer, r.resultIndex, cost);
         const part = writerPartBytes(r.producer, r.resultIndex);
-        if (host(r.producer) && workload.nodes[r.producer]!.isBatch && !movesInPieces(part, cost)) {
+        if (pl.exactWindows && box !== undefined && workload.nodes[r.producer]!.isBatch) {
+          // Exact windows: each piece is one receive or load, placed at once.
+          for (const f of r.remote) message = Math.max(message, aligned(f.bytes, cost));
+        } else if (host(r.producer) && workload.nodes[r.producer]!.isBatch && !movesInPieces(part, cost)) {
           // A slot within the host part budget is loaded whole, once.
           if (r.remote.length) message = Math.max(message, aligned(part, cost));
         } else if (host(r.producer) && workload.nodes[r.producer]!.isBatch) {
@@ -420,6 +430,8 @@ export interface PlacedFootprint extends ReplicaFootprint {
   readonly windows: boolean;
   /** Streaming windows: rounds per window (`NodePlacement.windowRounds`), when one window per replica does not fit. */
   readonly windowRounds?: number;
+  /** Exact streaming windows (`NodePlacement.exactWindows`), when line-buffer windows do not fit even one round per run. */
+  readonly exactWindows?: boolean;
 }
 
 /**
@@ -450,8 +462,22 @@ export function placedFootprint(
   if (!windows || whole.bodyBytes <= cost.localMemoryBytes || rounds < 2 || !canStreamWindows(node, granularity, transfer)) return { ...whole, windows };
   const at = (span: number): ReplicaFootprint => replicaFootprint(workload, node, granularity, cost, transfer, replicas, true, span, keepsResults);
   const one = at(1);
-  if (one.bodyBytes > cost.localMemoryBytes) return { ...one, windows, windowRounds: 1 };
-  // The footprint grows with the run length: the longest run that fits.
+  if (one.bodyBytes > cost.localMemoryBytes) {
+    // Line buffers hold whole fragments of the slots a run reads: without them a run holds only
+    // what its lanes read, and its loads move the pieces of fragments it reads. Through host slots
+    // only: a producer sending pieces through channels would send later runs' pieces ahead of
+    // other readers' and block on them (a cycle with more than one replica per node).
+    if (transfer !== 'host') return { ...one, windows, windowRounds: 1 };
+    const exactAt = (span: number): ReplicaFootprint => replicaFootprint(workload, node, granularity, cost, transfer, replicas, true, span, keepsResults, true);
+    const exactOne = exactAt(1);
+    if (exactOne.bodyBytes > cost.localMemoryBytes) return { ...one, windows, windowRounds: 1 };
+    return { ...longestRun(exactAt, exactOne, rounds, cost), windows, exactWindows: true };
+  }
+  return { ...longestRun(at, one, rounds, cost), windows };
+}
+
+/** The longest run of rounds (and its footprint) whose footprint fits, given that one round fits: the footprint grows with the run length. */
+function longestRun(at: (span: number) => ReplicaFootprint, one: ReplicaFootprint, rounds: number, cost: CostModel): ReplicaFootprint & { windowRounds: number } {
   let lo = 1;
   let hi = rounds - 1;
   let best = one;
@@ -463,7 +489,7 @@ export function placedFootprint(
       best = f;
     } else hi = mid - 1;
   }
-  return { ...best, windows, windowRounds: lo };
+  return { ...best, windowRounds: lo };
 }
 
 /**
@@ -565,8 +591,9 @@ export function withWindows(workload: Workload, plan: SchedulePlan, cost: CostMo
       const n = workload.nodes[i]!;
       // A spilled compute keeps its part for its slot (its readers' loads stream like receives).
       const f = placedFootprint(workload, n, p.replicas, p.granularity, cost, plan.transfer, p.spill === true);
-      const { windowRounds: _dropped, ...rest } = p;
-      return f.windowRounds !== undefined ? { ...rest, windows: f.windows, windowRounds: f.windowRounds } : { ...rest, windows: f.windows };
+      const { windowRounds: _dropped, exactWindows: _exact, ...rest } = p;
+      if (f.windowRounds === undefined) return { ...rest, windows: f.windows };
+      return { ...rest, windows: f.windows, windowRounds: f.windowRounds, ...(f.exactWindows ? { exactWindows: true } : {}) };
     }),
   };
 }

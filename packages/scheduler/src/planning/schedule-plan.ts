@@ -61,6 +61,17 @@ export interface NodePlacement {
    */
   readonly windowRounds?: number;
   /**
+   * Exact streaming windows (with `windowRounds`): a run's window is only what its lanes read,
+   * with no line buffer, and every transfer into it moves a piece of a fragment (what the run
+   * reads of that slot) instead of the whole fragment. Set where line-buffer windows (whole
+   * fragments of the slots a run reads) do not fit a core even one round per run; overlapping
+   * reads of neighbouring runs are moved again. The built-in planning sets it through host
+   * slots only: through channels a producer would block on pieces of later runs (see
+   * `placedFootprint`); materialization supports it there where that cannot happen (one run per
+   * replica, or one replica per node).
+   */
+  readonly exactWindows?: boolean;
+  /**
    * The node's results reach every reader on another core through host slots (READY/FREE),
    * whatever the plan's `transfer`: a spill, for a value that should not stay on chip or whose
    * readers run much later on cores it shares (readers on its own core take it as SSA). Each

@@ -4,7 +4,9 @@
  * in which round of the consumer it is first needed. Materialization, the estimate and the
  * placement's traffic matrix all read this one list.
  */
-import { elementsOf, type Workload } from '../analysis/workload';
+import { rankReductionMask } from '@raptor-pim/upstream-dialects';
+import type { RankedTensorType } from '@raptor-pim/ir-core';
+import { elementsOf, type Workload, type WorkloadInput } from '../analysis/workload';
 import { boundingBox, type Box } from '../analysis/fragment-needs';
 import { coreOfLane, lanesOfReplica, readsThroughHost, replicaOfLane, type SchedulePlan } from './schedule-plan';
 import { addTraffic, type TrafficMatrix } from './placement';
@@ -33,6 +35,18 @@ export interface FragmentRead {
   readonly round: number;
   /** For a whole value read through slices: the window transferred (bytes counts only it). */
   readonly box?: Box;
+  /** With exact windows: the piece of the fragment transferred (bytes counts only it). */
+  readonly piece?: FragmentPiece;
+}
+
+/** The part of one fragment an exact-window run reads (`NodePlacement.exactWindows`). */
+export interface FragmentPiece {
+  /** The piece in the consumer input's logical coordinates (where it goes in the run's window). */
+  readonly box: Box;
+  /** Its offsets over the fragment's own dimensions. */
+  readonly offsets: readonly number[];
+  /** Its sizes over the fragment's own dimensions. */
+  readonly sizes: readonly number[];
 }
 
 /** The reads of one consumer input by one consumer replica. */
@@ -80,6 +94,9 @@ export function planReads(workload: Workload, plan: SchedulePlan): ReplicaInputR
           const valid = new Map<number, Box | undefined>();
           let previous: Box | undefined;
           const runBoxes = pl.windows ? streamingWindows(n, input, pl, j) : undefined;
+          // Exact windows: each run moves only what it reads of each fragment.
+          const exact = pl.exactWindows === true && pl.windowRounds !== undefined && runBoxes !== undefined && workload.nodes[s.producer]!.isBatch && input.window?.regions[sourceIndex] !== undefined;
+          const fragmentShape = exact ? (workload.nodes[s.producer]!.op.getResult(s.resultIndex).type as RankedTensorType).shape.slice(1) : [];
           for (const [g, runLanes] of runs.entries()) {
             const first = new Map<number, number>();
             const runBox = regions ? runBoxes?.[g] : undefined;
@@ -117,6 +134,7 @@ export function planReads(workload: Workload, plan: SchedulePlan): ReplicaInputR
             // A replica holding only its window receives runs no larger than that window.
             const window = runBoxes?.[g];
             const maxCount = window ? Math.max(1, Math.floor(windowBytes(input, window) / Math.max(1, s.slotBytes))) : Infinity;
+            const exactBox = exact ? lanesBox(input, runLanes) : undefined;
             if (grouped) slots.sort((a, b) => a - b);
             for (let k = 0; k < slots.length; k++) {
               const slot = slots[k]!;
@@ -137,8 +155,14 @@ export function planReads(workload: Workload, plan: SchedulePlan): ReplicaInputR
                   k++;
                 }
               }
-              const bytes = box ? (s.slotBytes / Math.max(1, totalOf(workload, s.producer, s.resultIndex))) * box.sizes.reduce((a, b) => a * b, 1) : s.slotBytes * count;
-              remote.push({ producer: s.producer, resultIndex: s.resultIndex, slot, count, fromCore, toCore, bytes, round, ...(box ? { box } : {}) });
+              const piece = exactBox ? pieceOf(input, sourceIndex, slot, exactBox, fragmentShape) : undefined;
+              if (exactBox && !piece) continue;
+              const bytes = piece
+                ? windowBytes(input, piece.box)
+                : box
+                  ? (s.slotBytes / Math.max(1, totalOf(workload, s.producer, s.resultIndex))) * box.sizes.reduce((a, b) => a * b, 1)
+                  : s.slotBytes * count;
+              remote.push({ producer: s.producer, resultIndex: s.resultIndex, slot, count, fromCore, toCore, bytes, round, ...(box ? { box } : {}), ...(piece ? { piece } : {}) });
             }
           }
           out.push({ consumer: n.index, replica: j, inputIndex: input.inputIndex, sourceIndex, producer: s.producer, resultIndex: s.resultIndex, remote, hasLocal });
@@ -147,6 +171,27 @@ export function planReads(workload: Workload, plan: SchedulePlan): ReplicaInputR
     }
   }
   return out;
+}
+
+/**
+ * What the read box `read` of a run takes of slot `slot` of source `sourceIndex` of `input`, in
+ * logical coordinates and over the fragment's dimensions (those of the slot's region that are
+ * not rank-reduced away), or undefined when it takes nothing.
+ */
+function pieceOf(input: WorkloadInput, sourceIndex: number, slot: number, read: Box, fragmentShape: readonly number[]): FragmentPiece | undefined {
+  const region = input.window!.regions[sourceIndex]![slot];
+  const box = region ? intersectBoxes(region, read) : undefined;
+  if (!region || !box) return undefined;
+  const dropped = rankReductionMask(region.sizes, fragmentShape);
+  if (!dropped) throw new Error(`planReads: a slot region ${region.sizes.join('x')} does not match its fragment ${fragmentShape.join('x')}`);
+  const offsets: number[] = [];
+  const sizes: number[] = [];
+  box.offsets.forEach((o, d) => {
+    if (dropped.has(d)) return;
+    offsets.push(o - region.offsets[d]!);
+    sizes.push(box.sizes[d]!);
+  });
+  return { box, offsets, sizes };
 }
 
 /** True when box `outer` contains box `inner`. */

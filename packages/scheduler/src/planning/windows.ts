@@ -96,22 +96,32 @@ const streamCache = new WeakMap<WorkloadInput, Map<string, readonly Box[] | null
  * of its lanes' reads and of every part of the slots it reads that any run of the replica reads
  * (a line buffer): a slot is received once, into the window of the first run that reads it, and
  * each later window starts as a copy of the previous window's overlap, so it still holds what
- * later runs read of the slot.
+ * later runs read of the slot. With `exactWindows` a run's window is its lanes' reads alone.
  */
-export function streamingWindows(node: WorkloadNode, input: WorkloadInput, p: Pick<NodePlacement, 'replicas' | 'windowRounds'>, replica: number): readonly Box[] | undefined {
+export function streamingWindows(node: WorkloadNode, input: WorkloadInput, p: Pick<NodePlacement, 'replicas' | 'windowRounds' | 'exactWindows'>, replica: number): readonly Box[] | undefined {
   const w = input.window;
   if (!w) return undefined;
   let cache = streamCache.get(input);
   if (!cache) streamCache.set(input, (cache = new Map()));
-  const key = `${p.replicas}:${p.windowRounds ?? 0}:${replica}`;
+  const exact = p.exactWindows === true && p.windowRounds !== undefined;
+  const key = `${p.replicas}:${p.windowRounds ?? 0}:${replica}${exact ? ':exact' : ''}`;
   const hit = cache.get(key);
   if (hit !== undefined) return hit ?? undefined;
   const runs = windowRunsOf(p, node.lanes, replica);
-  if (runs.length === 1) {
-    // One run: the replica's window (the hull of a slot's reads lies inside it).
-    const box = runWindow(input, runs[0]!);
-    cache.set(key, box ? [box] : null);
-    return box ? [box] : undefined;
+  if (runs.length === 1 || exact) {
+    // One run: the replica's window (the hull of a slot's reads lies inside it). Exact windows:
+    // each run's own reads, no line buffer (its transfers move pieces of fragments).
+    const boxes: Box[] = [];
+    for (const run of runs) {
+      const box = runWindow(input, run);
+      if (!box) {
+        cache.set(key, null);
+        return undefined;
+      }
+      boxes.push(box);
+    }
+    cache.set(key, boxes);
+    return boxes;
   }
   const reads: Box[] = [];
   for (const run of runs) {
@@ -185,8 +195,8 @@ export function streamingWindows(node: WorkloadNode, input: WorkloadInput, p: Pi
  * The largest window bytes of `input` over the replicas of a node with `replicas` replicas (over
  * their runs of `windowRounds` rounds with streaming windows), or undefined when read whole.
  */
-export function largestReplicaWindowBytes(node: WorkloadNode, input: WorkloadInput, replicas: number, windowRounds?: number): number | undefined {
-  const p = windowRounds === undefined ? { replicas } : { replicas, windowRounds };
+export function largestReplicaWindowBytes(node: WorkloadNode, input: WorkloadInput, replicas: number, windowRounds?: number, exactWindows = false): number | undefined {
+  const p = windowRounds === undefined ? { replicas } : { replicas, windowRounds, exactWindows };
   let m = 0;
   for (let j = 0; j < replicas; j++) {
     const b = largestRunWindowBytes(node, input, p, j);
@@ -197,7 +207,7 @@ export function largestReplicaWindowBytes(node: WorkloadNode, input: WorkloadInp
 }
 
 /** The largest window bytes of `input` over the runs of replica `replica` of placement `p`, or undefined when read whole. */
-export function largestRunWindowBytes(node: WorkloadNode, input: WorkloadInput, p: Pick<NodePlacement, 'replicas' | 'windowRounds'>, replica: number): number | undefined {
+export function largestRunWindowBytes(node: WorkloadNode, input: WorkloadInput, p: Pick<NodePlacement, 'replicas' | 'windowRounds' | 'exactWindows'>, replica: number): number | undefined {
   return runWindowsBytes(input, streamingWindows(node, input, p, replica));
 }
 

@@ -59,7 +59,7 @@ import { firstLaneOfReplica, intersectBoxes, streamingWindows, windowRunsOf } fr
 import { hostRunBudget, movesInPieces } from '../planning/local-memory';
 import type { Box } from '../analysis/fragment-needs';
 import { LaneValues } from './lane-values';
-import type { FragmentRead, ReplicaInputReads } from '../planning/transfers';
+import type { FragmentPiece, FragmentRead, ReplicaInputReads } from '../planning/transfers';
 import { assignEventRegisters, type EventRegisterAssignment, type EventRegisterRequest } from './event-registers';
 
 /** What materialization did (for the report). */
@@ -667,6 +667,24 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     return RankedTensorType.get(ctx, collection.shape.slice(1), collection.elementType);
   }
 
+  /** The type a piece of a fragment travels as (exact windows): its sizes without unit dimensions. */
+  function pieceType(sizes: readonly number[], elementType: RankedTensorType['elementType']): RankedTensorType {
+    const kept = sizes.filter((x) => x !== 1);
+    return RankedTensorType.get(ctx, kept.length ? kept : [1], elementType);
+  }
+
+  /** Piece `p` of the fragment value `v` (of the fragment's shape `fragment`, or with unit dimensions dropped) as it travels. */
+  function extractPiece(b: OpBuilder, loc: Location, v: Value, fragment: readonly number[], p: FragmentPiece): Value {
+    const type = v.type as RankedTensorType;
+    const travel = pieceType(p.sizes, type.elementType);
+    if (type === travel) return v;
+    const dropped = type.shape.length === fragment.length ? new Set<number>() : rankReductionMask(fragment, type.shape);
+    if (!dropped) throw new Error(`materializeSchedule: a fragment value ${type.shape.join('x')} does not match its fragment ${fragment.join('x')}`);
+    const offsets = p.offsets.filter((_, d) => !dropped.has(d));
+    const sizes = p.sizes.filter((_, d) => !dropped.has(d));
+    return slices.extract(b, loc, v, offsets, sizes, travel);
+  }
+
   /** Receives `f` at the builder's point: the received payload (fragment or whole value). */
   function receive(b: OpBuilder, f: FragmentRead, reader: string, type: RankedTensorType, loc: Location): Value {
     if (viaHost(f)) throw new Error(`materializeSchedule: a host slot read by ${reader} outside its replica body`);
@@ -904,6 +922,49 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
         i = k;
       }
     };
+    /**
+     * Places piece `f.piece` of a fragment into the run's window (exact windows): received as it
+     * travels, or loaded from its host slot as the runs of consecutive bytes it covers in the
+     * stored fragment (one load when only its first partial dimension is cut).
+     */
+    const placePiece = (inputIndex: number, sourceIndex: number, f: FragmentRead, collection: RankedTensorType, slot: HostSlot | undefined): void => {
+      const w = windowsOf.get(inputIndex)!;
+      const p = f.piece!;
+      if (!slot) {
+        const msg = receive(bb, f, me, pieceType(p.sizes, collection.elementType), loc);
+        w.value = slices.insert(bb, loc, msg, w.value, inWindow(w, p.box.offsets), p.box.sizes);
+        return;
+      }
+      const fragment = collection.shape.slice(1);
+      const region = nodeInputs.get(inputIndex)!.window!.regions[sourceIndex]![f.slot]!;
+      const dropped = rankReductionMask(region.sizes, fragment)!;
+      // Dimensions after `cut` are whole in the piece: each segment is contiguous in the fragment.
+      let cut = fragment.length - 1;
+      while (cut >= 0 && p.sizes[cut] === fragment[cut]) cut--;
+      const strides = fragment.map((_, d) => fragment.slice(d + 1).reduce((a, x) => a * x, 1));
+      const elementBytes = byteSizeOfType(fragmentType(collection)) / Math.max(1, fragment.reduce((a, x) => a * x, 1));
+      const base = (f.slot - partBase(slot.producer, slot.replica)) * byteSizeOfType(fragmentType(collection));
+      const outer = p.sizes.slice(0, Math.max(0, cut));
+      const count = outer.reduce((a, x) => a * x, 1);
+      for (let i = 0; i < count; i++) {
+        let rest = i;
+        const at = p.offsets.map((o) => o);
+        for (let d = outer.length - 1; d >= 0; d--) {
+          at[d] = p.offsets[d]! + (rest % outer[d]!);
+          rest = Math.floor(rest / outer[d]!);
+        }
+        const sizes = fragment.map((x, d) => (d < cut ? 1 : d === cut ? p.sizes[d]! : x));
+        const offsets = fragment.map((_, d) => (d <= cut ? at[d]! : 0));
+        const byteOffset = base + elementBytes * offsets.reduce((a, o, d) => a + o * strides[d]!, 0);
+        const segment = loadSlot(f, slot, pieceType(sizes, collection.elementType), byteOffset);
+        // Back to the input's coordinates: the region's rank-reduced dimensions are its own.
+        let k = 0;
+        const logicalOffsets = region.offsets.map((o, d) => (dropped.has(d) ? o : o + offsets[k++]!));
+        k = 0;
+        const logicalSizes = region.sizes.map((_, d) => (dropped.has(d) ? 1 : sizes[k++]!));
+        w.value = slices.insert(bb, loc, segment, w.value, inWindow(w, logicalOffsets), logicalSizes);
+      }
+    };
     // Channel receives first, host loads after them: a producer upstream of a spilled one never
     // waits (blocked in a send) for a reader that waits for the spilled producer's slot.
     const receiveRound = (round: number | null): void => {
@@ -934,6 +995,10 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
                   ? window
                   : slices.insert(bb, loc, window, w.value, inWindow(w, f.box.offsets), f.box.sizes);
               } else w.value = slices.extract(bb, loc, slot ? whole() : receive(bb, f, me, collection, loc), w.box.offsets, w.box.sizes);
+              continue;
+            }
+            if (f.piece) {
+              placePiece(r.inputIndex, r.sourceIndex, f, collection, slot);
               continue;
             }
             const runSlots = Array.from({ length: f.count }, (_, i) => f.slot + i);
@@ -1017,6 +1082,8 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
         const sizes = [f.count, ...collection.shape.slice(1)];
         const offsets = [f.slot - base0, ...collection.shape.slice(1).map(() => 0)];
         payload = slices.extract(bb, loc, partialOf(f.resultIndex), offsets, sizes);
+      } else if (f.piece) {
+        payload = extractPiece(bb, loc, v, (resultTypes[f.resultIndex] as RankedTensorType).shape.slice(1), f.piece);
       } else if (f.box) {
         const key = `${f.resultIndex}:${f.box.offsets.join(',')}:${f.box.sizes.join(',')}`;
         let w = windows.get(key);
@@ -1519,7 +1586,11 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
             const collection = whole.type as RankedTensorType;
             let payload: Value;
             if (f.box) payload = slices.extract(tb, loc, whole, f.box.offsets, f.box.sizes);
-            else if (!workload.nodes[f.producer]!.isBatch) payload = whole;
+            else if (f.piece) {
+              const replica = replicaOfLane(plan.placements[f.producer]!, workload.nodes[f.producer]!.lanes, f.slot);
+              const offsets = [f.slot - partBase(f.producer, replica), ...f.piece.offsets];
+              payload = slices.extract(tb, loc, whole, offsets, [1, ...f.piece.sizes], pieceType(f.piece.sizes, collection.elementType));
+            } else if (!workload.nodes[f.producer]!.isBatch) payload = whole;
             else {
               const sizes = [f.count, ...collection.shape.slice(1)];
               const replica = replicaOfLane(plan.placements[f.producer]!, workload.nodes[f.producer]!.lanes, f.slot);
