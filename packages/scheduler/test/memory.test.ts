@@ -267,6 +267,24 @@ describe('minimumReplicas with host transfers', () => {
   });
 });
 
+describe('minimumReplicas through channels', () => {
+  it('prefers replicas that also fit the layer-granularity fallback, and drops to those the window pipeline needs where the crossbars do not allow them (lenet5, 8 KiB)', () => {
+    const m = lowered('lenet5');
+    if (!m) return;
+    const cost = createCostModel(targetWithLocalMemory(8 * 1024));
+    const w = new Workload(m.module.regions[0]!.firstBlock!.firstOp!, cost);
+    const g = w.nodes.map(() => 'window' as const);
+    const roomy = minimumReplicas(w, cost, g, 'channel');
+    // conv1 and conv2: 4 replicas each, so that at layer granularity each still fits 8 KiB.
+    expect([roomy[1], roomy[4]]).toEqual([4, 4]);
+    for (const n of w.nodes) expect(placedFootprint(w, n, roomy[n.index]!, 'layer', cost).bodyBytes).toBeLessThanOrEqual(cost.localMemoryBytes);
+    const tight = { ...cost, crossbars: 1 };
+    const fewest = minimumReplicas(w, tight, g, 'channel');
+    expect([fewest[1], fewest[4]]).toEqual([1, 1]);
+    for (const n of w.nodes) expect(placedFootprint(w, n, fewest[n.index]!, 'window', cost).bodyBytes).toBeLessThanOrEqual(cost.localMemoryBytes);
+  });
+});
+
 describe('replicaCrossbarShortfall', () => {
   it('is silent where the replicas local memory asks for fit the crossbars (lenet5 at 16 KiB and 64 KiB)', () => {
     const m = lowered('lenet5');

@@ -507,7 +507,7 @@ export function minimumReplicas(workload: Workload, cost: CostModel, granularity
 export interface ReplicaChoice {
   /** With host transfers, enough that a part stays within the host part budget (where one fits). */
   readonly preferred: number;
-  /** The fewest that fit (the same as `preferred` without host transfers). */
+  /** The fewest that fit (through channels: the window pipeline, without room for its layer-granularity fallback). */
   readonly fewest: number;
 }
 
@@ -524,15 +524,14 @@ export function replicaChoices(workload: Workload, cost: CostModel, granularity?
     // Where no replica count keeps the part within the budget and fits, a larger part (moved in pieces).
     const fewest = (gr: Granularity, budget: boolean): number | undefined => (budget ? options.find((r) => partFits(r) && fits(r, gr)) : undefined) ?? options.find((r) => fits(r, gr));
     // A window pipeline through channels that deadlocks falls back to layer granularity with the
-    // same replicas: take the replicas that would fit there too, where any do (host slots never
-    // block a writer on its readers: no such fallback).
-    const pick = (budget: boolean): number => {
+    // same replicas: prefer the replicas that would fit there too, where any do (host slots never
+    // block a writer on its readers: no such fallback). The fewest fit the window pipeline only.
+    const pick = (budget: boolean, layerFallback: boolean): number => {
       const r = fewest(g, budget);
-      const layer = g === 'window' && transfer !== 'host' ? fewest('layer', budget) : undefined;
+      const layer = layerFallback && g === 'window' && transfer !== 'host' ? fewest('layer', budget) : undefined;
       return r !== undefined ? Math.max(r, layer ?? r) : (options[options.length - 1] ?? 1);
     };
-    const preferred = pick(true);
-    return { preferred, fewest: transfer === 'host' ? pick(false) : preferred };
+    return { preferred: pick(true, true), fewest: pick(false, false) };
   });
 }
 
