@@ -54,8 +54,8 @@ describe('conv gates', () => {
     const v = conv('tensor<1x8x16x16xf32>', 'tensor<16x8x3x3xf32>', 'tensor<1x16x16x16xf32>');
     expect(canLowerConvPlanToRowStrip(v, config())).toBe(true);
     expect(canConsumeAndProduceRowStrip(v, config())).toBe(true);
-    // lane: 3 rows x (16+2) x 8 + 16 x 16 = 688 elements
-    const bytes = 688 * rowStripResources(config()).elementBytes;
+    // lane (one output pixel): a 3 x 3 window of 8 channels + 16 channels = 88 elements
+    const bytes = 88 * rowStripResources(config()).elementBytes;
     expect(canLowerConvPlanToRowStrip(v, withLocalMemory(bytes))).toBe(true);
     const refused = checkConvPlanToRowStrip(v, withLocalMemory(bytes - 1));
     expect(refused).toMatchObject({ ok: false, parameter: 'local_memory_config.memory_size' });
@@ -90,10 +90,10 @@ describe('conv gates', () => {
   it('R -> R also needs one input strip to fit', () => {
     const v = conv('tensor<1x64x4x40xf32>', 'tensor<1x64x1x1xf32>', 'tensor<1x1x4x40xf32>', 'pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64');
     const eb = rowStripResources(config()).elementBytes;
-    // lane 1 x 40 x 64 + 40 = 2600 elements; strip 2560
-    expect(canLowerConvPlanToRowStrip(v, withLocalMemory(2600 * eb))).toBe(true);
-    expect(canConsumeAndProduceRowStrip(v, withLocalMemory(2600 * eb))).toBe(true);
-    expect(canConsumeAndProduceRowStrip(v, withLocalMemory(2599 * eb))).toBe(false);
+    // lane 1 x 1 x 64 + 1 = 65 elements; strip 40 x 64 = 2560
+    expect(canLowerConvPlanToRowStrip(v, withLocalMemory(65 * eb))).toBe(true);
+    expect(canConsumeAndProduceRowStrip(v, withLocalMemory(2560 * eb))).toBe(true);
+    expect(canConsumeAndProduceRowStrip(v, withLocalMemory(2559 * eb))).toBe(false);
   });
 });
 

@@ -8,7 +8,7 @@
  */
 import type { Operation } from '@raptor-pim/ir-core';
 import { createCostModel, defaultTarget, type Target } from '@raptor-pim/pim-target';
-import { Workload, builtinScheduler, granularityForMemory, minimumReplicas, placedFootprint, replicaCrossbarShortfall, type ScheduleReport } from '@raptor-pim/scheduler';
+import { Workload, builtinScheduler, granularityForMemory, minimumFootprint, minimumReplicas, placedFootprint, replicaCrossbarShortfall, type ScheduleReport } from '@raptor-pim/scheduler';
 import { checkModule, printOperation, run } from './helpers';
 import { lowerShared } from './models';
 
@@ -264,6 +264,21 @@ describe('minimumReplicas with host transfers', () => {
     for (const n of w.nodes) expect(placedFootprint(w, n, fewer[n.index]!, g[n.index]!, tight, 'host').bodyBytes).toBeLessThanOrEqual(cost.localMemoryBytes);
     // Channels: no host part budget, the crossbars change nothing.
     expect(minimumReplicas(w, tight, g, 'channel')).toEqual(minimumReplicas(w, cost, g, 'channel'));
+  });
+});
+
+describe('minimumFootprint', () => {
+  it('counts exact windows through host slots where no channel footprint fits (resnet_mini conv_1 at 4 KiB)', () => {
+    const m = lowered('resnet_mini');
+    if (!m) return;
+    const cost = createCostModel(targetWithLocalMemory(4 * 1024));
+    const w = new Workload(m.module.regions[0]!.firstBlock!.firstOp!, cost);
+    const conv = w.nodes.find((n) => n.name === '#3 conv_1')!;
+    const channel = Math.min(...[1, 2, 4, 8, 16, 32, 64].filter((r) => conv.lanes % r === 0).flatMap((r) => (['window', 'layer'] as const).map((g) => placedFootprint(w, conv, r, g, cost).bodyBytes)));
+    expect(channel).toBeGreaterThan(cost.localMemoryBytes);
+    const f = minimumFootprint(w, conv, cost);
+    expect(f.bodyBytes).toBeLessThanOrEqual(cost.localMemoryBytes);
+    expect(placedFootprint(w, conv, f.replicas, 'window', cost, 'host').exactWindows).toBe(true);
   });
 });
 

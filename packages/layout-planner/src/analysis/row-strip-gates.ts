@@ -180,7 +180,8 @@ function checkConvGeometry(conv: Conv2dPlanView, r: RowStripResources): { verdic
   const tiles = Math.ceil(k / r.crossbarRows) * Math.ceil(cout / r.crossbarColumns);
   const budget = r.coreCount * r.crossbarsPerCore;
   if (tiles > budget) return fail(refuse('matrix_config.xbar_array_count', M.crossbarBudget(tiles, budget)));
-  return { verdict: OK, laneElements: windowLaneElements(win, w, cin, output[3]!, cout), inShape: input };
+  // One lane per output pixel (plan-lowering's conv): its window of every input channel and the pixel's channels.
+  return { verdict: OK, laneElements: kh * kw * cin + cout, inShape: input };
 }
 
 /**
@@ -200,9 +201,11 @@ export function checkConvPlanToRowStrip(conv: Conv2dPlanView, config: HardwareCo
  * strides and dilations, non-negative pads; Ho and Wo equal to the window formula; a bias (if
  * any) accepted by {@link isSupportedBiasAddValue} for Cout; the crossbar tiles
  * X = ceil(K/R) * ceil(Cout/C) (K = kh*kw*Cin/group, R x C = `xbar_size`) within the chip's
- * crossbars (`core_cnt * xbar_array_count`); and one lane's working set (kh padded input rows
- * `kh * (W + padLeft + padRight) * Cin` plus the output strip `Wo * Cout` elements, at
- * {@link RowStripResources.elementBytes} each) within `local_memory_config.memory_size`.
+ * crossbars (`core_cnt * xbar_array_count`); and one lane's working set within
+ * `local_memory_config.memory_size`: the lowering's lane is one output pixel, holding its window
+ * of every input channel and the pixel's channels (`kh * kw * Cin + Cout` elements, at
+ * {@link RowStripResources.elementBytes} each). The rows those windows come from are the
+ * scheduler's concern (replica windows, streamed or exact).
  */
 export function canLowerConvPlanToRowStrip(conv: Conv2dPlanView, config: HardwareConfig): boolean {
   return checkConvPlanToRowStrip(conv, config).ok;

@@ -381,16 +381,23 @@ export function enforcesLocalMemory(options: { readonly [name: string]: unknown 
   return options['local-memory'] !== 'report';
 }
 
-/** The smallest footprint any core running one replica of `node` needs (window granularity, alone on its core). */
+/** The smallest footprint any core running one replica of `node` needs (alone on its core, through channels or, where those fit nowhere, host slots). */
 export function minimumFootprint(workload: Workload, node: WorkloadNode, cost: CostModel): ReplicaFootprint & { readonly replicas: number } {
-  // Channel transfers: a compute that does not fit even so cannot fit with host slots either.
+  // Channel transfers first; through host slots only exact windows can hold less (a run's own
+  // reads instead of whole fragments), so those are tried where channels fit nowhere.
   let best: (ReplicaFootprint & { readonly replicas: number }) | undefined;
-  for (const r of divisors(node.lanes).filter((d) => d <= cost.cores)) {
+  const counts = divisors(node.lanes).filter((d) => d <= cost.cores);
+  for (const r of counts) {
     for (const g of ['window', 'layer'] as const) {
       const f = placedFootprint(workload, node, r, g, cost);
       if (!best || f.bodyBytes < best.bodyBytes) best = { ...f, replicas: r };
     }
-    if (best && best.bodyBytes <= cost.localMemoryBytes) break;
+    if (best && best.bodyBytes <= cost.localMemoryBytes) return best;
+  }
+  for (const r of counts) {
+    const f = placedFootprint(workload, node, r, 'window', cost, 'host');
+    if (f.bodyBytes < best!.bodyBytes) best = { ...f, replicas: r };
+    if (best!.bodyBytes <= cost.localMemoryBytes) break;
   }
   return best!;
 }
