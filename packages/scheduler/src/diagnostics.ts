@@ -70,6 +70,8 @@ export const SchedulerMessages = {
   deadlock: (cycle: string) => `communication deadlock: the cross-core happens-before graph has a cycle: ${cycle}`,
   windowFallbackHost: (strategy: string) =>
     `${strategy}: the window pipeline would deadlock with blocking sends and receives, and so would whole layers through channels; activations go through host slots instead (READY/FREE)`,
+  windowSendOrder: (strategy: string) =>
+    `${strategy}: the window pipeline would deadlock with each fragment sent as soon as it is made; its producers send in the order a simulation of the streams found (holding made fragments until their readers take them)`,
   windowRepair: (strategy: string, layers: number) =>
     `${strategy}: the window pipeline would deadlock with blocking sends and receives; ${layers} computes on the cycles found wait for whole layers (layer granularity), the others keep the window pipeline`,
   hostFallbackDeadlock: (strategy: string, fallbacks: number, slots: number, hostBytes: number) =>

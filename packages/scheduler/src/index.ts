@@ -57,6 +57,7 @@ export { mirrorHostFedComputes } from './planning/mirrors';
 export type { MeshPlacement, TrafficMatrix } from './planning/placement';
 export { planReads, remapPlan, trafficOf } from './planning/transfers';
 export type { FragmentPiece, FragmentRead, ReplicaInputReads } from './planning/transfers';
+export { planSendOrder, type SendSchedule } from './planning/send-order';
 export { estimateSchedule } from './planning/estimate';
 export type { CoreUsage, ScheduleEstimate } from './planning/estimate';
 export { materializeSchedule, type MaterializeOptions } from './transforms/materialize-schedule';

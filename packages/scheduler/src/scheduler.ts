@@ -16,6 +16,7 @@ import { Workload } from './analysis/workload';
 import { SchedulerMessages as M } from './diagnostics';
 import { estimateSchedule } from './planning/estimate';
 import { enforcesLocalMemory, granularityForMemory, minimumFootprint, planLocalMemory, withWindows } from './planning/local-memory';
+import { planSendOrder } from './planning/send-order';
 import { planParallelTiles, tileOversizedParallelComputes } from './transforms/tile-parallel-computes';
 import { planLaneSplits, splitWideLanes } from './transforms/split-lanes';
 import { placeOnMesh, trafficCost } from './planning/placement';
@@ -278,6 +279,33 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
           // layers (where that fits), the others keep their window pipeline; repeated while
           // cycles remain and something changes.
           let cycle = verifyCommunication(p.workload.func, target).deadlock;
+          if (cycle) {
+            // First, the same plan with its window sends placed by a simulation of the streams
+            // in one global order (producers hold made fragments until their readers take them).
+            const restart = (): void => {
+              p.workload.func.regions[0]!.takeBody(backup.clone().regions[0]!);
+              p.workload = new Workload(p.workload.func, cost);
+              reads = planReads(p.workload, p.plan);
+              estimate = estimateSchedule(p.workload, p.plan, reads, cost);
+            };
+            restart();
+            let sendSchedule = planSendOrder(p.workload, p.plan, reads);
+            if (sendSchedule && enforce) {
+              // Producers then hold made fragments until their readers take them: that must fit too.
+              const held = sendSchedule.heldBytes;
+              if (planLocalMemory(p.workload, p.plan, reads, cost).some((c) => c.peakBytes + (held.get(c.core) ?? 0) > cost.localMemoryBytes)) sendSchedule = undefined;
+            }
+            const ordered = sendSchedule ? materializeSchedule(p.workload, p.plan, reads, cost, { sendSchedule }) : undefined;
+            if (ordered && !ordered.hostOverflow && !deadlocked()) {
+              done = ordered;
+              cycle = undefined;
+              p.warnings.push(M.windowSendOrder(spec.name));
+            } else {
+              if (ordered) restart();
+              done = materializeSchedule(p.workload, p.plan, reads, cost);
+              cycle = verifyCommunication(p.workload.func, target).deadlock;
+            }
+          }
           let repairs = 0;
           while (cycle && repairs < 12) {
             const nodeOf = new Map<Operation, number>();

@@ -60,6 +60,7 @@ import { hostRunBudget, movesInPieces } from '../planning/local-memory';
 import type { Box } from '../analysis/fragment-needs';
 import { LaneValues } from './lane-values';
 import type { FragmentPiece, FragmentRead, ReplicaInputReads } from '../planning/transfers';
+import type { SendSchedule } from '../planning/send-order';
 import { assignEventRegisters, type EventRegisterAssignment, type EventRegisterRequest } from './event-registers';
 
 /** What materialization did (for the report). */
@@ -90,6 +91,12 @@ export interface MaterializeOptions {
    * this on only where the fallback channels deadlock.
    */
   readonly groupReadyRegisters?: boolean;
+  /**
+   * Where window-granularity producers make their channel sends ({@link planSendOrder}): before a
+   * receive of their own body or at its end, instead of as soon as each fragment is made. The
+   * driver passes it where the default order deadlocks.
+   */
+  readonly sendSchedule?: SendSchedule;
 }
 
 /** One host slot: a replica's partial result stored once, loaded by its remote readers. */
@@ -149,6 +156,9 @@ function slotKey(producer: number, replica: number, resultIndex: number): string
 
 /** Writes `plan` into the function of `workload`. */
 export function materializeSchedule(workload: Workload, plan: SchedulePlan, reads: readonly ReplicaInputReads[], cost: CostModel, options: MaterializeOptions = {}): MaterializeResult {
+  /** Scheduled sends of the body being built, made just before one of its receives (`MaterializeOptions.sendSchedule`). */
+  let beforeReceive: ((f: FragmentRead) => void) | undefined;
+
   const ctx = workload.func.context;
   const index = IndexType.get(ctx);
   const i32 = IntegerType.get(ctx, 32);
@@ -688,6 +698,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   /** Receives `f` at the builder's point: the received payload (fragment or whole value). */
   function receive(b: OpBuilder, f: FragmentRead, reader: string, type: RankedTensorType, loc: Location): Value {
     if (viaHost(f)) throw new Error(`materializeSchedule: a host slot read by ${reader} outside its replica body`);
+    beforeReceive?.(f);
     return ChannelReceiveOp.build(
       b,
       { channelId: constant(b, channelOf.get(f)!, loc), sourceCoreId: constant(b, f.fromCore, loc), targetCoreId: constant(b, f.toCore, loc), output: type },
@@ -716,6 +727,8 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     const pl = plan.placements[n.index]!;
     const core = mirrorCore ?? pl.cores[j]!;
     const myReads = readsOf.get(`${n.index}:${j}`) ?? [];
+    /** The schedule orders this body's channel receives within each round (`SendSchedule.receiveRank`). */
+    const scheduledReceives = mirrorCore === undefined && options.sendSchedule !== undefined;
 
     // Operands: weights, non-graph inputs, and the local partial results of producers.
     const newInputs: Value[] = [];
@@ -967,17 +980,28 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     };
     // Channel receives first, host loads after them: a producer upstream of a spilled one never
     // waits (blocked in a send) for a reader that waits for the spilled producer's slot.
+    /** The reads of one pass in order: the schedule's receive order for channels where it has one. */
+    const seenReads = new Set<ReplicaInputReads>();
+    const pairsOf = (hostPass: boolean): [ReplicaInputReads, FragmentRead][] => {
+      seenReads.clear();
+      const pairs: [ReplicaInputReads, FragmentRead][] = [];
+      for (const r of myReads) for (const f of r.remote) pairs.push([r, f]);
+      const rank = hostPass ? undefined : options.sendSchedule?.receiveRank;
+      if (rank && scheduledReceives) pairs.sort((x, y) => (rank.get(x[1]) ?? Number.MAX_SAFE_INTEGER) - (rank.get(y[1]) ?? Number.MAX_SAFE_INTEGER));
+      return pairs;
+    };
     const receiveRound = (round: number | null): void => {
       for (const hostPass of [false, true])
-      for (const r of myReads) {
+      for (const [r, f] of pairsOf(hostPass)) {
         const input = nodeInputs.get(r.inputIndex)!;
         const src = input.sources[r.sourceIndex]!;
         const producer = workload.nodes[src.producer]!;
         const collection = producer.op.getResult(src.resultIndex).type as RankedTensorType;
         const key = `${r.inputIndex}:${r.sourceIndex}`;
         const w = windowsOf.get(r.inputIndex);
-        if (hostPass && producer.isBatch) loadRuns(r, round, collection);
-        for (const f of r.remote) {
+        if (hostPass && producer.isBatch && !seenReads.has(r)) loadRuns(r, round, collection);
+        seenReads.add(r);
+        {
           if (round !== null && f.round !== round) continue;
           const slot = viaHost(f);
           if ((slot !== undefined) !== hostPass) continue;
@@ -1064,9 +1088,24 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       if (!q) queues.set(key, (q = []));
       q.push(f);
     }
+    // A send schedule places this body's sends itself (before its receives, or at its end).
+    const scheduledSends = mirrorCore === undefined && options.sendSchedule !== undefined && pl.granularity === 'window' && queues.size > 0;
+    const sent = new Set<FragmentRead>();
+    beforeReceive = scheduledSends
+      ? (f: FragmentRead): void => {
+          for (const s of options.sendSchedule!.before.get(f) ?? []) sendScheduled(s);
+        }
+      : undefined;
+    function sendScheduled(f: FragmentRead): void {
+      const v = made.get(`${f.slot}:${f.resultIndex}`);
+      if (!v) throw new Error(`materializeSchedule: ${n.name} replica ${j} is scheduled to send slot ${f.slot} before making it`);
+      sent.add(f);
+      sendOne(v, f);
+    }
     const send = (v: Value, lane: number, resultIndex: number): void => {
       if (mirrorCore !== undefined) return; // the main copy sends; mirrors only serve their own core
       made.set(`${lane}:${resultIndex}`, v);
+      if (scheduledSends) return;
       for (const q of queues.values()) {
         while (q.length && made.has(`${q[0]!.slot}:${q[0]!.resultIndex}`)) {
           const f = q.shift()!;
@@ -1161,6 +1200,13 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           if (streamed?.streams) stage(streamed, value, lane, offsets.slice(1), sizes);
         }
       }
+    }
+    if (scheduledSends) {
+      beforeReceive = undefined;
+      for (const f of options.sendSchedule!.atEnd.get(`${n.index}:${j}`) ?? []) sendScheduled(f);
+      // Anything the schedule did not place goes last, in the default order.
+      for (const q of queues.values()) for (const f of q) if (!sent.has(f)) sendScheduled(f);
+      queues.clear();
     }
     if (window && mirrorCore === undefined) {
       for (const q of queues.values()) if (q.length) throw new Error(`materializeSchedule: ${n.name} replica ${j} never made slot ${q[0]!.slot} that a consumer waits for`);
