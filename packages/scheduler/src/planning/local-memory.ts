@@ -27,7 +27,7 @@ import { SchedulerMessages as M } from '../diagnostics';
 import type { CostModel } from '@raptor-pim/pim-target';
 import { byteSizeOfType, type Workload, type WorkloadNode } from '../analysis/workload';
 import { divisors, readsThroughHost, replicaOfLane, type Granularity, type SchedulePlan, type TransferMode } from './schedule-plan';
-import type { ReplicaInputReads } from './transfers';
+import { readsByConsumerReplica, type ReplicaInputReads } from './transfers';
 import { largestReplicaWindowBytes, largestRunWindowBytes, partBytes } from './windows';
 
 /** Bytes rounded up to the local allocation alignment. */
@@ -227,13 +227,7 @@ export function planLocalMemory(workload: Workload, plan: SchedulePlan, reads: r
     const pp = plan.placements[producer]!;
     return pp.windows ? partBytes(workload.nodes[producer]!, resultIndex, pp.replicas) : sourceBytes(workload, producer, resultIndex, cost);
   };
-  const readsOf = new Map<string, ReplicaInputReads[]>();
-  for (const r of reads) {
-    const k = `${r.consumer}:${r.replica}`;
-    let list = readsOf.get(k);
-    if (!list) readsOf.set(k, (list = []));
-    list.push(r);
-  }
+  const readsOf = readsByConsumerReplica(reads);
   // Partial results read after their producer's body, per core: by send tasks or local consumers.
   const keptOn = new Map<string, number>();
   const keep = (node: number, replica: number, resultIndex: number, core: number): void => {

@@ -22,7 +22,7 @@
  */
 import type { Workload } from '../analysis/workload';
 import { lanesOfReplica, readsThroughHost, replicaOfLane, type SchedulePlan } from './schedule-plan';
-import type { FragmentRead, ReplicaInputReads } from './transfers';
+import { readsByConsumerReplica, type FragmentRead, type ReplicaInputReads } from './transfers';
 
 /** Where window-granularity producers send (`MaterializeOptions.sendSchedule`). */
 export interface SendSchedule {
@@ -74,13 +74,7 @@ const STEPS_PER_EVENT = 64;
 export function planSendOrder(workload: Workload, plan: SchedulePlan, reads: readonly ReplicaInputReads[]): SendSchedule | undefined {
   if (plan.placements.some((p) => p.mirrors?.length)) return undefined;
   const host = (producer: number): boolean => readsThroughHost(plan, producer);
-  const readsOf = new Map<string, ReplicaInputReads[]>();
-  for (const r of reads) {
-    const k = `${r.consumer}:${r.replica}`;
-    let list = readsOf.get(k);
-    if (!list) readsOf.set(k, (list = []));
-    list.push(r);
-  }
+  const readsOf = readsByConsumerReplica(reads);
   const bodyKey = (node: number, replica: number): string => `${node}:${replica}`;
   const producerBodyOf = (f: FragmentRead): string => bodyKey(f.producer, replicaOfLane(plan.placements[f.producer]!, workload.nodes[f.producer]!.lanes, f.slot));
   // Items per core, in program order.

@@ -194,6 +194,18 @@ function pieceOf(input: WorkloadInput, sourceIndex: number, slot: number, read: 
   return { box, offsets, sizes };
 }
 
+/** `reads` grouped by consumer replica (key `consumer:replica`), in their order. */
+export function readsByConsumerReplica(reads: readonly ReplicaInputReads[]): Map<string, ReplicaInputReads[]> {
+  const out = new Map<string, ReplicaInputReads[]>();
+  for (const r of reads) {
+    const k = `${r.consumer}:${r.replica}`;
+    let list = out.get(k);
+    if (!list) out.set(k, (list = []));
+    list.push(r);
+  }
+  return out;
+}
+
 /** True when box `outer` contains box `inner`. */
 function contains(outer: Box | undefined, inner: Box): boolean {
   if (!outer || outer.offsets.length !== inner.offsets.length) return false;

@@ -108,21 +108,6 @@ export function streamingWindows(node: WorkloadNode, input: WorkloadInput, p: Pi
   const hit = cache.get(key);
   if (hit !== undefined) return hit ?? undefined;
   const runs = windowRunsOf(p, node.lanes, replica);
-  if (runs.length === 1 || exact) {
-    // One run: the replica's window (the hull of a slot's reads lies inside it). Exact windows:
-    // each run's own reads, no line buffer (its transfers move pieces of fragments).
-    const boxes: Box[] = [];
-    for (const run of runs) {
-      const box = runWindow(input, run);
-      if (!box) {
-        cache.set(key, null);
-        return undefined;
-      }
-      boxes.push(box);
-    }
-    cache.set(key, boxes);
-    return boxes;
-  }
   const reads: Box[] = [];
   for (const run of runs) {
     const box = runWindow(input, run);
@@ -131,6 +116,12 @@ export function streamingWindows(node: WorkloadNode, input: WorkloadInput, p: Pi
       return undefined;
     }
     reads.push(box);
+  }
+  if (runs.length === 1 || exact) {
+    // One run: the replica's window (the hull of a slot's reads lies inside it). Exact windows:
+    // each run's own reads, no line buffer (its transfers move pieces of fragments).
+    cache.set(key, reads);
+    return reads;
   }
   // Per source slot: the hull of what the replica's runs read of it (bounds updated in place:
   // resnet18's planning asks this for every replica count and run length it tries).

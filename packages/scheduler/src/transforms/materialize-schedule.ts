@@ -59,7 +59,7 @@ import { firstLaneOfReplica, intersectBoxes, streamingWindows, windowRunsOf } fr
 import { hostRunBudget, movesInPieces } from '../planning/local-memory';
 import type { Box } from '../analysis/fragment-needs';
 import { LaneValues } from './lane-values';
-import type { FragmentPiece, FragmentRead, ReplicaInputReads } from '../planning/transfers';
+import { readsByConsumerReplica, type FragmentPiece, type FragmentRead, type ReplicaInputReads } from '../planning/transfers';
 import type { SendSchedule } from '../planning/send-order';
 import { assignEventRegisters, type EventRegisterAssignment, type EventRegisterRequest } from './event-registers';
 
@@ -431,13 +431,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   }
   const feedsStreaming = new Set<number>();
   for (const r of reads) if (plan.placements[r.consumer]!.windowRounds !== undefined) feedsStreaming.add(r.producer);
-  const readsOf = new Map<string, ReplicaInputReads[]>();
-  for (const r of reads) {
-    const k = `${r.consumer}:${r.replica}`;
-    let list = readsOf.get(k);
-    if (!list) readsOf.set(k, (list = []));
-    list.push(r);
-  }
+  const readsOf = readsByConsumerReplica(reads);
 
   // Partial results a replica must assemble: read on the host, forwarded to a consumer on the
   // same core, stored in a host slot, or sliced into grouped messages.
