@@ -137,21 +137,20 @@ export function planSendOrder(workload: Workload, plan: SchedulePlan, reads: rea
   const current = (core: number): Item | undefined => items.get(core)![at.get(core)!.item];
   /** Sends taken from a producer core since its last channel receive: made just before its next one, or at the end of its body. */
   const waitingSends = new Map<number, FragmentRead[]>();
-  const place = (f: FragmentRead): void => {
+  const wait = (f: FragmentRead): void => {
     let list = waitingSends.get(f.fromCore);
     if (!list) waitingSends.set(f.fromCore, (list = []));
     list.push(f);
   };
-  /** Attaches the sends waiting on `core` to `list` (emptying them). */
-  const flushTo = (core: number, list: Map<FragmentRead, FragmentRead[]> | Map<string, FragmentRead[]>, key: FragmentRead | string): void => {
+  /** Attaches the sends waiting on `core` to entry `key` of `target` (emptying them). */
+  function flushTo<K>(core: number, target: Map<K, FragmentRead[]>, key: K): void {
     const sends = waitingSends.get(core);
     if (!sends?.length) return;
-    const target = list as Map<FragmentRead | string, FragmentRead[]>;
     let into = target.get(key);
     if (!into) target.set(key, (into = []));
     into.push(...sends);
     waitingSends.set(core, []);
-  };
+  }
   /** True when read `f` can complete now (and completes it). */
   const take = (f: FragmentRead, channel: boolean): boolean => {
     if (!channel) return made.has(`${f.producer}:${f.slot}:${f.resultIndex}`);
@@ -173,7 +172,7 @@ export function planSendOrder(workload: Workload, plan: SchedulePlan, reads: rea
     if (!waiting?.has(f)) return false;
     waiting.delete(f);
     release(producerBodyOf(f), f);
-    place(f);
+    wait(f);
     return true;
   };
   // Fragments held by producer bodies: bytes per slot, sends still to make, and the total per core.
