@@ -200,25 +200,36 @@ describe('streaming windows', () => {
     }
   });
 
-  it('property: exact windows through channels with any runs and replicas on lenet5, in the simulated send order, keep the outputs and the checks', () => {
+  it('property: exact windows through channels with any runs, replicas and layer/window granularity per node on lenet5, in the simulated send order, keep the outputs and the checks', () => {
     const base = lowerShared('lenet5');
     if (!base) return;
     const reference = run(base.module, base.fn, base.args);
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 4 }), fc.array(fc.integer({ min: 1, max: 12 }), { minLength: 16, maxLength: 16 }), (maxReplicas, choice) => {
-        const m = lowerShared('lenet5')!;
-        const cost = createCostModel(defaultTarget());
-        const workload = new Workload(funcOf(m.module), cost);
-        const lines = streamingPlan(workload, (node, rounds) => Math.min(rounds, choice[node % choice.length]!), maxReplicas);
-        const plan: SchedulePlan = { ...lines, placements: lines.placements.map((p) => (p.windowRounds !== undefined ? { ...p, exactWindows: true } : p)) };
-        const reads = planReads(workload, plan);
-        const schedule = planSendOrder(workload, plan, reads);
-        expect(schedule).toBeDefined();
-        materializeSchedule(workload, plan, reads, cost, { sendSchedule: schedule! });
-        expect(checkModule(m.module)).toEqual([]);
-        expect(run(m.module, m.fn, m.args)).toEqual(reference);
-      }),
-      { numRuns: 5, seed: 20261206 },
+      fc.property(
+        fc.integer({ min: 1, max: 4 }),
+        fc.array(fc.integer({ min: 1, max: 12 }), { minLength: 16, maxLength: 16 }),
+        fc.array(fc.boolean(), { minLength: 16, maxLength: 16 }),
+        (maxReplicas, choice, layer) => {
+          const m = lowerShared('lenet5')!;
+          const cost = createCostModel(defaultTarget());
+          const workload = new Workload(funcOf(m.module), cost);
+          const lines = streamingPlan(workload, (node, rounds) => Math.min(rounds, choice[node % choice.length]!), maxReplicas);
+          // Layer-granularity nodes send through send tasks after their bodies (no streaming windows).
+          const placements: NodePlacement[] = lines.placements.map((p, i) => {
+            if (!layer[i]) return p.windowRounds !== undefined ? { ...p, exactWindows: true } : p;
+            const { windowRounds: _w, ...rest } = p;
+            return { ...rest, granularity: 'layer' };
+          });
+          const plan: SchedulePlan = { ...lines, placements };
+          const reads = planReads(workload, plan);
+          const schedule = planSendOrder(workload, plan, reads);
+          expect(schedule).toBeDefined();
+          materializeSchedule(workload, plan, reads, cost, { sendSchedule: schedule! });
+          expect(checkModule(m.module)).toEqual([]);
+          expect(run(m.module, m.fn, m.args)).toEqual(reference);
+        },
+      ),
+      { numRuns: 8, seed: 20261206 },
     );
   });
 
