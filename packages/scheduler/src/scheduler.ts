@@ -253,6 +253,11 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
         // The estimate reads the graph computes' bodies: price the plan before materializing it.
         let estimate = estimateSchedule(p.workload, p.plan, reads, cost);
         let done = materializeSchedule(p.workload, p.plan, reads, cost);
+        /** The function body as it was before materializing (a fresh workload over it). */
+        const restoreBody = (): void => {
+          p.workload.func.regions[0]!.takeBody(backup!.clone().regions[0]!);
+          p.workload = new Workload(p.workload.func, cost);
+        };
         if (done.hostOverflow) {
           error(p.workload.func, M.hostSlotMemory(spec.name, done.hostOverflow.neededBytes, done.hostOverflow.budgetBytes, cost.hostMemoryBytes));
           return failed();
@@ -261,8 +266,7 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
           // The channels the slots fell back to deadlock: readers of many slots take one READY
           // register per producer result instead, so fewer slots fall back. A window pipeline's
           // cycles are repaired below; any other cycle is final.
-          p.workload.func.regions[0]!.takeBody(backup!.clone().regions[0]!);
-          p.workload = new Workload(p.workload.func, cost);
+          restoreBody();
           reads = planReads(p.workload, p.plan);
           estimate = estimateSchedule(p.workload, p.plan, reads, cost);
           done = materializeSchedule(p.workload, p.plan, reads, cost, { groupReadyRegisters: true });
@@ -282,28 +286,24 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
           if (cycle) {
             // First, the same plan with its window sends placed by a simulation of the streams
             // in one global order (producers hold made fragments until their readers take them).
-            const restart = (): void => {
-              p.workload.func.regions[0]!.takeBody(backup.clone().regions[0]!);
-              p.workload = new Workload(p.workload.func, cost);
-              reads = planReads(p.workload, p.plan);
-              estimate = estimateSchedule(p.workload, p.plan, reads, cost);
-            };
-            restart();
-            let sendSchedule = planSendOrder(p.workload, p.plan, reads);
-            if (sendSchedule && enforce) {
+            // The simulation reads only the plan and its reads (data): it runs before the body is
+            // restored, and the same plan keeps its reads and estimate.
+            const sendSchedule = planSendOrder(p.workload, p.plan, reads);
+            if (sendSchedule) {
+              restoreBody();
               // Producers then hold made fragments until their readers take them: that must fit too.
               const held = sendSchedule.heldBytes;
-              if (planLocalMemory(p.workload, p.plan, reads, cost).some((c) => c.peakBytes + (held.get(c.core) ?? 0) > cost.localMemoryBytes)) sendSchedule = undefined;
-            }
-            const ordered = sendSchedule ? materializeSchedule(p.workload, p.plan, reads, cost, { sendSchedule }) : undefined;
-            if (ordered && !ordered.hostOverflow && !deadlocked()) {
-              done = ordered;
-              cycle = undefined;
-              p.warnings.push(M.windowSendOrder(spec.name));
-            } else {
-              if (ordered) restart();
-              done = materializeSchedule(p.workload, p.plan, reads, cost);
-              cycle = verifyCommunication(p.workload.func, target).deadlock;
+              const fits = !enforce || planLocalMemory(p.workload, p.plan, reads, cost).every((c) => c.peakBytes + (held.get(c.core) ?? 0) <= cost.localMemoryBytes);
+              const ordered = fits ? materializeSchedule(p.workload, p.plan, reads, cost, { sendSchedule }) : undefined;
+              if (ordered && !ordered.hostOverflow && !deadlocked()) {
+                done = ordered;
+                cycle = undefined;
+                p.warnings.push(M.windowSendOrder(spec.name));
+              } else {
+                if (ordered) restoreBody();
+                done = materializeSchedule(p.workload, p.plan, reads, cost);
+                cycle = verifyCommunication(p.workload.func, target).deadlock;
+              }
             }
           }
           let repairs = 0;
@@ -322,8 +322,7 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
             }
             const current = p.plan;
             if (!current.placements.some((x, i) => onCycle.has(i) && x.granularity === 'window')) break;
-            p.workload.func.regions[0]!.takeBody(backup!.clone().regions[0]!);
-            p.workload = new Workload(p.workload.func, cost);
+            restoreBody();
             let next: SchedulePlan = { ...current, placements: current.placements.map((x, i) => (onCycle.has(i) && x.granularity === 'window' ? { ...x, granularity: 'layer' as const } : x)) };
             if (enforce) next = withWindows(p.workload, next, cost);
             const nextReads = planReads(p.workload, next);
@@ -347,8 +346,7 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
               ...plan,
               placements: plan.placements.map((x, i) => ({ ...x, granularity: g?.[i] ?? ('layer' as const) })),
             });
-            p.workload.func.regions[0]!.takeBody(backup.clone().regions[0]!);
-            p.workload = new Workload(p.workload.func, cost);
+            restoreBody();
             const replicas = original.placements.map((x) => x.replicas);
             const withMemory = (plan: SchedulePlan): SchedulePlan => (enforce ? withWindows(p.workload, plan, cost) : plan);
             fallbacks.push(withMemory(layerOnly(original, enforce ? granularityForMemory(p.workload, cost, 'layer', 'channel', replicas) : undefined)));
@@ -356,10 +354,7 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
             let settled = false;
             let over: { core: number; peakBytes: number } | undefined;
             for (const [k, plan] of fallbacks.entries()) {
-              if (k > 0) {
-                p.workload.func.regions[0]!.takeBody(backup.clone().regions[0]!);
-                p.workload = new Workload(p.workload.func, cost);
-              }
+              if (k > 0) restoreBody();
               const fallbackReads = planReads(p.workload, plan);
               over = enforce ? planLocalMemory(p.workload, plan, fallbackReads, cost).find((c) => c.peakBytes > cost.localMemoryBytes) : undefined;
               if (over) continue;

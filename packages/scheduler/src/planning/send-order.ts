@@ -103,20 +103,17 @@ export function planSendOrder(workload: Workload, plan: SchedulePlan, reads: rea
       for (const [core, sends] of [...tasks].sort((a, b) => a[0] - b[0])) push(core, { kind: 'sends', sends });
       const window = pl.granularity === 'window';
       const lanes = lanesOfReplica(pl, n.lanes, j);
-      const ordered = (round: number | null): ReadEvent[] => {
-        const out: ReadEvent[] = [];
-        for (const pass of [false, true]) {
-          for (const r of mine) {
-            for (const f of r.remote) {
-              if (round !== null && f.round !== round) continue;
-              if (host(f.producer) !== pass) continue;
-              out.push({ f, channel: !pass });
-            }
+      // The reads per round in the body's order (channels, then host loads; reads, then fragments),
+      // bucketed in one pass; at layer granularity every read comes before the first round.
+      const rounds: ReadEvent[][] = window ? lanes.map(() => []) : [[]];
+      for (const pass of [false, true]) {
+        for (const r of mine) {
+          for (const f of r.remote) {
+            if (host(f.producer) !== pass) continue;
+            rounds[window ? f.round : 0]!.push({ f, channel: !pass });
           }
         }
-        return out;
-      };
-      const rounds = window ? lanes.map((_, k) => ordered(k)) : [ordered(null)];
+      }
       events += rounds.reduce((a, r) => a + r.length, 0) + lanes.length;
       push(pl.cores[j]!, { kind: 'body', node: n.index, replica: j, rounds, lanes: window ? lanes.map((l) => [l]) : [lanes], window });
     }
@@ -223,11 +220,9 @@ export function planSendOrder(workload: Workload, plan: SchedulePlan, reads: rea
           remaining.set(core, left);
           let took = false;
           for (const e of left) {
-            // Sends taken from this core so far are made before this receive.
-            const sends = waitingSends.get(core);
-            const pendingBefore = sends?.length ?? 0;
             if (!take(e.f, true)) continue;
-            if (pendingBefore) flushTo(core, before, e.f);
+            // Sends taken from this core so far are made before this receive.
+            flushTo(core, before, e.f);
             left.delete(e);
             receiveRank.set(e.f, rank++);
             took = true;

@@ -134,7 +134,8 @@ export function planReads(workload: Workload, plan: SchedulePlan): ReplicaInputR
             // A replica holding only its window receives runs no larger than that window.
             const window = runBoxes?.[g];
             const maxCount = window ? Math.max(1, Math.floor(windowBytes(input, window) / Math.max(1, s.slotBytes))) : Infinity;
-            const exactBox = exact ? lanesBox(input, runLanes) : undefined;
+            // (An exact window is the run's read box itself.)
+            const exactBox = exact ? window : undefined;
             if (grouped) slots.sort((a, b) => a - b);
             for (let k = 0; k < slots.length; k++) {
               const slot = slots[k]!;

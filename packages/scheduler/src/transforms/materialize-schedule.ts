@@ -949,13 +949,14 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       let cut = fragment.length - 1;
       while (cut >= 0 && p.sizes[cut] === fragment[cut]) cut--;
       const strides = fragment.map((_, d) => fragment.slice(d + 1).reduce((a, x) => a * x, 1));
-      const elementBytes = byteSizeOfType(fragmentType(collection)) / Math.max(1, fragment.reduce((a, x) => a * x, 1));
-      const base = (f.slot - partBase(slot.producer, slot.replica)) * byteSizeOfType(fragmentType(collection));
+      const fragmentBytes = byteSizeOfType(fragmentType(collection));
+      const elementBytes = fragmentBytes / Math.max(1, fragment.reduce((a, x) => a * x, 1));
+      const base = (f.slot - partBase(slot.producer, slot.replica)) * fragmentBytes;
       const outer = p.sizes.slice(0, Math.max(0, cut));
       const count = outer.reduce((a, x) => a * x, 1);
       for (let i = 0; i < count; i++) {
         let rest = i;
-        const at = p.offsets.map((o) => o);
+        const at = [...p.offsets];
         for (let d = outer.length - 1; d >= 0; d--) {
           at[d] = p.offsets[d]! + (rest % outer[d]!);
           rest = Math.floor(rest / outer[d]!);
@@ -974,19 +975,16 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     };
     // Channel receives first, host loads after them: a producer upstream of a spilled one never
     // waits (blocked in a send) for a reader that waits for the spilled producer's slot.
-    /** The reads of one pass in order: the schedule's receive order for channels where it has one. */
+    /** The reads of each pass in order (made once per body): the schedule's receive order for channels where it has one. */
+    const pairs: [ReplicaInputReads, FragmentRead][] = [];
+    for (const r of myReads) for (const f of r.remote) pairs.push([r, f]);
+    const rank = scheduledReceives ? options.sendSchedule!.receiveRank : undefined;
+    const channelPairs = rank ? [...pairs].sort((x, y) => (rank.get(x[1]) ?? Number.MAX_SAFE_INTEGER) - (rank.get(y[1]) ?? Number.MAX_SAFE_INTEGER)) : pairs;
     const seenReads = new Set<ReplicaInputReads>();
-    const pairsOf = (hostPass: boolean): [ReplicaInputReads, FragmentRead][] => {
-      seenReads.clear();
-      const pairs: [ReplicaInputReads, FragmentRead][] = [];
-      for (const r of myReads) for (const f of r.remote) pairs.push([r, f]);
-      const rank = hostPass ? undefined : options.sendSchedule?.receiveRank;
-      if (rank && scheduledReceives) pairs.sort((x, y) => (rank.get(x[1]) ?? Number.MAX_SAFE_INTEGER) - (rank.get(y[1]) ?? Number.MAX_SAFE_INTEGER));
-      return pairs;
-    };
     const receiveRound = (round: number | null): void => {
-      for (const hostPass of [false, true])
-      for (const [r, f] of pairsOf(hostPass)) {
+      for (const hostPass of [false, true]) {
+      seenReads.clear();
+      for (const [r, f] of hostPass ? pairs : channelPairs) {
         const input = nodeInputs.get(r.inputIndex)!;
         const src = input.sources[r.sourceIndex]!;
         const producer = workload.nodes[src.producer]!;
@@ -1055,6 +1053,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           else frag = receive(bb, f, me, type, loc);
           bases.set(key, slices.insert(bb, loc, frag, base, offsets, sizes));
         }
+      }
       }
     };
     const inputValue = (inputIndex: number): Value => {
