@@ -376,28 +376,12 @@ class FunctionalEngine {
       case OP.mvmul:
         this.mvmul(c, pc, base);
         return;
-      case OP.ld: {
-        const size = code[base + F_LEN];
-        const osel = code[base + F_OSEL];
-        const oval = code[base + F_OVAL];
-        const local = this.reg(c, pc, code[base + F_RD]) + (osel & 1 ? oval : 0);
-        const global = this.pair(c, pc, code[base + F_RS1]) + (osel & 2 ? oval : 0);
-        this.checkRange(c, pc, this.global, 'global memory', global, size);
-        this.checkRange(c, pc, c.mem, 'local memory', local, size);
-        c.mem.bytes.set(this.global.bytes.subarray(global, global + size), local);
+      case OP.ld:
+        this.move(c, pc, base, this.global, 'global memory', c.mem, 'local memory');
         return;
-      }
-      case OP.st: {
-        const size = code[base + F_LEN];
-        const osel = code[base + F_OSEL];
-        const oval = code[base + F_OVAL];
-        const global = this.pair(c, pc, code[base + F_RD]) + (osel & 1 ? oval : 0);
-        const local = this.reg(c, pc, code[base + F_RS1]) + (osel & 2 ? oval : 0);
-        this.checkRange(c, pc, c.mem, 'local memory', local, size);
-        this.checkRange(c, pc, this.global, 'global memory', global, size);
-        this.global.bytes.set(c.mem.bytes.subarray(local, local + size), global);
+      case OP.st:
+        this.move(c, pc, base, c.mem, 'local memory', this.global, 'global memory');
         return;
-      }
       case OP.lldi: {
         const n = code[base + F_LEN];
         const dst = this.reg(c, pc, code[base + F_RD]) + code[base + F_OVAL];
@@ -405,17 +389,9 @@ class FunctionalEngine {
         c.mem.bytes.fill(code[base + F_IMM] & 0xff, dst, dst + n);
         return;
       }
-      case OP.lmv: {
-        const n = code[base + F_LEN];
-        const osel = code[base + F_OSEL];
-        const oval = code[base + F_OVAL];
-        const dst = this.reg(c, pc, code[base + F_RD]) + (osel & 1 ? oval : 0);
-        const src = this.reg(c, pc, code[base + F_RS1]) + (osel & 2 ? oval : 0);
-        this.checkRange(c, pc, c.mem, 'local memory', src, n);
-        this.checkRange(c, pc, c.mem, 'local memory', dst, n);
-        c.mem.bytes.copyWithin(dst, src, src + n);
+      case OP.lmv:
+        this.move(c, pc, base, c.mem, 'local memory', c.mem, 'local memory');
         return;
-      }
       case OP.sync: {
         const peer = this.peerOf(c, pc, code[base + F_CORE]);
         const ev = this.eventReg(c, pc, code[base + F_A]);
@@ -425,6 +401,29 @@ class FunctionalEngine {
       default:
         this.vector(c, pc, op, base);
     }
+  }
+
+  /**
+   * `ld`, `st` and `lmv`: copies `len` bytes from the address in rs1 to the address in rd, the
+   * offset added to rd when bit 0 of `offset_select` is set and to rs1 when bit 1 is. An address
+   * in global memory is a register pair; the source range is checked before the destination.
+   */
+  private move(c: Core, pc: number, base: number, from: Memory, fromName: string, to: Memory, toName: string): void {
+    const code = c.prog.code;
+    const size = code[base + F_LEN];
+    const osel = code[base + F_OSEL];
+    const oval = code[base + F_OVAL];
+    const dst = this.address(c, pc, to, code[base + F_RD]) + (osel & 1 ? oval : 0);
+    const src = this.address(c, pc, from, code[base + F_RS1]) + (osel & 2 ? oval : 0);
+    this.checkRange(c, pc, from, fromName, src, size);
+    this.checkRange(c, pc, to, toName, dst, size);
+    if (from === to) to.bytes.copyWithin(dst, src, src + size);
+    else to.bytes.set(from.bytes.subarray(src, src + size), dst);
+  }
+
+  /** The address in register `r` (a register pair for global memory). */
+  private address(c: Core, pc: number, mem: Memory, r: number): number {
+    return mem === this.global ? this.pair(c, pc, r) : this.reg(c, pc, r);
   }
 
   private rdIndex(c: Core, pc: number, r: number): number {
