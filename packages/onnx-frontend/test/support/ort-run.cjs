@@ -1,20 +1,13 @@
 // Runs an ONNX model in onnxruntime-node outside jest's sandbox (typed arrays created inside
 // jest fail onnxruntime's instanceof checks). stdin: {"model": base64, "feeds": {name: {dims, data}}};
 // stdout: {"outputs": {name: {dims, data}}} or {"error": text}.
-const { InferenceSession, Tensor } = require('onnxruntime-node');
-let input = '';
-process.stdin.on('data', (c) => (input += c));
-process.stdin.on('end', async () => {
+const { errorText, runRequest, readStdin } = require('./ort-run-request.cjs');
+readStdin(async (input) => {
+  let reply;
   try {
-    const req = JSON.parse(input);
-    const session = await InferenceSession.create(Buffer.from(req.model, 'base64'), { intraOpNumThreads: 1, graphOptimizationLevel: 'disabled', logSeverityLevel: 3 });
-    const feeds = {};
-    for (const [name, t] of Object.entries(req.feeds)) feeds[name] = new Tensor('float32', Float32Array.from(t.data), t.dims);
-    const out = await session.run(feeds);
-    const outputs = {};
-    for (const [name, t] of Object.entries(out)) outputs[name] = { dims: [...t.dims], data: Array.from(t.data) };
-    process.stdout.write(JSON.stringify({ outputs }));
+    reply = await runRequest(JSON.parse(input));
   } catch (e) {
-    process.stdout.write(JSON.stringify({ error: String(e && e.message ? e.message : e) }));
+    reply = { error: errorText(e) };
   }
+  process.stdout.write(JSON.stringify(reply));
 });
