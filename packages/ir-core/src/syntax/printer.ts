@@ -1281,50 +1281,18 @@ export class Printer implements OpAsmPrinter {
     } else if (type instanceof FloatType) this.text += type.kind;
     else if (type instanceof IndexType) this.text += 'index';
     else if (type instanceof NoneType) this.text += 'none';
-    else if (type instanceof RankedTensorType) {
-      this.text += 'tensor<';
-      this.printShape(type.shape);
-      this.printType(type.elementType);
-      if (type.encoding) {
-        this.text += ', ';
-        this.printAttribute(type.encoding);
-      }
-      this.text += '>';
-    } else if (type instanceof UnrankedTensorType) {
-      this.text += 'tensor<*x';
-      this.printType(type.elementType);
-      this.text += '>';
-    } else if (type instanceof VectorType) {
-      this.text += 'vector<';
-      type.shape.forEach((d, i) => (this.text += (type.scalableDims[i] ? `[${d}]x` : `${d}x`)));
-      this.printType(type.elementType);
-      this.text += '>';
+    else if (type instanceof RankedTensorType) this.printShapedBody('tensor<', type.shape, type.elementType, false, type.encoding);
+    else if (type instanceof UnrankedTensorType) this.printShapedBody('tensor<*x', undefined, type.elementType, false);
+    else if (type instanceof VectorType) {
+      let opening = 'vector<';
+      for (let i = 0; i < type.shape.length; i++) opening += type.scalableDims[i] ? `[${type.shape[i]}]x` : `${type.shape[i]}x`;
+      this.printShapedBody(opening, undefined, type.elementType, false);
     } else if (type instanceof MemRefType) {
-      this.text += 'memref<';
-      this.printShape(type.shape);
-      this.printType(type.elementType);
-      if (type.layout && !(type.layout instanceof AffineMapAttr && type.layout.value.isIdentity)) {
-        this.text += ', ';
-        this.printAttributeMaybeElided(type.layout);
-      }
-      if (type.memorySpace) {
-        this.text += ', ';
-        this.printAttributeMaybeElided(type.memorySpace);
-      }
-      this.text += '>';
-    } else if (type instanceof UnrankedMemRefType) {
-      this.text += 'memref<*x';
-      this.printType(type.elementType);
-      if (type.memorySpace) {
-        this.text += ', ';
-        this.printAttributeMaybeElided(type.memorySpace);
-      }
-      this.text += '>';
-    } else if (type instanceof ComplexType) {
-      this.text += 'complex<';
-      this.printType(type.elementType);
-      this.text += '>';
-    } else if (type instanceof TupleType) {
+      const layout = type.layout && !(type.layout instanceof AffineMapAttr && type.layout.value.isIdentity) ? type.layout : undefined;
+      this.printShapedBody('memref<', type.shape, type.elementType, true, layout, type.memorySpace);
+    } else if (type instanceof UnrankedMemRefType) this.printShapedBody('memref<*x', undefined, type.elementType, true, type.memorySpace);
+    else if (type instanceof ComplexType) this.printShapedBody('complex<', undefined, type.elementType, false);
+    else if (type instanceof TupleType) {
       this.text += 'tuple<';
       this.printTypes(type.types);
       this.text += '>';
@@ -1357,6 +1325,34 @@ export class Printer implements OpAsmPrinter {
       this.text = saved;
     }
     return ok ? text : undefined;
+  }
+
+  /**
+   * The body of a type with an element type: `opening` (`tensor<`, `memref<*x`, `vector<4x`),
+   * the static shape as `4x?x` when given, the element type, `, attr` for each trailing
+   * attribute present (encoding; layout and memory space, printed maybe-elided when
+   * `elidable`), then `>`.
+   */
+  private printShapedBody(
+    opening: string,
+    shape: readonly number[] | undefined,
+    elementType: Type,
+    elidable: boolean,
+    trailing?: Attribute,
+    secondTrailing?: Attribute,
+  ): void {
+    this.text += opening;
+    if (shape) this.printShape(shape);
+    this.printType(elementType);
+    if (trailing) this.printTrailingAttribute(trailing, elidable);
+    if (secondTrailing) this.printTrailingAttribute(secondTrailing, elidable);
+    this.text += '>';
+  }
+
+  private printTrailingAttribute(attr: Attribute, elidable: boolean): void {
+    this.text += ', ';
+    if (elidable) this.printAttributeMaybeElided(attr);
+    else this.printAttribute(attr);
   }
 
   private printShape(shape: readonly number[]): void {
