@@ -1,6 +1,7 @@
 /**
- * Custom-assembly building blocks shared by memref ops: MLIR's `custom<DynamicIndexList>`,
- * reassociation lists, operand/type helpers and the i64 sentinel conversion.
+ * Custom-assembly building blocks shared by memref ops (and the tensor and scf ops written in
+ * the same forms): MLIR's `custom<DynamicIndexList>`, reassociation lists, operand/type
+ * helpers, the assembly forms several ops share and the i64 sentinel conversion.
  */
 import {
   ArrayAttr,
@@ -245,4 +246,88 @@ export function printAttrDict(printer: OpAsmPrinter, op: Operation, elided: read
 /** Sets `operandSegmentSizes` on `state`. */
 export function setSegments(state: OperationState, sizes: readonly number[]): void {
   setProperty(state, 'operandSegmentSizes', DenseArrayAttr.i32(state.context, sizes));
+}
+
+/** Prints `%memref[%i, %j]`. */
+export function printIndexed(printer: OpAsmPrinter, memref: Value, indices: readonly Value[]): void {
+  printer.printOperand(memref);
+  printer.print('[');
+  printer.printOperands(indices);
+  printer.print(']');
+}
+
+/** Prints ` {attrs} : type` (the attribute dictionary without `elided`, then the type). */
+export function printAttrDictColonType(printer: OpAsmPrinter, op: Operation, type: Type, elided: readonly string[] = []): void {
+  printAttrDict(printer, op, elided);
+  printer.print(' : ');
+  printer.printType(type);
+}
+
+/** Prints ` : source-type to result-type` of an op with one source operand and one result. */
+export function printSourceToResultTypes(printer: OpAsmPrinter, op: Operation): void {
+  printer.print(' : ');
+  printer.printType(op.getOperand(0).type);
+  printer.print(' to ');
+  printer.printType(op.getResult(0).type);
+}
+
+/** Parses the cast form `%source {attrs} : source-type to result-type` (`memref.cast`, `tensor.cast`). */
+export function parseCastLike(parser: OpAsmParser, state: OperationState): boolean {
+  const s = parser.parseOperand();
+  if (!s || !parseAttrDictInto(parser, state)) return false;
+  const st = parser.parseColonType();
+  if (!st || !parser.parseKeyword('to')) return false;
+  const dt = parser.parseType();
+  if (!dt) return false;
+  const vals: Value[] = [];
+  if (!parser.resolveOperand(s, st, vals)) return false;
+  state.operands = vals;
+  state.resultTypes = [dt];
+  return true;
+}
+
+/** Prints the cast form of {@link parseCastLike}. */
+export function printCastLike(op: Operation, printer: OpAsmPrinter): void {
+  printer.print(' ');
+  printer.printOperand(op.getOperand(0));
+  printAttrDict(printer, op);
+  printSourceToResultTypes(printer, op);
+}
+
+/** Parses the dim form `{attrs} %source, %index : source-type` (`memref.dim`, `tensor.dim`); the result is an index. */
+export function parseDimLike(parser: OpAsmParser, state: OperationState): boolean {
+  if (!parseAttrDictInto(parser, state)) return false;
+  const s = parser.parseOperand();
+  if (!s || !parser.parseComma()) return false;
+  const i = parser.parseOperand();
+  if (!i) return false;
+  const t = parser.parseColonType();
+  if (!t) return false;
+  const vals: Value[] = [];
+  if (!parser.resolveOperand(s, t, vals) || !parser.resolveOperand(i, IndexType.get(parser.context), vals)) return false;
+  state.operands = vals;
+  state.resultTypes = [IndexType.get(parser.context)];
+  return true;
+}
+
+/** Prints the dim form of {@link parseDimLike}. */
+export function printDimLike(op: Operation, printer: OpAsmPrinter): void {
+  printAttrDict(printer, op);
+  printer.print(' ');
+  printer.printOperand(op.getOperand(0));
+  printer.print(', ');
+  printer.printOperand(op.getOperand(1));
+  printer.print(' : ');
+  printer.printType(op.getOperand(0).type);
+}
+
+/** Prints a terminator's `{attrs}` then, when it has operands, ` %a, %b : type-a, type-b`. */
+export function printTerminatorOperands(printer: OpAsmPrinter, op: Operation): void {
+  printAttrDict(printer, op);
+  if (op.numOperands) {
+    printer.print(' ');
+    printer.printOperands(op.operands);
+    printer.print(' : ');
+    printer.printTypes(op.operands.map((v) => v.type));
+  }
 }

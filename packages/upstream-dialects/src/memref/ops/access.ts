@@ -26,12 +26,11 @@ import {
   Traits,
   UnrankedMemRefType,
   variadic,
-  type OpAsmPrinter,
   type Attribute,
   type Operation,
   type Value,
 } from '@raptor-pim/ir-core';
-import { addAttributes, parseAttrDictInto, parseColonMemRef, printAttrDict, resolveIndices } from '../asm';
+import { addAttributes, parseAttrDictInto, parseColonMemRef, printAttrDict, printAttrDictColonType, printIndexed, resolveIndices } from '../asm';
 import {
   AlignmentAttr,
   ATOMIC_RMW_KINDS,
@@ -46,13 +45,6 @@ import {
   SignlessIntegerOrFloat,
 } from '../constraints';
 import { MemRefMessages as M } from '../diagnostics';
-
-function printIndexed(p: OpAsmPrinter, memref: Value, indices: readonly Value[]): void {
-  p.printOperand(memref);
-  p.print('[');
-  p.printOperands(indices);
-  p.print(']');
-}
 
 /** `memref.load`: reads one element. */
 export const LoadOp = defineOp({
@@ -90,9 +82,7 @@ export const LoadOp = defineOp({
   print(op, p) {
     p.print(' ');
     printIndexed(p, op.getOperand(0), op.operands.slice(1));
-    printAttrDict(p, op);
-    p.print(' : ');
-    p.printType(op.getOperand(0).type);
+    printAttrDictColonType(p, op, op.getOperand(0).type);
   },
 });
 
@@ -134,9 +124,7 @@ export const StoreOp = defineOp({
     p.printOperand(op.getOperand(0));
     p.print(', ');
     printIndexed(p, op.getOperand(1), op.operands.slice(2));
-    printAttrDict(p, op);
-    p.print(' : ');
-    p.printType(op.getOperand(1).type);
+    printAttrDictColonType(p, op, op.getOperand(1).type);
   },
 });
 
@@ -202,9 +190,7 @@ export const PrefetchOp = defineOp({
     p.print(`, ${w instanceof IntegerAttr && w.value !== 0n ? 'write' : 'read'}`);
     p.print(`, locality<${h instanceof IntegerAttr ? h.value : 0n}>`);
     p.print(`, ${d instanceof IntegerAttr && d.value !== 0n ? 'data' : 'instr'}`);
-    printAttrDict(p, op, ['isWrite', 'localityHint', 'isDataCache']);
-    p.print(' : ');
-    p.printType(op.getOperand(0).type);
+    printAttrDictColonType(p, op, op.getOperand(0).type, ['isWrite', 'localityHint', 'isDataCache']);
   },
 });
 
@@ -319,9 +305,7 @@ export const AtomicYieldOp = defineOp({
   print(op, p) {
     p.print(' ');
     p.printOperand(op.getOperand(0));
-    printAttrDict(p, op);
-    p.print(' : ');
-    p.printType(op.getOperand(0).type);
+    printAttrDictColonType(p, op, op.getOperand(0).type);
   },
 });
 
@@ -436,9 +420,7 @@ export const CopyOp = defineOp({
   print(op, p) {
     p.print(' ');
     p.printOperands(op.operands);
-    printAttrDict(p, op);
-    p.print(' : ');
-    p.printType(op.getOperand(0).type);
+    printAttrDictColonType(p, op, op.getOperand(0).type);
     p.print(' to ');
     p.printType(op.getOperand(1).type);
   },
@@ -615,9 +597,7 @@ export const DmaWaitOp = defineOp({
     printIndexed(p, op.getOperand(0), op.operands.slice(1, op.numOperands - 1));
     p.print(', ');
     p.printOperand(op.getOperand(op.numOperands - 1));
-    printAttrDict(p, op);
-    p.print(' : ');
-    p.printType(op.getOperand(0).type);
+    printAttrDictColonType(p, op, op.getOperand(0).type);
   },
 });
 

@@ -28,7 +28,16 @@ import {
   type UnresolvedOperand,
   type Value,
 } from '@raptor-pim/ir-core';
-import { indexType, parseAttrDictInto, parseColonMemRef, printAttrDict, resolveIndices, setSegments } from '../asm';
+import {
+  indexType,
+  parseAttrDictInto,
+  parseColonMemRef,
+  printAttrDict,
+  printAttrDictColonType,
+  printTerminatorOperands,
+  resolveIndices,
+  setSegments,
+} from '../asm';
 import { AlignmentAttr, AnyRankedMemRef, AnyRankedOrUnrankedMemRef, MemRef1D } from '../constraints';
 import { MemRefMessages as M } from '../diagnostics';
 import { isIdentityLayout } from '../layout';
@@ -91,9 +100,7 @@ function printAllocLike(op: Operation, p: OpAsmPrinter, nSizes: number): void {
     p.printOperands(symbols);
     p.print(']');
   }
-  printAttrDict(p, op);
-  p.print(' : ');
-  p.printType(op.getResult(0).type);
+  printAttrDictColonType(p, op, op.getResult(0).type);
 }
 
 function makeAllocOp<N extends 'memref.alloc' | 'memref.alloca'>(name: N, asmName: string) {
@@ -163,13 +170,7 @@ export const AllocaScopeReturnOp = defineOp({
     return true;
   },
   print(op, p) {
-    printAttrDict(p, op);
-    if (op.numOperands) {
-      p.print(' ');
-      p.printOperands(op.operands);
-      p.print(' : ');
-      p.printTypes(op.operands.map((v) => v.type));
-    }
+    printTerminatorOperands(p, op);
   },
 });
 
@@ -254,9 +255,7 @@ export const DeallocOp = defineOp({
   print(op, p) {
     p.print(' ');
     p.printOperand(op.getOperand(0));
-    printAttrDict(p, op);
-    p.print(' : ');
-    p.printType(op.getOperand(0).type);
+    printAttrDictColonType(p, op, op.getOperand(0).type);
   },
 });
 
@@ -329,9 +328,7 @@ export const ReallocOp = defineOp({
       p.printOperand(op.getOperand(1));
       p.print(')');
     }
-    printAttrDict(p, op);
-    p.print(' : ');
-    p.printType(op.getOperand(0).type);
+    printAttrDictColonType(p, op, op.getOperand(0).type);
     p.print(' to ');
     p.printType(op.getResult(0).type);
   },

@@ -14,11 +14,14 @@ import {
   single,
   Traits,
   variadic,
+  type OpAsmParser,
+  type OpAsmPrinter,
   type Operation,
+  type OperationState,
   type Type,
   type Value,
 } from '@raptor-pim/ir-core';
-import { addAttributes, parseAttrDictInto, printAttrDict } from '../asm';
+import { addAttributes, parseAttrDictInto, parseDimLike, printAttrDict, printAttrDictColonType, printDimLike } from '../asm';
 import {
   AnyNon0RankedOrUnrankedMemRef,
   AnyRankedMemRef,
@@ -36,29 +39,8 @@ export const DimOp = defineOp({
   operands: { source: single(AnyNon0RankedOrUnrankedMemRef), index: single(Index) },
   results: { result: single(Index) },
   traits: [Traits.NoMemoryEffect],
-  parse(parser, state) {
-    if (!parseAttrDictInto(parser, state)) return false;
-    const s = parser.parseOperand();
-    if (!s || !parser.parseComma()) return false;
-    const i = parser.parseOperand();
-    if (!i) return false;
-    const t = parser.parseColonType();
-    if (!t) return false;
-    const vals: Value[] = [];
-    if (!parser.resolveOperand(s, t, vals) || !parser.resolveOperand(i, IndexType.get(parser.context), vals)) return false;
-    state.operands = vals;
-    state.resultTypes = [IndexType.get(parser.context)];
-    return true;
-  },
-  print(op, p) {
-    printAttrDict(p, op);
-    p.print(' ');
-    p.printOperand(op.getOperand(0));
-    p.print(', ');
-    p.printOperand(op.getOperand(1));
-    p.print(' : ');
-    p.printType(op.getOperand(0).type);
-  },
+  parse: parseDimLike,
+  print: printDimLike,
   getAsmResultNames(op, setName) {
     setName(op.getResult(0), 'dim');
   },
@@ -85,11 +67,35 @@ export const RankOp = defineOp({
   print(op, p) {
     p.print(' ');
     p.printOperand(op.getOperand(0));
-    printAttrDict(p, op);
-    p.print(' : ');
-    p.printType(op.getOperand(0).type);
+    printAttrDictColonType(p, op, op.getOperand(0).type);
   },
 });
+
+/** Parses `%source : source-type -> result-types {attrs}` (the pointer and metadata extractions). */
+function parseSourceArrowResults(parser: OpAsmParser, state: OperationState): boolean {
+  const s = parser.parseOperand();
+  if (!s) return false;
+  const t = parser.parseColonType();
+  if (!t || !parser.parseArrow()) return false;
+  const r = parser.parseTypeList();
+  if (!r) return false;
+  const vals: Value[] = [];
+  if (!parser.resolveOperand(s, t, vals)) return false;
+  state.operands = vals;
+  state.resultTypes = r;
+  return parseAttrDictInto(parser, state);
+}
+
+/** Prints the form of {@link parseSourceArrowResults}. */
+function printSourceArrowResults(op: Operation, p: OpAsmPrinter): void {
+  p.print(' ');
+  p.printOperand(op.getOperand(0));
+  p.print(' : ');
+  p.printType(op.getOperand(0).type);
+  p.print(' -> ');
+  p.printTypes(op.resultTypes);
+  printAttrDict(p, op);
+}
 
 /** `memref.extract_aligned_pointer_as_index`: the aligned base pointer as an index. */
 export const ExtractAlignedPointerAsIndexOp = defineOp({
@@ -98,28 +104,8 @@ export const ExtractAlignedPointerAsIndexOp = defineOp({
   operands: { source: single(AnyRankedOrUnrankedMemRef) },
   results: { aligned_pointer: single(Index) },
   traits: [Traits.Pure],
-  parse(parser, state) {
-    const s = parser.parseOperand();
-    if (!s) return false;
-    const t = parser.parseColonType();
-    if (!t || !parser.parseArrow()) return false;
-    const r = parser.parseTypeList();
-    if (!r) return false;
-    const vals: Value[] = [];
-    if (!parser.resolveOperand(s, t, vals)) return false;
-    state.operands = vals;
-    state.resultTypes = r;
-    return parseAttrDictInto(parser, state);
-  },
-  print(op, p) {
-    p.print(' ');
-    p.printOperand(op.getOperand(0));
-    p.print(' : ');
-    p.printType(op.getOperand(0).type);
-    p.print(' -> ');
-    p.printTypes(op.resultTypes);
-    printAttrDict(p, op);
-  },
+  parse: parseSourceArrowResults,
+  print: printSourceArrowResults,
   getAsmResultNames(op, setName) {
     setName(op.getResult(0), 'intptr');
   },
@@ -154,28 +140,8 @@ export const ExtractStridedMetadataOp = defineOp({
     }
     return true;
   },
-  parse(parser, state) {
-    const s = parser.parseOperand();
-    if (!s) return false;
-    const t = parser.parseColonType();
-    if (!t || !parser.parseArrow()) return false;
-    const r = parser.parseTypeList();
-    if (!r) return false;
-    const vals: Value[] = [];
-    if (!parser.resolveOperand(s, t, vals)) return false;
-    state.operands = vals;
-    state.resultTypes = r;
-    return parseAttrDictInto(parser, state);
-  },
-  print(op, p) {
-    p.print(' ');
-    p.printOperand(op.getOperand(0));
-    p.print(' : ');
-    p.printType(op.getOperand(0).type);
-    p.print(' -> ');
-    p.printTypes(op.resultTypes);
-    printAttrDict(p, op);
-  },
+  parse: parseSourceArrowResults,
+  print: printSourceArrowResults,
   getAsmResultNames(op, setName) {
     const rank = op.getOperand(0).type instanceof MemRefType ? (op.getOperand(0).type as MemRefType).rank : 0;
     setName(op.getResult(0), 'base_buffer');
@@ -227,9 +193,7 @@ export const AssumeAlignmentOp = defineOp({
     p.printOperand(op.getOperand(0));
     const a = op.getAttr('alignment');
     p.print(`, ${a instanceof IntegerAttr ? a.value : 0n}`);
-    printAttrDict(p, op, ['alignment']);
-    p.print(' : ');
-    p.printType(op.getOperand(0).type);
+    printAttrDictColonType(p, op, op.getOperand(0).type, ['alignment']);
   },
   getAsmResultNames(op, setName) {
     setName(op.getResult(0), 'assume_align');

@@ -31,8 +31,11 @@ import {
   addAttributes,
   parseAttrDictInto,
   parseColonMemRef,
+  parseCastLike,
   parseMemRefType,
   printAttrDict,
+  printCastLike,
+  printSourceToResultTypes,
   readReassociation,
   readStaticArray,
   resolveIndices,
@@ -73,30 +76,6 @@ import { numDynamicDims } from './allocation';
 
 // ------------------------------------------------------------------ casts
 
-function parseUnaryCast(parser: OpAsmParser, state: OperationState): boolean {
-  const s = parser.parseOperand();
-  if (!s || !parseAttrDictInto(parser, state)) return false;
-  const st = parser.parseColonType();
-  if (!st || !parser.parseKeyword('to')) return false;
-  const dt = parser.parseType();
-  if (!dt) return false;
-  const vals: Value[] = [];
-  if (!parser.resolveOperand(s, st, vals)) return false;
-  state.operands = vals;
-  state.resultTypes = [dt];
-  return true;
-}
-
-function printUnaryCast(op: Operation, p: OpAsmPrinter): void {
-  p.print(' ');
-  p.printOperand(op.getOperand(0));
-  printAttrDict(p, op);
-  p.print(' : ');
-  p.printType(op.getOperand(0).type);
-  p.print(' to ');
-  p.printType(op.getResult(0).type);
-}
-
 /** `memref.cast`: converts between compatible memref types (static <-> dynamic, ranked <-> unranked). */
 export const CastOp = defineOp({
   name: 'memref.cast',
@@ -111,8 +90,8 @@ export const CastOp = defineOp({
     }
     return true;
   },
-  parse: parseUnaryCast,
-  print: printUnaryCast,
+  parse: parseCastLike,
+  print: printCastLike,
   getAsmResultNames(op, setName) {
     setName(op.getResult(0), 'cast');
   },
@@ -132,8 +111,8 @@ export const MemorySpaceCastOp = defineOp({
     }
     return true;
   },
-  parse: parseUnaryCast,
-  print: printUnaryCast,
+  parse: parseCastLike,
+  print: printCastLike,
   getAsmResultNames(op, setName) {
     setName(op.getResult(0), 'memspacecast');
   },
@@ -288,10 +267,7 @@ export const SubViewOp = defineOp({
     p.print(' ');
     p.printOperand(op.getOperand(0));
     printOffsetSizeStride(p, op, 1);
-    p.print(' : ');
-    p.printType(op.getOperand(0).type);
-    p.print(' to ');
-    p.printType(op.getResult(0).type);
+    printSourceToResultTypes(p, op);
   },
   getAsmResultNames(op, setName) {
     setName(op.getResult(0), 'subview');
@@ -365,10 +341,7 @@ export const ReinterpretCastOp = defineOp({
     p.printOperand(op.getOperand(0));
     p.print(' to ');
     printOffsetSizeStride(p, op, 1, 'labelled');
-    p.print(' : ');
-    p.printType(op.getOperand(0).type);
-    p.print(' to ');
-    p.printType(op.getResult(0).type);
+    printSourceToResultTypes(p, op);
   },
   getAsmResultNames(op, setName) {
     setName(op.getResult(0), 'reinterpret_cast');
@@ -431,10 +404,7 @@ export const ViewOp = defineOp({
     p.printOperands(op.operands.slice(2));
     p.print(']');
     printAttrDict(p, op);
-    p.print(' : ');
-    p.printType(op.getOperand(0).type);
-    p.print(' to ');
-    p.printType(op.getResult(0).type);
+    printSourceToResultTypes(p, op);
   },
   getAsmResultNames(op, setName) {
     setName(op.getResult(0), 'view');
@@ -767,10 +737,7 @@ export const TransposeOp = defineOp({
     const m = op.getAttr('permutation');
     if (m instanceof AffineMapAttr) printBareMap(p, m.value);
     printAttrDict(p, op, ['permutation']);
-    p.print(' : ');
-    p.printType(op.getOperand(0).type);
-    p.print(' to ');
-    p.printType(op.getResult(0).type);
+    printSourceToResultTypes(p, op);
   },
   getAsmResultNames(op, setName) {
     setName(op.getResult(0), 'transpose');

@@ -22,7 +22,7 @@ import {
   type UnresolvedOperand,
   type Value,
 } from '@raptor-pim/ir-core';
-import { parseAttrDictInto, printAttrDict } from '../../memref/asm';
+import { parseAttrDictInto, printAttrDict, printTerminatorOperands } from '../../memref/asm';
 import { ScfMessages as M } from '../diagnostics';
 
 /** Appends `scf.yield` to the single block of `region` when it has no terminator (creating the block). */
@@ -78,13 +78,7 @@ export const YieldOp = defineOp({
     return true;
   },
   print(op, p) {
-    printAttrDict(p, op);
-    if (op.numOperands) {
-      p.print(' ');
-      p.printOperands(op.operands);
-      p.print(' : ');
-      p.printTypes(op.operands.map((v) => v.type));
-    }
+    printTerminatorOperands(p, op);
   },
 });
 

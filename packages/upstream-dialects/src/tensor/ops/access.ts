@@ -4,7 +4,6 @@ import {
   defineOp,
   formatType,
   Index,
-  IndexType,
   RankedTensorType,
   single,
   Traits,
@@ -13,7 +12,16 @@ import {
   type Type,
   type Value,
 } from '@raptor-pim/ir-core';
-import { parseAttrDictInto, printAttrDict, resolveIndices } from '../../memref/asm';
+import {
+  parseAttrDictInto,
+  parseCastLike,
+  parseDimLike,
+  printAttrDictColonType,
+  printCastLike,
+  printDimLike,
+  printIndexed,
+  resolveIndices,
+} from '../../memref/asm';
 import { AnyTensorType, Non0RankedOrUnrankedTensor, RankedTensor } from '../constraints';
 import { TensorMessages as M } from '../diagnostics';
 import { parseRankedTensor } from './creation';
@@ -52,13 +60,8 @@ export const ExtractOp = defineOp({
   },
   print(op, p) {
     p.print(' ');
-    p.printOperand(op.getOperand(0));
-    p.print('[');
-    p.printOperands(op.operands.slice(1));
-    p.print(']');
-    printAttrDict(p, op);
-    p.print(' : ');
-    p.printType(op.getOperand(0).type);
+    printIndexed(p, op.getOperand(0), op.operands.slice(1));
+    printAttrDictColonType(p, op, op.getOperand(0).type);
   },
   getAsmResultNames(op, setName) {
     setName(op.getResult(0), 'extracted');
@@ -108,13 +111,8 @@ export const InsertOp = defineOp({
     p.print(' ');
     p.printOperand(op.getOperand(0));
     p.print(' into ');
-    p.printOperand(op.getOperand(1));
-    p.print('[');
-    p.printOperands(op.operands.slice(2));
-    p.print(']');
-    printAttrDict(p, op);
-    p.print(' : ');
-    p.printType(op.getOperand(1).type);
+    printIndexed(p, op.getOperand(1), op.operands.slice(2));
+    printAttrDictColonType(p, op, op.getOperand(1).type);
   },
   getAsmResultNames(op, setName) {
     setName(op.getResult(0), 'inserted');
@@ -128,29 +126,8 @@ export const DimOp = defineOp({
   operands: { source: single(Non0RankedOrUnrankedTensor), index: single(Index) },
   results: { result: single(Index) },
   traits: [Traits.NoMemoryEffect],
-  parse(parser, state) {
-    if (!parseAttrDictInto(parser, state)) return false;
-    const src = parser.parseOperand();
-    if (!src || !parser.parseComma()) return false;
-    const idx = parser.parseOperand();
-    if (!idx) return false;
-    const t = parser.parseColonType();
-    if (!t) return false;
-    const vals: Value[] = [];
-    if (!parser.resolveOperand(src, t, vals) || !parser.resolveOperand(idx, IndexType.get(state.context), vals)) return false;
-    state.operands = vals;
-    state.resultTypes = [IndexType.get(state.context)];
-    return true;
-  },
-  print(op, p) {
-    printAttrDict(p, op);
-    p.print(' ');
-    p.printOperand(op.getOperand(0));
-    p.print(', ');
-    p.printOperand(op.getOperand(1));
-    p.print(' : ');
-    p.printType(op.getOperand(0).type);
-  },
+  parse: parseDimLike,
+  print: printDimLike,
   getAsmResultNames(op, setName) {
     setName(op.getResult(0), 'dim');
   },
@@ -181,28 +158,8 @@ export const CastOp = defineOp({
     }
     return true;
   },
-  parse(parser, state) {
-    const s = parser.parseOperand();
-    if (!s || !parseAttrDictInto(parser, state)) return false;
-    const st = parser.parseColonType();
-    if (!st || !parser.parseKeyword('to')) return false;
-    const dt = parser.parseType();
-    if (!dt) return false;
-    const vals: Value[] = [];
-    if (!parser.resolveOperand(s, st, vals)) return false;
-    state.operands = vals;
-    state.resultTypes = [dt];
-    return true;
-  },
-  print(op, p) {
-    p.print(' ');
-    p.printOperand(op.getOperand(0));
-    printAttrDict(p, op);
-    p.print(' : ');
-    p.printType(op.getOperand(0).type);
-    p.print(' to ');
-    p.printType(op.getResult(0).type);
-  },
+  parse: parseCastLike,
+  print: printCastLike,
   getAsmResultNames(op, setName) {
     setName(op.getResult(0), 'cast');
   },

@@ -13,7 +13,7 @@ import {
   type UnresolvedOperand,
   type Value,
 } from '@raptor-pim/ir-core';
-import { parseAttrDictInto, printAttrDict, resolveIndices } from '../../memref/asm';
+import { parseAttrDictInto, printAttrDictColonType, resolveIndices } from '../../memref/asm';
 import { RankedTensor, StaticShapeTensor } from '../constraints';
 import { TensorMessages as M } from '../diagnostics';
 
@@ -76,9 +76,7 @@ export const EmptyOp = defineOp({
     p.print('(');
     p.printOperands(op.operands);
     p.print(')');
-    printAttrDict(p, op);
-    p.print(' : ');
-    p.printType(op.getResult(0).type);
+    printAttrDictColonType(p, op, op.getResult(0).type);
   },
 });
 
@@ -126,9 +124,7 @@ export const SplatOp = defineOp({
       p.printOperands(op.operands.slice(1));
       p.print(']');
     }
-    printAttrDict(p, op);
-    p.print(' : ');
-    p.printType(op.getResult(0).type);
+    printAttrDictColonType(p, op, op.getResult(0).type);
   },
   getAsmResultNames(op, setName) {
     setName(op.getResult(0), 'splat');
@@ -172,9 +168,7 @@ export const FromElementsOp = defineOp({
   print(op, p) {
     if (op.numOperands) p.print(' ');
     p.printOperands(op.operands);
-    printAttrDict(p, op);
-    p.print(' : ');
-    p.printType(op.getResult(0).type);
+    printAttrDictColonType(p, op, op.getResult(0).type);
   },
   getAsmResultNames(op, setName) {
     setName(op.getResult(0), 'from_elements');

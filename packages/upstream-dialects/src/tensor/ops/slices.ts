@@ -17,6 +17,7 @@ import {
   type Operation,
   type Value,
 } from '@raptor-pim/ir-core';
+import { printSourceToResultTypes } from '../../memref/asm';
 import { RankedTensor } from '../constraints';
 import { TensorMessages as M } from '../diagnostics';
 import { ParallelInsertionOpInterface } from '../interfaces';
@@ -103,10 +104,7 @@ export const ExtractSliceOp = defineOp({
     p.print(' ');
     p.printOperand(op.getOperand(0));
     printSliceLists(p, op, 1);
-    p.print(' : ');
-    p.printType(op.getOperand(0).type);
-    p.print(' to ');
-    p.printType(op.getResult(0).type);
+    printSourceToResultTypes(p, op);
   },
   getAsmResultNames(op, setName) {
     setName(op.getResult(0), 'extracted_slice');
