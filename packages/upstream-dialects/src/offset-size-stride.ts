@@ -6,7 +6,7 @@
  * (`memref.subview`, `memref.reinterpret_cast`, `tensor.extract_slice`, `tensor.insert_slice`,
  * `tensor.parallel_insert_slice`); each dialect keeps its own verification rules.
  */
-import type { OpAsmParser, OpAsmPrinter, Operation, OperationState, UnresolvedOperand, Value } from '@raptor-pim/ir-core';
+import { DYNAMIC, type OpAsmParser, type OpAsmPrinter, type Operation, type OperationState, type UnresolvedOperand, type Value } from '@raptor-pim/ir-core';
 import {
   addAttributes,
   parseDynamicIndexList,
@@ -125,4 +125,32 @@ export function printOffsetSizeStride(p: OpAsmPrinter, op: Operation, fixed: num
     printDynamicIndexList(p, statics, values);
   });
   printAttrDict(p, op, OFFSET_SIZE_STRIDE_PROPERTIES);
+}
+
+const NO_VALUES: readonly Value[] = Object.freeze([]);
+
+/**
+ * The static list (DYNAMIC for each value) and the dynamic operands of `list`. An all-static
+ * list (what importers build, one slice per op) is returned as it is, with no operands: the
+ * static array attribute reads it without a copy.
+ */
+export function splitMixedList(list: readonly (number | Value)[]): { statics: readonly number[]; dynamics: readonly Value[] } {
+  let allStatic = true;
+  for (let i = 0; i < list.length; i++) {
+    if (typeof list[i] !== 'number') {
+      allStatic = false;
+      break;
+    }
+  }
+  if (allStatic) return { statics: list as readonly number[], dynamics: NO_VALUES };
+  const statics: number[] = [];
+  const dynamics: Value[] = [];
+  for (const x of list) {
+    if (typeof x === 'number') statics.push(x);
+    else {
+      statics.push(DYNAMIC);
+      dynamics.push(x);
+    }
+  }
+  return { statics, dynamics };
 }

@@ -85,12 +85,15 @@ export interface DynamicIndexList {
   readonly statics: number[];
 }
 
-/** Parses `[` (ssa-use | integer) list `]` (MLIR's `parseDynamicIndexList`, square brackets). */
-export function parseDynamicIndexList(parser: OpAsmParser): DynamicIndexList | undefined {
+/**
+ * Parses `[` (ssa-use | integer) list `]` (MLIR's `parseDynamicIndexList`; `scf.forall`'s bounds
+ * use parentheses).
+ */
+export function parseDynamicIndexList(parser: OpAsmParser, delimiter: 'square' | 'paren' = 'square'): DynamicIndexList | undefined {
   // Most lists are all static: the operand array is only allocated for a dynamic entry.
   let operands: UnresolvedOperand[] | undefined;
   const statics: number[] = [];
-  const ok = parser.parseCommaSeparatedList('square', () => {
+  const ok = parser.parseCommaSeparatedList(delimiter, () => {
     const operand = parser.parseOptionalOperand();
     if (operand === undefined) return false;
     if (operand !== null) {
@@ -292,6 +295,25 @@ export function printCastLike(op: Operation, printer: OpAsmPrinter): void {
   printer.printOperand(op.getOperand(0));
   printAttrDict(printer, op);
   printSourceToResultTypes(printer, op);
+}
+
+/** Parses `%operand {attrs} : type` (`memref.dealloc`, `memref.atomic_yield`); sets no result. */
+export function parseOperandColonType(parser: OpAsmParser, state: OperationState): boolean {
+  const v = parser.parseOperand();
+  if (!v || !parseAttrDictInto(parser, state)) return false;
+  const t = parser.parseColonType();
+  if (!t) return false;
+  const vals: Value[] = [];
+  if (!parser.resolveOperand(v, t, vals)) return false;
+  state.operands = vals;
+  return true;
+}
+
+/** Prints the form of {@link parseOperandColonType}. */
+export function printOperandColonType(op: Operation, printer: OpAsmPrinter): void {
+  printer.print(' ');
+  printer.printOperand(op.getOperand(0));
+  printAttrDictColonType(printer, op, op.getOperand(0).type);
 }
 
 /** Parses the dim form `{attrs} %source, %index : source-type` (`memref.dim`, `tensor.dim`); the result is an index. */

@@ -12,6 +12,7 @@ import {
   type OpBuilder,
   type Value,
 } from '@raptor-pim/ir-core';
+import { splitMixedList } from '../offset-size-stride';
 import { reassociationAttr, staticArray } from './asm';
 import {
   computeCollapsedType,
@@ -24,19 +25,6 @@ import { CastOp, CollapseShapeOp, ExpandShapeOp, ReinterpretCastOp, SubViewOp, V
 
 /** A static value or an SSA value of type `index` (MLIR's `OpFoldResult`). */
 export type OpFoldResult = number | Value;
-
-function split(list: readonly OpFoldResult[]): { statics: number[]; dynamics: Value[] } {
-  const statics: number[] = [];
-  const dynamics: Value[] = [];
-  for (const x of list) {
-    if (typeof x === 'number') statics.push(x);
-    else {
-      statics.push(DYNAMIC);
-      dynamics.push(x);
-    }
-  }
-  return { statics, dynamics };
-}
 
 /** `memref.alloc` (or `memref.alloca` with `stack`) of `type`, with one size per dynamic dimension. */
 export function createAlloc(
@@ -91,9 +79,9 @@ export function createSubView(
   strides: readonly OpFoldResult[],
   resultType?: MemRefType,
 ): Value {
-  const o = split(offsets);
-  const s = split(sizes);
-  const t = split(strides);
+  const o = splitMixedList(offsets);
+  const s = splitMixedList(sizes);
+  const t = splitMixedList(strides);
   const type = resultType ?? inferSubViewResultType(source.type as MemRefType, { offsets: o.statics, sizes: s.statics, strides: t.statics });
   if (!type) throw new Error('internal error: createSubView on a memref without a strided layout');
   const ctx = b.context;
@@ -123,9 +111,9 @@ export function createReinterpretCast(
   strides: readonly OpFoldResult[],
   resultType: MemRefType,
 ): Value {
-  const o = split([offset]);
-  const s = split(sizes);
-  const t = split(strides);
+  const o = splitMixedList([offset]);
+  const s = splitMixedList(sizes);
+  const t = splitMixedList(strides);
   const ctx = b.context;
   return ReinterpretCastOp.build(
     b,
@@ -163,7 +151,7 @@ export function createExpandShape(
   reassociation: readonly (readonly number[])[],
   outputShape: readonly OpFoldResult[],
 ): Value | undefined {
-  const o = split(outputShape);
+  const o = splitMixedList(outputShape);
   const result = computeExpandedType(src.type as MemRefType, o.statics, reassociation);
   if (!result) return undefined;
   return ExpandShapeOp.build(

@@ -3,8 +3,9 @@
  * they split mixed static/dynamic offsets, sizes and strides (numbers or `index` values) into the
  * static arrays and operands, and infer slice result types as the verifiers do.
  */
-import { DYNAMIC, RankedTensorType, type Location, type OpBuilder, type Value } from '@raptor-pim/ir-core';
+import { RankedTensorType, type Location, type OpBuilder, type Value } from '@raptor-pim/ir-core';
 import { staticArray } from '../memref/asm';
+import { splitMixedList } from '../offset-size-stride';
 import { ExtractOp, InsertOp } from './ops/access';
 import { EmptyOp } from './ops/creation';
 import { ExtractSliceOp, InsertSliceOp, ParallelInsertSliceOp } from './ops/slices';
@@ -19,7 +20,6 @@ export interface MixedSlice {
   readonly strides?: readonly IndexOrValue[];
 }
 
-const NO_VALUES: readonly Value[] = Object.freeze([]);
 const UNIT_STRIDES: (readonly number[])[] = [];
 
 /** `rank` ones (one shared frozen array per rank). */
@@ -27,37 +27,11 @@ function unitStrides(rank: number): readonly number[] {
   return (UNIT_STRIDES[rank] ??= Object.freeze(new Array<number>(rank).fill(1)));
 }
 
-/**
- * The static list (DYNAMIC for each value) and the dynamic operands of `list`. An all-static
- * list (what importers build, one slice per op) is returned as it is, with no operands: the
- * static array attribute reads it without a copy.
- */
-function split(list: readonly IndexOrValue[]): { statics: readonly number[]; dynamics: readonly Value[] } {
-  let allStatic = true;
-  for (let i = 0; i < list.length; i++) {
-    if (typeof list[i] !== 'number') {
-      allStatic = false;
-      break;
-    }
-  }
-  if (allStatic) return { statics: list as readonly number[], dynamics: NO_VALUES };
-  const statics: number[] = [];
-  const dynamics: Value[] = [];
-  for (const x of list) {
-    if (typeof x === 'number') statics.push(x);
-    else {
-      statics.push(DYNAMIC);
-      dynamics.push(x);
-    }
-  }
-  return { statics, dynamics };
-}
-
 /** The operands and static-list attributes of a slice op built from `slice`. */
 function sliceArgs(b: OpBuilder, slice: MixedSlice) {
-  const o = split(slice.offsets);
-  const s = split(slice.sizes);
-  const t = split(slice.strides ?? unitStrides(slice.sizes.length));
+  const o = splitMixedList(slice.offsets);
+  const s = splitMixedList(slice.sizes);
+  const t = splitMixedList(slice.strides ?? unitStrides(slice.sizes.length));
   const context = b.context;
   return {
     sizes: s.statics,

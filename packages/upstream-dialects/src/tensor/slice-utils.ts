@@ -6,6 +6,7 @@
  */
 import { DYNAMIC, formatType, RankedTensorType, type Operation } from '@raptor-pim/ir-core';
 import { parseAttrDictInto } from '../memref/asm';
+import { computeRankReductionMask } from '../memref/layout';
 import type { MixedOffsetSizeStride, ParsedOffsetSizeStride } from '../offset-size-stride';
 import { TensorMessages as M } from './diagnostics';
 
@@ -79,17 +80,7 @@ export type SliceCheck = 'success' | 'rank-too-large' | 'size-mismatch' | 'elem-
  * get `reduced`; undefined when `reduced` is not a rank reduction of `original`.
  */
 export function rankReductionMask(original: readonly number[], reduced: readonly number[]): Set<number> | undefined {
-  const dropped = new Set<number>();
-  let r = 0;
-  for (let o = 0; o < original.length; o++) {
-    if (r < reduced.length && original[o] === reduced[r]) {
-      r++;
-      continue;
-    }
-    if (original[o] !== 1) return undefined;
-    dropped.add(o);
-  }
-  return r === reduced.length ? dropped : undefined;
+  return computeRankReductionMask(original, reduced);
 }
 
 /** MLIR's `isRankReducedType` for tensors: `candidate` equals `expected` up to dropped unit dims. */

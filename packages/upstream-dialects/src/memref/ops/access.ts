@@ -30,7 +30,17 @@ import {
   type Operation,
   type Value,
 } from '@raptor-pim/ir-core';
-import { addAttributes, parseAttrDictInto, parseColonMemRef, printAttrDict, printAttrDictColonType, printIndexed, resolveIndices } from '../asm';
+import {
+  addAttributes,
+  parseAttrDictInto,
+  parseColonMemRef,
+  parseOperandColonType,
+  printAttrDict,
+  printAttrDictColonType,
+  printIndexed,
+  printOperandColonType,
+  resolveIndices,
+} from '../asm';
 import {
   AlignmentAttr,
   ATOMIC_RMW_KINDS,
@@ -292,21 +302,8 @@ export const AtomicYieldOp = defineOp({
     }
     return true;
   },
-  parse(parser, state) {
-    const v = parser.parseOperand();
-    if (!v || !parseAttrDictInto(parser, state)) return false;
-    const t = parser.parseColonType();
-    if (!t) return false;
-    const vals: Value[] = [];
-    if (!parser.resolveOperand(v, t, vals)) return false;
-    state.operands = vals;
-    return true;
-  },
-  print(op, p) {
-    p.print(' ');
-    p.printOperand(op.getOperand(0));
-    printAttrDictColonType(p, op, op.getOperand(0).type);
-  },
+  parse: parseOperandColonType,
+  print: printOperandColonType,
 });
 
 /** `memref.generic_atomic_rmw`: atomic read-modify-write with the update computed by a region. */

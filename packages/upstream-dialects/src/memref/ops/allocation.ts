@@ -32,8 +32,10 @@ import {
   indexType,
   parseAttrDictInto,
   parseColonMemRef,
+  parseOperandColonType,
   printAttrDict,
   printAttrDictColonType,
+  printOperandColonType,
   printTerminatorOperands,
   resolveIndices,
   setSegments,
@@ -242,21 +244,8 @@ export const DeallocOp = defineOp({
   summary: 'memory deallocation operation',
   operands: { memref: single(AnyRankedOrUnrankedMemRef) },
   interfaces: [memoryEffects((op) => [MemoryEffects.free(op.getOperand(0))])],
-  parse(parser, state) {
-    const m = parser.parseOperand();
-    if (!m || !parseAttrDictInto(parser, state)) return false;
-    const t = parser.parseColonType();
-    if (!t) return false;
-    const vals: Value[] = [];
-    if (!parser.resolveOperand(m, t, vals)) return false;
-    state.operands = vals;
-    return true;
-  },
-  print(op, p) {
-    p.print(' ');
-    p.printOperand(op.getOperand(0));
-    printAttrDictColonType(p, op, op.getOperand(0).type);
-  },
+  parse: parseOperandColonType,
+  print: printOperandColonType,
 });
 
 /** `memref.realloc`: resizes a 1-D memref, preserving the common prefix. */

@@ -21,7 +21,7 @@ import {
   type Type,
   type Value,
 } from '@raptor-pim/ir-core';
-import { addAttributes, parseAttrDictInto, parseDimLike, printAttrDict, printAttrDictColonType, printDimLike } from '../asm';
+import { addAttributes, parseAttrDictInto, parseDimLike, parseOperandColonType, printAttrDict, printAttrDictColonType, printDimLike, printOperandColonType } from '../asm';
 import {
   AnyNon0RankedOrUnrankedMemRef,
   AnyRankedMemRef,
@@ -54,21 +54,11 @@ export const RankOp = defineOp({
   results: { result: single(Index) },
   traits: [Traits.Pure],
   parse(parser, state) {
-    const s = parser.parseOperand();
-    if (!s || !parseAttrDictInto(parser, state)) return false;
-    const t = parser.parseColonType();
-    if (!t) return false;
-    const vals: Value[] = [];
-    if (!parser.resolveOperand(s, t, vals)) return false;
-    state.operands = vals;
+    if (!parseOperandColonType(parser, state)) return false;
     state.resultTypes = [IndexType.get(parser.context)];
     return true;
   },
-  print(op, p) {
-    p.print(' ');
-    p.printOperand(op.getOperand(0));
-    printAttrDictColonType(p, op, op.getOperand(0).type);
-  },
+  print: printOperandColonType,
 });
 
 /** Parses `%source : source-type -> result-types {attrs}` (the pointer and metadata extractions). */

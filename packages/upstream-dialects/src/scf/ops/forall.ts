@@ -26,7 +26,6 @@ import {
   typeConstraint,
   variadic,
   type OpAsmArgument,
-  type OpAsmParser,
   type OperationState,
   type Type,
   type UnresolvedOperand,
@@ -35,13 +34,13 @@ import {
 import {
   addAttributes,
   parseAttrDictInto,
-
+  parseDynamicIndexList,
   printAttrDict,
-
   readStaticArray,
   resolveIndices,
   setSegments,
   staticArray,
+  type DynamicIndexList,
 } from '../../memref/asm';
 import { ParallelInsertionOpInterface } from '../../tensor/interfaces';
 import { ScfMessages as M } from '../diagnostics';
@@ -103,26 +102,6 @@ function ensureInParallel(region: Region, state: OperationState): void {
     term.regions[0]!.push(new Block());
     block.push(term);
   }
-}
-
-function parseBoundList(parser: OpAsmParser): { operands: UnresolvedOperand[]; statics: number[] } | undefined {
-  // `custom<DynamicIndexList>` with parentheses.
-  const operands: UnresolvedOperand[] = [];
-  const statics: number[] = [];
-  const ok = parser.parseCommaSeparatedList('paren', () => {
-    const o = parser.parseOptionalOperand();
-    if (o === undefined) return false;
-    if (o !== null) {
-      operands.push(o);
-      statics.push(DYNAMIC);
-      return true;
-    }
-    const v = parser.parseInteger();
-    if (v === undefined) return false;
-    statics.push(v);
-    return true;
-  });
-  return ok ? { operands, statics } : undefined;
 }
 
 /** `scf.forall`: runs its body once per point of the iteration space, lanes in any order. */
@@ -189,21 +168,21 @@ export const ForallOp = defineOp({
     const ivs = parser.parseArgumentList('paren', false);
     if (!ivs) return false;
     const index = IndexType.get(state.context);
-    let lb: { operands: UnresolvedOperand[]; statics: number[] };
-    let ub: { operands: UnresolvedOperand[]; statics: number[] } | undefined;
-    let step: { operands: UnresolvedOperand[]; statics: number[] };
+    let lb: DynamicIndexList;
+    let ub: DynamicIndexList | undefined;
+    let step: DynamicIndexList;
     if (parser.parseOptionalKeyword('in')) {
-      ub = parseBoundList(parser);
+      ub = parseDynamicIndexList(parser, 'paren');
       if (!ub) return false;
       lb = { operands: [], statics: ub.statics.map(() => 0) };
       step = { operands: [], statics: ub.statics.map(() => 1) };
     } else {
       if (!parser.parseEqual()) return false;
-      const l = parseBoundList(parser);
+      const l = parseDynamicIndexList(parser, 'paren');
       if (!l || !parser.parseKeyword('to')) return false;
-      ub = parseBoundList(parser);
+      ub = parseDynamicIndexList(parser, 'paren');
       if (!ub || !parser.parseKeyword('step')) return false;
-      const s = parseBoundList(parser);
+      const s = parseDynamicIndexList(parser, 'paren');
       if (!s) return false;
       lb = l;
       step = s;
