@@ -6,7 +6,8 @@
  * (`memref.subview`, `memref.reinterpret_cast`, `tensor.extract_slice`, `tensor.insert_slice`,
  * `tensor.parallel_insert_slice`); each dialect keeps its own verification rules.
  */
-import { DYNAMIC, type OpAsmParser, type OpAsmPrinter, type Operation, type OperationState, type UnresolvedOperand, type Value } from '@raptor-pim/ir-core';
+import { DYNAMIC } from '@raptor-pim/ir-core';
+import type { OpAsmParser, OpAsmPrinter, Operation, OperationState, UnresolvedOperand, Value } from '@raptor-pim/ir-core';
 import {
   addAttributes,
   parseDynamicIndexList,

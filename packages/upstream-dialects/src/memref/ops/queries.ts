@@ -14,13 +14,11 @@ import {
   single,
   Traits,
   variadic,
-  type OpAsmParser,
-  type OpAsmPrinter,
   type Operation,
-  type OperationState,
   type Type,
   type Value,
 } from '@raptor-pim/ir-core';
+import type { OpAsmParser, OpAsmPrinter, OperationState } from '@raptor-pim/ir-core';
 import { addAttributes, parseAttrDictInto, parseDimLike, parseOperandColonType, printAttrDict, printAttrDictColonType, printDimLike, printOperandColonType } from '../asm';
 import {
   AnyNon0RankedOrUnrankedMemRef,

@@ -27,6 +27,7 @@ import {
   type OperationState,
   type Value,
 } from '@raptor-pim/ir-core';
+import type { Type } from '@raptor-pim/ir-core';
 import {
   addAttributes,
   parseAttrDictInto,
@@ -76,47 +77,42 @@ import { numDynamicDims } from './allocation';
 
 // ------------------------------------------------------------------ casts
 
+/**
+ * The two memref casts: `%source : type to type`, pure, verified by `areCompatible` (the same
+ * incompatibility message for both), result named `resultName`.
+ */
+function memrefCastOp(name: string, summary: string, areCompatible: (from: Type, to: Type) => boolean, resultName: string) {
+  return defineOp({
+    name,
+    summary,
+    operands: { source: single(AnyRankedOrUnrankedMemRef) },
+    results: { dest: single(AnyRankedOrUnrankedMemRef) },
+    traits: [Traits.Pure],
+    verify(op) {
+      if (!areCompatible(op.source.type, op.dest.type)) {
+        op.emitOpError(M.castIncompatible(formatType(op.source.type), formatType(op.dest.type)));
+        return false;
+      }
+      return true;
+    },
+    parse: parseCastLike,
+    print: printCastLike,
+    getAsmResultNames(op, setName) {
+      setName(op.getResult(0), resultName);
+    },
+  });
+}
+
 /** `memref.cast`: converts between compatible memref types (static <-> dynamic, ranked <-> unranked). */
-export const CastOp = defineOp({
-  name: 'memref.cast',
-  summary: 'memref cast operation',
-  operands: { source: single(AnyRankedOrUnrankedMemRef) },
-  results: { dest: single(AnyRankedOrUnrankedMemRef) },
-  traits: [Traits.Pure],
-  verify(op) {
-    if (!areCastCompatible(op.source.type, op.dest.type)) {
-      op.emitOpError(M.castIncompatible(formatType(op.source.type), formatType(op.dest.type)));
-      return false;
-    }
-    return true;
-  },
-  parse: parseCastLike,
-  print: printCastLike,
-  getAsmResultNames(op, setName) {
-    setName(op.getResult(0), 'cast');
-  },
-});
+export const CastOp = memrefCastOp('memref.cast', 'memref cast operation', areCastCompatible, 'cast');
 
 /** `memref.memory_space_cast`: the same memref seen in another memory space. */
-export const MemorySpaceCastOp = defineOp({
-  name: 'memref.memory_space_cast',
-  summary: 'memref memory space cast operation',
-  operands: { source: single(AnyRankedOrUnrankedMemRef) },
-  results: { dest: single(AnyRankedOrUnrankedMemRef) },
-  traits: [Traits.Pure],
-  verify(op) {
-    if (!areMemorySpaceCastCompatible(op.source.type, op.dest.type)) {
-      op.emitOpError(M.castIncompatible(formatType(op.source.type), formatType(op.dest.type)));
-      return false;
-    }
-    return true;
-  },
-  parse: parseCastLike,
-  print: printCastLike,
-  getAsmResultNames(op, setName) {
-    setName(op.getResult(0), 'memspacecast');
-  },
-});
+export const MemorySpaceCastOp = memrefCastOp(
+  'memref.memory_space_cast',
+  'memref memory space cast operation',
+  areMemorySpaceCastCompatible,
+  'memspacecast',
+);
 
 // ------------------------------------------------------------------ offsets / sizes / strides
 

@@ -48,19 +48,34 @@ function dynCounts(op: Operation, fixed: number): number[] {
   return [a, b, Math.max(0, total - n0 - n1)];
 }
 
-/** Shared verification of the insert flavours: lists, rank-reduced source, bounds in `dest`. */
-function verifyInsertLike(op: Operation, source: RankedTensorType, dest: RankedTensorType): boolean {
+/**
+ * The checks every slice op makes: its lists against the rank of the `full` tensor (the first
+ * `fixed` operands are tensors), `slice` against the type the sizes give (`expectedOf`; a
+ * rank-reduced version of it is accepted), and the static bounds of the slice in `full`.
+ */
+function verifySlice(
+  op: Operation,
+  fixed: number,
+  full: RankedTensorType,
+  slice: RankedTensorType,
+  expectedOf: (sizes: readonly number[]) => RankedTensorType,
+): boolean {
   const lists = readSliceLists(op);
-  if (!verifySliceLists(op, lists, dynCounts(op, 2), dest.rank)) return false;
-  const expected = RankedTensorType.get(op.context, lists.sizes, dest.elementType);
-  const r = checkRankReduced(expected, source);
+  if (!verifySliceLists(op, lists, dynCounts(op, fixed), full.rank)) return false;
+  const expected = expectedOf(lists.sizes);
+  const r = checkRankReduced(expected, slice);
   if (r !== 'success') return emitSliceError(op, r, expected);
-  const bounds = checkSliceBounds(dest.shape, lists);
+  const bounds = checkSliceBounds(full.shape, lists);
   if (bounds) {
     op.emitError(bounds);
     return false;
   }
   return true;
+}
+
+/** Shared verification of the insert flavours: lists, rank-reduced source, bounds in `dest`. */
+function verifyInsertLike(op: Operation, source: RankedTensorType, dest: RankedTensorType): boolean {
+  return verifySlice(op, 2, dest, source, (sizes) => RankedTensorType.get(op.context, sizes, dest.elementType));
 }
 
 /** `tensor.extract_slice`: a (possibly rank-reduced) strided slice of a tensor. */
@@ -72,19 +87,8 @@ export const ExtractSliceOp = defineOp({
   attributes: SLICE_ATTRS,
   traits: [Traits.Pure],
   verify(view) {
-    const op = view.op;
     const source = view.source.type as RankedTensorType;
-    const lists = readSliceLists(op);
-    if (!verifySliceLists(op, lists, dynCounts(op, 1), source.rank)) return false;
-    const expected = inferSliceType(source, lists.sizes);
-    const r = checkRankReduced(expected, view.result.type as RankedTensorType);
-    if (r !== 'success') return emitSliceError(op, r, expected);
-    const bounds = checkSliceBounds(source.shape, lists);
-    if (bounds) {
-      op.emitError(bounds);
-      return false;
-    }
-    return true;
+    return verifySlice(view.op, 1, source, view.result.type as RankedTensorType, (sizes) => inferSliceType(source, sizes));
   },
   parse(parser, state) {
     const src = parser.parseOperand();
