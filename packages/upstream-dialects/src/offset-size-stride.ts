@@ -18,6 +18,7 @@ import {
   setSegments,
   staticArray,
 } from './memref/asm';
+import { MemRefMessages as M } from './memref/diagnostics';
 
 /** The static offsets, sizes and strides of a view-like op (`DYNAMIC` marks dynamic entries). */
 export interface MixedOffsetSizeStride {
@@ -154,4 +155,53 @@ export function splitMixedList(list: readonly (number | Value)[]): { statics: re
     }
   }
   return { statics, dynamics };
+}
+
+const LIST_NAMES = ['offsets', 'sizes', 'strides'] as const;
+const ENTRY_NAMES = ['offset', 'size', 'stride'] as const;
+
+/**
+ * MLIR's `OffsetSizeAndStrideOpInterface` verification: list lengths (`singleOffset`: one
+ * offset, as `memref.reinterpret_cast`; `rank`: every list has that many entries, as the tensor
+ * slices), the number of dynamic entries of each list against `dynCounts`, non-negative static
+ * offsets and sizes. Emits the first violation on `op`.
+ */
+export function verifyOffsetSizeStride(
+  op: Operation,
+  lists: MixedOffsetSizeStride,
+  dynCounts: readonly number[],
+  shape: { readonly singleOffset?: boolean; readonly rank?: number },
+): boolean {
+  const n = [lists.offsets.length, lists.sizes.length, lists.strides.length];
+  if (!shape.singleOffset && n[0] !== n[1]) {
+    op.emitError(M.mixedRank('offsets', 'sizes', n[0]!, n[1]!));
+    return false;
+  }
+  if (n[1] !== n[2]) {
+    op.emitError(M.mixedRank('sizes', 'strides', n[1]!, n[2]!));
+    return false;
+  }
+  if (shape.singleOffset && n[0] !== 1) {
+    op.emitError(M.rankedEntryCount(1, 'offset', n[0]!));
+    return false;
+  }
+  const all = [lists.offsets, lists.sizes, lists.strides];
+  for (let i = 0; i < 3; i++) {
+    if (shape.rank !== undefined && all[i]!.length !== shape.rank) {
+      op.emitError(M.rankedEntryCount(shape.rank, ENTRY_NAMES[i]!, all[i]!.length));
+      return false;
+    }
+    const dyn = all[i]!.filter((v) => v === DYNAMIC).length;
+    if (dyn !== dynCounts[i]) {
+      op.emitError(M.dynamicEntryCount(LIST_NAMES[i]!, dynCounts[i]!, dyn));
+      return false;
+    }
+  }
+  for (let i = 0; i < 2; i++)
+    for (const v of all[i]!)
+      if (v !== DYNAMIC && v < 0) {
+        op.emitError(M.nonNegative(LIST_NAMES[i]!, v));
+        return false;
+      }
+  return true;
 }

@@ -7,15 +7,13 @@
 import { DYNAMIC, formatType, RankedTensorType, type Operation } from '@raptor-pim/ir-core';
 import { parseAttrDictInto } from '../memref/asm';
 import { computeRankReductionMask } from '../memref/layout';
-import type { MixedOffsetSizeStride, ParsedOffsetSizeStride } from '../offset-size-stride';
+import { verifyOffsetSizeStride, type MixedOffsetSizeStride, type ParsedOffsetSizeStride } from '../offset-size-stride';
 import { TensorMessages as M } from './diagnostics';
 
 /** The static offsets, sizes and strides of a slice op ({@link DYNAMIC} marks dynamic entries). */
 export type MixedSliceLists = MixedOffsetSizeStride;
 
 const isDyn = (v: number) => v === DYNAMIC;
-const NAMES = ['offsets', 'sizes', 'strides'] as const;
-const SINGULAR = ['offset', 'size', 'stride'] as const;
 
 /**
  * The full offsets/sizes/strides of `op` at run time: static values, dynamic entries taken in
@@ -42,34 +40,7 @@ export function resolveSliceLists(lists: MixedSliceLists, dynamic: { offsets: nu
  * each, dynamic operand counts, non-negative static offsets and sizes.
  */
 export function verifySliceLists(op: Operation, lists: MixedSliceLists, dynCounts: readonly number[], maxRank: number): boolean {
-  const n = [lists.offsets.length, lists.sizes.length, lists.strides.length];
-  if (n[0] !== n[1]) {
-    op.emitError(M.mixedRank('offsets', 'sizes', n[0]!, n[1]!));
-    return false;
-  }
-  if (n[1] !== n[2]) {
-    op.emitError(M.mixedRank('sizes', 'strides', n[1]!, n[2]!));
-    return false;
-  }
-  const all = [lists.offsets, lists.sizes, lists.strides];
-  for (let i = 0; i < 3; i++) {
-    if (all[i]!.length !== maxRank) {
-      op.emitError(M.rankedEntryCount(maxRank, SINGULAR[i]!, all[i]!.length));
-      return false;
-    }
-    const dyn = all[i]!.filter(isDyn).length;
-    if (dyn !== dynCounts[i]) {
-      op.emitError(M.dynamicEntryCount(NAMES[i]!, dynCounts[i]!, dyn));
-      return false;
-    }
-  }
-  for (let i = 0; i < 2; i++)
-    for (const v of all[i]!)
-      if (!isDyn(v) && v < 0) {
-        op.emitError(M.nonNegative(NAMES[i]!, v));
-        return false;
-      }
-  return true;
+  return verifyOffsetSizeStride(op, lists, dynCounts, { rank: maxRank });
 }
 
 /** The result of comparing a slice type with the type inferred from the sizes. */

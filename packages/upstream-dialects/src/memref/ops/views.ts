@@ -69,6 +69,7 @@ import {
   parseOffsetSizeStride,
   printOffsetSizeStride,
   readOffsetSizeStride,
+  verifyOffsetSizeStride,
   type MixedOffsetSizeStride,
   type OffsetSizeStrideSyntax,
 } from '../../offset-size-stride';
@@ -117,47 +118,6 @@ export const MemorySpaceCastOp = memrefCastOp(
 // ------------------------------------------------------------------ offsets / sizes / strides
 
 type MixedLists = MixedOffsetSizeStride;
-
-const OSS_NAMES = ['offsets', 'sizes', 'strides'] as const;
-
-/**
- * MLIR's `OffsetSizeAndStrideOpInterface` verification: list lengths, number of dynamic entries,
- * non-negative static offsets and sizes. `offsetRank` is 1 for reinterpret_cast.
- */
-function verifyOffsetSizeStride(op: Operation, lists: MixedLists, dynCounts: readonly number[], singleOffset: boolean): boolean {
-  const n = [lists.offsets.length, lists.sizes.length, lists.strides.length];
-  if (!singleOffset && n[0] !== n[1]) {
-    op.emitError(M.mixedRank('offsets', 'sizes', n[0]!, n[1]!));
-    return false;
-  }
-  if (n[1] !== n[2]) {
-    op.emitError(M.mixedRank('sizes', 'strides', n[1]!, n[2]!));
-    return false;
-  }
-  if (singleOffset && n[0] !== 1) {
-    op.emitError(M.rankedEntryCount(1, 'offset', n[0]!));
-    return false;
-  }
-  const all = [lists.offsets, lists.sizes, lists.strides];
-  for (let i = 0; i < 3; i++) {
-    const dyn = all[i]!.filter(isDyn).length;
-    if (dyn !== dynCounts[i]) {
-      op.emitError(M.dynamicEntryCount(OSS_NAMES[i]!, dynCounts[i]!, dyn));
-      return false;
-    }
-  }
-  for (const v of lists.offsets)
-    if (!isDyn(v) && v < 0) {
-      op.emitError(M.nonNegative('offsets', v));
-      return false;
-    }
-  for (const v of lists.sizes)
-    if (!isDyn(v) && v < 0) {
-      op.emitError(M.nonNegative('sizes', v));
-      return false;
-    }
-  return true;
-}
 
 const segmentLengths = (op: Operation) => offsetSizeStrideCounts(op, 1);
 
@@ -226,7 +186,7 @@ export const SubViewOp = defineOp({
   verify(view) {
     const op = view.op;
     const lists = readOffsetSizeStride(op);
-    if (!verifyOffsetSizeStride(op, lists, segmentLengths(op), false)) return false;
+    if (!verifyOffsetSizeStride(op, lists, segmentLengths(op), {})) return false;
     const base = view.source.type as MemRefType;
     const sub = view.result.type as MemRefType;
     if (lists.offsets.length !== base.rank) {
@@ -288,7 +248,7 @@ export const ReinterpretCastOp = defineOp({
   verify(view) {
     const op = view.op;
     const lists = readOffsetSizeStride(op);
-    if (!verifyOffsetSizeStride(op, lists, segmentLengths(op), true)) return false;
+    if (!verifyOffsetSizeStride(op, lists, segmentLengths(op), { singleOffset: true })) return false;
     const src = view.source.type as MemRefType | UnrankedMemRefType;
     const dst = view.result.type as MemRefType;
     if (src.memorySpace !== dst.memorySpace) {
