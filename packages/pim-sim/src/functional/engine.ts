@@ -287,24 +287,11 @@ class FunctionalEngine {
     }
     const peer = this.peerOf(c, pc, code[base + F_CORE]);
     const other = this.cores[peer];
-    if (op === OP.send) {
-      // Rendezvous with the receiver's matching recv.
-      if (other.block === BLOCK_RECV && other.peer === c.id) {
-        this.transfer(c, pc, other, other.pc);
-        other.block = BLOCK_NONE;
-        other.pc++;
-        c.block = BLOCK_NONE;
-        c.pc++;
-        this.executed += 2;
-        return true;
-      }
-      c.block = BLOCK_SEND;
-      c.peer = peer;
-      return false;
-    }
-    // recv
-    if (other.block === BLOCK_SEND && other.peer === c.id) {
-      this.transfer(other, other.pc, c, pc);
+    // send or recv: rendezvous with the peer's matching recv or send (data flows sender to receiver).
+    const isSend = op === OP.send;
+    if (other.block === (isSend ? BLOCK_RECV : BLOCK_SEND) && other.peer === c.id) {
+      if (isSend) this.transfer(c, pc, other, other.pc);
+      else this.transfer(other, other.pc, c, pc);
       other.block = BLOCK_NONE;
       other.pc++;
       c.block = BLOCK_NONE;
@@ -312,7 +299,7 @@ class FunctionalEngine {
       this.executed += 2;
       return true;
     }
-    c.block = BLOCK_RECV;
+    c.block = isSend ? BLOCK_SEND : BLOCK_RECV;
     c.peer = peer;
     return false;
   }
