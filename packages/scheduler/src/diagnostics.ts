@@ -68,6 +68,11 @@ export const SchedulerMessages = {
   sizeMismatch: (key: string, sent: number, received: number) =>
     `transfer on ${key} sends ${sent} bytes but the matching receive expects ${received} bytes`,
   deadlock: (cycle: string) => `communication deadlock: the cross-core happens-before graph has a cycle: ${cycle}`,
+  strategyFallback: (fallback: string, why: string) =>
+    `${why.replace(/^spat-schedule: /, '')}; scheduled as ${fallback} instead (layer after layer, no pipeline between layers; option fallback=none refuses instead)`,
+  fallbackName: (strategy: string, fallback: string) => `${strategy} as ${fallback}`,
+  fallbackNote: (strategy: string, why: string) => `${strategy} fell back to layer-sequential because ${why.replace(/^spat-schedule: /, '')}`,
+  fallbackRefused: (why: string, fallback: string, fallbackWhy: string) => `${why}; the ${fallback} fallback does not fit either: ${fallbackWhy.replace(/^spat-schedule: /, '')}`,
   windowFallbackHost: (strategy: string) =>
     `${strategy}: the window pipeline would deadlock with blocking sends and receives, and so would whole layers through channels; activations go through host slots instead (READY/FREE)`,
   windowSendOrder: (strategy: string) =>

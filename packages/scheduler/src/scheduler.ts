@@ -137,11 +137,16 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
       const opts = withDefaults(spec.optionsSchema, options);
       const enforce = enforcesLocalMemory(opts);
       const diagnostics: Diagnostic[] = [];
-      const error = (op: Operation, message: string): void => {
-        diagnostics.push(new Diagnostic('error', op.location, message));
+      const error = (op: Operation, message: string, fallback?: string): void => {
+        const d = new Diagnostic('error', op.location, message);
+        // A plan of another kind than the strategy's own: why the strategy took it.
+        if (fallback) d.attachNote(M.fallbackNote(spec.name, fallback));
+        diagnostics.push(d);
       };
       const funcs = functionsOf(module);
       interface Planned {
+        /** The strategy's name in messages (with the fallback it took, if any). */
+        name: string;
         workload: Workload;
         plan: SchedulePlan;
         trafficBefore: number;
@@ -220,6 +225,8 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
           error(func, planned0);
           continue;
         }
+        const name = planned0.fallback ? M.fallbackName(spec.name, planned0.strategy) : spec.name;
+        if (planned0.fallback) warnings.push(M.strategyFallback(planned0.strategy, planned0.fallback));
         // Replicas whose whole values would not fit hold only their windows and parts.
         const virtual = enforce ? withWindows(workload, planned0, cost) : planned0;
         const virtualCores = 1 + Math.max(-1, ...virtual.placements.flatMap((p) => [...p.cores]));
@@ -227,14 +234,14 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
         const identity = Array.from({ length: virtualCores }, (_, i) => i);
         const before = trafficCost(traffic, identity, cost);
         let next: Planned;
-        if (spec.placeOnMesh === false) next = { workload, plan: virtual, trafficBefore: before, trafficAfter: before, warnings };
+        if (spec.placeOnMesh === false) next = { name, workload, plan: virtual, trafficBefore: before, trafficAfter: before, warnings };
         else {
           const mesh = placeOnMesh(virtualCores, traffic, cost);
-          next = { workload, plan: remapPlan(virtual, mesh.physical), trafficBefore: mesh.naiveCost, trafficAfter: mesh.cost, warnings };
+          next = { name, workload, plan: remapPlan(virtual, mesh.physical), trafficBefore: mesh.naiveCost, trafficAfter: mesh.cost, warnings };
         }
         if (enforce) {
           for (const c of planLocalMemory(workload, next.plan, planReads(workload, next.plan), cost)) {
-            if (c.peakBytes > cost.localMemoryBytes) error(func, M.coreMemory(spec.name, c.core, c.peakBytes, cost.localMemoryBytes, c.peakAt));
+            if (c.peakBytes > cost.localMemoryBytes) error(func, M.coreMemory(name, c.core, c.peakBytes, cost.localMemoryBytes, c.peakAt), planned0.fallback);
           }
         }
         planned.push(next);
@@ -259,7 +266,7 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
           p.workload = new Workload(p.workload.func, cost);
         };
         if (done.hostOverflow) {
-          error(p.workload.func, M.hostSlotMemory(spec.name, done.hostOverflow.neededBytes, done.hostOverflow.budgetBytes, cost.hostMemoryBytes));
+          error(p.workload.func, M.hostSlotMemory(p.name, done.hostOverflow.neededBytes, done.hostOverflow.budgetBytes, cost.hostMemoryBytes), p.plan.fallback);
           return failed();
         }
         if (hostPlan && done.hostFallbacks > 0 && !fine && verifyCommunication(p.workload.func, target).deadlock) {
@@ -272,11 +279,11 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
           done = materializeSchedule(p.workload, p.plan, reads, cost, { groupReadyRegisters: true });
           if (done.hostFallbacks > 0 && verifyCommunication(p.workload.func, target).deadlock) {
             p.workload.func.regions[0]!.takeBody(backup!.regions[0]!);
-            error(p.workload.func, M.hostFallbackDeadlock(spec.name, done.hostFallbacks, done.hostSlots, cost.hostMemoryBytes));
+            error(p.workload.func, M.hostFallbackDeadlock(p.name, done.hostFallbacks, done.hostSlots, cost.hostMemoryBytes), p.plan.fallback);
             return failed();
           }
         }
-        if (hostPlan && done.hostFallbacks > 0) p.warnings.push(M.hostFallbacks(spec.name, done.hostFallbacks, done.hostSlots, cost.hostMemoryBytes));
+        if (hostPlan && done.hostFallbacks > 0) p.warnings.push(M.hostFallbacks(p.name, done.hostFallbacks, done.hostSlots, cost.hostMemoryBytes));
         if (fine && backup) {
           const deadlocked = (): boolean => verifyCommunication(p.workload.func, target).deadlock !== undefined;
           // First repair: the nodes whose scheduled computes lie on the cycle wait for whole
@@ -298,7 +305,7 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
               if (ordered && !ordered.hostOverflow && !deadlocked()) {
                 done = ordered;
                 cycle = undefined;
-                p.warnings.push(M.windowSendOrder(spec.name));
+                p.warnings.push(M.windowSendOrder(p.name));
               } else {
                 if (ordered) restoreBody();
                 done = materializeSchedule(p.workload, p.plan, reads, cost);
@@ -335,7 +342,7 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
             repairs++;
             cycle = verifyCommunication(p.workload.func, target).deadlock;
           }
-          if (!cycle && repairs > 0) p.warnings.push(M.windowRepair(spec.name, p.plan.placements.filter((x) => x.granularity === 'layer').length));
+          if (!cycle && repairs > 0) p.warnings.push(M.windowRepair(p.name, p.plan.placements.filter((x) => x.granularity === 'layer').length));
           if (cycle) {
             // Fallbacks, in order: consumers wait for whole layers (send tasks in one global
             // order), except computes whose partial result would not fit a core; then every
@@ -366,12 +373,12 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
               estimate = fallbackEstimate;
               done = fallbackDone;
               settled = true;
-              p.warnings.push(plan.transfer === 'host' ? M.windowFallbackHost(spec.name) : M.windowFallback(spec.name));
+              p.warnings.push(plan.transfer === 'host' ? M.windowFallbackHost(p.name) : M.windowFallback(p.name));
               break;
             }
             if (!settled) {
               p.workload.func.regions[0]!.takeBody(backup.regions[0]!);
-              error(p.workload.func, over ? M.windowFallbackMemory(spec.name, over.core, over.peakBytes, cost.localMemoryBytes) : M.windowFallbackDeadlock(spec.name));
+              error(p.workload.func, over ? M.windowFallbackMemory(p.name, over.core, over.peakBytes, cost.localMemoryBytes) : M.windowFallbackDeadlock(p.name), p.plan.fallback);
               return failed();
             }
           }

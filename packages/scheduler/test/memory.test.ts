@@ -33,11 +33,11 @@ function targetWithHostMemory(bytes: number): Target {
  * Schedules the lowered `model` with `strategy` on `target`, expecting a refusal: no report, one
  * error, the module as it was. Returns the error (undefined when the model is not available).
  */
-function refusal(model: string, strategy: string, target: Target): string | undefined {
+function refusal(model: string, strategy: string, target: Target, options: Record<string, string> = {}): string | undefined {
   const m = lowered(model);
   if (!m) return undefined;
   const before = printOperation(m.module);
-  const r = schedule(m.module, strategy, target);
+  const r = schedule(m.module, strategy, target, options);
   expect(r.report).toBeUndefined();
   expect(r.errors).toHaveLength(1);
   expect(printOperation(m.module)).toBe(before);
@@ -174,14 +174,36 @@ describe('mobilenet_block on the default target', () => {
     expect(run(m.module, m.fn, m.args)).toEqual(reference);
   });
 
-  it.each(['throughput', 'latency'])('%s: refused with the reason, local memory (the same search without it packs), the module unchanged', (strategy) => {
-    const error = refusal('mobilenet_block', strategy, defaultTarget());
-    if (error === undefined) return;
-    expect(error).toMatch(
-      new RegExp(
-        `^spat-schedule: strategy '${strategy}' found no mapping of the graph computes onto 64 cores \\(the replicas fit the crossbars but no packing keeps every core within its local memory \\(the same search without that constraint finds packings\\): the fewest replicas local memory allows are \\d+, taking up to \\d+ of a core's 65536 bytes each \\(#\\d+ `,
-      ),
+  const noPipeline = (strategy: string): RegExp =>
+    new RegExp(
+      `strategy '${strategy}' found no mapping of the graph computes onto 64 cores \\(the replicas fit the crossbars but no packing keeps every core within its local memory \\(the same search without that constraint finds packings\\): the fewest replicas local memory allows are \\d+, taking up to \\d+ of a core's 65536 bytes each \\(#\\d+ `,
     );
+
+  it.each(['throughput', 'latency'])('%s with fallback=none: refused with the reason, local memory (the same search without it packs), the module unchanged', (strategy) => {
+    const error = refusal('mobilenet_block', strategy, defaultTarget(), { fallback: 'none' });
+    if (error === undefined) return;
+    expect(error).toMatch(new RegExp(`^spat-schedule: ${noPipeline(strategy).source}`));
+  });
+
+  it('throughput and latency: no pipeline fits, so both schedule layer after layer as layer-sequential does, with the reason as a warning; verified and equal to the graph', () => {
+    const m = lowered('mobilenet_block');
+    if (!m) return;
+    const reference = run(m.module, m.fn, m.args);
+    const r = schedule(m.module, 'throughput', defaultTarget());
+    expect(r.errors).toEqual([]);
+    expect(r.report!.warnings[0]).toMatch(noPipeline('throughput'));
+    expect(r.report!.warnings[0]).toMatch(/; scheduled as layer-sequential instead \(layer after layer, no pipeline between layers; option fallback=none refuses instead\)$/);
+    expect(r.report!.strategy).toBe('throughput');
+    expect(r.report!.channels).toBe(0);
+    expect(checkModule(m.module)).toEqual([]);
+    expect(run(m.module, m.fn, m.args)).toEqual(reference);
+    // latency falls back to the same plan: the same scheduled module.
+    const scheduled = printOperation(m.module);
+    const again = lowered('mobilenet_block')!;
+    const l = schedule(again.module, 'latency', defaultTarget());
+    expect(l.errors).toEqual([]);
+    expect(l.report!.warnings[0]).toMatch(noPipeline('latency'));
+    expect(printOperation(again.module)).toBe(scheduled);
   });
 
   it('layer-sequential with 0.75 MiB of host memory: slots whose readers ran before a writer share its bytes; verified and equal to the graph', () => {

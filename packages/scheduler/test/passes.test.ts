@@ -111,7 +111,7 @@ describe('the dialect reference graph batch', () => {
     expect(runPipeline(ok.ctx, ok.module, 'builtin.module(spat-schedule{strategy=throughput tolerance=0.01})').errors).toEqual([]);
     const bad = parse('graph-batch.mlir');
     expect(runPipeline(bad.ctx, bad.module, 'builtin.module(spat-schedule{strategy=throughput bogus=1})').errors).toEqual([
-      "spat-schedule: strategy 'throughput' has no option 'bogus'; its options are: tolerance, local-memory",
+      "spat-schedule: strategy 'throughput' has no option 'bogus'; its options are: tolerance, local-memory, fallback",
     ]);
     const badValue = parse('graph-batch.mlir');
     expect(runPipeline(badValue.ctx, badValue.module, 'builtin.module(spat-schedule{strategy=layer-sequential transfer=carrier-pigeon})').errors[0]).toMatch(

@@ -177,16 +177,27 @@ describe('resnet18 with oversized computes split', () => {
     },
   );
 
-  (SLOW ? it.each(['throughput', 'latency']) : it.skip.each(['(RAPTOR_SLOW_TESTS=1)']))('%s with local-memory=enforce: refused with the crossbars the memory replicas need', (strategy) => {
+  (SLOW ? it.each(['throughput', 'latency']) : it.skip.each(['(RAPTOR_SLOW_TESTS=1)']))('%s with local-memory=enforce and fallback=none: refused on the mapping, no compute refused on its own', (strategy) => {
+    const m = lowered();
+    if (!m) return;
+    const scheduler = BUILTIN_SCHEDULERS.find((x) => x.name === strategy)!;
+    const r = scheduler.schedule(m.module, defaultTarget(), { fallback: 'none' });
+    expect(r.module).toBeUndefined();
+    const text = (r.diagnostics ?? []).map((d) => d.message).join('\n');
+    expect(text).not.toMatch(/needs \d+ bytes of live local memory on one core/);
+    expect(text).toMatch(new RegExp(`strategy '${strategy}' found no mapping of the graph computes onto 64 cores \\(`));
+  });
+
+  (SLOW ? it.each(['throughput', 'latency']) : it.skip.each(['(RAPTOR_SLOW_TESTS=1)']))('%s: its layer-sequential fallback is refused on host memory, with a note saying why the strategy fell back', (strategy) => {
     const m = lowered();
     if (!m) return;
     const scheduler = BUILTIN_SCHEDULERS.find((x) => x.name === strategy)!;
     const r = scheduler.schedule(m.module, defaultTarget(), {});
     expect(r.module).toBeUndefined();
-    const text = (r.diagnostics ?? []).map((d) => d.message).join('\n');
-    // No compute is refused on its own any more: only the mapping, with the crossbar count.
-    expect(text).not.toMatch(/needs \d+ bytes of live local memory on one core/);
-    expect(text).toMatch(new RegExp(`strategy '${strategy}' found no mapping of the graph computes onto 64 cores \\(the replicas local memory needs take \\d+ crossbars and the target has 4096; the largest share is #\\d+ \\S+: \\d+ replicas x \\d+ crossbars\\)`));
+    expect(r.diagnostics).toHaveLength(1);
+    const d = r.diagnostics![0]!;
+    expect(d.message).toMatch(new RegExp(`^spat-schedule: strategy '${strategy} as layer-sequential': its host slots need \\d+ bytes`));
+    expect(d.notes.map((n) => n.message)).toEqual([expect.stringMatching(new RegExp(`^${strategy} fell back to layer-sequential because strategy '${strategy}' found no mapping`))]);
   });
 
   (SLOW ? it : it.skip)('layer4 to the classifier: split, scheduled (throughput) and unsplit outputs are equal and match onnxruntime', () => {

@@ -100,6 +100,12 @@ export interface SchedulePlan {
    * false when an inference starts after the previous one finished (period = latency).
    */
   readonly pipelined: boolean;
+  /**
+   * Set when the strategy could not build its own kind of schedule and returns another kind (a
+   * throughput or latency pipeline that does not fit the target, scheduled layer after layer):
+   * why. The driver reports it as a warning and names it in any later refusal.
+   */
+  readonly fallback?: string;
 }
 
 /** True when readers of `producer` on other cores load its results from host slots (host plan, or a spilled node). */

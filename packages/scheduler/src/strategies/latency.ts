@@ -23,6 +23,7 @@ import { crossbarsOf, layerWiseReplications, planReplicasForPeriod } from '../pl
 import { divisors, type Granularity, type NodePlacement, type Replication, type SchedulePlan, type TransferMode } from '../planning/schedule-plan';
 import { planReads } from '../planning/transfers';
 import { createPlanScheduler, type PlanContext } from '../scheduler';
+import { fallbackOption, layerSequentialFallback } from './layer-sequential';
 import { SchedulerMessages as M } from '../diagnostics';
 
 const stepsOption = uintOption('max-steps', 6, 'greedy replication steps');
@@ -64,7 +65,8 @@ function latencyOf(workload: Workload, plan: SchedulePlan, cost: CostModel): num
   return estimateSchedule(workload, plan, planReads(workload, plan), cost).latencyNs;
 }
 
-function planLatency({ workload, cost, options }: PlanContext): SchedulePlan | string {
+function planLatency(context: PlanContext): SchedulePlan | string {
+  const { workload, cost, options } = context;
   const enforce = enforcesLocalMemory(options);
   let packing: Packing = {
     granularity: enforce ? granularityForMemory(workload, cost, 'window') : workload.nodes.map(() => 'window'),
@@ -112,7 +114,7 @@ function planLatency({ workload, cost, options }: PlanContext): SchedulePlan | s
     const shortfall = enforce ? replicaCrossbarShortfall(workload, cost, packing.reserve, packing.transfer) : undefined;
     // Local memory alone, where one copy per layer packs without it.
     const memory = enforce && !shortfall && planFor(workload, cost, single, { ...packing, enforce: false }) ? localMemoryPackingDetail(workload, cost, packing.reserve, packing.transfer) : undefined;
-    return M.noPacking('latency', cost.cores, shortfall ?? memory);
+    return layerSequentialFallback(context, M.noPacking('latency', cost.cores, shortfall ?? memory));
   }
   const chosenPacking = best;
   let chosen: Candidate = current;
@@ -151,6 +153,6 @@ function planLatency({ workload, cost, options }: PlanContext): SchedulePlan | s
 export const latencyScheduler = createPlanScheduler({
   name: 'latency',
   description: 'fine-grained (row/window) pipeline for batch 1 with replication where it shortens the critical path',
-  optionsSchema: [stepsOption, localMemoryOption],
+  optionsSchema: [stepsOption, localMemoryOption, fallbackOption],
   plan: planLatency,
 });

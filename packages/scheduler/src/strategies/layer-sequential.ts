@@ -253,6 +253,29 @@ export function planLayerSequential({ workload, cost, options }: PlanContext): S
   return first;
 }
 
+/** The option of the pipelined strategies choosing what they do when no pipeline fits the target. */
+export const fallbackOption = enumOption(
+  'fallback',
+  ['layer-sequential', 'none'] as const,
+  'layer-sequential',
+  'when no pipeline fits the target: schedule layer after layer as layer-sequential does (with a warning), or refuse',
+);
+
+/**
+ * What a pipelined strategy returns when no pipeline of its kind fits the target (`why`, the
+ * refusal it would give): with the option `fallback=layer-sequential` (the default) the plan of
+ * `layer-sequential` with host transfers (one layer after another, nothing kept live between
+ * layers), marked with the reason (`SchedulePlan.fallback`, reported as a warning); with
+ * `fallback=none`, or when that plan does not exist either, the refusal (naming both reasons).
+ */
+export function layerSequentialFallback(context: PlanContext, why: string): SchedulePlan | string {
+  if (context.options['fallback'] === 'none') return why;
+  const options = { ...context.options, transfer: 'host' };
+  const plan = planLayerSequential({ ...context, options });
+  if (typeof plan === 'string') return M.fallbackRefused(why, 'layer-sequential', plan);
+  return { ...plan, fallback: why };
+}
+
 /** The `layer-sequential` strategy. */
 export const layerSequentialScheduler = createPlanScheduler({
   name: 'layer-sequential',

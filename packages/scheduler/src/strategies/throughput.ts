@@ -19,6 +19,7 @@ import { layerWiseCandidates, replicationCandidates, type PackingConstraints, ty
 import { planReads } from '../planning/transfers';
 import type { Granularity, NodePlacement, SchedulePlan, TransferMode } from '../planning/schedule-plan';
 import { createPlanScheduler, type PlanContext } from '../scheduler';
+import { fallbackOption, layerSequentialFallback } from './layer-sequential';
 import { SchedulerMessages as M } from '../diagnostics';
 
 const toleranceOption = floatOption('tolerance', 0.001, 'relative precision of the binary search on the period');
@@ -53,7 +54,10 @@ export function planThroughput(context: PlanContext, granularity: Granularity, s
     transfer = 'host';
     candidates = search({ granularity: granularities, ignoreMemory: false, transfer });
   }
-  if (!candidates.length && !layerWise.length) return M.noPacking(strategy, cost.cores, enforce ? (replicaCrossbarShortfall(workload, cost, granularities) ?? memoryPackingDetail(context, granularities, search)) : undefined);
+  if (!candidates.length && !layerWise.length) {
+    const why = M.noPacking(strategy, cost.cores, enforce ? (replicaCrossbarShortfall(workload, cost, granularities) ?? memoryPackingDetail(context, granularities, search)) : undefined);
+    return layerSequentialFallback(context, why);
+  }
   // The estimate decides among the packings the period search accepted (ties: the smaller period).
   let best: { plan: SchedulePlan; throughput: number } | undefined;
   const layer = workload.nodes.map((): Granularity => 'layer');
@@ -80,6 +84,6 @@ function memoryPackingDetail(context: PlanContext, granularities: readonly Granu
 export const throughputScheduler = createPlanScheduler({
   name: 'throughput',
   description: 'batch-granularity inter-layer pipeline with weight replication into free crossbars, activations in channels',
-  optionsSchema: [toleranceOption, localMemoryOption],
+  optionsSchema: [toleranceOption, localMemoryOption, fallbackOption],
   plan: (context) => planThroughput(context, 'layer', 'throughput'),
 });
