@@ -28,7 +28,7 @@ export type { InputWindow, WorkloadInput, WorkloadNode, WorkloadProblem, Workloa
 export { analyzeFragmentNeeds, boundingBox, evaluateIndex, physicalViewSplit, sourceRegions } from './analysis/fragment-needs';
 export type { Box } from './analysis/fragment-needs';
 export { firstLaneOfReplica, intersectBoxes, largestReplicaWindowBytes, largestRunWindowBytes, partBytes, replicaWindow, runWindow, streamingWindows, windowBytes, windowOfLanes, windowRunsOf } from './planning/windows';
-export { coreOfLane, divisors, lanesOfReplica, readsThroughHost, replicaOfLane, roundsOf, usesHostSlots } from './planning/schedule-plan';
+export { coreOfLane, divisors, lanesOfReplica, readsThroughHost, replicaOfLane, roundsOf, streamGroups, usesHostSlots } from './planning/schedule-plan';
 export type { Granularity, NodePlacement, Replication, SchedulePlan, TransferMode } from './planning/schedule-plan';
 export { laneBusyNs, packReplicas, replicaItems, replicaTimeNs } from './planning/core-mapping';
 export type { CorePacking, PackOptions, ReplicaItem } from './planning/core-mapping';
@@ -37,6 +37,7 @@ export type { PackingConstraints, ReplicationPlan } from './planning/replication
 export {
   canStreamWindows,
   enforcesLocalMemory,
+  footprintMode,
   granularityForMemory,
   LOCAL_MEMORY_MODES,
   localMemoryOption,
@@ -51,7 +52,7 @@ export {
   streamsResults,
   withWindows,
 } from './planning/local-memory';
-export type { CoreMemory, MemoryParts, PlacedFootprint, ReplicaFootprint } from './planning/local-memory';
+export type { CoreMemory, FootprintMode, MemoryParts, PlacedFootprint, ReplicaFootprint } from './planning/local-memory';
 export { addTraffic, placeOnMesh, trafficCost } from './planning/placement';
 export { mirrorHostFedComputes } from './planning/mirrors';
 export type { MeshPlacement, TrafficMatrix } from './planning/placement';
@@ -59,6 +60,7 @@ export { planReads, remapPlan, trafficOf } from './planning/transfers';
 export type { FragmentPiece, FragmentRead, ReplicaInputReads } from './planning/transfers';
 export { planSendOrder, type SendSchedule } from './planning/send-order';
 export { estimateSchedule } from './planning/estimate';
+export { hostSlotBudget, hostSlotPeak, readersOfNodes, valuesKeptOnChip, type HostSlotPeak } from './planning/host-slots';
 export type { CoreUsage, ScheduleEstimate } from './planning/estimate';
 export { materializeSchedule, type MaterializeOptions } from './transforms/materialize-schedule';
 export type { MaterializeResult } from './transforms/materialize-schedule';

@@ -38,6 +38,8 @@ export type LayerReport = {
   readonly windowRounds?: number;
   /** Exact streaming windows: each run holds only what it reads (see `NodePlacement.exactWindows`). */
   readonly exactWindows?: boolean;
+  /** In a host plan: results streamed to the readers through channels, not host slots (see `NodePlacement.onChip`). */
+  readonly onChip?: boolean;
 };
 
 /** The bounds of hardware-defaults.md for the scheduled model. */
@@ -174,7 +176,7 @@ export function formatReport(report: ScheduleReport): string {
     `  bounds: B0 ${b.crossbarsNeeded}/${b.crossbarsAvailable} crossbars, B1 ${fmtNs(b.b1Ns)}, B2 ${fmtNs(b.b2Ns)}, B3 ${fmtNs(b.b3Ns)}, B4 ${fmtNs(b.b4Ns)}, B5 ${fmtNs(b.b5Ns)}`,
   );
   lines.push('  layers:');
-  for (const l of report.layers) lines.push(`    ${l.name}: ${l.lanes} lanes, ${l.replicas} replicas x ${l.copies} copies on cores [${l.cores.join(', ')}]${l.mirrors.length ? ` (recomputed on ${l.mirrors.length} more)` : ''}, ${l.crossbarsPerCopy} crossbars/copy, ${l.granularity}${l.windowRounds !== undefined ? `, ${l.exactWindows ? 'an exact window' : 'a window'} per ${l.windowRounds} rounds` : ''}`);
+  for (const l of report.layers) lines.push(`    ${l.name}: ${l.lanes} lanes, ${l.replicas} replicas x ${l.copies} copies on cores [${l.cores.join(', ')}]${l.mirrors.length ? ` (recomputed on ${l.mirrors.length} more)` : ''}, ${l.crossbarsPerCopy} crossbars/copy, ${l.granularity}${l.windowRounds !== undefined ? `, ${l.exactWindows ? 'an exact window' : 'a window'} per ${l.windowRounds} rounds` : ''}${l.onChip ? ', streamed on chip' : ''}`);
   lines.push('  cores:');
   for (const c of report.cores) {
     lines.push(

@@ -252,7 +252,7 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
         let reads = planReads(p.workload, p.plan);
         // A window pipeline sends inside producer bodies; blocking transfers may then form a
         // cycle across cores. Check it, and fall back to layer granularity (send tasks) if so.
-        const fine = p.plan.transfer === 'channel' && p.plan.placements.some((x) => x.granularity === 'window');
+        const fine = (p.plan.transfer === 'channel' || p.plan.placements.some((x) => x.onChip)) && p.plan.placements.some((x) => x.granularity === 'window');
         // Host slots that do not fit the host memory or the event registers fall back to channels,
         // which may deadlock in a schedule ordered for slots: keep the body to restore then.
         const hostPlan = usesHostSlots(p.plan);
@@ -395,6 +395,7 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
           granularity: p.plan.placements[n.index]!.granularity,
           ...(p.plan.placements[n.index]!.windowRounds !== undefined ? { windowRounds: p.plan.placements[n.index]!.windowRounds } : {}),
           ...(p.plan.placements[n.index]!.exactWindows ? { exactWindows: true } : {}),
+          ...(p.plan.placements[n.index]!.onChip ? { onChip: true } : {}),
         }));
         const name = FuncOp.get(p.workload.func).sym_name.value;
         // Peak local memory per core: the model of what the stream will allocate (planning/local-memory).

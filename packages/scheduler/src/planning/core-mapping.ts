@@ -6,7 +6,7 @@
 import type { CostModel } from '@raptor-pim/pim-target';
 import type { Workload, WorkloadNode } from '../analysis/workload';
 import { laneWorkOf } from './estimate';
-import { hasConsumers, placedFootprint, type ReplicaFootprint } from './local-memory';
+import { hasConsumers, placedFootprint, type FootprintMode, type ReplicaFootprint } from './local-memory';
 import { partBytes } from './windows';
 import type { Granularity, Replication, TransferMode } from './schedule-plan';
 
@@ -79,24 +79,26 @@ export function replicaTimeNs(node: WorkloadNode, cost: CostModel, replicas: num
 
 /**
  * The replicas of every node as items (node order, then replica order); `granularity` (per
- * node, default layer) decides which partial results a replica keeps for its readers.
+ * node, default layer) decides which partial results a replica keeps for its readers; `transfer`
+ * is the plan's, or per node how its footprint is modelled (see `footprintMode`).
  */
 export function replicaItems(
   workload: Workload,
   replication: readonly Replication[],
   cost: CostModel,
   granularity?: readonly Granularity[],
-  transfer: TransferMode = 'channel',
+  transfer: TransferMode | ((node: WorkloadNode) => FootprintMode) = 'channel',
 ): ReplicaItem[] {
   const items: ReplicaItem[] = [];
   for (const n of workload.nodes) {
     const { replicas: r, copies } = replication[n.index]!;
-    const placed = placedFootprint(workload, n, r, granularity?.[n.index] ?? 'layer', cost, transfer);
+    const mode = typeof transfer === 'function' ? transfer(n) : { transfer, keepsResults: false };
+    const placed = placedFootprint(workload, n, r, granularity?.[n.index] ?? 'layer', cost, mode.transfer, mode.keepsResults);
     let footprint: ReplicaFootprint = placed;
     if (granularity?.[n.index] === 'window') {
       // A window pipeline that deadlocks falls back to layer granularity on the same cores: keep
       // room for that where it fits a core (a streamed result is not kept at window granularity).
-      const layer = placedFootprint(workload, n, r, 'layer', cost, transfer);
+      const layer = placedFootprint(workload, n, r, 'layer', cost, mode.transfer, mode.keepsResults);
       if (layer.bodyBytes <= cost.localMemoryBytes && layer.bodyBytes > footprint.bodyBytes) footprint = layer;
     }
     const producers = [...new Set(n.inputs.flatMap((i) => i.sources.map((s) => s.producer)))].sort((a, b) => a - b);

@@ -583,14 +583,36 @@ export function hostRunBudget(cost: CostModel): number {
   return Math.floor(cost.localMemoryBytes / 16);
 }
 
+/** How a replica's footprint is modelled: {@link placedFootprint}'s `transfer` and `keepsResults`. */
+export interface FootprintMode {
+  readonly transfer: TransferMode;
+  readonly keepsResults: boolean;
+}
+
+/**
+ * How one replica's footprint of `node` is modelled in `plan` ({@link placedFootprint}'s
+ * `transfer` and `keepsResults`): a spilled compute keeps its part for its slot (its readers'
+ * loads stream like receives); in a host plan, the readers of a node kept on chip receive
+ * through channels, and store their own results to host slots unless kept on chip too.
+ */
+export function footprintMode(plan: Pick<SchedulePlan, 'transfer' | 'placements'>, node: WorkloadNode): FootprintMode {
+  const p = plan.placements[node.index];
+  // A node kept on chip that reads host slots only is modelled through host slots: what it holds
+  // to store pieces bounds what it holds to send fragments.
+  if (plan.transfer === 'host' && node.inputs.some((i) => i.sources.some((s) => plan.placements[s.producer]?.onChip === true))) {
+    return { transfer: 'channel', keepsResults: p?.onChip !== true };
+  }
+  return { transfer: plan.transfer, keepsResults: p?.spill === true };
+}
+
 /** `plan` with {@link NodePlacement.windows} set on every node whose replicas need them. */
 export function withWindows(workload: Workload, plan: SchedulePlan, cost: CostModel): SchedulePlan {
   return {
     ...plan,
     placements: plan.placements.map((p, i) => {
       const n = workload.nodes[i]!;
-      // A spilled compute keeps its part for its slot (its readers' loads stream like receives).
-      const f = placedFootprint(workload, n, p.replicas, p.granularity, cost, plan.transfer, p.spill === true);
+      const mode = footprintMode(plan, n);
+      const f = placedFootprint(workload, n, p.replicas, p.granularity, cost, mode.transfer, mode.keepsResults);
       const { windowRounds: _dropped, exactWindows: _exact, ...rest } = p;
       if (f.windowRounds === undefined) return { ...rest, windows: f.windows };
       return { ...rest, windows: f.windows, windowRounds: f.windowRounds, ...(f.exactWindows ? { exactWindows: true } : {}) };

@@ -85,6 +85,13 @@ export interface NodePlacement {
    * schedule where no core has room for both). The writer signals READY to its own core.
    */
   readonly selfHostReads?: boolean;
+  /**
+   * In a host plan (`transfer: 'host'`): the node's results reach its readers through channels
+   * instead of host slots, round by round (window granularity), for a value too large for host
+   * memory. The node's replicas and its readers' replicas run side by side, each on a core no
+   * other of them takes (see {@link streamGroups}).
+   */
+  readonly onChip?: boolean;
 }
 
 /** A complete plan: one placement per workload node, in node order. */
@@ -110,7 +117,39 @@ export interface SchedulePlan {
 
 /** True when readers of `producer` on other cores load its results from host slots (host plan, or a spilled node). */
 export function readsThroughHost(plan: Pick<SchedulePlan, 'transfer' | 'placements'>, producer: number): boolean {
-  return plan.transfer === 'host' || plan.placements[producer]?.spill === true;
+  const p = plan.placements[producer];
+  return p?.spill === true || (plan.transfer === 'host' && p?.onChip !== true);
+}
+
+/**
+ * The groups of nodes that run side by side in a host plan: a node kept on chip
+ * ({@link NodePlacement.onChip}) with its readers, joined where they overlap. Every node maps to
+ * the first and last node (in node order) of its group; a node in no group to itself. Host
+ * slots read or written inside a group are live across the whole group.
+ */
+export function streamGroups(plan: Pick<SchedulePlan, 'placements'>, readersOf: (node: number) => readonly number[]): { first: number[]; last: number[] } {
+  const n = plan.placements.length;
+  const parent = Array.from({ length: n }, (_, i) => i);
+  const find = (i: number): number => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i]!]!;
+    return i;
+  };
+  plan.placements.forEach((p, i) => {
+    if (!p.onChip) return;
+    for (const r of readersOf(i)) parent[find(r)] = find(i);
+  });
+  const first = Array.from({ length: n }, (_, i) => i);
+  const last = Array.from({ length: n }, (_, i) => i);
+  for (let i = 0; i < n; i++) {
+    const root = find(i);
+    first[root] = Math.min(first[root]!, i);
+    last[root] = Math.max(last[root]!, i);
+  }
+  for (let i = 0; i < n; i++) {
+    first[i] = first[find(i)]!;
+    last[i] = last[find(i)]!;
+  }
+  return { first, last };
 }
 
 /** True when the plan moves some payload through host slots. */

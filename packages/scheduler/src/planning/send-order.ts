@@ -145,7 +145,7 @@ export function planSendOrder(workload: Workload, plan: SchedulePlan, reads: rea
     if (!sends?.length) return;
     let into = target.get(key);
     if (!into) target.set(key, (into = []));
-    into.push(...sends);
+    for (const f of sends) into.push(f);
     waitingSends.set(core, []);
   }
   /** True when read `f` can complete now (and completes it). */

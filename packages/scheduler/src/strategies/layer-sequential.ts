@@ -9,23 +9,91 @@
 import { enumOption } from '@raptor-pim/ir-core';
 import type { WorkloadNode } from '../analysis/workload';
 import { replicaItems } from '../planning/core-mapping';
-import { enforcesLocalMemory, granularityForMemory, localMemoryOption, replicaChoices, replicaCrossbarShortfall, replicasWithinCrossbars, streamsResults } from '../planning/local-memory';
-import { lanesOfReplica, replicaOfLane, type NodePlacement, type SchedulePlan, type TransferMode } from '../planning/schedule-plan';
+import { enforcesLocalMemory, footprintMode, granularityForMemory, localMemoryOption, replicaChoices, replicaCrossbarShortfall, replicasWithinCrossbars, streamsResults, withWindows, type FootprintMode } from '../planning/local-memory';
+import { planReads } from '../planning/transfers';
+import { materializeSchedule } from '../transforms/materialize-schedule';
+import { hostSlotBudget, hostSlotPeak, readersOfNodes, valuesKeptOnChip } from '../planning/host-slots';
+import { lanesOfReplica, replicaOfLane, streamGroups, type Granularity, type NodePlacement, type SchedulePlan, type TransferMode } from '../planning/schedule-plan';
 import { createPlanScheduler, type PlanContext } from '../scheduler';
 import { SchedulerMessages as M } from '../diagnostics';
 
 const transferOption = enumOption('transfer', ['host', 'channel'] as const, 'host', 'how activations move between layers');
 
-/** The plan of `layer-sequential` for one function (exported for strategies that start from it). */
-export function planLayerSequential({ workload, cost, options }: PlanContext): SchedulePlan | string {
+/**
+ * The plan of `layer-sequential` for one function (exported for strategies that start from it).
+ * With host transfers, where the plan's host slots would not fit host memory (checked by placing
+ * them as materialization does), the largest values live at the peak stay on chip instead
+ * ({@link valuesKeptOnChip}): streamed round by round into their readers through channels, the
+ * producer and its readers side by side on cores of their own.
+ */
+export function planLayerSequential(context: PlanContext): SchedulePlan | string {
+  const { workload, cost, options } = context;
+  const plain = planWith(context, new Set());
+  if (typeof plain === 'string' || !enforcesLocalMemory(options) || options['transfer'] !== 'host') return plain;
+  /** Bytes the plan's host slots need where they do not fit (placed as materialization places them). */
+  const overflow = (plan: SchedulePlan): number | undefined => {
+    const planned = withWindows(workload, plan, cost);
+    return materializeSchedule(workload, planned, planReads(workload, planned), cost, { hostSlotsOnly: true }).hostOverflow?.neededBytes;
+  };
+  const room = hostSlotBudget(workload, cost);
+  let best: SchedulePlan = plain;
+  let onChip = new Set<number>();
+  let needed = overflow(plain);
+  if (needed === undefined) return plain;
+  // First the same layers with their replicas spread over the cores (slots of different writers share bytes).
+  const spread = planWith(context, onChip, true);
+  if (typeof spread !== 'string') {
+    const spreadNeeds = overflow(spread);
+    if (spreadNeeds === undefined) return spread;
+    if (spreadNeeds < needed) {
+      best = spread;
+      needed = spreadNeeds;
+    }
+  }
+  // The node-order model brought below the room, scaled by what the last plan's slots needed, until they fit.
+  for (let attempt = 0; needed !== undefined && attempt < 8; attempt++) {
+    const modelled = hostSlotPeak(workload, onChip, cost).bytes;
+    const next = valuesKeptOnChip(workload, cost, { keep: onChip, budget: Math.floor((modelled * room) / needed) });
+    if (next.size === onChip.size) break;
+    const streamed = planWith(context, next, true);
+    if (typeof streamed === 'string') break;
+    best = streamed;
+    onChip = next;
+    needed = overflow(streamed);
+  }
+  return best;
+}
+
+/**
+ * The plan of `layer-sequential` with the values of `onChip` streamed into their readers (host
+ * transfers). With `spread`, once every core holds a compute, a replica takes the first core that
+ * fits after the core of the last one placed (round robin) instead of the first from core 0: the
+ * layers' host slots then have different writers, and slots of different writers may share bytes.
+ */
+function planWith({ workload, cost, options }: PlanContext, onChip: ReadonlySet<number>, spread = false): SchedulePlan | string {
   const enforce = enforcesLocalMemory(options);
   const transfer = options['transfer'] as TransferMode;
-  const granularity = enforce ? granularityForMemory(workload, cost, 'layer', transfer) : workload.nodes.map(() => 'layer' as const);
+  const readers = readersOfNodes(workload);
+  const groups = streamGroups({ placements: workload.nodes.map((n) => (onChip.has(n.index) ? { onChip: true } : {})) as NodePlacement[] }, (i) => readers[i]!);
+  /** The stream group of a node (its first node), or undefined for a node outside every group. */
+  const groupOf = (i: number): number | undefined => (onChip.has(i) || workload.nodes[i]!.inputs.some((x) => x.sources.some((s) => onChip.has(s.producer))) ? groups.first[i] : undefined);
+  const modePlan = { transfer, placements: workload.nodes.map((n) => (onChip.has(n.index) ? { onChip: true } : {})) as NodePlacement[] };
+  const modeOf = (n: WorkloadNode): FootprintMode => footprintMode(modePlan, n);
+  const granularity: Granularity[] = (enforce ? granularityForMemory(workload, cost, 'layer', transfer) : workload.nodes.map(() => 'layer' as const)).map((g, i) => (groupOf(i) !== undefined ? 'window' : g));
   // One copy per layer; a layer whose data does not fit one core is split over as many cores as it needs.
-  const choices = enforce ? replicaChoices(workload, cost, granularity, transfer) : undefined;
+  let choices = enforce ? replicaChoices(workload, cost, granularity, transfer) : undefined;
+  if (choices && onChip.size) {
+    // Nodes of a stream group: the fewest replicas whose windows fit (through channels where they read a streamed value).
+    const streamed = replicaChoices(workload, cost, granularity, 'channel');
+    choices = choices.map((c, i) => {
+      if (groupOf(i) === undefined) return c;
+      const fewest = (modeOf(workload.nodes[i]!).transfer === 'channel' ? streamed[i]! : c).fewest;
+      return { preferred: fewest, fewest };
+    });
+  }
   const replicas = choices ? replicasWithinCrossbars(workload, choices, cost.crossbars) : workload.nodes.map(() => 1);
   const itemsFor = (replicas: readonly number[]): ReturnType<typeof replicaItems> =>
-    replicaItems(workload, workload.nodes.map((n) => ({ replicas: replicas[n.index]!, copies: 1 })), cost, granularity, transfer).filter((it) => it.replica === 0); // node order: one per node (its replicas are alike)
+    replicaItems(workload, workload.nodes.map((n) => ({ replicas: replicas[n.index]!, copies: 1 })), cost, granularity, onChip.size ? modeOf : transfer).filter((it) => it.replica === 0); // node order: one per node (its replicas are alike)
   const items = itemsFor(replicas);
   if (enforce) {
     // The replicas local memory asks for take more crossbars than the target has.
@@ -52,6 +120,8 @@ export function planLayerSequential({ workload, cost, options }: PlanContext): S
     const placed = new Map<number, { node: number; body: number; assembled: boolean }[]>();
     const keptOn = new Map<number, Map<number, { bytes: number; until: number }>>();
     let next = 0;
+    /** With `spread`: the core after the last one a replica took. */
+    let cursor = 0;
     /** Nodes whose replicas load their own core's producer slots from host memory (`NodePlacement.selfHostReads`). */
     const selfHostReads = new Set<number>();
     // Cores set aside for the replicas of heavy nodes (core -> its node's crossbars), while unused.
@@ -72,7 +142,14 @@ export function planLayerSequential({ workload, cost, options }: PlanContext): S
       }
     }
     const reservedOn = (c: number, n: WorkloadNode): number => (heavyCores.get(n.index)?.includes(c) ? 0 : (reservedFor.get(c) ?? 0));
-    const fitsOn = (c: number, n: WorkloadNode): boolean => (used[c] ?? 0) + n.crossbars + reservedOn(c, n) <= cost.crossbarsPerCore;
+    // Cores taken by the nodes of each stream group: the group's nodes run side by side, so none
+    // shares a core with another of them (a blocking send would wait for a body behind it).
+    const groupCores = new Map<number, Set<number>>();
+    const apart = (c: number, n: WorkloadNode): boolean => {
+      const g = groupOf(n.index);
+      return g === undefined || !groupCores.get(g)?.has(c);
+    };
+    const fitsOn = (c: number, n: WorkloadNode): boolean => apart(c, n) && (used[c] ?? 0) + n.crossbars + reservedOn(c, n) <= cost.crossbarsPerCore;
     // With host transfers a partial result is stored inside its producer's body: nothing stays live after it.
     const retained = (i: number): number => (transfer === 'host' ? 0 : items[i]!.retainedBytes);
     const producersOf = (n: WorkloadNode): number[] => [...new Set(n.inputs.flatMap((i) => i.sources.map((s) => s.producer)))];
@@ -134,6 +211,13 @@ export function planLayerSequential({ workload, cost, options }: PlanContext): S
       const commit = (core: number, forwarding: (c: number) => number[]): void => {
         if (heavyCores.get(n.index)?.includes(core)) reservedFor.delete(core);
         used[core] = (used[core] ?? 0) + n.crossbars;
+        cursor = (core + 1) % cost.cores;
+        const g = groupOf(n.index);
+        if (g !== undefined) {
+          let taken = groupCores.get(g);
+          if (!taken) groupCores.set(g, (taken = new Set()));
+          taken.add(core);
+        }
         let list = placed.get(core);
         if (!list) placed.set(core, (list = []));
         // Producers read here now assemble their partial results.
@@ -169,14 +253,15 @@ export function planLayerSequential({ workload, cost, options }: PlanContext): S
         if (core < 0 && n.crossbars === 0 && affinity >= 0 && count === replicas[affinity]) {
           // Forwarding on the producer's core keeps the producer's result live until this compute.
           const c = coreOf[affinity]![j]!;
-          if (memoryFits(c, n, forwarding(c))) core = c;
+          if (apart(c, n) && memoryFits(c, n, forwarding(c))) core = c;
         }
         if (core < 0 && next < cost.cores && fitsOn(next, n)) core = next++;
         else if (core < 0) {
           // Cores holding none of its producers first, so little stays live between computes.
           for (const rule of [byNode, byReplica(j)]) {
             for (const withProducers of [false, true]) {
-              for (let c = 0; c < used.length && core < 0; c++) {
+              for (let k = 0; k < used.length && core < 0; k++) {
+                const c = spread ? (cursor + k) % used.length : k;
                 const f = rule(c);
                 if (f.length > 0 !== withProducers) continue;
                 if (!mine.includes(c) && fitsOn(c, n) && memoryFits(c, n, f)) core = c;
@@ -233,6 +318,7 @@ export function planLayerSequential({ workload, cost, options }: PlanContext): S
       cores: coreOf[n.index]!,
       granularity: granularity[n.index]!,
       ...(selfHostReads.has(n.index) ? { selfHostReads: true } : {}),
+      ...(onChip.has(n.index) ? { onChip: true } : {}),
     }));
     return { strategy: 'layer-sequential', placements, transfer, pipelined: false };
   };

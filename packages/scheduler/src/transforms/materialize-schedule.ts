@@ -27,7 +27,6 @@ import {
   IRMapping,
   OpBuilder,
   RankedTensorType,
-  Traits,
   type Block,
   type Location,
   type Operation,
@@ -54,9 +53,10 @@ import type { CostModel } from '@raptor-pim/pim-target';
 import { EVENT_REGISTER_COUNT } from '@raptor-pim/pim-target';
 import type { Workload, WorkloadNode } from '../analysis/workload';
 import { byteSizeOfType } from '../analysis/workload';
-import { coreOfLane, lanesOfReplica, readsThroughHost, replicaOfLane, usesHostSlots, type SchedulePlan } from '../planning/schedule-plan';
+import { coreOfLane, lanesOfReplica, readsThroughHost, replicaOfLane, streamGroups, usesHostSlots, type SchedulePlan } from '../planning/schedule-plan';
 import { firstLaneOfReplica, intersectBoxes, streamingWindows, windowRunsOf } from '../planning/windows';
 import { hostRunBudget, movesInPieces } from '../planning/local-memory';
+import { hostSlotBudget as hostSlotBudgetOf, readersOfNodes } from '../planning/host-slots';
 import type { Box } from '../analysis/fragment-needs';
 import { LaneValues } from './lane-values';
 import { readsByConsumerReplica, type FragmentPiece, type FragmentRead, type ReplicaInputReads } from '../planning/transfers';
@@ -97,6 +97,12 @@ export interface MaterializeOptions {
    * driver passes it where the default order deadlocks.
    */
   readonly sendSchedule?: SendSchedule;
+  /**
+   * Only place the host slots and return (`hostSlots`, `hostBytes`, and `hostOverflow` where they
+   * do not fit): nothing is built, the function is left as it was. Strategies use it to check a
+   * plan's host memory before they return it.
+   */
+  readonly hostSlotsOnly?: boolean;
 }
 
 /** One host slot: a replica's partial result stored once, loaded by its remote readers. */
@@ -191,25 +197,8 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   const readyGroupStores = new Map<string, number>();
   let hostFallbacks = 0;
   let hostBytes = 0;
-  // Host memory also holds the graph's inputs and outputs (the function's arguments and results).
-  const entry = workload.func.regions[0]?.firstBlock;
-  const alignedBytes = (t: unknown): number => Math.ceil(byteSizeOfType(t) / cost.localAlignment) * cost.localAlignment;
-  let graphIoBytes = 0;
-  for (const a of entry?.arguments ?? []) graphIoBytes += alignedBytes(a.type);
-  for (const v of entry?.terminator?.operands ?? []) graphIoBytes += alignedBytes(v.type);
-  // ... and the constants computes load from it (not the crossbar weights).
-  const hostConstants = new Set<Operation>();
-  for (const n of workload.nodes) {
-    const view = n.isBatch ? GraphComputeBatchOp.get(n.op) : GraphComputeOp.get(n.op);
-    for (const v of view.inputs as readonly Value[]) {
-      const def = v.definingOp;
-      if (def && def.hasTrait(Traits.ConstantLike) && !hostConstants.has(def)) {
-        hostConstants.add(def);
-        graphIoBytes += alignedBytes(v.type);
-      }
-    }
-  }
-  const hostSlotBudget = Math.max(0, cost.hostMemoryBytes - graphIoBytes);
+  // Host memory also holds the graph's inputs and outputs and the constants computes load from it.
+  const hostSlotBudget = hostSlotBudgetOf(workload, cost);
   if (usesHostSlots(plan)) {
     const ordered: HostSlot[] = [];
     /** Slots sharing bytes: (earlier, later), the later written after every reader of the earlier loaded it. */
@@ -267,7 +256,9 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     // channels, in the order they were made.
     const alignedOf = (x: HostSlot): number => Math.ceil(x.bytes / cost.localAlignment) * cost.localAlignment;
     const total = ordered.reduce((a, x) => a + alignedOf(x), 0);
-    const shared = total > hostSlotBudget ? placeSharedSlots(ordered, alignedOf) : undefined;
+    const readersOf = readersOfNodes(workload);
+    const groups = streamGroups(plan, (i) => readersOf[i]!);
+    const shared = total > hostSlotBudget ? placeSharedSlots(ordered, alignedOf, groups) : undefined;
     if (total <= hostSlotBudget || !shared || shared.peak > hostSlotBudget) {
       let running = 0;
       for (const x of [...ordered]) {
@@ -295,6 +286,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     if (plan.transfer === 'host' && refused > 0) {
       return { scheduled: [], channels: 0, hostSlots: 0, hostBytes: 0, hostFallbacks: refused, hostOverflow: { neededBytes: shared ? shared.peak : total, budgetBytes: hostSlotBudget } };
     }
+    if (options.hostSlotsOnly) return { scheduled: [], channels: 0, hostSlots: ordered.length, hostBytes, hostFallbacks: refused };
     const allocate = (grouped: boolean): Map<string, EventRegisterAssignment> => {
       const requests: EventRegisterRequest[] = [];
       const seen = new Set<string>();
@@ -308,7 +300,8 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           const group = readyGroupKey(s, rd.key, grouped);
           if (seen.has(group)) continue;
           seen.add(group);
-          requests.push({ core: rd.core, role: 'ready', start: 2 * s.producer + 1, end: 2 * rd.consumer + 1, key: group });
+          // Nodes streaming into one another run side by side: their group's first and last node.
+          requests.push({ core: rd.core, role: 'ready', start: 2 * groups.first[s.producer]! + 1, end: 2 * groups.last[rd.consumer]! + 1, key: group });
         }
       }
       return assignEventRegisters(requests, EVENT_REGISTER_COUNT);
@@ -381,6 +374,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       }
     }
   }
+  if (options.hostSlotsOnly) return { scheduled: [], channels: 0, hostSlots: 0, hostBytes: 0, hostFallbacks: 0 };
   const viaHost = (f: FragmentRead): HostSlot | undefined => {
     if (!hostRead(f.producer)) return undefined;
     const pp = plan.placements[f.producer]!;
@@ -980,80 +974,99 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     for (const r of myReads) for (const f of r.remote) pairs.push([r, f]);
     const rank = scheduledReceives ? options.sendSchedule!.receiveRank : undefined;
     const channelPairs = rank ? [...pairs].sort((x, y) => (rank.get(x[1]) ?? Number.MAX_SAFE_INTEGER) - (rank.get(y[1]) ?? Number.MAX_SAFE_INTEGER)) : pairs;
-    const seenReads = new Set<ReplicaInputReads>();
-    const receiveRound = (round: number | null): void => {
-      for (const hostPass of [false, true]) {
-      seenReads.clear();
-      for (const [r, f] of hostPass ? pairs : channelPairs) {
-        const input = nodeInputs.get(r.inputIndex)!;
-        const src = input.sources[r.sourceIndex]!;
-        const producer = workload.nodes[src.producer]!;
-        const collection = producer.op.getResult(src.resultIndex).type as RankedTensorType;
-        const key = `${r.inputIndex}:${r.sourceIndex}`;
-        const w = windowsOf.get(r.inputIndex);
-        if (hostPass && producer.isBatch && !seenReads.has(r)) loadRuns(r, round, collection);
-        seenReads.add(r);
-        {
-          if (round !== null && f.round !== round) continue;
-          const slot = viaHost(f);
-          if ((slot !== undefined) !== hostPass) continue;
-          const whole = (): Value => {
-            let v = loaded.get(slot!);
-            if (!v) loaded.set(slot!, (v = loadSlot(f, slot!, partType(producer, slot!.replica, src.resultIndex), 0)));
-            return v;
-          };
-          if (w) {
-            if (!input.window!.regions[r.sourceIndex]) {
-              // A scalar producer read directly: the window itself (sent alone, or cut from the value).
-              if (f.box && !slot) {
-                const window = receive(bb, f, me, RankedTensorType.get(ctx, [...f.box.sizes], collection.elementType), loc);
-                w.value = f.box.sizes.every((x, d) => x === w.box.sizes[d] && f.box!.offsets[d] === w.box.offsets[d])
-                  ? window
-                  : slices.insert(bb, loc, window, w.value, inWindow(w, f.box.offsets), f.box.sizes);
-              } else w.value = slices.extract(bb, loc, slot ? whole() : receive(bb, f, me, collection, loc), w.box.offsets, w.box.sizes);
-              continue;
-            }
-            if (f.piece) {
-              placePiece(r.inputIndex, r.sourceIndex, f, collection, slot);
-              continue;
-            }
-            const runSlots = Array.from({ length: f.count }, (_, i) => f.slot + i);
-            if (slot?.inRuns) {
-              const run = runOf(f);
-              placeSlots(r.inputIndex, r.sourceIndex, run.value, run.first, runSlots);
-            } else if (slot) placeSlots(r.inputIndex, r.sourceIndex, whole(), producer.isBatch ? partBase(src.producer, slot.replica) : 0, runSlots);
-            else if (!producer.isBatch) placeSlots(r.inputIndex, r.sourceIndex, receive(bb, f, me, collection, loc), 0, [f.slot]);
-            else {
-              const type = f.count > 1 ? RankedTensorType.get(ctx, [f.count, ...collection.shape.slice(1)], collection.elementType) : fragmentType(collection);
-              const msg = receive(bb, f, me, type, loc);
-              if (f.count > 1) placeSlots(r.inputIndex, r.sourceIndex, msg, f.slot, runSlots);
-              else placeSlot(r.inputIndex, r.sourceIndex, f.slot, msg);
-            }
-            continue;
-          }
-          if (!producer.isBatch) {
-            if (slot || !f.box) bases.set(key, slot ? whole() : receive(bb, f, me, collection, loc));
-            else {
-              // Only the window this replica reads was sent: place it in an otherwise unread value.
-              const window = receive(bb, f, me, RankedTensorType.get(ctx, [...f.box.sizes], collection.elementType), loc);
-              bases.set(key, slices.insert(bb, loc, window, createEmpty(bb, loc, collection), f.box.offsets, f.box.sizes));
-            }
-            continue;
-          }
-          const base = baseOf(r.inputIndex, r.sourceIndex, collection);
-          const sizes = [f.count, ...collection.shape.slice(1)];
-          const offsets = [f.slot, ...collection.shape.slice(1).map(() => 0)];
-          const type = f.count > 1 ? RankedTensorType.get(ctx, sizes, collection.elementType) : fragmentType(collection);
-          let frag: Value;
-          if (slot && !slot.inRuns) frag = slices.extract(bb, loc, whole(), [f.slot - partBase(src.producer, slot.replica), ...offsets.slice(1)], sizes, type);
-          else if (slot) {
-            const run = runOf(f);
-            frag = run.first === f.slot && run.value.type === type ? run.value : slices.extract(bb, loc, run.value, [f.slot - run.first, ...offsets.slice(1)], sizes, type);
-          }
-          else frag = receive(bb, f, me, type, loc);
-          bases.set(key, slices.insert(bb, loc, frag, base, offsets, sizes));
+    /** Receives or loads one read fragment of round `f.round` (channels in the first pass, host slots in the second). */
+    const receiveOne = (r: ReplicaInputReads, f: FragmentRead, hostPass: boolean): void => {
+      const input = nodeInputs.get(r.inputIndex)!;
+      const src = input.sources[r.sourceIndex]!;
+      const producer = workload.nodes[src.producer]!;
+      const collection = producer.op.getResult(src.resultIndex).type as RankedTensorType;
+      const key = `${r.inputIndex}:${r.sourceIndex}`;
+      const w = windowsOf.get(r.inputIndex);
+      const slot = viaHost(f);
+      if ((slot !== undefined) !== hostPass) return;
+      const whole = (): Value => {
+        let v = loaded.get(slot!);
+        if (!v) loaded.set(slot!, (v = loadSlot(f, slot!, partType(producer, slot!.replica, src.resultIndex), 0)));
+        return v;
+      };
+      if (w) {
+        if (!input.window!.regions[r.sourceIndex]) {
+          // A scalar producer read directly: the window itself (sent alone, or cut from the value).
+          if (f.box && !slot) {
+            const window = receive(bb, f, me, RankedTensorType.get(ctx, [...f.box.sizes], collection.elementType), loc);
+            w.value = f.box.sizes.every((x, d) => x === w.box.sizes[d] && f.box!.offsets[d] === w.box.offsets[d])
+              ? window
+              : slices.insert(bb, loc, window, w.value, inWindow(w, f.box.offsets), f.box.sizes);
+          } else w.value = slices.extract(bb, loc, slot ? whole() : receive(bb, f, me, collection, loc), w.box.offsets, w.box.sizes);
+          return;
         }
+        if (f.piece) {
+          placePiece(r.inputIndex, r.sourceIndex, f, collection, slot);
+          return;
+        }
+        const runSlots = Array.from({ length: f.count }, (_, i) => f.slot + i);
+        if (slot?.inRuns) {
+          const run = runOf(f);
+          placeSlots(r.inputIndex, r.sourceIndex, run.value, run.first, runSlots);
+        } else if (slot) placeSlots(r.inputIndex, r.sourceIndex, whole(), producer.isBatch ? partBase(src.producer, slot.replica) : 0, runSlots);
+        else if (!producer.isBatch) placeSlots(r.inputIndex, r.sourceIndex, receive(bb, f, me, collection, loc), 0, [f.slot]);
+        else {
+          const type = f.count > 1 ? RankedTensorType.get(ctx, [f.count, ...collection.shape.slice(1)], collection.elementType) : fragmentType(collection);
+          const msg = receive(bb, f, me, type, loc);
+          if (f.count > 1) placeSlots(r.inputIndex, r.sourceIndex, msg, f.slot, runSlots);
+          else placeSlot(r.inputIndex, r.sourceIndex, f.slot, msg);
+        }
+        return;
       }
+      if (!producer.isBatch) {
+        if (slot || !f.box) bases.set(key, slot ? whole() : receive(bb, f, me, collection, loc));
+        else {
+          // Only the window this replica reads was sent: place it in an otherwise unread value.
+          const window = receive(bb, f, me, RankedTensorType.get(ctx, [...f.box.sizes], collection.elementType), loc);
+          bases.set(key, slices.insert(bb, loc, window, createEmpty(bb, loc, collection), f.box.offsets, f.box.sizes));
+        }
+        return;
+      }
+      const base = baseOf(r.inputIndex, r.sourceIndex, collection);
+      const sizes = [f.count, ...collection.shape.slice(1)];
+      const offsets = [f.slot, ...collection.shape.slice(1).map(() => 0)];
+      const type = f.count > 1 ? RankedTensorType.get(ctx, sizes, collection.elementType) : fragmentType(collection);
+      let frag: Value;
+      if (slot && !slot.inRuns) frag = slices.extract(bb, loc, whole(), [f.slot - partBase(src.producer, slot.replica), ...offsets.slice(1)], sizes, type);
+      else if (slot) {
+        const run = runOf(f);
+        frag = run.first === f.slot && run.value.type === type ? run.value : slices.extract(bb, loc, run.value, [f.slot - run.first, ...offsets.slice(1)], sizes, type);
+      }
+      else frag = receive(bb, f, me, type, loc);
+      bases.set(key, slices.insert(bb, loc, frag, base, offsets, sizes));
+    };
+    // The pairs of every round, in the order of each pass (made once per body: a body of many
+    // rounds would otherwise scan every pair once per round).
+    const channelByRound = new Map<number, [ReplicaInputReads, FragmentRead][]>();
+    for (const pair of channelPairs) {
+      let b = channelByRound.get(pair[1].round);
+      if (!b) channelByRound.set(pair[1].round, (b = []));
+      b.push(pair);
+    }
+    const hostReads = myReads
+      .filter((r) => r.remote.length > 0)
+      .map((r) => {
+        const byRound = new Map<number, FragmentRead[]>();
+        for (const f of r.remote) {
+          let b = byRound.get(f.round);
+          if (!b) byRound.set(f.round, (b = []));
+          b.push(f);
+        }
+        return { r, byRound };
+      });
+    const receiveRound = (round: number | null): void => {
+      for (const [r, f] of round === null ? channelPairs : (channelByRound.get(round) ?? [])) receiveOne(r, f, false);
+      for (const { r, byRound } of hostReads) {
+        const src = nodeInputs.get(r.inputIndex)!.sources[r.sourceIndex]!;
+        const producer = workload.nodes[src.producer]!;
+        // A batch producer's runs for this round are loaded before the round's fragments are placed.
+        if (producer.isBatch) loadRuns(r, round, producer.op.getResult(src.resultIndex).type as RankedTensorType);
+        for (const f of round === null ? r.remote : (byRound.get(round) ?? [])) receiveOne(r, f, true);
       }
     };
     const inputValue = (inputIndex: number): Value => {
@@ -1672,17 +1685,25 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
 /**
  * Offsets for host slots that share bytes where their lifetimes allow (first fit, slots in the
  * order their writers run): a slot may take bytes of another only when every reader of the other
- * runs before its writer (in node order) and the two have different writers (the checker pairs a
- * load with its writer's store at that offset). Returns each slot's offset, the bytes used, and
- * the pairs (indices into `slots`, earlier first) whose bytes overlap.
+ * runs before its writer (in node order; nodes streaming into one another count as one) and the
+ * two have different writers (the checker pairs a load with its writer's store at that offset).
+ * Returns each slot's offset, the bytes used, and the pairs (indices into `slots`, earlier first)
+ * whose bytes overlap.
  */
-function placeSharedSlots(slots: readonly HostSlot[], bytesOf: (s: HostSlot) => number): { offsets: number[]; peak: number; pairs: [number, number][] } {
+function placeSharedSlots(
+  slots: readonly HostSlot[],
+  bytesOf: (s: HostSlot) => number,
+  groups: { readonly first: readonly number[]; readonly last: readonly number[] },
+): { offsets: number[]; peak: number; pairs: [number, number][] } {
   const lastReader = slots.map((s) => Math.max(...s.readers.map((r) => r.consumer)));
   const order = slots.map((_, i) => i).sort((a, b) => slots[a]!.producer - slots[b]!.producer || a - b);
   const offsets = new Array<number>(slots.length).fill(-1);
   const placed: number[] = [];
   let peak = 0;
-  const compatible = (early: number, late: number): boolean => lastReader[early]! < slots[late]!.producer && slots[early]!.writer !== slots[late]!.writer;
+  // Nodes that stream into one another (streamGroups) run side by side: a slot read in a group
+  // is live until the group's last node, a slot written in one from the group's first.
+  const compatible = (early: number, late: number): boolean =>
+    groups.last[lastReader[early]!]! < groups.first[slots[late]!.producer]! && slots[early]!.writer !== slots[late]!.writer;
   for (const i of order) {
     const size = bytesOf(slots[i]!);
     const blocking = placed.filter((j) => !compatible(j, i)).sort((a, b) => offsets[a]! - offsets[b]! || a - b);

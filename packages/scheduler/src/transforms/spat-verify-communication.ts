@@ -122,7 +122,7 @@ export function verifyCommunication(module: Operation, target: Target): Communic
         });
       }
       tasksOf.set(op, list);
-      tasks.push(...list);
+      for (const t of list) tasks.push(t);
     }
     if (diagnostics.length) return { transfers: 0, registers: 0 };
 

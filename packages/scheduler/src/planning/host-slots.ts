@@ -1,0 +1,115 @@
+/**
+ * Host memory in plans whose activations pass through host slots: the room the slots have (host
+ * memory less what the graph's inputs, outputs and host constants take), the bytes the slots
+ * keep live at once in node order, and the values a layer-after-layer plan keeps on chip where
+ * its slots would not fit ({@link NodePlacement.onChip}).
+ */
+import { GraphComputeBatchOp, GraphComputeOp } from '@raptor-pim/spatial-dialect';
+import { Traits, type Operation, type Value } from '@raptor-pim/ir-core';
+import type { CostModel } from '@raptor-pim/pim-target';
+import { byteSizeOfType, type Workload } from '../analysis/workload';
+import { streamGroups, type NodePlacement } from './schedule-plan';
+
+/**
+ * Bytes of host memory the host slots may take: host memory less the graph's inputs and outputs
+ * (the function's arguments and results) and the constants computes load from it (not the
+ * crossbar weights), each aligned as local allocations are.
+ */
+export function hostSlotBudget(workload: Workload, cost: CostModel): number {
+  const entry = workload.func.regions[0]?.firstBlock;
+  const alignedBytes = (t: unknown): number => Math.ceil(byteSizeOfType(t) / cost.localAlignment) * cost.localAlignment;
+  let reserved = 0;
+  for (const a of entry?.arguments ?? []) reserved += alignedBytes(a.type);
+  for (const v of entry?.terminator?.operands ?? []) reserved += alignedBytes(v.type);
+  const hostConstants = new Set<Operation>();
+  for (const n of workload.nodes) {
+    const view = n.isBatch ? GraphComputeBatchOp.get(n.op) : GraphComputeOp.get(n.op);
+    for (const v of view.inputs as readonly Value[]) {
+      const def = v.definingOp;
+      if (def && def.hasTrait(Traits.ConstantLike) && !hostConstants.has(def)) {
+        hostConstants.add(def);
+        reserved += alignedBytes(v.type);
+      }
+    }
+  }
+  return Math.max(0, cost.hostMemoryBytes - reserved);
+}
+
+/** The readers (graph computes) of every node, in node order. */
+export function readersOfNodes(workload: Workload): number[][] {
+  const readers = workload.nodes.map(() => [] as number[]);
+  for (const n of workload.nodes) for (const p of new Set(n.inputs.flatMap((i) => i.sources.map((s) => s.producer)))) readers[p]!.push(n.index);
+  return readers;
+}
+
+/** What {@link hostSlotPeak} finds. */
+export interface HostSlotPeak {
+  /** The most bytes the slots keep live at once. */
+  readonly bytes: number;
+  /** The nodes whose slots are live then (node order). */
+  readonly live: readonly number[];
+}
+
+/**
+ * The host slot bytes a layer-after-layer host plan keeps live at once, in node order: a node's
+ * results (aligned) from the node to its last reader, where the nodes of a stream group (a node
+ * kept on chip and its readers, {@link streamGroups}) all run at once. Nodes in `onChip` have no
+ * slot. A lower bound of what materialization places (it may not share bytes between two slots
+ * of one writer core).
+ */
+export function hostSlotPeak(workload: Workload, onChip: ReadonlySet<number>, cost: CostModel): HostSlotPeak {
+  const readers = readersOfNodes(workload);
+  const placements = workload.nodes.map((n): Pick<NodePlacement, 'onChip'> => (onChip.has(n.index) ? { onChip: true } : {}));
+  const groups = streamGroups({ placements: placements as NodePlacement[] }, (i) => readers[i]!);
+  const count = workload.nodes.length;
+  const delta = new Array<number>(count + 1).fill(0);
+  const spans: { node: number; start: number; end: number }[] = [];
+  for (const n of workload.nodes) {
+    const rs = readers[n.index]!;
+    if (onChip.has(n.index) || rs.length === 0) continue;
+    const bytes = n.resultBytes.reduce((a, b) => a + Math.ceil(b / cost.localAlignment) * cost.localAlignment, 0);
+    const start = groups.first[n.index]!;
+    const end = Math.max(...rs.map((r) => groups.last[r]!));
+    delta[start]! += bytes;
+    delta[end + 1]! -= bytes;
+    spans.push({ node: n.index, start, end });
+  }
+  let running = 0;
+  let peak = 0;
+  let at = -1;
+  for (let i = 0; i < count; i++) {
+    running += delta[i]!;
+    if (running > peak) {
+      peak = running;
+      at = i;
+    }
+  }
+  return { bytes: peak, live: spans.filter((s) => s.start <= at && at <= s.end).map((s) => s.node) };
+}
+
+/**
+ * The nodes a layer-after-layer host plan keeps on chip so that its host slots fit: starting from
+ * `keep`, while the slots live at the peak of the node-order model ({@link hostSlotPeak}) exceed
+ * `budget` (default: the room, {@link hostSlotBudget}), the largest of them whose node may stream
+ * into its readers (a lane batch whose results the host does not read, read only by lane
+ * batches) is kept on chip. The model ignores what materialization saves (readers on a writer's
+ * core take no slot) and what it cannot share (two slots of one writer core): callers scale
+ * `budget` by what a materialized plan needed. Stops when no further node may stay on chip.
+ */
+export function valuesKeptOnChip(workload: Workload, cost: CostModel, options: { readonly budget?: number; readonly keep?: ReadonlySet<number> } = {}): Set<number> {
+  const budget = options.budget ?? hostSlotBudget(workload, cost);
+  const readers = readersOfNodes(workload);
+  const bytesOf = (i: number): number => workload.nodes[i]!.resultBytes.reduce((a, b) => a + b, 0);
+  const mayStream = (i: number): boolean => {
+    const n = workload.nodes[i]!;
+    return n.isBatch && !n.hostUse && readers[i]!.length > 0 && readers[i]!.every((r) => workload.nodes[r]!.isBatch);
+  };
+  const onChip = new Set<number>(options.keep ?? []);
+  for (;;) {
+    const peak = hostSlotPeak(workload, onChip, cost);
+    if (peak.bytes <= budget) return onChip;
+    const next = peak.live.filter((i) => !onChip.has(i) && mayStream(i)).sort((a, b) => bytesOf(b) - bytesOf(a) || a - b)[0];
+    if (next === undefined) return onChip;
+    onChip.add(next);
+  }
+}
