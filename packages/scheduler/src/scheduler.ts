@@ -269,15 +269,18 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
           error(p.workload.func, M.hostSlotMemory(p.name, done.hostOverflow.neededBytes, done.hostOverflow.budgetBytes, cost.hostMemoryBytes), p.plan.fallback);
           return failed();
         }
-        if (hostPlan && done.hostFallbacks > 0 && !fine && verifyCommunication(p.workload.func, target).deadlock) {
+        /** Options every later materialization of this plan keeps (READY registers per producer result, once taken). */
+        let slotOptions: { groupReadyRegisters?: boolean } = {};
+        if (hostPlan && done.hostFallbacks > 0 && verifyCommunication(p.workload.func, target).deadlock) {
           // The channels the slots fell back to deadlock: readers of many slots take one READY
           // register per producer result instead, so fewer slots fall back. A window pipeline's
           // cycles are repaired below; any other cycle is final.
           restoreBody();
           reads = planReads(p.workload, p.plan);
           estimate = estimateSchedule(p.workload, p.plan, reads, cost);
-          done = materializeSchedule(p.workload, p.plan, reads, cost, { groupReadyRegisters: true });
-          if (done.hostFallbacks > 0 && verifyCommunication(p.workload.func, target).deadlock) {
+          slotOptions = { groupReadyRegisters: true };
+          done = materializeSchedule(p.workload, p.plan, reads, cost, slotOptions);
+          if (!fine && done.hostFallbacks > 0 && verifyCommunication(p.workload.func, target).deadlock) {
             p.workload.func.regions[0]!.takeBody(backup!.regions[0]!);
             error(p.workload.func, M.hostFallbackDeadlock(p.name, done.hostFallbacks, done.hostSlots, cost.hostMemoryBytes), p.plan.fallback);
             return failed();
@@ -301,14 +304,14 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
               // Producers then hold made fragments until their readers take them: that must fit too.
               const held = sendSchedule.heldBytes;
               const fits = !enforce || planLocalMemory(p.workload, p.plan, reads, cost).every((c) => c.peakBytes + (held.get(c.core) ?? 0) <= cost.localMemoryBytes);
-              const ordered = fits ? materializeSchedule(p.workload, p.plan, reads, cost, { sendSchedule }) : undefined;
+              const ordered = fits ? materializeSchedule(p.workload, p.plan, reads, cost, { ...slotOptions, sendSchedule }) : undefined;
               if (ordered && !ordered.hostOverflow && !deadlocked()) {
                 done = ordered;
                 cycle = undefined;
                 p.warnings.push(M.windowSendOrder(p.name));
               } else {
                 if (ordered) restoreBody();
-                done = materializeSchedule(p.workload, p.plan, reads, cost);
+                done = materializeSchedule(p.workload, p.plan, reads, cost, slotOptions);
                 cycle = verifyCommunication(p.workload.func, target).deadlock;
               }
             }
@@ -338,7 +341,7 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
             p.plan = next;
             reads = nextReads;
             estimate = estimateSchedule(p.workload, next, nextReads, cost);
-            done = materializeSchedule(p.workload, next, nextReads, cost);
+            done = materializeSchedule(p.workload, next, nextReads, cost, slotOptions);
             repairs++;
             cycle = verifyCommunication(p.workload.func, target).deadlock;
           }
@@ -366,7 +369,7 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
               over = enforce ? planLocalMemory(p.workload, plan, fallbackReads, cost).find((c) => c.peakBytes > cost.localMemoryBytes) : undefined;
               if (over) continue;
               const fallbackEstimate = estimateSchedule(p.workload, plan, fallbackReads, cost);
-              const fallbackDone = materializeSchedule(p.workload, plan, fallbackReads, cost);
+              const fallbackDone = materializeSchedule(p.workload, plan, fallbackReads, cost, slotOptions);
               if (fallbackDone.hostOverflow || deadlocked()) continue;
               p.plan = plan;
               reads = fallbackReads;

@@ -122,6 +122,11 @@ function planWith({ workload, cost, options }: PlanContext, onChip: ReadonlySet<
     let next = 0;
     /** With `spread`: the core after the last one a replica took. */
     let cursor = 0;
+    /** With `spread`: bytes of results each core has written (its host slots). */
+    const writtenOn = new Array<number>(cost.cores).fill(0);
+    /** With `spread`: the cores by the bytes their slots hold (fewest first), then round robin from the cursor. */
+    const spreadOrder = (): number[] =>
+      Array.from({ length: used.length }, (_, c) => c).sort((a, b) => writtenOn[a]! - writtenOn[b]! || ((a - cursor + used.length) % used.length) - ((b - cursor + used.length) % used.length));
     /** Nodes whose replicas load their own core's producer slots from host memory (`NodePlacement.selfHostReads`). */
     const selfHostReads = new Set<number>();
     // Cores set aside for the replicas of heavy nodes (core -> its node's crossbars), while unused.
@@ -212,6 +217,7 @@ function planWith({ workload, cost, options }: PlanContext, onChip: ReadonlySet<
         if (heavyCores.get(n.index)?.includes(core)) reservedFor.delete(core);
         used[core] = (used[core] ?? 0) + n.crossbars;
         cursor = (core + 1) % cost.cores;
+        writtenOn[core]! += items[n.index]!.resultBytes;
         const g = groupOf(n.index);
         if (g !== undefined) {
           let taken = groupCores.get(g);
@@ -260,8 +266,9 @@ function planWith({ workload, cost, options }: PlanContext, onChip: ReadonlySet<
           // Cores holding none of its producers first, so little stays live between computes.
           for (const rule of [byNode, byReplica(j)]) {
             for (const withProducers of [false, true]) {
+              const order = spread ? spreadOrder() : undefined;
               for (let k = 0; k < used.length && core < 0; k++) {
-                const c = spread ? (cursor + k) % used.length : k;
+                const c = order ? order[k]! : k;
                 const f = rule(c);
                 if (f.length > 0 !== withProducers) continue;
                 if (!mine.includes(c) && fitsOn(c, n) && memoryFits(c, n, f)) core = c;
