@@ -188,16 +188,19 @@ describe('resnet18 with oversized computes split', () => {
     expect(text).toMatch(new RegExp(`strategy '${strategy}' found no mapping of the graph computes onto 64 cores \\(`));
   });
 
-  (SLOW ? it.each(['throughput', 'latency']) : it.skip.each(['(RAPTOR_SLOW_TESTS=1)']))('%s: its layer-sequential fallback is refused on host memory, with a note saying why the strategy fell back', (strategy) => {
+  (SLOW ? it.each(['throughput', 'latency']) : it.skip.each(['(RAPTOR_SLOW_TESTS=1)']))('%s: falls back to layer-sequential (stem kept on chip, host slots in 4 MiB), with the reason as a warning; communication verified', (strategy) => {
     const m = lowered();
     if (!m) return;
     const scheduler = BUILTIN_SCHEDULERS.find((x) => x.name === strategy)!;
     const r = scheduler.schedule(m.module, defaultTarget(), {});
-    expect(r.module).toBeUndefined();
-    expect(r.diagnostics).toHaveLength(1);
-    const d = r.diagnostics![0]!;
-    expect(d.message).toMatch(new RegExp(`^spat-schedule: strategy '${strategy} as layer-sequential': its host slots need \\d+ bytes`));
-    expect(d.notes.map((n) => n.message)).toEqual([expect.stringMatching(new RegExp(`^${strategy} fell back to layer-sequential because strategy '${strategy}' found no mapping`))]);
+    expect(r.diagnostics ?? []).toEqual([]);
+    const report = r.report!.functions[0]!;
+    expect(report.warnings[0]).toMatch(new RegExp(`^strategy '${strategy}' found no mapping of the graph computes onto 64 cores .*; scheduled as layer-sequential instead`));
+    expect(report.layers.filter((l) => l.onChip).length).toBeGreaterThan(0);
+    expect(report.peakLocalBytes).toBeLessThanOrEqual(65536);
+    const v = verifyCommunication(m.module, defaultTarget());
+    expect(v.diagnostics ?? []).toEqual([]);
+    expect(v.deadlock).toBeUndefined();
   });
 
   (SLOW ? it : it.skip)('layer4 to the classifier: split, scheduled (throughput) and unsplit outputs are equal and match onnxruntime', () => {
