@@ -203,6 +203,23 @@ describe('resnet18 with oversized computes split', () => {
     expect(v.deadlock).toBeUndefined();
   });
 
+  (SLOW ? it : it.skip)('layer-sequential on the default target: stem kept on chip, verified, and the interpreter matches onnxruntime (about 15 min)', () => {
+    const m = lowered();
+    if (!m) return;
+    const r = BUILTIN_SCHEDULERS.find((x) => x.name === 'layer-sequential')!.schedule(m.module, defaultTarget(), {});
+    expect(r.diagnostics ?? []).toEqual([]);
+    expect(r.report!.functions[0]!.layers.filter((l) => l.onChip).length).toBeGreaterThan(0);
+    const v = verifyCommunication(m.module, defaultTarget());
+    expect(v.diagnostics ?? []).toEqual([]);
+    expect(v.deadlock).toBeUndefined();
+    const out = run(m.module, m.fn, m.args);
+    expect(out.ok).toBe(true);
+    if (!out.ok) return;
+    const file = path.join(MODELS_DIR, MODEL, 'output_0.npy');
+    const { tensor } = readNpy(fs.readFileSync(file), file);
+    expect(worstRatio(out.outputs[0]!, tensor!.data as unknown as ArrayLike<number>)).toBeLessThanOrEqual(1);
+  });
+
   (SLOW ? it : it.skip)('layer4 to the classifier: split, scheduled (throughput) and unsplit outputs are equal and match onnxruntime', () => {
     const m = lowered();
     if (!m) return;
