@@ -67,17 +67,19 @@ export function planLayerSequential(context: PlanContext): SchedulePlan | string
 /**
  * The plan of `layer-sequential` with the values of `onChip` streamed into their readers (host
  * transfers). With `spread`, once every core holds a compute, a replica takes the first core that
- * fits after the core of the last one placed (round robin) instead of the first from core 0: the
- * layers' host slots then have different writers, and slots of different writers may share bytes.
+ * fits among those whose results hold the fewest bytes, then round robin after the core of the
+ * last one placed, instead of the first from core 0: the layers' host slots then have different
+ * writers, and slots of different writers may share bytes.
  */
 function planWith({ workload, cost, options }: PlanContext, onChip: ReadonlySet<number>, spread = false): SchedulePlan | string {
   const enforce = enforcesLocalMemory(options);
   const transfer = options['transfer'] as TransferMode;
   const readers = readersOfNodes(workload);
-  const groups = streamGroups({ placements: workload.nodes.map((n) => (onChip.has(n.index) ? { onChip: true } : {})) as NodePlacement[] }, (i) => readers[i]!);
+  // The nodes kept on chip as a host plan's placements (for the stream groups and the footprints).
+  const modePlan = { transfer, placements: workload.nodes.map((n) => (onChip.has(n.index) ? { onChip: true } : {})) as NodePlacement[] };
+  const groups = streamGroups(modePlan, (i) => readers[i]!);
   /** The stream group of a node (its first node), or undefined for a node outside every group. */
   const groupOf = (i: number): number | undefined => (onChip.has(i) || workload.nodes[i]!.inputs.some((x) => x.sources.some((s) => onChip.has(s.producer))) ? groups.first[i] : undefined);
-  const modePlan = { transfer, placements: workload.nodes.map((n) => (onChip.has(n.index) ? { onChip: true } : {})) as NodePlacement[] };
   const modeOf = (n: WorkloadNode): FootprintMode => footprintMode(modePlan, n);
   const granularity: Granularity[] = (enforce ? granularityForMemory(workload, cost, 'layer', transfer) : workload.nodes.map(() => 'layer' as const)).map((g, i) => (groupOf(i) !== undefined ? 'window' : g));
   // One copy per layer; a layer whose data does not fit one core is split over as many cores as it needs.
