@@ -897,10 +897,11 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       run.value ??= loadSlot(run.f, run.slot, run.type, run.byteOffset);
       return { value: run.value, first: run.first };
     };
-    const loadRuns = (r: ReplicaInputReads, round: number | null, collection: RankedTensorType): void => {
+    /** Plans the host runs of `reads` (one read's fragments of one round, or of every round). */
+    const loadRuns = (reads: readonly FragmentRead[], collection: RankedTensorType): void => {
       const frag = fragmentType(collection);
       const fragBytes = byteSizeOfType(frag);
-      const fs = r.remote.filter((f) => (round === null || f.round === round) && viaHost(f)?.inRuns === true);
+      const fs = reads.filter((f) => viaHost(f)?.inRuns === true);
       for (let i = 0; i < fs.length; ) {
         const slot = viaHost(fs[i]!)!;
         let k = i + 1;
@@ -1065,8 +1066,9 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
         const src = nodeInputs.get(r.inputIndex)!.sources[r.sourceIndex]!;
         const producer = workload.nodes[src.producer]!;
         // A batch producer's runs for this round are loaded before the round's fragments are placed.
-        if (producer.isBatch) loadRuns(r, round, producer.op.getResult(src.resultIndex).type as RankedTensorType);
-        for (const f of round === null ? r.remote : (byRound.get(round) ?? [])) receiveOne(r, f, true);
+        const reads = round === null ? r.remote : (byRound.get(round) ?? []);
+        if (producer.isBatch) loadRuns(reads, producer.op.getResult(src.resultIndex).type as RankedTensorType);
+        for (const f of reads) receiveOne(r, f, true);
       }
     };
     const inputValue = (inputIndex: number): Value => {
@@ -1087,12 +1089,14 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     // after what the first run needs. Sends to one consumer replica are queued in that order and
     // made as soon as their slot exists, so sender and receiver never wait on each other in a cycle.
     const made = new Map<string, Value>();
-    const queues = new Map<string, FragmentRead[]>();
+    // Per consumer replica: its sends in order, and the first not made yet (no shift: a queue may
+    // hold tens of thousands of fragments).
+    const queues = new Map<string, { readonly items: FragmentRead[]; head: number }>();
     for (const f of sendOrder.get(`${n.index}:${j}`) ?? []) {
       const key = consumerOf.get(f)!;
       let q = queues.get(key);
-      if (!q) queues.set(key, (q = []));
-      q.push(f);
+      if (!q) queues.set(key, (q = { items: [], head: 0 }));
+      q.items.push(f);
     }
     // A send schedule places this body's sends itself (before its receives, or at its end).
     const scheduledSends = mirrorCore === undefined && options.sendSchedule !== undefined && pl.granularity === 'window' && queues.size > 0;
@@ -1113,8 +1117,8 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       made.set(`${lane}:${resultIndex}`, v);
       if (scheduledSends) return;
       for (const q of queues.values()) {
-        while (q.length && made.has(`${q[0]!.slot}:${q[0]!.resultIndex}`)) {
-          const f = q.shift()!;
+        while (q.head < q.items.length && made.has(`${q.items[q.head]!.slot}:${q.items[q.head]!.resultIndex}`)) {
+          const f = q.items[q.head++]!;
           sendOne(made.get(`${f.slot}:${f.resultIndex}`)!, f);
         }
       }
@@ -1211,11 +1215,11 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       beforeReceive = undefined;
       for (const f of options.sendSchedule!.atEnd.get(`${n.index}:${j}`) ?? []) sendScheduled(f);
       // Anything the schedule did not place goes last, in the default order.
-      for (const q of queues.values()) for (const f of q) if (!sent.has(f)) sendScheduled(f);
+      for (const q of queues.values()) for (const f of q.items) if (!sent.has(f)) sendScheduled(f);
       queues.clear();
     }
     if (window && mirrorCore === undefined) {
-      for (const q of queues.values()) if (q.length) throw new Error(`materializeSchedule: ${n.name} replica ${j} never made slot ${q[0]!.slot} that a consumer waits for`);
+      for (const q of queues.values()) if (q.head < q.items.length) throw new Error(`materializeSchedule: ${n.name} replica ${j} never made slot ${q.items[q.head]!.slot} that a consumer waits for`);
     }
     // Host slots: store each partial result once for its remote readers (streaming slots are stored already).
     for (let k = 0; k < resultTypes.length; k++) {
