@@ -57,8 +57,7 @@ export interface HostSlotPeak {
  * slot. A lower bound of what materialization places (it may not share bytes between two slots
  * of one writer core).
  */
-export function hostSlotPeak(workload: Workload, onChip: ReadonlySet<number>, cost: CostModel): HostSlotPeak {
-  const readers = readersOfNodes(workload);
+export function hostSlotPeak(workload: Workload, onChip: ReadonlySet<number>, cost: CostModel, readers: readonly (readonly number[])[] = readersOfNodes(workload)): HostSlotPeak {
   const placements = workload.nodes.map((n): Pick<NodePlacement, 'onChip'> => (onChip.has(n.index) ? { onChip: true } : {}));
   const groups = streamGroups({ placements: placements as NodePlacement[] }, (i) => readers[i]!);
   const count = workload.nodes.length;
@@ -106,7 +105,7 @@ export function valuesKeptOnChip(workload: Workload, cost: CostModel, options: {
   };
   const onChip = new Set<number>(options.keep ?? []);
   for (;;) {
-    const peak = hostSlotPeak(workload, onChip, cost);
+    const peak = hostSlotPeak(workload, onChip, cost, readers);
     if (peak.bytes <= budget) return onChip;
     const next = peak.live.filter((i) => !onChip.has(i) && mayStream(i)).sort((a, b) => bytesOf(b) - bytesOf(a) || a - b)[0];
     if (next === undefined) return onChip;

@@ -79,7 +79,8 @@ function planWith({ workload, cost, options }: PlanContext, onChip: ReadonlySet<
   const modePlan = { transfer, placements: workload.nodes.map((n) => (onChip.has(n.index) ? { onChip: true } : {})) as NodePlacement[] };
   const groups = streamGroups(modePlan, (i) => readers[i]!);
   /** The stream group of a node (its first node), or undefined for a node outside every group. */
-  const groupOf = (i: number): number | undefined => (onChip.has(i) || workload.nodes[i]!.inputs.some((x) => x.sources.some((s) => onChip.has(s.producer))) ? groups.first[i] : undefined);
+  const grouped = workload.nodes.map((n) => onChip.has(n.index) || n.inputs.some((x) => x.sources.some((s) => onChip.has(s.producer))));
+  const groupOf = (i: number): number | undefined => (grouped[i] ? groups.first[i] : undefined);
   const modeOf = (n: WorkloadNode): FootprintMode => footprintMode(modePlan, n);
   const granularity: Granularity[] = (enforce ? granularityForMemory(workload, cost, 'layer', transfer) : workload.nodes.map(() => 'layer' as const)).map((g, i) => (groupOf(i) !== undefined ? 'window' : g));
   // One copy per layer; a layer whose data does not fit one core is split over as many cores as it needs.
