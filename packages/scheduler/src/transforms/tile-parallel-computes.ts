@@ -46,6 +46,17 @@ import { minimumFootprint } from '../planning/local-memory';
 import { isPointwise, isStaticTensor } from '../analysis/pointwise';
 import { targetOf } from '../target';
 import { functionsOf } from '../analysis/functions';
+import { laneSplitBudget, laneLiveBytes } from './split-lanes';
+import {
+  assembleConcat,
+  canAssembleConcat,
+  chooseChunks,
+  concatAxis,
+  fuseDataMovementProducers,
+  fusibleInputs,
+  replaceFusedCompute,
+  tileComputeInChunks,
+} from './chunk-tiling';
 
 
 /** The shape of `t` with dimension `d` set to 1. */
@@ -214,34 +225,92 @@ export function tileParallelCompute(compute: Operation, d: number, lanes: number
   return batch;
 }
 
-/** A scalar compute to tile and the dimension to tile it along. */
+/**
+ * A scalar compute to tile: `kind` `'dimension'` (default) tiles it along `d` with one lane per
+ * index ({@link tileParallelCompute}); `'chunks'` (data movement whose dimension moves from value
+ * to value, `d` and `lanes` unused) is tiled in chunks ({@link chooseChunks}), after taking in
+ * producers whose lanes are too large ({@link fuseDataMovementProducers}); `'concat'` (a
+ * concatenation along `d`) becomes a fragment assembly of its inputs' fragments where they are
+ * assemblies or small weightless computes by then ({@link assembleConcat}), else is tiled in
+ * chunks or along a dimension.
+ */
 export interface ParallelTile {
   readonly op: Operation;
   readonly d: number;
   readonly lanes: number;
+  readonly kind?: 'dimension' | 'chunks' | 'concat';
 }
 
 /**
- * The scalar graph computes of `workload`'s function that are parallel along a dimension and whose one copy
- * needs more than a quarter of a core's local memory (their minimum footprint,
- * `minimumFootprint`): one compute holding a whole feature map would leave too little room for
- * the computes it shares a core with, and its readers would load the whole value to take their
- * windows of it. The others are left to the driver's memory check, which names them.
+ * The scalar graph computes of `workload`'s function whose one copy needs more than a quarter of
+ * a core's local memory (their minimum footprint, `minimumFootprint`): one compute holding a
+ * whole feature map would leave too little room for the computes it shares a core with, and its
+ * readers would load the whole value to take their windows of it. Those parallel along one
+ * dimension shared by every value whose lanes then hold at most a quarter of a core are tiled
+ * along it; the others are planned as concatenations or chunk tilings (see {@link ParallelTile}),
+ * decided when applied since earlier tilings change their inputs. The rest is left to the
+ * driver's memory check, which names them.
  */
 export function planParallelTiles(workload: Workload, cost: CostModel): ParallelTile[] {
   const out: ParallelTile[] = [];
+  const quarter = cost.localMemoryBytes / 4;
   for (const n of workload.nodes) {
-    if (n.isBatch || minimumFootprint(workload, n, cost).bodyBytes <= cost.localMemoryBytes / 4) continue;
+    if (n.isBatch) continue;
+    const bytes = minimumFootprint(workload, n, cost).bodyBytes;
+    if (bytes <= quarter) continue;
     const dim = parallelDimension(n.op);
-    if (dim) out.push({ op: n.op, ...dim });
+    if (dim && bytes / dim.lanes <= quarter) out.push({ op: n.op, ...dim });
+    else if (concatAxis(n.op) !== undefined) out.push({ op: n.op, d: concatAxis(n.op)!, lanes: 0, kind: 'concat' });
+    else if (n.crossbars === 0) out.push({ op: n.op, d: dim?.d ?? -1, lanes: dim?.lanes ?? 0, kind: 'chunks' });
   }
   return out;
 }
 
-/** Tiles the computes {@link planParallelTiles} finds (or `tiles`); returns how many. */
+/**
+ * Tiles `op` in chunks, first taking in the producers whose lanes are larger than `budget`;
+ * returns whether it changed anything.
+ */
+function tileInChunks(op: Operation, budget: number, alignment: number): boolean {
+  const which = fusibleInputs(op, (batch) => laneLiveBytes(batch, alignment) > budget);
+  if (which.length) {
+    const fused = fuseDataMovementProducers(op, which);
+    const tracking = fused && chooseChunks(fused, budget);
+    if (fused && tracking) {
+      replaceFusedCompute(op, fused, which);
+      tileComputeInChunks(fused, tracking);
+      return true;
+    }
+    fused?.erase();
+  }
+  const tracking = chooseChunks(op, budget);
+  if (!tracking) return false;
+  tileComputeInChunks(op, tracking);
+  return true;
+}
+
+/** Applies one planned tile; returns whether it changed anything. */
+function applyTile(t: ParallelTile, cost: CostModel): boolean {
+  const budget = laneSplitBudget(cost);
+  if (t.kind === 'concat' && canAssembleConcat(t.op)) {
+    assembleConcat(t.op);
+    return true;
+  }
+  if (t.kind === 'concat' || t.kind === 'chunks') {
+    if (tileInChunks(t.op, budget, cost.localAlignment)) return true;
+    const dim = parallelDimension(t.op);
+    if (!dim) return false;
+    tileParallelCompute(t.op, dim.d, dim.lanes);
+    return true;
+  }
+  tileParallelCompute(t.op, t.d, t.lanes);
+  return true;
+}
+
+/** Tiles the computes {@link planParallelTiles} finds (or `tiles`), in program order; returns how many changed. */
 export function tileOversizedParallelComputes(func: Operation, cost: CostModel, tiles: readonly ParallelTile[] = planParallelTiles(new Workload(func, cost), cost)): number {
-  for (const t of tiles) tileParallelCompute(t.op, t.d, t.lanes);
-  return tiles.length;
+  let changed = 0;
+  for (const t of tiles) if (applyTile(t, cost)) changed++;
+  return changed;
 }
 
 /** The pass `spat-tile-parallel-computes` (module level; the target from the pass context). */
