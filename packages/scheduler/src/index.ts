@@ -63,6 +63,7 @@ export { estimateSchedule } from './planning/estimate';
 export { hostSlotBudget, hostSlotPeak, readersOfNodes, valuesKeptOnChip, type HostSlotPeak } from './planning/host-slots';
 export type { CoreUsage, ScheduleEstimate } from './planning/estimate';
 export { materializeSchedule, type MaterializeOptions } from './transforms/materialize-schedule';
+export { sinkViewsToFirstUse } from './transforms/sink-views';
 export type { MaterializeResult } from './transforms/materialize-schedule';
 export { allocateEventRegisters, assignEventRegisters } from './transforms/event-registers';
 export type { EventRegisterAssignment, EventRegisterRequest } from './transforms/event-registers';

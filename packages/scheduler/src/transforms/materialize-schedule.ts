@@ -34,6 +34,7 @@ import {
 } from '@raptor-pim/ir-core';
 import { AffineApplyOp, createEmpty, EmptyOp, ExtractSliceOp, ParallelInsertSliceOp, rankReductionMask, readSliceLists } from '@raptor-pim/upstream-dialects';
 import { SliceBuilder } from './slice-builder';
+import { sinkViewsToFirstUse } from './sink-views';
 import {
   BlueprintOp,
   ChannelReceiveOp,
@@ -583,6 +584,10 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       const op = list[j]!;
       if (op.numResults > 0 && op.results.every((r) => r.useEmpty)) list[j] = dropResults(op);
     }
+  }
+  // Slices and reshapes next to their users, as the local-memory model counts them.
+  for (const op of workload.func.regions[0]?.firstBlock?.operations ?? []) {
+    if (ScheduledComputeOp.isInstance(op) || ScheduledComputeBatchOp.isInstance(op)) for (const r of op.regions) for (const b of r.blocks) sinkViewsToFirstUse(b);
   }
   return { scheduled, channels, hostSlots: slots.size, hostBytes, hostFallbacks };
 
