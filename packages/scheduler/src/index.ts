@@ -85,6 +85,22 @@ export {
 } from './transforms/split-oversized-computes';
 export type { ComputeSplitPart, ComputeSplitPlan, OversizedSplits, SplitLimits, SplitResult } from './transforms/split-oversized-computes';
 export { TileParallelComputesPass, parallelDimension, planParallelTiles, tileOversizedParallelComputes, tileParallelCompute } from './transforms/tile-parallel-computes';
+export {
+  assembleConcat,
+  canAssembleConcat,
+  chooseChunks,
+  concatAxis,
+  fuseDataMovementProducers,
+  fusibleInputs,
+  replaceFusedCompute,
+  reshapeSegments,
+  reshapeSourceChunk,
+  scalarBodyBytes,
+  tileComputeInChunks,
+  trackChunks,
+  wrapInOneLane,
+} from './transforms/chunk-tiling';
+export type { Chunk, ChunkTracking, ReshapeSegment } from './transforms/chunk-tiling';
 export type { ParallelTile } from './transforms/tile-parallel-computes';
 export {
   SplitInputChannelsPass,

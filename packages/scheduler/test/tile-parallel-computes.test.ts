@@ -329,7 +329,7 @@ ${body.join('\n')}
 });
 
 describe('spat-tile-parallel-computes preserves meaning (property)', () => {
-  it('random pointwise / concat bodies tiled along parallelDimension keep their outputs; the others are left unchanged', () => {
+  it('random pointwise / concat bodies tiled along parallelDimension keep their outputs; the others are left unchanged or tiled in chunks with the same outputs', () => {
     let tiled = 0;
     let untouched = 0;
     fc.assert(
@@ -344,9 +344,13 @@ describe('spat-tile-parallel-computes preserves meaning (property)', () => {
         expect(before.ok).toBe(true);
         const printed = printOperation(module);
         if (!dim) {
+          // No dimension every value shares: left unchanged, or (a body the chunk tiling of
+          // chunk-tiling.ts takes, e.g. once its dead ops are dropped) tiled with equal outputs.
           untouched++;
           runPass(module, targetWithLocalMemory(TINY));
-          expect(printOperation(module)).toBe(printed);
+          expect(verifierMessages(module)).toEqual([]);
+          if (printOperation(module) !== printed) expect(scalarComputes(module)).toEqual([]);
+          expect(run(module, 'main', args)).toEqual(before);
           return;
         }
         tiled++;

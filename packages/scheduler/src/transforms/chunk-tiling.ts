@@ -611,9 +611,12 @@ function inlineLane(bb: OpBuilder, batch: Operation, l: number, inputs: readonly
     }
     if (op.numRegions > 0) return undefined;
     if (AffineApplyOp.isInstance(op) || (ConstantOp.isInstance(op) && op.getResult(0).type instanceof IndexType)) {
+      // Folded into the static offsets of the slices below; a constant only where another op reads it.
       const x = evaluateStaticIndex(op.getResult(0), bindings);
       if (x === undefined) return undefined;
-      mapping.map(op.getResult(0), ConstantOp.build(bb, { value: IntegerAttr.get(IndexType.get(bb.context), x), result: IndexType.get(bb.context) }, op.location).result);
+      if (op.getResult(0).users.some((u) => !(ExtractSliceOp.isInstance(u) || InsertSliceOp.isInstance(u) || ParallelInsertSliceOp.isInstance(u)))) {
+        mapping.map(op.getResult(0), ConstantOp.build(bb, { value: IntegerAttr.get(IndexType.get(bb.context), x), result: IndexType.get(bb.context) }, op.location).result);
+      }
       continue;
     }
     if (ExtractSliceOp.isInstance(op) || InsertSliceOp.isInstance(op)) {

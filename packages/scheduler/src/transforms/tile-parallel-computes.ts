@@ -254,14 +254,19 @@ export interface ParallelTile {
 export function planParallelTiles(workload: Workload, cost: CostModel): ParallelTile[] {
   const out: ParallelTile[] = [];
   const quarter = cost.localMemoryBytes / 4;
+  const budget = laneSplitBudget(cost);
   for (const n of workload.nodes) {
     if (n.isBatch) continue;
     const bytes = minimumFootprint(workload, n, cost).bodyBytes;
     if (bytes <= quarter) continue;
     const dim = parallelDimension(n.op);
-    if (dim && bytes / dim.lanes <= quarter) out.push({ op: n.op, ...dim });
-    else if (concatAxis(n.op) !== undefined) out.push({ op: n.op, d: concatAxis(n.op)!, lanes: 0, kind: 'concat' });
-    else if (n.crossbars === 0) out.push({ op: n.op, d: dim?.d ?? -1, lanes: dim?.lanes ?? 0, kind: 'chunks' });
+    const axis = concatAxis(n.op);
+    // A concatenation whose lanes along another dimension would still be large: an assembly.
+    if (axis !== undefined && (!dim || bytes / dim.lanes > quarter) && canAssembleConcat(n.op)) out.push({ op: n.op, d: axis, lanes: 0, kind: 'concat' });
+    else if (dim) out.push({ op: n.op, ...dim });
+    else if (n.crossbars === 0 && (fusibleInputs(n.op, (b) => laneLiveBytes(b, cost.localAlignment) > budget).length > 0 || chooseChunks(n.op, budget))) {
+      out.push({ op: n.op, d: -1, lanes: 0, kind: 'chunks' });
+    }
   }
   return out;
 }
@@ -290,20 +295,16 @@ function tileInChunks(op: Operation, budget: number, alignment: number): boolean
 
 /** Applies one planned tile; returns whether it changed anything. */
 function applyTile(t: ParallelTile, cost: CostModel): boolean {
-  const budget = laneSplitBudget(cost);
   if (t.kind === 'concat' && canAssembleConcat(t.op)) {
     assembleConcat(t.op);
     return true;
   }
-  if (t.kind === 'concat' || t.kind === 'chunks') {
-    if (tileInChunks(t.op, budget, cost.localAlignment)) return true;
-    const dim = parallelDimension(t.op);
-    if (!dim) return false;
+  const dim = t.kind === undefined || t.kind === 'dimension' ? { d: t.d, lanes: t.lanes } : parallelDimension(t.op);
+  if (dim) {
     tileParallelCompute(t.op, dim.d, dim.lanes);
     return true;
   }
-  tileParallelCompute(t.op, t.d, t.lanes);
-  return true;
+  return tileInChunks(t.op, laneSplitBudget(cost), cost.localAlignment);
 }
 
 /** Tiles the computes {@link planParallelTiles} finds (or `tiles`), in program order; returns how many changed. */
