@@ -11,6 +11,10 @@
  * The dimension is chosen among those of size > 1 in the order H, C, W, N for rank 4 (rows keep
  * a convolution's window small), else from the outermost; the first one every op of the body is
  * parallel along wins. A compute with weights, nested regions or any other op is left alone.
+ *
+ * Weightless computes no one dimension runs through (transposes, reshapes, depth-to-space) are
+ * tiled in chunks of a dimension tracked per value instead, and concatenations of fragment
+ * assemblies become one assembly (`chunk-tiling.ts`, see {@link ParallelTile}).
  */
 import {
   ConstantOp,
