@@ -54,3 +54,31 @@ describe.each(CASES)('$name with $strategy on the default 64 KiB target', ({ nam
     });
   });
 });
+
+// The schedule's local-memory model is a promise the bufferized program must keep: with 32 KiB
+// per core, yolo_block's max-pool pyramid makes 25 window slices per output strip, which the
+// scheduler counts as temporaries next to their users. The scheduled bodies place them there
+// (sinkViewsToFirstUse); made all before the maxima, the copies were live together and
+// pim-plan-memory refused the program (48,896 B on one core).
+describe('yolo_block with layer-sequential on 32 KiB of local memory per core', () => {
+  test('every core stream fits after bufferization and the bundle computes the onnxruntime outputs', () => {
+    const dir = modelDir('yolo_block');
+    const input = readNpyTensor(path.join(dir, 'input_0.npy'));
+    const target = defaultTarget();
+    target.config.chip_config.core_config.local_memory_config.memory_size = 32 * 1024;
+    const r = compile(readModel('yolo_block'), { target, scheduler: builtinScheduler('layer-sequential')! });
+    expect(r.diagnostics.filter((d) => d.severity === 'error').map(formatCompileDiagnostic)).toEqual([]);
+    const planned = r.report.stages.flatMap((s) => s.passes).find((p) => p.pass === 'pim-plan-memory');
+    expect(planned?.statistics?.['max-peak-bytes']).toBeLessThanOrEqual(32 * 1024);
+
+    const bundle = r.bundle!;
+    const sim = simulateBundle(bundle, { mode: 'latency', inputs: { [bundle.inputs[0]!.name]: { dtype: 'f32', shape: [...bundle.inputs[0]!.shape], data: input.data } } });
+    expect(sim.error?.message).toBeUndefined();
+    const outputs = fs.readdirSync(dir).filter((f) => /^output_\d+\.npy$/.test(f)).sort();
+    outputs.forEach((file, k) => {
+      const reference = readNpyTensor(path.join(dir, file));
+      const got = Float32Array.from(sim.outputs[k]!.array.data as ArrayLike<number>);
+      expect([file, conformanceRatio(got, reference.data) <= 1]).toEqual([file, true]);
+    });
+  });
+});
