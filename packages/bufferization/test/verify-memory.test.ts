@@ -31,6 +31,12 @@ it('live data beyond the local memory is a diagnostic naming the core, the peak 
   expect(r.diagnostics.map((d) => d.message)).toEqual([
     'core 7: live data needs 81920 bytes at op #2 but the local memory holds 65536 bytes (target chip_config.core_config.local_memory_config.memory_size); the schedule must keep less data live on this core',
   ]);
+  // Nothing is placed for such a stream (placement is quadratic in the buffers live together).
+  const allocs: string[] = [];
+  module.walk((op) => {
+    if (op.name === 'memref.alloc') allocs.push(op.getDiscardableAttr('pim.address') === undefined ? 'unplaced' : 'placed');
+  });
+  expect(allocs).toEqual(['unplaced', 'unplaced']);
   void defaultTarget;
   void TargetKey;
 });
