@@ -586,7 +586,8 @@ function inlineLane(bb: OpBuilder, batch: Operation, l: number, inputs: readonly
   const view = GraphComputeBatchOp.get(batch);
   const nInputs = (view.inputs as readonly Value[]).length;
   for (let i = 0; i < nInputs; i++) mapping.map(entry.arguments[1 + i]!, inputs[i]!);
-  const statics = (op: Operation, dynamic: readonly Value[], list: readonly number[]): number[] | undefined => {
+  /** `list` with its dynamic entries (`dynamic`, in order) evaluated for lane `l`. */
+  const statics = (dynamic: readonly Value[], list: readonly number[]): number[] | undefined => {
     let next = 0;
     const out: number[] = [];
     for (const o of list) {
@@ -594,7 +595,6 @@ function inlineLane(bb: OpBuilder, batch: Operation, l: number, inputs: readonly
       if (x === undefined) return undefined;
       out.push(x);
     }
-    void op;
     return out;
   };
   const published: { slot: number; value: Value; sizes: number[] }[] = [];
@@ -603,7 +603,7 @@ function inlineLane(bb: OpBuilder, batch: Operation, l: number, inputs: readonly
       for (const ins of op.regions[0]!.firstBlock!.operations) {
         if (!ParallelInsertSliceOp.isInstance(ins)) return undefined;
         const lists = readSliceLists(ins);
-        const offs = statics(ins, ParallelInsertSliceOp.get(ins).offsets as readonly Value[], lists.offsets);
+        const offs = statics(ParallelInsertSliceOp.get(ins).offsets as readonly Value[], lists.offsets);
         if (!offs || offs.slice(1).some((x) => x !== 0) || lists.sizes.some((x) => x === DYNAMIC)) return undefined;
         published.push({ slot: offs[0]!, value: mapping.lookup(ins.getOperand(0)), sizes: lists.sizes as number[] });
       }
@@ -621,7 +621,7 @@ function inlineLane(bb: OpBuilder, batch: Operation, l: number, inputs: readonly
     }
     if (ExtractSliceOp.isInstance(op) || InsertSliceOp.isInstance(op)) {
       const lists = readSliceLists(op);
-      const offs = statics(op, ExtractSliceOp.isInstance(op) ? (ExtractSliceOp.get(op).offsets as readonly Value[]) : (InsertSliceOp.get(op).offsets as readonly Value[]), lists.offsets);
+      const offs = statics(ExtractSliceOp.isInstance(op) ? (ExtractSliceOp.get(op).offsets as readonly Value[]) : (InsertSliceOp.get(op).offsets as readonly Value[]), lists.offsets);
       if (!offs || lists.sizes.some((x) => x === DYNAMIC) || lists.strides.some((x) => x === DYNAMIC)) return undefined;
       const slice = { offsets: offs, sizes: lists.sizes as number[], strides: lists.strides as number[] };
       const created = ExtractSliceOp.isInstance(op)
@@ -717,7 +717,7 @@ export function concatAxis(compute: Operation): number | undefined {
   const entry = compute.regions[0]?.firstBlock;
   const ops = entry?.operations ?? [];
   if (ops.length !== 2 || !ConcatOp.isInstance(ops[0]!) || !YieldOp.isInstance(ops[1]!) || ops[1]!.getOperand(0) !== ops[0]!.getResult(0)) return undefined;
-  if (!ops[0]!.operands.every((v) => entry!.arguments.includes(v as never))) return undefined;
+  if (!ops[0]!.operands.every((v) => entry!.arguments.some((a) => a === v))) return undefined;
   return Number(ConcatOp.get(ops[0]!).axis.value);
 }
 
@@ -788,7 +788,6 @@ function ints(a: unknown): number[] {
  */
 export function assembleConcat(compute: Operation): Value {
   const axis = concatAxis(compute)!;
-  const ctx = compute.context;
   const entry = compute.regions[0]!.firstBlock!;
   const concat = entry.firstOp!;
   const inputs = GraphComputeOp.get(compute).inputs as readonly Value[];
@@ -807,7 +806,7 @@ export function assembleConcat(compute: Operation): Value {
   const assemblies = new Set<Operation>();
   let base = 0;
   for (const operand of concat.operands) {
-    const k = entry.arguments.indexOf(operand as never);
+    const k = entry.arguments.findIndex((a) => a === operand);
     const src = sourceOf(inputs[k]!);
     const bp = src.definingOp!;
     assemblies.add(bp);
@@ -829,7 +828,6 @@ export function assembleConcat(compute: Operation): Value {
     }
     base += (operand.type as RankedTensorType).shape[axis]!;
   }
-  void ctx;
   const logical = createFragmentAssembly(OpBuilder.before(compute), compute.location, fragments, compute.getResult(0).type, pieces);
   compute.getResult(0).replaceAllUsesWith(logical);
   compute.erase();
