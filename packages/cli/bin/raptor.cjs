@@ -15,5 +15,7 @@ if (!fs.existsSync(entry)) {
   process.stderr.write('raptor: the CLI is not built yet; run `npx nx run-many -t build` in the repository first\n');
   process.exit(2);
 }
+// Commands that hold a whole model get a heap sized to the machine (see heap-limit.cjs).
+require('./heap-limit.cjs').ensureHeap(__filename, process.argv);
 require('./compile-cache.cjs').enableCompileCache(path.join(__dirname, '..', '..'), process.argv[2]);
 require(entry);

@@ -1,0 +1,50 @@
+// The heap of the commands that hold a whole compiled model in memory.
+//
+// Node's default heap limit (about 4 GiB here) is far below what a large model needs:
+// `raptor compile resnet18` holds millions of ops (4.4 M scheduled, 12 M after spatial-to-pim)
+// and died of V8's "heap out of memory" abort after 3 minutes, a crash with a V8 stack trace
+// instead of the compiler's own diagnostics. `raptor compile`, `run`, `opt` and `sim` therefore
+// run in a child Node with a heap of three quarters of the machine's memory when that is well
+// above the default, unless the user chose a limit (`--max-old-space-size` in Node's options or
+// NODE_OPTIONS) or set RAPTOR_HEAP=0. The child inherits standard input and output; its exit
+// status (or signal) is the command's.
+'use strict';
+
+/** Subcommands that hold a whole module in memory. */
+const HEAVY_COMMANDS = new Set(['compile', 'run', 'opt', 'sim']);
+/** Part of the machine's memory the child's heap may take. */
+const MEMORY_SHARE = 0.75;
+/** Respawn only when that gives at least this many times the current limit. */
+const MIN_GAIN = 1.25;
+/** Set in the child so that it never respawns again. */
+const CHILD_MARK = 'RAPTOR_HEAP_CHILD';
+
+/**
+ * The Node options to run `subcommand` with in a child, or undefined to run it here: pure, for
+ * the tests (`execArgv`: this process's Node options; `env`: its environment; `totalBytes`: the
+ * machine's memory; `limitBytes`: this heap's limit).
+ */
+function heapChildArgs(subcommand, execArgv, env, totalBytes, limitBytes) {
+  if (!HEAVY_COMMANDS.has(subcommand)) return undefined;
+  if (env.RAPTOR_HEAP === '0' || env[CHILD_MARK] === '1') return undefined;
+  const chosen = /--max[-_]old[-_]space[-_]size/;
+  if (execArgv.some((a) => chosen.test(a)) || chosen.test(env.NODE_OPTIONS ?? '')) return undefined;
+  const mib = Math.floor((totalBytes * MEMORY_SHARE) / 1048576);
+  if (mib * 1048576 < limitBytes * MIN_GAIN) return undefined;
+  return [`--max-old-space-size=${mib}`, ...execArgv];
+}
+
+/** Runs this command in a child with a larger heap when {@link heapChildArgs} says so (never returns then). */
+function ensureHeap(launcher, argv) {
+  const os = require('node:os');
+  const v8 = require('node:v8');
+  const args = heapChildArgs(argv[2], process.execArgv, process.env, os.totalmem(), v8.getHeapStatistics().heap_size_limit);
+  if (!args) return;
+  const { spawnSync } = require('node:child_process');
+  const r = spawnSync(process.execPath, [...args, launcher, ...argv.slice(2)], { stdio: 'inherit', env: { ...process.env, [CHILD_MARK]: '1' } });
+  if (r.error) return; // could not start a child: run here with the default heap
+  if (r.signal) process.kill(process.pid, r.signal);
+  process.exit(r.status ?? 1);
+}
+
+module.exports = { heapChildArgs, ensureHeap, HEAVY_COMMANDS };

@@ -1,0 +1,42 @@
+/**
+ * The launcher's heap: `raptor compile`/`run`/`opt`/`sim` run in a child Node with three quarters
+ * of the machine's memory as heap (a resnet18 compile died of V8's heap limit otherwise), unless
+ * the user chose a limit, opted out, or the gain is small; other commands run in place.
+ */
+import * as path from 'node:path';
+
+interface HeapLimit {
+  heapChildArgs(subcommand: string | undefined, execArgv: readonly string[], env: Record<string, string | undefined>, totalBytes: number, limitBytes: number): string[] | undefined;
+}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { heapChildArgs } = require(path.resolve(__dirname, '../bin/heap-limit.cjs')) as HeapLimit;
+
+const GiB = 1024 ** 3;
+
+describe('heapChildArgs', () => {
+  it('gives compile, run, opt and sim three quarters of the machine', () => {
+    for (const command of ['compile', 'run', 'opt', 'sim']) {
+      expect(heapChildArgs(command, [], {}, 24 * GiB, 4 * GiB)).toEqual(['--max-old-space-size=18432']);
+    }
+  });
+
+  it('keeps the Node options of this process after the heap option', () => {
+    expect(heapChildArgs('compile', ['--enable-source-maps'], {}, 16 * GiB, 4 * GiB)).toEqual(['--max-old-space-size=12288', '--enable-source-maps']);
+  });
+
+  it('runs import, help and unknown commands in place', () => {
+    for (const command of ['import', '--help', undefined, 'frobnicate']) expect(heapChildArgs(command, [], {}, 24 * GiB, 4 * GiB)).toBeUndefined();
+  });
+
+  it('respects a limit the user chose, the opt-out and the child mark', () => {
+    expect(heapChildArgs('compile', ['--max-old-space-size=2000'], {}, 24 * GiB, 2 * GiB)).toBeUndefined();
+    expect(heapChildArgs('compile', [], { NODE_OPTIONS: '--max_old_space_size=9000' }, 24 * GiB, 9 * GiB)).toBeUndefined();
+    expect(heapChildArgs('compile', [], { RAPTOR_HEAP: '0' }, 24 * GiB, 4 * GiB)).toBeUndefined();
+    expect(heapChildArgs('compile', [], { RAPTOR_HEAP_CHILD: '1' }, 24 * GiB, 4 * GiB)).toBeUndefined();
+  });
+
+  it('does not respawn for a small gain (a machine not much larger than the default heap)', () => {
+    expect(heapChildArgs('compile', [], {}, 6 * GiB, 4 * GiB)).toBeUndefined();
+    expect(heapChildArgs('compile', [], {}, 8 * GiB, 4 * GiB)).toEqual(['--max-old-space-size=6144']);
+  });
+});
