@@ -13,7 +13,9 @@
  *   to `[1, n, k]` keep their outputs through the pass;
  * - `spat-schedule` with every strategy on the fixture cases with 512 B of local memory: fits,
  *   passes `spat-verify-communication` and keeps the outputs;
- * - shared models (RAPTOR_SLOW_TESTS=1, minutes each): after the driver's preprocessing no
+ * - shared models (RAPTOR_SLOW_TESTS=1; measured on the shared machine under load: ultraface
+ *   ~2.5 min per export, superres ~28 min, mostly its 50,176-lane convolution's footprints): after
+ *   the driver's preprocessing no
  *   compute of ultraface-slim-320 (both exports) or superres-224 needs more than a core, and the
  *   pass keeps ultraface's outputs equal to onnxruntime's.
  */
