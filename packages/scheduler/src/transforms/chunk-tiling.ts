@@ -67,12 +67,12 @@ import {
   createInsertSlice,
   createParallelInsertSlice,
   evaluateStaticIndex,
-  rankReductionMask,
   readSliceLists,
   type IndexOrValue,
 } from '@raptor-pim/upstream-dialects';
 import { byteSizeOfType } from '../analysis/workload';
-import { isPointwise, isStaticTensor } from '../analysis/pointwise';
+import { fullPosition, reducedPosition, resized } from '../analysis/rank-reduction';
+import { isPointwise, isStaticTensor, splatConstantOf as splatOf } from '../analysis/pointwise';
 
 /** The dimension of a value one lane computes a chunk of, and the chunk's extent along it. */
 export interface Chunk {
@@ -163,28 +163,6 @@ export function reshapeSourceChunk(src: readonly number[], dst: readonly number[
   return { dim: outerSrc, size };
 }
 
-/** The position in `reduced` of dimension `dim` of `full` under a rank reduction, or -1. */
-function reducedPosition(full: readonly number[], reduced: readonly number[], dim: number): number {
-  const dropped = rankReductionMask(full, reduced);
-  if (!dropped || dropped.has(dim)) return -1;
-  let r = 0;
-  for (let i = 0; i < dim; i++) if (!dropped.has(i)) r++;
-  return r;
-}
-
-/** The dimension of `full` at position `pos` of `reduced` under a rank reduction, or -1. */
-function fullPosition(full: readonly number[], reduced: readonly number[], pos: number): number {
-  const dropped = rankReductionMask(full, reduced);
-  if (!dropped) return -1;
-  let r = 0;
-  for (let i = 0; i < full.length; i++) {
-    if (dropped.has(i)) continue;
-    if (r === pos) return i;
-    r++;
-  }
-  return -1;
-}
-
 const isReshape = (op: Operation): boolean => TensorCollapseShapeOp.isInstance(op) || TensorExpandShapeOp.isInstance(op);
 
 /**
@@ -199,13 +177,6 @@ function reshapeRoot(op: Operation): { root: Value; folded: Operation[] } {
     v = def.getOperand(0);
   }
   return { root: v, folded };
-}
-
-/** The splat value of a constant op, or undefined. */
-function splatOf(op: Operation | null): DenseElementsAttr | undefined {
-  if (!op || !ConstantOp.isInstance(op)) return undefined;
-  const a = op.getAttr('value');
-  return a instanceof DenseElementsAttr && a.isSplat ? a : undefined;
 }
 
 /**
@@ -311,11 +282,6 @@ export function trackChunks(compute: Operation, resultDims: readonly number[], l
     for (const v of read) if (v.type instanceof RankedTensorType && !chunks.has(v)) return undefined;
   }
   return { lanes, chunks, skipped };
-}
-
-/** `shape` with `size` at `dim`. */
-function resized(shape: readonly number[], dim: number, size: number): number[] {
-  return shape.map((x, i) => (i === dim ? size : x));
 }
 
 function i64Groups(b: OpBuilder, groups: readonly (readonly number[])[]): ArrayAttr {

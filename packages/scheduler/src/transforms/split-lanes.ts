@@ -67,17 +67,16 @@ import {
   createAffineApply,
   createExtractSlice,
   createParallelInsertSlice,
-  rankReductionMask,
   readSliceLists,
   type IndexOrValue,
 } from '@raptor-pim/upstream-dialects';
 import { createCostModel, type CostModel } from '@raptor-pim/pim-target';
 import { Workload, byteSizeOfType } from '../analysis/workload';
-import { isPointwise, isStaticTensor } from '../analysis/pointwise';
+import { fullPosition, reducedPosition, resized } from '../analysis/rank-reduction';
+import { isPointwise, isStaticTensor, splatConstantOf as splatOf } from '../analysis/pointwise';
 import { divisors } from '../planning/schedule-plan';
 import { targetOf } from '../target';
 import { functionsOf } from '../analysis/functions';
-
 
 /** The dimension of a weightless batch's fragments along which its lanes can be split. */
 export interface LaneSplitDimension {
@@ -109,28 +108,6 @@ function inputArguments(batch: Operation, entry: Block): readonly Value[] {
   const view = GraphComputeBatchOp.get(batch);
   const first = 1 + (view.weights as readonly Value[]).length;
   return entry.arguments.slice(first, first + (view.inputs as readonly Value[]).length);
-}
-
-/** The position in `reduced` of dimension `dim` of `full` under a rank reduction, or -1. */
-function reducedPosition(full: readonly number[], reduced: readonly number[], dim: number): number {
-  const dropped = rankReductionMask(full, reduced);
-  if (!dropped || dropped.has(dim)) return -1;
-  let r = 0;
-  for (let i = 0; i < dim; i++) if (!dropped.has(i)) r++;
-  return r;
-}
-
-/** The dimension of `full` at position `pos` of `reduced` under a rank reduction, or -1. */
-function fullPosition(full: readonly number[], reduced: readonly number[], pos: number): number {
-  const dropped = rankReductionMask(full, reduced);
-  if (!dropped) return -1;
-  let r = 0;
-  for (let i = 0; i < full.length; i++) {
-    if (dropped.has(i)) continue;
-    if (r === pos) return i;
-    r++;
-  }
-  return -1;
 }
 
 /** The reassociation groups of an expand/collapse shape op. */
@@ -167,12 +144,6 @@ function wideOf(groups: readonly (readonly number[])[], wide: readonly number[],
   if (!group) return -1;
   const big = group.filter((x) => wide[x] !== 1);
   return big.length === 1 ? big[0]! : -1;
-}
-
-/** The splat value of a constant op, or undefined. */
-function splatOf(op: Operation): DenseElementsAttr | undefined {
-  const a = op.getAttr('value');
-  return a instanceof DenseElementsAttr && a.isSplat ? a : undefined;
 }
 
 /**
@@ -339,11 +310,6 @@ export function laneSplitDimension(batch: Operation): LaneSplitDimension | undef
 }
 
 // ------------------------------------------------------------------ the rewrite
-
-/** `shape` with `size` at `dim`. */
-function resized(shape: readonly number[], dim: number, size: number): number[] {
-  return shape.map((x, i) => (i === dim ? size : x));
-}
 
 function tensorWith(t: RankedTensorType, dim: number, size: number): RankedTensorType {
   return RankedTensorType.get(t.context, resized(t.shape, dim, size), t.elementType, t.encoding);

@@ -47,7 +47,7 @@ import { ExtractSliceOp, InsertSliceOp, createExtractSlice, createParallelInsert
 import { createCostModel, type CostModel } from '@raptor-pim/pim-target';
 import { Workload } from '../analysis/workload';
 import { minimumFootprint } from '../planning/local-memory';
-import { isPointwise, isStaticTensor } from '../analysis/pointwise';
+import { isPointwise, isStaticTensor, splatConstantOf as splatOf } from '../analysis/pointwise';
 import { targetOf } from '../target';
 import { functionsOf } from '../analysis/functions';
 import { laneSplitBudget, laneLiveBytes } from './split-lanes';
@@ -62,7 +62,6 @@ import {
   tileComputeInChunks,
 } from './chunk-tiling';
 
-
 /** The shape of `t` with dimension `d` set to 1. */
 function sliced(t: RankedTensorType, d: number): RankedTensorType {
   return RankedTensorType.get(t.context, t.shape.map((x, i) => (i === d ? 1 : x)), t.elementType, t.encoding);
@@ -72,13 +71,6 @@ function sliced(t: RankedTensorType, d: number): RankedTensorType {
 function alongD(v: Value, rank: number, d: number, lanes: number): boolean {
   const t = v.type;
   return isStaticTensor(t) && t.shape.length === rank && t.shape[d] === lanes;
-}
-
-/** The splat value of a constant op producing a static tensor, or undefined. */
-function splatOf(op: Operation | null): DenseElementsAttr | undefined {
-  if (!op || !ConstantOp.isInstance(op)) return undefined;
-  const a = op.getAttr('value');
-  return a instanceof DenseElementsAttr && a.isSplat ? a : undefined;
 }
 
 /**
