@@ -72,7 +72,8 @@ import {
 } from '@raptor-pim/upstream-dialects';
 import { byteSizeOfType } from '../analysis/workload';
 import { fullPosition, reducedPosition, resized } from '../analysis/rank-reduction';
-import { isPointwise, isStaticTensor, splatConstantOf as splatOf } from '../analysis/pointwise';
+import { chunkOfConstant, cloneWithOperands } from './lane-body';
+import { isPointwise, isStaticTensor } from '../analysis/pointwise';
 
 /** The dimension of a value one lane computes a chunk of, and the chunk's extent along it. */
 export interface Chunk {
@@ -378,21 +379,14 @@ export function tileComputeInChunks(compute: Operation, tracking: ChunkTracking)
     if (op === term) break;
     if (skipped.has(op)) continue;
     if (!op.results.some((r) => r.type instanceof RankedTensorType)) {
-      const clone = bb.create({ name: op.name, location: op.location, operands: op.operands.map(operandOf), resultTypes: op.resultTypes, properties: new Map(op.properties), attributes: op.attributes });
-      op.results.forEach((r, i) => mapping.map(r, clone.getResult(i)));
+      cloneWithOperands(bb, op, operandOf, mapping);
       continue;
     }
     const result = op.getResult(0);
     const type = newType(result);
     const c = chunks.get(result)!;
     if (ConstantOp.isInstance(op)) {
-      const splat = splatOf(op);
-      if (splat) {
-        mapping.map(result, ConstantOp.build(bb, { value: DenseElementsAttr.splat(type, splat.getNumber(0)), result: type }, op.location).result);
-        continue;
-      }
-      const whole = bb.clone(op, new IRMapping()).getResult(0);
-      mapping.map(result, createExtractSlice(bb, op.location, whole, { offsets: type.shape.map((_, j) => (j === c.dim ? laneOffset(c.size) : 0)), sizes: type.shape }));
+      mapping.map(result, chunkOfConstant(bb, op, type, c.dim, () => laneOffset(c.size)));
       continue;
     }
     if (EmptyOp.isInstance(op)) {

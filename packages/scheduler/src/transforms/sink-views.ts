@@ -22,7 +22,7 @@ import { ExtractSliceOp, TensorCollapseShapeOp, TensorExpandShapeOp } from '@rap
 
 /** True for the views {@link sinkViewsToFirstUse} moves. */
 function isSinkableView(op: Operation): boolean {
-  return (ExtractSliceOp.isInstance(op) || TensorExpandShapeOp.isInstance(op) || TensorCollapseShapeOp.isInstance(op)) && op.regions.length === 0;
+  return ExtractSliceOp.isInstance(op) || TensorExpandShapeOp.isInstance(op) || TensorCollapseShapeOp.isInstance(op);
 }
 
 /** Where an op ends up: before the op at original position `anchor`, at `level` (lower first), then by original position. */

@@ -73,7 +73,8 @@ import {
 import { createCostModel, type CostModel } from '@raptor-pim/pim-target';
 import { Workload, byteSizeOfType } from '../analysis/workload';
 import { fullPosition, reducedPosition, resized } from '../analysis/rank-reduction';
-import { isPointwise, isStaticTensor, splatConstantOf as splatOf } from '../analysis/pointwise';
+import { chunkOfConstant, cloneWithOperands } from './lane-body';
+import { isPointwise, isStaticTensor } from '../analysis/pointwise';
 import { divisors } from '../planning/schedule-plan';
 import { targetOf } from '../target';
 import { functionsOf } from '../analysis/functions';
@@ -423,23 +424,14 @@ export function splitLanes(batch: Operation, d: number, k: number): Operation {
       continue;
     }
     if (!op.results.some((r) => r.type instanceof RankedTensorType)) {
-      const clone = bb.create({ name: op.name, location: op.location, operands: op.operands.map(operandOf), resultTypes: op.resultTypes, properties: new Map(op.properties), attributes: op.attributes });
-      op.results.forEach((r, i) => mapping.map(r, clone.getResult(i)));
+      cloneWithOperands(bb, op, operandOf, mapping);
       continue;
     }
     const result = op.getResult(0);
     const type = newType(result);
     const rd = dims.get(result)!;
     if (ConstantOp.isInstance(op)) {
-      const splat = splatOf(op);
-      if (splat) {
-        mapping.map(result, ConstantOp.build(bb, { value: DenseElementsAttr.splat(type, splat.getNumber(0)), result: type }, op.location).result);
-        continue;
-      }
-      // A dense constant: the whole value, then this lane's chunk of it.
-      const whole = bb.clone(op, new IRMapping()).getResult(0);
-      const t = result.type as RankedTensorType;
-      mapping.map(result, createExtractSlice(bb, op.location, whole, { offsets: t.shape.map((_, j) => (j === rd ? chunkOffsetValue() : 0)), sizes: type.shape }));
+      mapping.map(result, chunkOfConstant(bb, op, type, rd, chunkOffsetValue));
       continue;
     }
     if (ExtractSliceOp.isInstance(op) && inputIndex.has(op.getOperand(0))) {
