@@ -36,6 +36,9 @@ function heapChildArgs(subcommand, execArgv, env, totalBytes, limitBytes) {
 
 /** Runs this command in a child with a larger heap when {@link heapChildArgs} says so (never returns then). */
 function ensureHeap(launcher, argv) {
+  // node:v8 (which loads node:stream) and node:os only for a command that may respawn: about
+  // 2 ms of a short `raptor import`.
+  if (!HEAVY_COMMANDS.has(argv[2])) return;
   const os = require('node:os');
   const v8 = require('node:v8');
   const args = heapChildArgs(argv[2], process.execArgv, process.env, os.totalmem(), v8.getHeapStatistics().heap_size_limit);
