@@ -10,12 +10,15 @@
 'use strict';
 const path = require('node:path');
 const fs = require('node:fs');
-const entry = path.join(__dirname, '..', 'dist', 'bin.cjs');
-if (!fs.existsSync(entry)) {
+const dist = path.join(__dirname, '..', 'dist');
+if (!fs.existsSync(path.join(dist, 'bin.cjs'))) {
   process.stderr.write('raptor: the CLI is not built yet; run `npx nx run-many -t build` in the repository first\n');
   process.exit(2);
 }
 // Commands that hold a whole model get a heap sized to the machine (see heap-limit.cjs).
 require('./heap-limit.cjs').ensureHeap(__filename, process.argv);
+// A plain `raptor import` runs its standalone bundle (see standalone-import.cjs).
+const standalone = require('./standalone-import.cjs');
+const importEntry = standalone.standaloneImportEntry(dist, process.argv.slice(2), fs.existsSync);
 require('./compile-cache.cjs').enableCompileCache(path.join(__dirname, '..', '..'), process.argv[2]);
-require(entry);
+require(importEntry ?? path.join(dist, 'bin.cjs'));

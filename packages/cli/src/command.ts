@@ -1,3 +1,5 @@
+import { CLI_MESSAGES } from './diagnostics';
+
 /** Where a command reads and writes; injectable so commands are testable in-process. */
 export interface CliIo {
   stdout(text: string): void;
@@ -49,4 +51,19 @@ export function defineParsedCommand<A extends object>(spec: ParsedCommandSpec<A>
       return await spec.run(parsed, io);
     },
   };
+}
+
+/**
+ * Runs `run` (a command's run for the command line `argv`) and returns its exit code; an
+ * exception (a broken invariant of ours) prints "internal error" with the invocation and the
+ * stack, and gives exit code 2.
+ */
+export async function runGuarded(argv: readonly string[], io: CliIo, run: () => Promise<number>): Promise<number> {
+  try {
+    return await run();
+  } catch (error) {
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    io.stderr(CLI_MESSAGES.internalError(argv.join(' '), detail) + '\n');
+    return 2;
+  }
 }

@@ -1,4 +1,4 @@
-import type { CliCommand, CliIo } from './command';
+import { runGuarded, type CliCommand, type CliIo } from './command';
 import { CLI_MESSAGES } from './diagnostics';
 
 export type { CliIo } from './command';
@@ -41,12 +41,5 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stderr(CLI_MESSAGES.unknownCommand(name) + '\n' + (await usage()));
     return 1;
   }
-  try {
-    const command = await entry.load();
-    return await command.run(rest, io);
-  } catch (error) {
-    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    io.stderr(CLI_MESSAGES.internalError(argv.join(' '), detail) + '\n');
-    return 2;
-  }
+  return runGuarded(argv, io, async () => (await entry.load()).run(rest, io));
 }
