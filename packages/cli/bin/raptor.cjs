@@ -20,5 +20,6 @@ require('./heap-limit.cjs').ensureHeap(__filename, process.argv);
 // A plain `raptor import` runs its standalone bundle (see standalone-import.cjs).
 const standalone = require('./standalone-import.cjs');
 const importEntry = standalone.standaloneImportEntry(dist, process.argv.slice(2), fs.existsSync);
+if (importEntry) standalone.tuneV8ForShortRun();
 require('./compile-cache.cjs').enableCompileCache(path.join(__dirname, '..', '..'), process.argv[2]);
 require(importEntry ?? path.join(dist, 'bin.cjs'));

@@ -17,6 +17,7 @@ jest.setTimeout(120_000);
 interface StandaloneImport {
   standaloneImportEntry(distDir: string, args: readonly string[], exists: (file: string) => boolean): string | undefined;
   BEYOND_PLAIN_IMPORT: readonly string[];
+  SHORT_RUN_V8_FLAGS: string;
 }
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const launcher = require(path.resolve(__dirname, '../bin/standalone-import.cjs')) as StandaloneImport;
@@ -43,6 +44,11 @@ describe('standaloneImportEntry', () => {
     expect(launcher.standaloneImportEntry(dist, ['import', 'm.onnx', '-o', '--run'], built)).toBeUndefined();
     for (const args of [['opt', 'm.mlir'], ['compile', 'm.onnx', '-o', 'b'], [], ['--help']]) expect(launcher.standaloneImportEntry(dist, args, built)).toBeUndefined();
     expect(launcher.standaloneImportEntry(dist, ['import', 'm.onnx'], () => false)).toBeUndefined();
+  });
+
+  it('tunes V8 with flags this Node accepts', () => {
+    const r = spawnSync(process.execPath, [...launcher.SHORT_RUN_V8_FLAGS.split(' '), '-e', '0'], { encoding: 'utf8' });
+    expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 0, stderr: '' });
   });
 
   it('names the words that the import command handles beyond the plain import', () => {
