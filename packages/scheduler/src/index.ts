@@ -60,7 +60,7 @@ export { planReads, remapPlan, trafficOf } from './planning/transfers';
 export type { FragmentPiece, FragmentRead, ReplicaInputReads } from './planning/transfers';
 export { planSendOrder, type SendSchedule } from './planning/send-order';
 export { estimateSchedule } from './planning/estimate';
-export { hostSlotBudget, hostSlotPeak, readersOfNodes, valuesKeptOnChip, type HostSlotPeak } from './planning/host-slots';
+export { hostSlotBudget, hostSlotPeak, placeSharedSlots, readersOfNodes, valuesKeptOnChip, type HostSlotPeak, type SharedSlot, type SharedSlotPlacement } from './planning/host-slots';
 export type { CoreUsage, ScheduleEstimate } from './planning/estimate';
 export { materializeSchedule, type MaterializeOptions } from './transforms/materialize-schedule';
 export { sinkViewsToFirstUse } from './transforms/sink-views';

@@ -9,6 +9,7 @@ import {
   hostSlotPeak,
   materializeSchedule,
   planLayerSequential,
+  placeSharedSlots,
   planReads,
   readersOfNodes,
   streamGroups,
@@ -16,6 +17,7 @@ import {
   withWindows,
   type NodePlacement,
 } from '@raptor-pim/scheduler';
+import fc from 'fast-check';
 import { funcOf, printOperation } from './helpers';
 import { lowerShared } from './models';
 
@@ -93,5 +95,55 @@ describe('host slots of lenet5', () => {
     const over = materializeSchedule(workload, all, planReads(workload, all), cost, { hostSlotsOnly: true });
     expect(over.hostOverflow?.neededBytes).toBeGreaterThan(hostSlotBudget(workload, cost));
     expect(printOperation(workload.func)).toBe(before);
+  });
+});
+
+describe('placeSharedSlots', () => {
+  const identity = (n: number): { first: number[]; last: number[] } => ({ first: Array.from({ length: n }, (_, i) => i), last: Array.from({ length: n }, (_, i) => i) });
+  const slot = (producer: number, writer: number, lastReader: number, bytes: number) => ({ producer, writer, readers: [{ consumer: lastReader }], bytes });
+
+  it('greedy by size beats first fit in writer order where the latter leaves a hole too small', () => {
+    // A (node 0, read by 1) and B (node 0, read by 3) are written first; C (node 2, read by 3,
+    // twice their size) may take A's bytes. First fit in writer order puts C after B (256 B);
+    // largest first puts C at 0, A in its bytes, B after them (192 B).
+    const slots = [slot(0, 0, 1, 64), slot(0, 1, 3, 64), slot(2, 2, 3, 128)];
+    const placed = placeSharedSlots(slots, (s) => s.bytes, identity(4));
+    expect(placed.peak).toBe(192);
+    expect(placed.offsets).toEqual([0, 128, 0]);
+    expect(placed.pairs).toEqual([[0, 2]]);
+  });
+
+  it('keeps first fit in writer order when it is as small (ties keep it)', () => {
+    const slots = [slot(0, 0, 1, 64), slot(2, 1, 3, 64)];
+    const placed = placeSharedSlots(slots, (s) => s.bytes, identity(4));
+    expect(placed).toEqual({ offsets: [0, 0], peak: 64, pairs: [[0, 1]] });
+  });
+
+  it('never lets two slots that may not share bytes overlap; the pairs are exactly the overlaps (property)', () => {
+    const arbSlot = fc.record({ producer: fc.integer({ min: 0, max: 9 }), span: fc.integer({ min: 1, max: 4 }), writer: fc.integer({ min: 0, max: 3 }), bytes: fc.integer({ min: 1, max: 8 }).map((x) => 16 * x) });
+    fc.assert(
+      fc.property(fc.array(arbSlot, { minLength: 1, maxLength: 24 }), (raw) => {
+        const slots = raw.map((r) => slot(r.producer, r.writer, r.producer + r.span, r.bytes));
+        const last = (s: (typeof slots)[number]): number => s.readers[0]!.consumer;
+        const compatible = (a: (typeof slots)[number], b: (typeof slots)[number]): boolean => last(a) < b.producer && a.writer !== b.writer;
+        const { offsets, peak, pairs } = placeSharedSlots(slots, (s) => s.bytes, identity(16));
+        const overlaps: [number, number][] = [];
+        let lowerBound = 0;
+        for (let node = 0; node < 16; node++) lowerBound = Math.max(lowerBound, slots.filter((s) => s.producer <= node && node <= last(s)).reduce((a, s) => a + s.bytes, 0));
+        slots.forEach((a, i) => {
+          expect(offsets[i]).toBeGreaterThanOrEqual(0);
+          expect(offsets[i]! + a.bytes).toBeLessThanOrEqual(peak);
+          slots.forEach((b, j) => {
+            if (i === j || !(offsets[i]! < offsets[j]! + b.bytes && offsets[j]! < offsets[i]! + a.bytes)) return;
+            expect(compatible(a, b) || compatible(b, a)).toBe(true);
+            if (compatible(a, b)) overlaps.push([i, j]);
+          });
+        });
+        expect([...pairs].sort((x, y) => x[0] - y[0] || x[1] - y[1])).toEqual(overlaps.sort((x, y) => x[0] - y[0] || x[1] - y[1]));
+        expect(peak).toBeGreaterThanOrEqual(lowerBound);
+        expect(peak).toBeLessThanOrEqual(slots.reduce((a, s) => a + s.bytes, 0));
+      }),
+      { seed: 20261207, numRuns: 300 },
+    );
   });
 });

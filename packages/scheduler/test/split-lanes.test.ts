@@ -1,6 +1,6 @@
 /**
  * `spat-split-lanes`: weightless lane batches whose lanes are too large for a core are split,
- * chunk-major, along a dimension their bodies take whole, with a fragment-assembly blueprint per
+ * lane-major, along a dimension their bodies take whole, with a fragment-assembly blueprint per
  * result giving the consumers the old collection.
  *
  * - golden: every case of `fixtures/split-lanes.mlir` (resnet18's ReLU, padding and max-pool row
@@ -134,7 +134,7 @@ describe('spat-split-lanes on the fixture cases', () => {
     expect(batchesOf(funcOf(parse(text))).map((b) => laneSplitDimension(b))).toEqual(EXPECTED[i]);
   });
 
-  it.each(cases.map((c, i) => [i, c] as const))('case %i: every k keeps the interpreter outputs; L * k lanes, chunk-major slots, one blueprint per result', (i, text) => {
+  it.each(cases.map((c, i) => [i, c] as const))('case %i: every k keeps the interpreter outputs; L * k lanes, lane-major slots, one blueprint per result', (i, text) => {
     for (const k of [1, 2, 4]) {
       const module = parse(text);
       const args = randomArgs(module, 10 * i + k);
@@ -159,6 +159,12 @@ describe('spat-split-lanes on the fixture cases', () => {
           expect((r.type as RankedTensorType).shape).toEqual([lanes * k, 1, ...old.shape.slice(1).map((x, m) => (m === dim.d ? x / k : x))]);
           expect(r.users.every((u) => BlueprintOp.isInstance(u))).toBe(true);
           expect(r.users.map((u) => u.getResult(0).type)).toEqual([old]);
+          // Lane-major: new slot n is chunk n mod k of old slot floor(n / k), in slot order.
+          const blueprint = BlueprintOp.get(r.users[0]!);
+          const slots = (blueprint.sourceSlots!.values as readonly (number | bigint)[]).map(Number);
+          const rowOffsets = (blueprint.offsets.values as readonly (number | bigint)[]).map(Number).filter((_, m) => m % old.shape.length === 0);
+          expect(slots).toEqual(slots.map((_, m) => m));
+          expect(rowOffsets).toEqual(slots.map((n) => Math.floor(n / k)));
         });
       });
     }

@@ -112,3 +112,93 @@ export function valuesKeptOnChip(workload: Workload, cost: CostModel, options: {
     onChip.add(next);
   }
 }
+
+/** What {@link placeSharedSlots} needs of a host slot. */
+export interface SharedSlot {
+  /** The node writing the slot. */
+  readonly producer: number;
+  /** The core of the writer replica. */
+  readonly writer: number;
+  /** The reader instances; `consumer` is the reading node. */
+  readonly readers: readonly { readonly consumer: number }[];
+}
+
+/** Host slot offsets that share bytes ({@link placeSharedSlots}). */
+export interface SharedSlotPlacement {
+  /** Each slot's byte offset (in the order of the slots given). */
+  readonly offsets: number[];
+  /** The bytes used: the largest offset plus size. */
+  readonly peak: number;
+  /** Pairs of slot indices (earlier writer first) whose bytes overlap. */
+  readonly pairs: [number, number][];
+}
+
+/**
+ * Offsets for host slots that share bytes where their lifetimes allow: a slot may take bytes of
+ * another only when every reader of the other runs before its writer (in node order; nodes
+ * streaming into one another count as one) and the two have different writers (the checker pairs
+ * a load with its writer's store at that offset). Two placements are tried and the smaller kept
+ * (the first on a tie): first fit in the order the writers run, and greedy by size (largest slot
+ * first, each in the smallest gap between the slots it may not share bytes with that fits it, as
+ * TFLite Micro's greedy planner). `groups` are the stream groups of the nodes ({@link streamGroups}).
+ *
+ * @example
+ * // Two slots of node 0 on cores 0 and 1, both read by node 1; a slot of node 2 read by node 3:
+ * // the last may take the bytes of either of the first two.
+ * const slots = [{ producer: 0, writer: 0, readers: [{ consumer: 1 }] }, { producer: 0, writer: 1, readers: [{ consumer: 1 }] }, { producer: 2, writer: 2, readers: [{ consumer: 3 }] }];
+ * placeSharedSlots(slots, () => 64, { first: [0, 1, 2, 3], last: [0, 1, 2, 3] }).peak; // 128
+ */
+export function placeSharedSlots<S extends SharedSlot>(
+  slots: readonly S[],
+  bytesOf: (s: S) => number,
+  groups: { readonly first: readonly number[]; readonly last: readonly number[] },
+): SharedSlotPlacement {
+  const lastReader = slots.map((s) => Math.max(...s.readers.map((r) => r.consumer)));
+  const order = slots.map((_, i) => i).sort((a, b) => slots[a]!.producer - slots[b]!.producer || a - b);
+  // Nodes that stream into one another (streamGroups) run side by side: a slot read in a group
+  // is live until the group's last node, a slot written in one from the group's first.
+  const compatible = (early: number, late: number): boolean =>
+    groups.last[lastReader[early]!]! < groups.first[slots[late]!.producer]! && slots[early]!.writer !== slots[late]!.writer;
+  const mayShare = (a: number, b: number): boolean => compatible(a, b) || compatible(b, a);
+  /** Places the slots in `sequence`, each at the gap `pick` chooses among the slots it conflicts with. */
+  const place = (sequence: readonly number[], bestFit: boolean): { offsets: number[]; peak: number } => {
+    const offsets = new Array<number>(slots.length).fill(-1);
+    const placed: number[] = [];
+    let peak = 0;
+    for (const i of sequence) {
+      const size = bytesOf(slots[i]!);
+      const blocking = placed.filter((j) => !mayShare(j, i)).sort((a, b) => offsets[a]! - offsets[b]! || a - b);
+      let offset = 0;
+      let best = -1;
+      let bestGap = Number.POSITIVE_INFINITY;
+      for (const j of blocking) {
+        const gap = offsets[j]! - offset;
+        if (gap >= size) {
+          if (!bestFit) break;
+          if (gap < bestGap) {
+            best = offset;
+            bestGap = gap;
+          }
+        }
+        offset = Math.max(offset, offsets[j]! + bytesOf(slots[j]!));
+      }
+      if (bestFit && best >= 0) offset = best;
+      offsets[i] = offset;
+      placed.push(i);
+      peak = Math.max(peak, offset + size);
+    }
+    return { offsets, peak };
+  };
+  const bySize = slots.map((_, i) => i).sort((a, b) => bytesOf(slots[b]!) - bytesOf(slots[a]!) || slots[a]!.producer - slots[b]!.producer || a - b);
+  const inOrder = place(order, false);
+  const greedy = place(bySize, true);
+  const { offsets, peak } = greedy.peak < inOrder.peak ? greedy : inOrder;
+  const pairs: [number, number][] = [];
+  for (const i of order) {
+    for (const j of order) {
+      if (j === i || !compatible(j, i)) continue;
+      if (offsets[j]! < offsets[i]! + bytesOf(slots[i]!) && offsets[i]! < offsets[j]! + bytesOf(slots[j]!)) pairs.push([j, i]);
+    }
+  }
+  return { offsets, peak, pairs };
+}

@@ -57,7 +57,7 @@ import { byteSizeOfType } from '../analysis/workload';
 import { coreOfLane, lanesOfReplica, readsThroughHost, replicaOfLane, streamGroups, usesHostSlots, type SchedulePlan } from '../planning/schedule-plan';
 import { firstLaneOfReplica, intersectBoxes, streamingWindows, windowRunsOf } from '../planning/windows';
 import { hostRunBudget, movesInPieces } from '../planning/local-memory';
-import { hostSlotBudget as hostSlotBudgetOf, readersOfNodes } from '../planning/host-slots';
+import { hostSlotBudget as hostSlotBudgetOf, placeSharedSlots, readersOfNodes } from '../planning/host-slots';
 import type { Box } from '../analysis/fragment-needs';
 import { LaneValues } from './lane-values';
 import { readsByConsumerReplica, type FragmentPiece, type FragmentRead, type ReplicaInputReads } from '../planning/transfers';
@@ -1689,48 +1689,4 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     op.erase();
     return s;
   }
-}
-
-/**
- * Offsets for host slots that share bytes where their lifetimes allow (first fit, slots in the
- * order their writers run): a slot may take bytes of another only when every reader of the other
- * runs before its writer (in node order; nodes streaming into one another count as one) and the
- * two have different writers (the checker pairs a load with its writer's store at that offset).
- * Returns each slot's offset, the bytes used, and the pairs (indices into `slots`, earlier first)
- * whose bytes overlap.
- */
-function placeSharedSlots(
-  slots: readonly HostSlot[],
-  bytesOf: (s: HostSlot) => number,
-  groups: { readonly first: readonly number[]; readonly last: readonly number[] },
-): { offsets: number[]; peak: number; pairs: [number, number][] } {
-  const lastReader = slots.map((s) => Math.max(...s.readers.map((r) => r.consumer)));
-  const order = slots.map((_, i) => i).sort((a, b) => slots[a]!.producer - slots[b]!.producer || a - b);
-  const offsets = new Array<number>(slots.length).fill(-1);
-  const placed: number[] = [];
-  let peak = 0;
-  // Nodes that stream into one another (streamGroups) run side by side: a slot read in a group
-  // is live until the group's last node, a slot written in one from the group's first.
-  const compatible = (early: number, late: number): boolean =>
-    groups.last[lastReader[early]!]! < groups.first[slots[late]!.producer]! && slots[early]!.writer !== slots[late]!.writer;
-  for (const i of order) {
-    const size = bytesOf(slots[i]!);
-    const blocking = placed.filter((j) => !compatible(j, i)).sort((a, b) => offsets[a]! - offsets[b]! || a - b);
-    let offset = 0;
-    for (const j of blocking) {
-      if (offset + size <= offsets[j]!) break;
-      offset = Math.max(offset, offsets[j]! + bytesOf(slots[j]!));
-    }
-    offsets[i] = offset;
-    placed.push(i);
-    peak = Math.max(peak, offset + size);
-  }
-  const pairs: [number, number][] = [];
-  for (const i of order) {
-    for (const j of order) {
-      if (j === i || !compatible(j, i)) continue;
-      if (offsets[j]! < offsets[i]! + bytesOf(slots[i]!) && offsets[i]! < offsets[j]! + bytesOf(slots[j]!)) pairs.push([j, i]);
-    }
-  }
-  return { offsets, peak, pairs };
 }
