@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { printOperation } from '@raptor-pim/ir-core';
-import { PimBufferizePass, PimPlanMemoryPass, type BufferizeReport, type ModuleMemoryReport } from '../src';
+import { forwardCopiesThroughTemporaries, PimBufferizePass, PimPlanMemoryPass, type BufferizeReport, type ModuleMemoryReport } from '../src';
 import { FIXTURES, parseOk, randomInputs, readFixture, runPim, runPipeline } from './support/harness';
 
 const CASES = fs.readdirSync(path.join(FIXTURES, 'tensor-streams')).filter((f) => f.endsWith('.mlir'));
@@ -69,4 +69,61 @@ it('a reshape copy becomes a view of its source (blueprint-output.mlir: memref.c
   const printed = printOperation(module);
   expect(printed.match(/memref\.expand_shape/g)).toHaveLength(2);
   expect(printed).not.toMatch(/pim\.memcp\[[^\]]*\]\([^)]*\) \{size = 32 : i32\} : memref<2x1x4xf32>, memref<2x4xf32>/);
+});
+
+it('a window overlap copied through a temporary is copied directly (window-overlap.mlir: one memcp, no 2x4 buffer)', () => {
+  const module = parseOk(readFixture('tensor-streams/window-overlap.mlir'));
+  let buf: BufferizeReport | undefined;
+  const r = runPipeline(module, 'pim-bufferize', [() => new PimBufferizePass({ onReport: (x) => (buf = x) })]);
+  expect(r.diagnostics.map((d) => d.message)).toEqual([]);
+  expect(buf!.temporariesForwarded).toBe(1);
+  const printed = printOperation(module);
+  expect(printed).not.toMatch(/memref<2x4xf32>/);
+  // Rows 2..3 of the loaded window (byte 32) go straight to the start of the next one.
+  expect(printed).toMatch(/pim\.memcp\[%c0, %c32\]\(%\w+, %\w+\) \{size = 32 : i32\} : memref<4x4xf32>, memref<4x4xf32>/);
+});
+
+describe('forwardCopiesThroughTemporaries', () => {
+  /** A core whose temporary %t takes 8 bytes of %w at byte `from` and is read by `reads`, after `between`. */
+  const core = (between: string, reads: string): string => `module {
+  func.func @main(%arg0: memref<4x4xf32>) {
+    pim.core [] = [] coreId 0 : [] -> () {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c16 = arith.constant 16 : index
+      %w = memref.alloc() : memref<4x4xf32>
+      %l = pim.memcp_hd[%c0, %c0](%w, %arg0) {size = 64 : i32} : memref<4x4xf32>, memref<4x4xf32> -> memref<4x4xf32>
+      %n = memref.alloc() : memref<4x4xf32>
+      %t = memref.alloc() : memref<1x4xf32>
+      %0 = pim.memcp[%c4, %c16](%t, %w) {size = 8 : i32} : memref<1x4xf32>, memref<4x4xf32> -> memref<1x4xf32>
+      ${between}
+      ${reads}
+      %s = pim.memcp_dh[%c0, %c0](%arg0, %n) {size = 64 : i32} : memref<4x4xf32>, memref<4x4xf32> -> memref<4x4xf32>
+      pim.halt
+    }
+    return
+  }
+}`;
+  const bodyOf = (module: ReturnType<typeof parseOk>) => module.regions[0]!.firstBlock!.firstOp!.regions[0]!.firstBlock!.firstOp!.regions[0]!.firstBlock!;
+
+  it('reads inside the written bytes copy from the source at the shifted offset; the temporary goes', () => {
+    const module = parseOk(core('', '%1 = pim.memcp[%c0, %c4](%n, %t) {size = 4 : i32} : memref<4x4xf32>, memref<1x4xf32> -> memref<4x4xf32>\n      %2 = pim.memcp[%c16, %c8](%n, %t) {size = 4 : i32} : memref<4x4xf32>, memref<1x4xf32> -> memref<4x4xf32>'));
+    expect(forwardCopiesThroughTemporaries(bodyOf(module))).toBe(1);
+    const printed = printOperation(module);
+    expect(printed).not.toMatch(/memref<1x4xf32>/);
+    // Byte 4 of %t is byte 16 of %w; byte 8 of %t is byte 20.
+    expect(printed).toMatch(/pim\.memcp\[%c0, %c16\]\(%alloc_0, %alloc\) \{size = 4 : i32\}/);
+    expect(printed).toMatch(/pim\.memcp\[%c16, %c20\]\(%alloc_0, %alloc\) \{size = 4 : i32\}/);
+  });
+
+  it('leaves the temporary when the source may change before a read, a read leaves the written bytes, or a read writes the source', () => {
+    const write = '%x = pim.memcp_hd[%c0, %c0](%w, %arg0) {size = 64 : i32} : memref<4x4xf32>, memref<4x4xf32> -> memref<4x4xf32>';
+    const read = (dst: string, at: string, size: number): string => `%1 = pim.memcp[%c0, ${at}](${dst}, %t) {size = ${size} : i32} : memref<4x4xf32>, memref<1x4xf32> -> memref<4x4xf32>`;
+    for (const text of [core(write, read('%n', '%c4', 8)), core('', read('%n', '%c0', 8)), core('', read('%w', '%c4', 8))]) {
+      const module = parseOk(text);
+      expect(forwardCopiesThroughTemporaries(bodyOf(module))).toBe(0);
+      expect(printOperation(module)).toMatch(/memref<1x4xf32>/);
+    }
+  });
 });

@@ -132,3 +132,88 @@ export function forwardWholeCopies(body: Block): number {
   }
   return dropped;
 }
+
+/** The constant value of an index operand, undefined when it is not a constant. */
+function constantIndex(v: Value): number | undefined {
+  const a = v.definingOp ? ConstantOp.match(v.definingOp)?.value : undefined;
+  return a instanceof IntegerAttr ? Number(a.value) : undefined;
+}
+
+/** The buffer a view chain starts from (`memref.collapse_shape` / `expand_shape` followed back). */
+function rootBuffer(v: Value): Value {
+  let r = v;
+  while (r.definingOp && isBufferView(r.definingOp)) r = r.definingOp.getOperand(0);
+  return r;
+}
+
+/**
+ * Copies through a temporary forwarded: a local buffer `%t` written once by
+ * `pim.memcp[%d, %a](%t, %x) {size = s}` and then only read, by `pim.memcp[%b, %c](%y, %t)` copies
+ * that follow it directly (nothing but those reads, allocations and constants between), each
+ * inside the bytes written, becomes the reads copying from `%x` at `%a + %c - %d`; the write and
+ * the buffer are dropped. spat-to-pim emits such pairs where a slice of one tensor is inserted
+ * into another (a streaming window's overlap moved into the next window, a loaded run placed in a
+ * window): without the temporary, its bytes are never live. A read into a buffer of `%x`'s own
+ * (its root through views) is left alone (the ranges could overlap). Returns how many
+ * temporaries were dropped.
+ */
+export function forwardCopiesThroughTemporaries(body: Block): number {
+  let dropped = 0;
+  for (let op = body.firstOp; op; ) {
+    const next = op.next;
+    const write = MemcpOp.match(op) ? op : undefined;
+    const t = write?.getOperand(0);
+    if (write && t && t.definingOp?.definition === AllocOp && t.definingOp.parent === body && !write.getResult(0).firstUse) {
+      const x = write.getOperand(1);
+      const d = constantIndex(write.getOperand(2));
+      const a = constantIndex(write.getOperand(3));
+      const sizeAttr = write.getProperty('size');
+      const s = sizeAttr instanceof IntegerAttr ? Number(sizeAttr.value) : undefined;
+      const reads: Operation[] = [];
+      let ok = d !== undefined && a !== undefined && s !== undefined && x !== t && x.definingOp?.parent === body;
+      for (let u = t.firstUse; ok && u; u = u.nextUse) {
+        if (u.owner === write) continue;
+        const r = u.owner;
+        const c = MemcpOp.match(r) ? constantIndex(r.getOperand(3)) : undefined;
+        const rs = r.getProperty('size');
+        ok =
+          u.index === 1 &&
+          r.parent === body &&
+          c !== undefined &&
+          rs instanceof IntegerAttr &&
+          c >= d! &&
+          c + Number(rs.value) <= d! + s! &&
+          rootBuffer(r.getOperand(0)) !== rootBuffer(x);
+        if (ok) reads.push(r);
+      }
+      // The reads follow the write directly: nothing between can change the bytes of %x.
+      if (ok && reads.length > 0) {
+        const pending = new Set(reads);
+        let at: Operation | null = write.next;
+        while (at && pending.size > 0) {
+          if (pending.has(at)) pending.delete(at);
+          else if (at.definition !== AllocOp && !ConstantOp.match(at)) break;
+          at = at.next;
+        }
+        if (pending.size === 0) {
+          for (const r of reads) {
+            const c = constantIndex(r.getOperand(3))!;
+            const offset = a! + c - d!;
+            const b = OpBuilder.before(r);
+            const index = r.getOperand(3).type;
+            // The write's source offset where the read starts at the written bytes (it dominates the read).
+            const k = offset === c ? r.getOperand(3) : c === d ? write.getOperand(3) : ConstantOp.build(b, { result: index, value: IntegerAttr.get(index, offset) }, r.location).op.getResult(0);
+            r.setOperand(1, x);
+            r.setOperand(3, k);
+          }
+          const alloc = t.definingOp;
+          write.erase();
+          alloc.erase();
+          dropped++;
+        }
+      }
+    }
+    op = next;
+  }
+  return dropped;
+}

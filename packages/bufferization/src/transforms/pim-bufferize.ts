@@ -8,7 +8,7 @@ import { FuncOp, Pass, type Operation, type Value } from '@raptor-pim/ir-core';
 import { coreBatchSegments, CoreBatchOp } from '@raptor-pim/pim-dialect';
 import { bufferizeCoreBody, type BufferizeCounts } from '../conversion/bufferize-core';
 import { coresOf, isStream } from '../analysis/live-intervals';
-import { forwardWholeCopies } from '../conversion/forward-copies';
+import { forwardCopiesThroughTemporaries, forwardWholeCopies } from '../conversion/forward-copies';
 import { shrinkBuffersToAccesses, type ShrinkCounts } from '../conversion/shrink-buffers';
 import { localMemoryOf, targetConfigOf } from '../target';
 
@@ -18,6 +18,8 @@ export interface BufferizeReport extends BufferizeCounts, ShrinkCounts {
   streams: number;
   /** Whole-buffer copies dropped because the copy is a second name of its source ({@link forwardWholeCopies}). */
   forwarded: number;
+  /** Temporaries dropped because their reads copy from the temporary's source instead ({@link forwardCopiesThroughTemporaries}). */
+  temporariesForwarded: number;
 }
 
 /** Options of {@link PimBufferizePass}. */
@@ -28,9 +30,11 @@ export interface PimBufferizeOptions {
 
 /**
  * `pim-bufferize`. Statistics: `copies-inserted`, `in-place`, `allocations`, `buffers-shrunk`,
- * `copies-forwarded`. After the conversion, buffers only accessed by byte copies and transfers
- * keep only the rows those reach ({@link shrinkBuffersToAccesses}), then whole-buffer copies
- * into a buffer of the same type are forwarded ({@link forwardWholeCopies}).
+ * `copies-forwarded`, `temporaries-forwarded`. After the conversion, buffers only accessed by
+ * byte copies and transfers keep only the rows those reach ({@link shrinkBuffersToAccesses}),
+ * then whole-buffer copies into a buffer of the same type are forwarded
+ * ({@link forwardWholeCopies}), then copies through a temporary read right after it is written
+ * ({@link forwardCopiesThroughTemporaries}).
  */
 export class PimBufferizePass extends Pass {
   readonly argument = 'pim-bufferize';
@@ -40,6 +44,7 @@ export class PimBufferizePass extends Pass {
   private readonly allocations = this.statistic('allocations', 'local buffers allocated');
   private readonly shrunk = this.statistic('buffers-shrunk', 'buffers given only the rows their byte accesses reach');
   private readonly forwarded = this.statistic('copies-forwarded', 'whole-buffer copies dropped (the copy is a second name of its source)');
+  private readonly temporaries = this.statistic('temporaries-forwarded', 'temporaries dropped (their reads copy from the temporary\'s source)');
 
   constructor(private readonly options: PimBufferizeOptions = {}) {
     super();
@@ -47,7 +52,7 @@ export class PimBufferizePass extends Pass {
 
   runOnOperation(module: Operation): void {
     const { alignment } = localMemoryOf(targetConfigOf(this));
-    const report: BufferizeReport = { streams: 0, allocations: 0, inPlace: 0, copies: 0, shrunk: 0, bytesSaved: 0, forwarded: 0 };
+    const report: BufferizeReport = { streams: 0, allocations: 0, inPlace: 0, copies: 0, shrunk: 0, bytesSaved: 0, forwarded: 0, temporariesForwarded: 0 };
     for (const func of module.regions[0]?.firstBlock?.operations ?? []) {
       if (func.definition !== FuncOp) continue;
       for (const op of func.regions[0]?.firstBlock?.operations ?? []) {
@@ -69,6 +74,7 @@ export class PimBufferizePass extends Pass {
         report.shrunk += shrink.shrunk;
         report.bytesSaved += shrink.bytesSaved;
         report.forwarded += forwardWholeCopies(body);
+        report.temporariesForwarded += forwardCopiesThroughTemporaries(body);
       }
     }
     this.copies.value += report.copies;
@@ -76,6 +82,7 @@ export class PimBufferizePass extends Pass {
     this.allocations.value += report.allocations;
     this.shrunk.value += report.shrunk;
     this.forwarded.value += report.forwarded;
+    this.temporaries.value += report.temporariesForwarded;
     this.options.onReport?.(report);
   }
 }
