@@ -505,9 +505,13 @@ function storageEquals(a: DenseStorage, b: DenseStorage): boolean {
 /**
  * Storages of more than this many bytes are bucketed by a hash of {@link SAMPLED_WORDS} of
  * their 32-bit words (see {@link storageKey}): a model's weights are hashed cold, once each,
- * and a hash of every word cost as much as another pass over all the data.
+ * and a hash of every word cost as much as another pass over all the data. 1 KiB, not more:
+ * the many small weights of a model (depthwise and 1x1 kernels, 1-16 KiB each) hashed in full
+ * kept the hash loop hot enough to be interpreted for a while and then optimized, in a `raptor
+ * import` that is over before that pays (ultraface-slim-320: 0.97x the CPU of the whole import
+ * with a 16 KiB threshold).
  */
-const SAMPLE_ABOVE_BYTES = 16384;
+const SAMPLE_ABOVE_BYTES = 1024;
 /**
  * How many words, evenly spaced, the bucket key of a large storage hashes: few enough that the
  * loop costs little even before the engine optimizes it (a `raptor import` runs it cold), enough

@@ -78,6 +78,17 @@ describe('dense uniquing', () => {
     const attrs = variants.map((d) => DenseElementsAttr.adopt(type, d));
     expect(new Set(attrs).size).toBe(variants.length);
     variants.forEach((d, k) => expect(DenseElementsAttr.get(type, d)).toBe(attrs[k]));
+    // A storage of a few KiB (a small convolution kernel) is sampled too.
+    const small = RankedTensorType.get(ctx, [1024], f32);
+    const kernels = [2, 3, 1000].map((at) => {
+      const d = new Float32Array(1024);
+      d[1] = 2;
+      d[at] = 1;
+      return d;
+    });
+    const kernelAttrs = kernels.map((d) => DenseElementsAttr.get(small, d));
+    expect(new Set(kernelAttrs).size).toBe(kernels.length);
+    kernels.forEach((d, k) => expect(DenseElementsAttr.adopt(small, d.slice())).toBe(kernelAttrs[k]));
     // i8 storages: the same contents in an aligned array and in a view at an odd offset.
     const i8 = RankedTensorType.get(ctx, [n], IntegerType.get(ctx, 8));
     const aligned = new Int8Array(n).map((_, i) => (i * 7) % 100);
