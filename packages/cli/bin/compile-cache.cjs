@@ -143,15 +143,17 @@ function enableResolutionCache(dir, root, suffix) {
  * `@raptor-pim` packages: the workspace's `packages/`, or `node_modules/@raptor-pim`).
  * `profile` (optional, e.g. the subcommand) keeps separate caches for runs that use different
  * functions of the same bundles; names other than letters, digits and '-' share 'other'.
- * Returns what it does: `{ mode: 'off' }`, `{ mode: 'node' }` (Node's own cache), or
- * `{ mode: 'v8', hits, misses }` with the bundles loaded from a cache and those compiled.
+ * `options.resolutions: false` leaves out the resolution table (see `enableResolutionCache`),
+ * for a run whose bundles require no package (the standalone `raptor import`): reading it would
+ * be all it did. Returns what it does: `{ mode: 'off' }`, `{ mode: 'node' }` (Node's own cache),
+ * or `{ mode: 'v8', hits, misses }` with the bundles loaded from a cache and those compiled.
  */
-function enableCompileCache(packagesDir, profile) {
+function enableCompileCache(packagesDir, profile, options = {}) {
   const dir = cacheDir();
   if (!dir) return { mode: 'off' };
   const suffix = profileName(profile);
   const root = fs.realpathSync(packagesDir) + path.sep;
-  enableResolutionCache(dir, root, suffix);
+  if (options.resolutions !== false) enableResolutionCache(dir, root, suffix);
   if (typeof Module.enableCompileCache === 'function') {
     Module.enableCompileCache(path.join(dir, 'node'));
     return { mode: 'node' };

@@ -21,5 +21,6 @@ require('./heap-limit.cjs').ensureHeap(__filename, process.argv);
 const standalone = require('./standalone-import.cjs');
 const importEntry = standalone.standaloneImportEntry(dist, process.argv.slice(2), fs.existsSync);
 if (importEntry) standalone.tuneV8ForShortRun();
-require('./compile-cache.cjs').enableCompileCache(path.join(__dirname, '..', '..'), process.argv[2]);
+// (The standalone bundle requires only Node's modules: no resolution table for it.)
+require('./compile-cache.cjs').enableCompileCache(path.join(__dirname, '..', '..'), process.argv[2], { resolutions: !importEntry });
 require(importEntry ?? path.join(dist, 'bin.cjs'));

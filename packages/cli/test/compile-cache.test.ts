@@ -117,9 +117,9 @@ describe('the launcher resolution cache', () => {
   }
 
   /** Runs the app in a child node with the caches on; returns its parts and the table's entries. */
-  function runApp(packages: string, cache: string): { parts: string[]; table: Record<string, { file: string }> | undefined } {
+  function runApp(packages: string, cache: string, options: { resolutions?: boolean } = {}): { parts: string[]; table: Record<string, { file: string }> | undefined } {
     const script = `
-      require(${JSON.stringify(CACHE_MODULE)}).enableCompileCache(${JSON.stringify(packages)}, 'app');
+      require(${JSON.stringify(CACHE_MODULE)}).enableCompileCache(${JSON.stringify(packages)}, 'app', ${JSON.stringify(options)});
       process.stdout.write(JSON.stringify(require(${JSON.stringify(path.join(packages, 'app', 'dist', 'index.cjs'))}).parts()));
     `;
     const out = execFileSync(process.execPath, ['-e', script], { env: { ...process.env, RAPTOR_COMPILE_CACHE: cache }, encoding: 'utf8' });
@@ -129,6 +129,15 @@ describe('the launcher resolution cache', () => {
   }
 
   const files = (table: Record<string, { file: string }> | undefined): string[] => Object.values(table ?? {}).map((e) => path.basename(e.file)).sort();
+
+  it('is left out on request (resolutions: false): the requires resolve as usual, no table is written', () => {
+    const { packages, cache } = setupPackages();
+    for (let run = 0; run < 2; run++) {
+      const r = runApp(packages, cache, { resolutions: false });
+      expect(r.parts).toEqual(['one', 'util']);
+      expect(r.table).toBeUndefined();
+    }
+  });
 
   it('records where the requires resolved and answers them the same on the next run', () => {
     const { packages, cache } = setupPackages();
