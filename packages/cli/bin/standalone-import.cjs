@@ -33,9 +33,17 @@ function standaloneImportEntry(distDir, args, exists) {
   return exists(file) ? file : undefined;
 }
 
-/** Sets {@link SHORT_RUN_V8_FLAGS}: before the bundle is compiled (V8's code caches record the flags). */
-function tuneV8ForShortRun() {
-  require('node:v8').setFlagsFromString(SHORT_RUN_V8_FLAGS);
+/** Whether {@link SHORT_RUN_V8_FLAGS} apply: V8 11 (Node 20), where they were measured. */
+function isTunedRuntime(v8Version = process.versions.v8) {
+  return v8Version.split('.')[0] === '11';
 }
 
-module.exports = { standaloneImportEntry, tuneV8ForShortRun, BEYOND_PLAIN_IMPORT, SHORT_RUN_V8_FLAGS };
+/**
+ * Sets {@link SHORT_RUN_V8_FLAGS} where they apply (other Node versions keep V8's own tiering):
+ * before the bundle is compiled, as V8's code caches record the flags.
+ */
+function tuneV8ForShortRun() {
+  if (isTunedRuntime()) require('node:v8').setFlagsFromString(SHORT_RUN_V8_FLAGS);
+}
+
+module.exports = { standaloneImportEntry, tuneV8ForShortRun, isTunedRuntime, BEYOND_PLAIN_IMPORT, SHORT_RUN_V8_FLAGS };
