@@ -305,26 +305,50 @@ export function verifyCommunication(module: Operation, target: Target): Communic
     const waitsOnCore = new Map<number, Event[]>();
     for (const key of multi) for (const w of waits.get(key)!) (waitsOnCore.get(w.core) ?? waitsOnCore.set(w.core, []).get(w.core)!).push(w);
     const latestWaitOf = new Map<number, Int32Array>();
+    // The searches below run once per core over most of the events: the roots and the members of
+    // every root as typed arrays (the pairing above is final; edges added below still go to `succ`).
+    const rootOf = new Int32Array(events.length);
+    for (let i = 0; i < events.length; i++) rootOf[i] = find(i);
+    const memberStart = new Int32Array(events.length + 1);
+    for (let i = 0; i < events.length; i++) memberStart[rootOf[i]! + 1]!++;
+    for (let i = 0; i < events.length; i++) memberStart[i + 1]! += memberStart[i]!;
+    const memberList = new Int32Array(events.length);
+    const filled = memberStart.slice(0, events.length);
+    for (let i = 0; i < events.length; i++) memberList[filled[rootOf[i]!]!++] = i;
+    let stack = new Int32Array(1024);
+    let labelsOfLastCore: Int32Array | undefined;
     /** Per event root, the id of the latest wait on `core` (of a register awaited several times) that reaches it, or -1. */
     const latestWaitReaching = (core: number): Int32Array => {
       let labels = latestWaitOf.get(core);
       if (labels) return labels;
-      labels = new Int32Array(events.length).fill(-1);
+      // The cores' keys come one core after another: the previous core's labels are reused.
+      labels = labelsOfLastCore ?? new Int32Array(events.length);
+      labels.fill(-1);
+      latestWaitOf.clear();
       for (const w of [...waitsOnCore.get(core)!].sort((a, b) => b.id - a.id)) {
-        const stack = [find(w.id)];
-        while (stack.length) {
-          const x = stack.pop()!;
+        let top = 0;
+        stack[top++] = rootOf[w.id]!;
+        while (top > 0) {
+          const x = stack[--top]!;
           if (labels[x] !== -1) continue;
           labels[x] = w.id;
-          for (const m of members(x)) {
-            for (const y of succ[m]!) {
-              const r = find(y);
-              if (labels[r] === -1) stack.push(r);
+          for (let k = memberStart[x]!, end = memberStart[x + 1]!; k < end; k++) {
+            const next = succ[memberList[k]!]!;
+            for (let i = 0; i < next.length; i++) {
+              const r = rootOf[next[i]!]!;
+              if (labels[r] !== -1) continue;
+              if (top === stack.length) {
+                const grown = new Int32Array(stack.length * 2);
+                grown.set(stack);
+                stack = grown;
+              }
+              stack[top++] = r;
             }
           }
         }
       }
       latestWaitOf.set(core, labels);
+      labelsOfLastCore = labels;
       return labels;
     };
     for (const key of multi) {
@@ -332,20 +356,35 @@ export function verifyCommunication(module: Operation, target: Target): Communic
       const ss = signals.get(key) ?? [];
       const [core, reg] = key.split(':').map(Number) as [number, number];
       const labels = latestWaitReaching(core);
-      /** True when signal `s` is ordered after wait `w` (on the waits' core). */
-      const reaches = (w: Event, s: Event): boolean => labels[find(s.id)]! >= w.id;
-      // The round of a signal: how many of the waits it is ordered after.
-      const roundOf = ss.map((s) => ws.filter((w) => reaches(w, s)).length);
-      let consumed = 0;
-      for (let j = 0; j < ws.length; j++) {
-        const early = ss.filter((s) => !reaches(ws[j]!, s));
-        if (early.length - consumed > ws[j]!.count) {
-          const d = error(ws[j]!.op, M.waitOvershoot(core, reg, ws[j]!.count, early.length - consumed));
-          for (const s of early) d.attachNote('a signal that may arrive first', s.op.location);
+      // The round of a signal: how many of the waits it is ordered after. The waits of one core
+      // are in program order (increasing ids), and a signal ordered after a wait is ordered after
+      // every earlier one: the round is the number of waits whose id is at most the signal's label.
+      const ids = ws.map((w) => w.id);
+      const roundOf = ss.map((s) => {
+        const label = labels[rootOf[s.id]!]!;
+        let lo = 0;
+        let hi = ids.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (ids[mid]! <= label) lo = mid + 1;
+          else hi = mid;
         }
-        ss.forEach((s, k) => {
-          if (roundOf[k] === j) edge(s.id, ws[j]!.id);
-        });
+        return lo;
+      });
+      // The signals of each round, in signal order; a signal may arrive before wait j when its round is at most j.
+      const byRound: Event[][] = ws.map(() => []);
+      ss.forEach((s, k) => byRound[roundOf[k]!]?.push(s));
+      let consumed = 0;
+      let earlyCount = 0;
+      for (let j = 0; j < ws.length; j++) {
+        earlyCount += byRound[j]!.length;
+        if (earlyCount - consumed > ws[j]!.count) {
+          const d = error(ws[j]!.op, M.waitOvershoot(core, reg, ws[j]!.count, earlyCount - consumed));
+          ss.forEach((s, k) => {
+            if (roundOf[k]! <= j) d.attachNote('a signal that may arrive first', s.op.location);
+          });
+        }
+        for (const s of byRound[j]!) edge(s.id, ws[j]!.id);
         consumed += ws[j]!.count;
       }
     }
