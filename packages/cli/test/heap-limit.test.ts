@@ -14,14 +14,20 @@ const { heapChildArgs } = require(path.resolve(__dirname, '../bin/heap-limit.cjs
 const GiB = 1024 ** 3;
 
 describe('heapChildArgs', () => {
-  it('gives compile, run, opt and sim three quarters of the machine', () => {
-    for (const command of ['compile', 'run', 'opt', 'sim']) {
-      expect(heapChildArgs(command, [], {}, 24 * GiB, 4 * GiB)).toEqual(['--max-old-space-size=18432']);
+  it('gives compile, run, opt and sim three quarters of the machine; compile and run a 64 MiB young generation', () => {
+    for (const command of ['compile', 'run']) {
+      expect(heapChildArgs(command, [], {}, 24 * GiB, 4 * GiB)).toEqual(['--max-old-space-size=18432', '--max-semi-space-size=64']);
     }
+    for (const command of ['opt', 'sim']) expect(heapChildArgs(command, [], {}, 24 * GiB, 4 * GiB)).toEqual(['--max-old-space-size=18432']);
   });
 
   it('keeps the Node options of this process after the heap option', () => {
-    expect(heapChildArgs('compile', ['--enable-source-maps'], {}, 16 * GiB, 4 * GiB)).toEqual(['--max-old-space-size=12288', '--enable-source-maps']);
+    expect(heapChildArgs('compile', ['--enable-source-maps'], {}, 16 * GiB, 4 * GiB)).toEqual(['--max-old-space-size=12288', '--max-semi-space-size=64', '--enable-source-maps']);
+  });
+
+  it('leaves the young generation to the user when they size it', () => {
+    expect(heapChildArgs('compile', ['--max-semi-space-size=8'], {}, 16 * GiB, 4 * GiB)).toEqual(['--max-old-space-size=12288', '--max-semi-space-size=8']);
+    expect(heapChildArgs('run', [], { NODE_OPTIONS: '--max_semi_space_size=32' }, 16 * GiB, 4 * GiB)).toEqual(['--max-old-space-size=12288']);
   });
 
   it('runs import, help and unknown commands in place', () => {
@@ -37,6 +43,6 @@ describe('heapChildArgs', () => {
 
   it('does not respawn for a small gain (a machine not much larger than the default heap)', () => {
     expect(heapChildArgs('compile', [], {}, 6 * GiB, 4 * GiB)).toBeUndefined();
-    expect(heapChildArgs('compile', [], {}, 8 * GiB, 4 * GiB)).toEqual(['--max-old-space-size=6144']);
+    expect(heapChildArgs('compile', [], {}, 8 * GiB, 4 * GiB)).toEqual(['--max-old-space-size=6144', '--max-semi-space-size=64']);
   });
 });
