@@ -3,13 +3,15 @@
  * of the machine's memory as heap (a resnet18 compile died of V8's heap limit otherwise), unless
  * the user chose a limit, opted out, or the gain is small; other commands run in place.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 interface HeapLimit {
-  heapChildArgs(subcommand: string | undefined, execArgv: readonly string[], env: Record<string, string | undefined>, totalBytes: number, limitBytes: number): string[] | undefined;
+  heapChildArgs(subcommand: string | undefined, execArgv: readonly string[], env: Record<string, string | undefined>, totalBytes: number, limitBytes: number, inputBytes?: number): string[] | undefined;
+  inputBytesOf(args: readonly string[]): number | undefined;
 }
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { heapChildArgs } = require(path.resolve(__dirname, '../bin/heap-limit.cjs')) as HeapLimit;
+const { heapChildArgs, inputBytesOf } = require(path.resolve(__dirname, '../bin/heap-limit.cjs')) as HeapLimit;
 
 const GiB = 1024 ** 3;
 
@@ -44,5 +46,27 @@ describe('heapChildArgs', () => {
   it('does not respawn for a small gain (a machine not much larger than the default heap)', () => {
     expect(heapChildArgs('compile', [], {}, 6 * GiB, 4 * GiB)).toBeUndefined();
     expect(heapChildArgs('compile', [], {}, 8 * GiB, 4 * GiB)).toEqual(['--max-old-space-size=6144', '--max-semi-space-size=64']);
+  });
+
+  it('runs opt and sim in place on a small input file, in a child on a large one or one of unknown size', () => {
+    const MiB = 1024 ** 2;
+    expect(heapChildArgs('opt', [], {}, 24 * GiB, 4 * GiB, 9 * MiB)).toBeUndefined();
+    expect(heapChildArgs('sim', [], {}, 24 * GiB, 4 * GiB, 1 * MiB)).toBeUndefined();
+    expect(heapChildArgs('opt', [], {}, 24 * GiB, 4 * GiB, 64 * MiB)).toEqual(['--max-old-space-size=18432']);
+    expect(heapChildArgs('opt', [], {}, 24 * GiB, 4 * GiB, undefined)).toEqual(['--max-old-space-size=18432']);
+    // compile and run always respawn: the pipeline grows a small model's IR by orders of magnitude.
+    expect(heapChildArgs('compile', [], {}, 24 * GiB, 4 * GiB, 1 * MiB)).toEqual(['--max-old-space-size=18432', '--max-semi-space-size=64']);
+  });
+});
+
+describe('inputBytesOf', () => {
+  it('sums the input files, skipping options and the output; unknown for a folder, a missing file or no input', () => {
+    const self = __filename;
+    const size = fs.statSync(self).size;
+    expect(inputBytesOf(['--print-generic', self, '-o', '/nonexistent/out.mlir'])).toBe(size);
+    expect(inputBytesOf([self, '--output', 'missing.mlir', self])).toBe(2 * size);
+    expect(inputBytesOf([__dirname])).toBeUndefined();
+    expect(inputBytesOf(['/nonexistent/in.mlir'])).toBeUndefined();
+    expect(inputBytesOf(['--print-generic'])).toBeUndefined();
   });
 });
