@@ -9,15 +9,16 @@
  * is exact to a few percent).
  *
  * The cases not closed are asserted against a bound instead (OPEN_CASES, with the reason):
- * - the window pipelines of the CNNs (lenet5, mnist-8 with `latency`, mnist-8 with `throughput`):
- *   simulated 12-20% slower than estimated, the replay's approximation of rendezvous (a send
- *   waits for the matching `recv`, which the estimate charges only as transfer time). (The
- *   bounds were 14x and 20x when each producer replica of these pipelines ran after the one
- *   before in simulation; they were stale by the time they were tightened to 1.25x.)
- * - the steady-state throughput of lenet5 `throughput`, mnist-8 `throughput` and mlp_batch4
- *   `latency`: the period is the maximum cycle mean of an approximate instance graph (data,
- *   program order, rendezvous), 13-32% optimistic on these plans (mnist-8 since its padding
- *   became lanes of padded rows: more, smaller messages between its first layers).
+ * - mnist-8 with `throughput`: its window pipeline simulates 9% slower than estimated (the
+ *   replay's approximation of rendezvous: a send waits for the matching `recv`, which the
+ *   estimate charges only as transfer time), and the steady-state throughput is 12% optimistic;
+ * - lenet5 with `throughput`: the steady-state throughput, 9.9% optimistic (inside the 10%, by
+ *   too little to hold it there). The period is the maximum cycle mean of an approximate instance
+ *   graph (data, program order, rendezvous).
+ * lenet5 and mnist-8 with `latency` and mlp_batch4 with `latency` left this list in the
+ * fourteenth session (split lanes numbered lane-major, copies through temporaries forwarded by
+ * bufferization: mnist-8 `latency` simulates 458 us, was 482 us): latency 4.9-5.8% and
+ * throughput 0.6-6.4% off the estimate now.
 
  * `RAPTOR_PRINT_ESTIMATES=1` prints the table (model, strategy, estimate, simulated, ratios).
  * About two minutes on the shared machine: the CNN cases compile and simulate ~25k-instruction
@@ -51,11 +52,8 @@ const TOLERANCE = 0.1;
  * without a bound is held to the 10%.
  */
 const OPEN_CASES: Readonly<Record<string, { readonly latency?: number; readonly throughput?: number }>> = {
-  'lenet5/latency': { latency: 1.25, throughput: 1.25 },
-  'mnist-8/latency': { latency: 1.25, throughput: 1.25 },
   'lenet5/throughput': { throughput: 1.35 },
   'mnist-8/throughput': { latency: 1.2, throughput: 1.4 },
-  'mlp_batch4/latency': { throughput: 1.25 },
 };
 /** Inferences the throughput run lasts at least. */
 const THROUGHPUT_ROUNDS = 30;
