@@ -206,6 +206,20 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     let sharedPairs: [HostSlot, HostSlot][] = [];
     /** Slots host memory had no room for. */
     let refused = 0;
+    // Slots some reader replica reads in more than one of its rounds: loaded in runs, round by
+    // round, even when small (a whole-slot load stays live until the last round that reads it:
+    // resnet18's global average pool held seven 7 KiB slots across its rounds).
+    const readAcrossRounds = new Set<string>();
+    for (const r of reads) {
+      if (!hostRead(r.producer)) continue;
+      const roundsOf = new Map<string, number>();
+      for (const f of r.remote) {
+        const key = slotKey(f.producer, replicaOfLane(plan.placements[f.producer]!, workload.nodes[f.producer]!.lanes, f.slot), f.resultIndex);
+        const seen = roundsOf.get(key);
+        if (seen === undefined) roundsOf.set(key, f.round);
+        else if (seen !== f.round) readAcrossRounds.add(key);
+      }
+    }
     for (const r of reads) {
       if (!hostRead(r.producer)) continue;
       for (const f of r.remote) {
@@ -232,7 +246,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
             offset: -1,
             extraFrees: 0,
             bytes,
-            inRuns: pn.isBatch && movesInPieces(bytes, cost),
+            inRuns: pn.isBatch && (movesInPieces(bytes, cost) || readAcrossRounds.has(key)),
             first: writerLanes[0]!,
             lanes: writerLanes.length,
             streams,
