@@ -132,25 +132,20 @@ export class LiveIntervals {
     private readonly options: LiveIntervalOptions = {},
   ) {
     const ops: Operation[] = [];
-    // Pre-order numbering with subtree ends (explicit stack).
-    const stack: { op: Operation; done: boolean }[] = [];
-    const pushBlockOps = (r: Region) => {
-      const list: Operation[] = [];
-      for (let b = r.firstBlock; b; b = b.next) for (let o = b.firstOp; o; o = o.next) list.push(o);
-      for (let i = list.length - 1; i >= 0; i--) stack.push({ op: list[i]!, done: false });
-    };
-    pushBlockOps(region);
-    while (stack.length > 0) {
-      const top = stack.pop()!;
-      if (top.done) {
-        this.subtreeEnd.set(top.op, ops.length - 1);
-        continue;
+    // Pre-order numbering with subtree ends (recursion over regions only: a region's ops are
+    // walked in place, and only ops with regions record a subtree end; a leaf's is its own index).
+    const numberRegion = (r: Region): void => {
+      for (let blk = r.firstBlock; blk; blk = blk.next) {
+        for (let o = blk.firstOp; o; o = o.next) {
+          this.index.set(o, ops.length);
+          ops.push(o);
+          if (o.numRegions === 0) continue;
+          for (let i = 0; i < o.numRegions; i++) numberRegion(o.regions[i]!);
+          this.subtreeEnd.set(o, ops.length - 1);
+        }
       }
-      this.index.set(top.op, ops.length);
-      ops.push(top.op);
-      stack.push({ op: top.op, done: true });
-      for (let i = top.op.numRegions - 1; i >= 0; i--) pushBlockOps(top.op.regions[i]!);
-    }
+    };
+    numberRegion(region);
     this.operations = ops;
 
     const intervals: LiveInterval[] = [];
@@ -176,7 +171,7 @@ export class LiveIntervals {
 
   /** The index of the last op nested in `op` (its own index when it has no regions). */
   endIndexOf(op: Operation): number | undefined {
-    return this.subtreeEnd.get(op);
+    return this.subtreeEnd.get(op) ?? this.index.get(op);
   }
 
   /** The interval of `value` (a value defined in the region), or undefined. */
@@ -228,7 +223,7 @@ export class LiveIntervals {
         let a: Operation | null = u.owner;
         while (a && a.parent !== defBlock) a = a.getParentOp();
         if (a) {
-          const i = a === u.owner ? this.index.get(a) : this.subtreeEnd.get(a);
+          const i = a === u.owner ? this.index.get(a) : this.endIndexOf(a);
           if (i !== undefined) widen(i);
         }
         // A use in another block of the region (CFG): covered below through live-in/live-out.
@@ -242,9 +237,9 @@ export class LiveIntervals {
         for (const v of group) {
           if (info.isLiveIn(v)) {
             widen(this.index.get(b.firstOp!)!);
-            widen(this.subtreeEnd.get(info.getEndOperation(v, b.firstOp!))!);
+            widen(this.endIndexOf(info.getEndOperation(v, b.firstOp!))!);
           }
-          if (info.isLiveOut(v)) widen(this.subtreeEnd.get(b.lastOp!)!);
+          if (info.isLiveOut(v)) widen(this.endIndexOf(b.lastOp!)!);
         }
       }
     }
