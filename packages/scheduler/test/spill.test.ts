@@ -143,12 +143,7 @@ describe('host slots read in several rounds', () => {
     const target = defaultTarget();
     const cost = createCostModel(target);
     const workload = new Workload(funcOf(m.module), cost);
-    let next = 0;
-    const placements: NodePlacement[] = workload.nodes.map((n) => {
-      const replicas = n.isBatch && n.lanes % 2 === 0 ? 2 : 1;
-      return { replicas, copies: 1, cores: Array.from({ length: replicas }, () => next++), granularity: 'window', windows: replicas > 1 };
-    });
-    const plan: SchedulePlan = { strategy: 'test', transfer: 'host', pipelined: false, placements };
+    const plan: SchedulePlan = { ...ownCores(workload, 'window', () => false), transfer: 'host', pipelined: false };
     const reads = planReads(workload, plan);
     // The loads the rule asks for: per reader replica and slot read in several rounds, one per round.
     let acrossRounds = 0;

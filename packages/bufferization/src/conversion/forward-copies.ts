@@ -17,9 +17,7 @@ import { AllocOp, CollapseShapeOp, ExpandShapeOp, createCollapseShape, createExp
 import { byteSizeOf } from './bufferize-core';
 
 function isConstantZero(v: Value): boolean {
-  const c = v.definingOp ? ConstantOp.match(v.definingOp) : undefined;
-  const a = c?.value;
-  return a instanceof IntegerAttr && Number(a.value) === 0;
+  return constantIndex(v) === 0;
 }
 
 /** True for the view ops forwarding makes (`memref.collapse_shape`, `memref.expand_shape`). */

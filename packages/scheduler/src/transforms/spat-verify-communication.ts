@@ -304,7 +304,6 @@ export function verifyCommunication(module: Operation, target: Target): Communic
     }
     const waitsOnCore = new Map<number, Event[]>();
     for (const key of multi) for (const w of waits.get(key)!) (waitsOnCore.get(w.core) ?? waitsOnCore.set(w.core, []).get(w.core)!).push(w);
-    const latestWaitOf = new Map<number, Int32Array>();
     // The searches below run once per core over most of the events: the roots and the members of
     // every root as typed arrays (the pairing above is final; edges added below still go to `succ`).
     const rootOf = new Int32Array(events.length);
@@ -316,15 +315,13 @@ export function verifyCommunication(module: Operation, target: Target): Communic
     const filled = memberStart.slice(0, events.length);
     for (let i = 0; i < events.length; i++) memberList[filled[rootOf[i]!]!++] = i;
     let stack = new Int32Array(1024);
-    let labelsOfLastCore: Int32Array | undefined;
+    // The cores' keys come one core after another: one array holds the labels of the current core.
+    const labels = new Int32Array(events.length);
+    let labelledCore = -1;
     /** Per event root, the id of the latest wait on `core` (of a register awaited several times) that reaches it, or -1. */
     const latestWaitReaching = (core: number): Int32Array => {
-      let labels = latestWaitOf.get(core);
-      if (labels) return labels;
-      // The cores' keys come one core after another: the previous core's labels are reused.
-      labels = labelsOfLastCore ?? new Int32Array(events.length);
+      if (labelledCore === core) return labels;
       labels.fill(-1);
-      latestWaitOf.clear();
       for (const w of [...waitsOnCore.get(core)!].sort((a, b) => b.id - a.id)) {
         let top = 0;
         stack[top++] = rootOf[w.id]!;
@@ -347,8 +344,7 @@ export function verifyCommunication(module: Operation, target: Target): Communic
           }
         }
       }
-      latestWaitOf.set(core, labels);
-      labelsOfLastCore = labels;
+      labelledCore = core;
       return labels;
     };
     for (const key of multi) {
