@@ -110,6 +110,7 @@ export {
   splitInputChannels,
   type InputChannelSplitPlan,
 } from './transforms/split-input-channels';
+export { LANE_GROUPS_ATTR } from './analysis/workload';
 export { SplitLanesPass, laneLiveBytes, laneSplitBudget, laneSplitDimension, planLaneSplits, splitLanes, splitWideLanes } from './transforms/split-lanes';
 export type { LaneSplit, LaneSplitDimension } from './transforms/split-lanes';
 export { SchedulerMessages } from './diagnostics';

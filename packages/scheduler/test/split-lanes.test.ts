@@ -24,6 +24,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import {
+  IntegerAttr,
   PassRegistry,
   RankedTensorType,
   parsePassPipeline,
@@ -35,6 +36,7 @@ import {
 import { BlueprintOp, GraphComputeBatchOp } from '@raptor-pim/spatial-dialect';
 import { createCostModel, defaultTarget, type Target } from '@raptor-pim/pim-target';
 import {
+  LANE_GROUPS_ATTR,
   TargetKey,
   Workload,
   laneLiveBytes,
@@ -42,6 +44,7 @@ import {
   laneSplitDimension,
   planLaneSplits,
   registerSchedulerPasses,
+  minimumReplicas,
   splitLanes,
   splitWideLanes,
   type LaneSplitDimension,
@@ -167,6 +170,69 @@ describe('spat-split-lanes on the fixture cases', () => {
           expect(rowOffsets).toEqual(slots.map((n) => Math.floor(n / k)));
         });
       });
+    }
+  });
+
+  it.each(cases.map((c, i) => [i, c] as const))('case %i: lane groups keep the interpreter outputs; group g holds chunks g * k / G.. of every old lane, lane-major within it', (i, text) => {
+    for (const [k, groups] of [[2, 2], [4, 2], [4, 4]] as const) {
+      const module = parse(text);
+      const args = randomArgs(module, 100 * i + 10 * k + groups);
+      const before = run(module, 'main', args);
+      const shapes = batchesOf(funcOf(module)).map((b) => ({ lanes: laneCount(b), dim: laneSplitDimension(b), results: b.results.map((r) => r.type as RankedTensorType) }));
+      for (const b of batchesOf(funcOf(module))) {
+        const dim = laneSplitDimension(b);
+        if (dim) splitLanes(b, dim.d, k, groups);
+      }
+      expect(verifierMessages(module)).toEqual([]);
+      expect(run(module, 'main', args)).toEqual(before);
+      batchesOf(funcOf(module)).forEach((b, j) => {
+        const { lanes: L, dim, results } = shapes[j]!;
+        if (!dim) {
+          expect(b.getAttr(LANE_GROUPS_ATTR)).toBeUndefined();
+          return;
+        }
+        expect(Number((b.getAttr(LANE_GROUPS_ATTR) as IntegerAttr).value)).toBe(groups);
+        const per = k / groups;
+        const chunk = dim.extent / k;
+        b.results.forEach((r, n) => {
+          const old = results[n]!;
+          const blueprint = BlueprintOp.get(r.users[0]!);
+          const slots = (blueprint.sourceSlots!.values as readonly (number | bigint)[]).map(Number);
+          const offsets = (blueprint.offsets.values as readonly (number | bigint)[]).map(Number);
+          const rank = old.shape.length;
+          expect(slots).toEqual(slots.map((_, m) => m));
+          // New slot m: old lane (m mod L*k/G) floordiv k/G, chunk (m floordiv L*k/G) * k/G + m mod k/G.
+          expect(slots.map((m) => offsets[m * rank])).toEqual(slots.map((m) => Math.floor((m % (L * per)) / per)));
+          expect(slots.map((m) => offsets[m * rank + dim.d + 1])).toEqual(slots.map((m) => (Math.floor(m / (L * per)) * per + (m % per)) * chunk));
+        });
+      });
+      // The workload reads the groups; replica planning offers multiples of them only.
+      const cost = createCostModel(defaultTarget());
+      const workload = new Workload(funcOf(module), cost);
+      for (const node of workload.nodes) {
+        const grouped = node.op.getAttr(LANE_GROUPS_ATTR) !== undefined;
+        expect(node.laneGroups).toBe(grouped ? groups : 1);
+        if (grouped) expect(minimumReplicas(workload, cost, workload.nodes.map(() => 'window'), 'channel')[node.index]! % groups).toBe(0);
+      }
+    }
+  });
+
+  it('a chain whose consumer reads several old lanes of its producer per lane takes lane groups: the fewest that bring the window within a quarter of a core', () => {
+    // relu -> pad -> max-pool (case 0): the max-pool reads 3 padded rows of 6 x 4 floats (288 B).
+    for (const [memory, groups] of [[4096, 1], [1024, 2], [512, 4]] as const) {
+      const target = targetWithLocalMemory(memory);
+      const cost = createCostModel(target);
+      const module = parse(cases[0]!);
+      const func = funcOf(module);
+      const plans = planLaneSplits(new Workload(func, cost), cost, 1);
+      expect(plans.map((p) => [p.k, p.groups])).toEqual(plans.map(() => [4, groups]));
+      const args = randomArgs(module, memory);
+      const before = run(module, 'main', args);
+      runPass(module, target, 1);
+      expect(verifierMessages(module)).toEqual([]);
+      expect(run(module, 'main', args)).toEqual(before);
+      const attrs = batchesOf(func).map((b) => b.getAttr(LANE_GROUPS_ATTR));
+      expect(attrs.map((a) => (a instanceof IntegerAttr ? Number(a.value) : 1))).toEqual(attrs.map(() => groups));
     }
   });
 
@@ -426,6 +492,12 @@ describe('spat-split-lanes on resnet18 (lowered only, default target)', () => {
     // The padding, max-pool and residual (Add + ReLU) row strips of every stage (the stem's
     // padding along its 3 channels); the ReLUs after convolutions are fused into them.
     expect(plans.length).toBe(27);
+    // The stem's max pooling reads 3 padded rows of 114 x 64 floats per output row: its chain
+    // (the padding, the pooling and layer1's residual additions, k = 32) takes 8 lane groups of
+    // 4 channel chunks; every other chain reads one old lane per lane.
+    const grouped = plans.filter((p) => p.groups > 1);
+    expect(grouped.map((p) => [p.k, p.groups])).toEqual(grouped.map(() => [32, 8]));
+    expect(grouped).toHaveLength(7);
     for (const p of plans) expect(p.laneBytes / p.k).toBeLessThanOrEqual(budget);
     expect(splitWideLanes(func, cost, plans)).toBe(plans.length);
     expect(verifierMessages(m.module)).toEqual([]);

@@ -9,6 +9,7 @@
  */
 import {
   FuncOp,
+  IntegerAttr,
   Operation,
   RankedTensorType,
   Traits,
@@ -101,6 +102,12 @@ export interface WorkloadNode {
   readonly isBatch: boolean;
   /** Graph lanes (1 for a scalar compute). */
   readonly lanes: number;
+  /**
+   * Runs of consecutive lanes that compute chunks of a group of their own (`spat.lane_groups` of
+   * a lane split, 1 otherwise): replica counts that are multiples of it keep each replica within
+   * one group (replica planning prefers them).
+   */
+  readonly laneGroups: number;
   /** Name for reports: `#<index> <op name>` plus the source location. */
   readonly name: string;
   /** Crossbars of one copy of the node's resident weights (X). */
@@ -141,6 +148,14 @@ export interface WorkloadNode {
   /** Bytes of results returned by the function. */
   readonly hostOutputBytes: number;
 }
+
+/**
+ * The discardable attribute a split batch with lane groups carries (`G`, an integer > 1): its
+ * lanes form `G` equal runs of consecutive lanes, each the chunks `g * k / G ..` of every old
+ * lane. A schedule whose replica count is a multiple of `G` gives each replica chunks of one
+ * group only ({@link WorkloadNode.laneGroups}; set by `splitLanes`).
+ */
+export const LANE_GROUPS_ATTR = 'spat.lane_groups';
 
 /** A reason the function cannot be scheduled, with the op to report it at. */
 export interface WorkloadProblem {
@@ -324,6 +339,7 @@ function buildNode(
     op,
     isBatch,
     lanes,
+    laneGroups: laneGroupsOf(op, lanes),
     name: describeNode(index, op),
     crossbars,
     weightTiles: tileCrossbars.size,
@@ -366,6 +382,13 @@ function inputWindow(
   if (boxes.some((b) => !b)) return undefined;
   const elementBytes = byteSizeOfType(logical) / Math.max(1, elementsOf(logical));
   return { logical, elementBytes, boxesPerLane: boxes as Box[], regions };
+}
+
+/** The lane groups a split batch records ({@link WorkloadNode.laneGroups}); 1 when absent or not a divisor of `lanes`. */
+function laneGroupsOf(op: Operation, lanes: number): number {
+  const a = op.getAttr(LANE_GROUPS_ATTR);
+  const g = a instanceof IntegerAttr ? Number(a.value) : 1;
+  return Number.isInteger(g) && g > 1 && lanes % g === 0 ? g : 1;
 }
 
 function maxNeeded(perLane: readonly (readonly number[])[]): number {

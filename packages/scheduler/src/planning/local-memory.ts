@@ -516,7 +516,10 @@ export interface ReplicaChoice {
 export function replicaChoices(workload: Workload, cost: CostModel, granularity?: readonly Granularity[], transfer: TransferMode = 'channel'): ReplicaChoice[] {
   return workload.nodes.map((n) => {
     const g = granularity?.[n.index] ?? 'layer';
-    const options = divisors(n.lanes).filter((d) => d <= cost.cores);
+    // A lane-grouped split takes multiples of its groups (each replica within one group), where any fit the cores.
+    const all = divisors(n.lanes).filter((d) => d <= cost.cores);
+    const grouped = all.filter((d) => d % n.laneGroups === 0);
+    const options = grouped.length ? grouped : all;
     // With host slots, parts stay within an eighth of a core (more replicas, each storing a
     // smaller part: the yardstick's layers keep their parallelism).
     const partFits = (r: number): boolean =>

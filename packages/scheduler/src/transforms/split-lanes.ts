@@ -75,7 +75,7 @@ import {
   type IndexOrValue,
 } from '@raptor-pim/upstream-dialects';
 import { createCostModel, type CostModel } from '@raptor-pim/pim-target';
-import { Workload, byteSizeOfType } from '../analysis/workload';
+import { LANE_GROUPS_ATTR, Workload, byteSizeOfType } from '../analysis/workload';
 import { fullPosition, reducedPosition, resized } from '../analysis/rank-reduction';
 import { chunkOfConstant, cloneWithOperands } from './lane-body';
 import { isPointwise, isStaticTensor } from '../analysis/pointwise';
@@ -346,24 +346,56 @@ function expandLeadingUnit(b: OpBuilder, v: Value, loc: Operation['location']): 
   ).result;
 }
 
+/** Affine expressions of the new lane numbering of {@link splitLanes}. */
+interface LaneNumbering {
+  /** The old lane of new lane `n`. */
+  oldLane(n: AffineExpr): AffineExpr;
+  /** The chunk index `q` of new lane `n`. */
+  chunk(n: AffineExpr): AffineExpr;
+  /** The new slot of the chunk new lane `n` computes, of old slot `oldSlot`. */
+  slot(oldSlot: AffineExpr, n: AffineExpr): AffineExpr;
+}
+
+/**
+ * The numbering of `L * k` new lanes in `groups` groups of `L * k / groups` consecutive lanes:
+ * `n = g * (L * k / G) + l * (k / G) + q'` computes chunk `q = g * k / G + q'` of old lane `l`.
+ * One group is lane-major numbering: `n = l * k + q`.
+ */
+function laneNumbering(L: number, k: number, groups: number): LaneNumbering {
+  if (groups === 1) {
+    return { oldLane: (n) => n.floorDiv(k), chunk: (n) => n.mod(k), slot: (s, n) => s.mul(k).add(n.mod(k)) };
+  }
+  const per = k / groups;
+  const run = L * per;
+  return {
+    oldLane: (n) => n.mod(run).floorDiv(per),
+    chunk: (n) => n.floorDiv(run).mul(per).add(n.mod(per)),
+    slot: (s, n) => n.floorDiv(run).mul(run).add(s.mul(per)).add(n.mod(per)),
+  };
+}
+
 /**
  * Rewrites weightless `batch` (see {@link laneSplitDimension}; `d` its fragment dimension, `k` a
  * divisor of its extent E) into a batch of `L * k` lanes (new lane `l * k + q` computes chunk `q`
  * of `E / k` elements along `d` of old lane `l`) publishing `[L * k, 1, ...fragment with E / k
  * along d]`, plus one fragment-assembly `spat.blueprint` per result that rebuilds the old
- * collection and replaces every use of it. Returns the new batch. Throws (an internal error) when
- * the batch is not parallel along `d` or `k` does not divide E: call it on what the analysis
- * accepted.
+ * collection and replaces every use of it. With `groups` G > 1 (a divisor of `k`), the lanes form
+ * G runs of `L * k / G` consecutive lanes, run `g` computing chunks `g * k / G ..` of every old
+ * lane, lane-major within the run (see {@link LANE_GROUPS_ATTR}). Returns the new batch. Throws
+ * (an internal error) when the batch is not parallel along `d`, `k` does not divide E or G does
+ * not divide `k`: call it on what the analysis accepted.
  *
  * @example
  * const dim = laneSplitDimension(batch);
  * if (dim) splitLanes(batch, dim.d, 4); // 112 lanes of [112, 64] -> 448 lanes of [1, 112, 16]
+ * if (dim) splitLanes(batch, dim.d, 4, 2); // the same lanes in 2 runs: channels 0..31, then 32..63
  */
-export function splitLanes(batch: Operation, d: number, k: number): Operation {
+export function splitLanes(batch: Operation, d: number, k: number, groups = 1): Operation {
   const tracking = trackDimension(batch, d);
   if (!tracking) throw new Error(`internal error: splitLanes: ${batch.name} is not parallel along fragment dimension ${d}`);
   const E = tracking.extent;
   if (!Number.isInteger(k) || k < 1 || E % k !== 0) throw new Error(`internal error: splitLanes: ${k} does not divide the extent ${E}`);
+  if (!Number.isInteger(groups) || groups < 1 || k % groups !== 0) throw new Error(`internal error: splitLanes: ${groups} lane groups do not divide ${k} chunks`);
   const chunk = E / k;
   const ctx = batch.context;
   const loc = batch.location;
@@ -387,13 +419,15 @@ export function splitLanes(batch: Operation, d: number, k: number): Operation {
   const argTypes = [index, ...inputs.map((v) => v.type), ...collections];
   const block = b.createBlock(newBatch.regions[0]!, null, argTypes, argTypes.map(() => loc));
   const lane = block.arguments[0]!;
+  if (groups > 1) newBatch.setDiscardableAttr(LANE_GROUPS_ATTR, IntegerAttr.get(IntegerType.get(ctx, 64), groups));
+  const numbering = laneNumbering(L, k, groups);
   const bb = OpBuilder.atBlockEnd(block, ctx);
   const d0 = getAffineDimExpr(ctx, 0);
   const apply = (expr: AffineExpr): Value => createAffineApply(bb, loc, AffineMap.get(ctx, 1, 0, [expr]), [lane]);
   let oldLane: Value | undefined;
   let chunkOffset: Value | undefined;
-  const oldLaneValue = (): Value => (oldLane ??= apply(d0.floorDiv(k)));
-  const chunkOffsetValue = (): Value => (chunkOffset ??= apply(d0.mod(k).mul(chunk)));
+  const oldLaneValue = (): Value => (oldLane ??= apply(numbering.oldLane(d0)));
+  const chunkOffsetValue = (): Value => (chunkOffset ??= apply(numbering.chunk(d0).mul(chunk)));
   const mapping = new IRMapping();
   oldInputArgs.forEach((a, i) => mapping.map(a, block.arguments[1 + i]!));
   // An input argument used other than as the source of a slice: its chunk, read once.
@@ -417,10 +451,10 @@ export function splitLanes(batch: Operation, d: number, k: number): Operation {
     if (op === entry.lastOp) break;
     if (tracking.dead.has(op)) continue;
     if (AffineApplyOp.isInstance(op)) {
-      // Compose: the old lane becomes `newLane floordiv k` inside the map.
+      // Compose: the old lane becomes its expression of the new lane (`newLane floordiv k`) inside the map.
       const map = AffineApplyOp.get(op).map.value;
-      const replDims = Array.from({ length: map.numDims }, (_, i) => (op.getOperand(i) === tracking.lane ? getAffineDimExpr(ctx, i).floorDiv(k) : getAffineDimExpr(ctx, i)));
-      const replSyms = Array.from({ length: map.numSymbols }, (_, i) => (op.getOperand(map.numDims + i) === tracking.lane ? getAffineSymbolExpr(ctx, i).floorDiv(k) : getAffineSymbolExpr(ctx, i)));
+      const replDims = Array.from({ length: map.numDims }, (_, i) => (op.getOperand(i) === tracking.lane ? numbering.oldLane(getAffineDimExpr(ctx, i)) : getAffineDimExpr(ctx, i)));
+      const replSyms = Array.from({ length: map.numSymbols }, (_, i) => (op.getOperand(map.numDims + i) === tracking.lane ? numbering.oldLane(getAffineSymbolExpr(ctx, i)) : getAffineSymbolExpr(ctx, i)));
       const composed = simplifyAffineMap(AffineMap.get(ctx, map.numDims, map.numSymbols, map.results.map((e) => e.replaceDimsAndSymbols(replDims, replSyms))));
       const operands = op.operands.map((v) => (v === tracking.lane ? lane : mapping.lookupOrDefault(v)));
       const created = AffineApplyOp.build(bb, { mapOperands: operands, result: index, map: AffineMapAttr.get(composed) }, op.location).result;
@@ -458,7 +492,7 @@ export function splitLanes(batch: Operation, d: number, k: number): Operation {
     mapping.map(result, created.getResult(0));
   }
 
-  // Publications: slot slot(l) * k + q, the fragment with a leading unit dimension.
+  // Publications: the new slot of chunk q of old slot slot(l), the fragment with a leading unit dimension.
   const slots = new Map<Value, Value>([[tracking.lane, lane]]);
   const published = tracking.publications.map((ins) => {
     const value = expandLeadingUnit(bb, mapping.lookup(ins.getOperand(0)), ins.location);
@@ -466,7 +500,7 @@ export function splitLanes(batch: Operation, d: number, k: number): Operation {
     let newSlot = slots.get(slot);
     if (!newSlot) {
       const f = AffineApplyOp.get(slot.definingOp!).map.value.results[0]!;
-      const composed = f.replaceDimsAndSymbols([d0.floorDiv(k)], []).mul(k).add(d0.mod(k));
+      const composed = numbering.slot(f.replaceDimsAndSymbols([numbering.oldLane(d0)], []), d0);
       newSlot = createAffineApply(bb, ins.location, simplifyAffineMap(AffineMap.get(ctx, 1, 0, [composed])), [lane]);
       slots.set(slot, newSlot);
     }
@@ -479,22 +513,24 @@ export function splitLanes(batch: Operation, d: number, k: number): Operation {
     createParallelInsertSlice(pb, ins.location, value, out, { offsets: [slot, ...fragments[r]!.map(() => 0)], sizes: [1, ...fragments[r]!] });
   });
 
-  // The old collections: new slot s * k + q is chunk q of old slot s.
+  // The old collections: new slot n is chunk q(n) of old slot s(n), pieces in new slot order.
   const ab = OpBuilder.before(batch);
+  const perGroup = k / groups;
   batch.results.forEach((res, r) => {
     const t = resultTypes[r]!;
     const pieces: AssemblyPiece[] = [];
-    for (let s = 0; s < L; s++) {
-      for (let q = 0; q < k; q++) {
-        pieces.push({
-          operandIndex: 0,
-          sourceSlot: s * k + q,
-          sourceOffset: 0,
-          offsets: t.shape.map((_, i) => (i === 0 ? s : i === d + 1 ? q * chunk : 0)),
-          sizes: fragments[r]!,
-          strides: t.shape.map(() => 1),
-        });
-      }
+    for (let n = 0; n < L * k; n++) {
+      const g = Math.floor(n / (L * perGroup));
+      const s = Math.floor((n % (L * perGroup)) / perGroup);
+      const q = g * perGroup + (n % perGroup);
+      pieces.push({
+        operandIndex: 0,
+        sourceSlot: n,
+        sourceOffset: 0,
+        offsets: t.shape.map((_, i) => (i === 0 ? s : i === d + 1 ? q * chunk : 0)),
+        sizes: fragments[r]!,
+        strides: t.shape.map(() => 1),
+      });
     }
     res.replaceAllUsesWith(createFragmentAssembly(ab, loc, [newBatch.getResult(r)], t, pieces));
   });
@@ -568,6 +604,8 @@ export interface LaneSplit {
   readonly k: number;
   /** One old lane's live bytes ({@link laneLiveBytes}). */
   readonly laneBytes: number;
+  /** Lane groups (a divisor of `k`; 1: lane-major numbering); see {@link splitLanes}. */
+  readonly groups: number;
 }
 
 /** True when every use of `batch`'s results is a graph compute or a function return. */
@@ -585,6 +623,13 @@ function readByComputes(batch: Operation): boolean {
  * producers' chunk `q`, never part of a wider fragment. Batches read by anything but graph
  * computes and `func.return` (an existing blueprint) are left alone.
  *
+ * Lane groups: where a consumer lane of a chain reads several old lanes of its producer (a
+ * max pooling's window of padded rows), the producer holds each chunk it made until the
+ * consumer's later lanes take it again: with lane-major numbering, `span` old lanes of every
+ * chunk at once. The chain then takes the fewest lane groups G (a divisor of k) that bring
+ * `span` old lanes' fragments of one group within a quarter of a core, so that replicas of
+ * one group each (replica counts that are multiples of G) hold a G-th of it.
+ *
  * @example
  * const cost = createCostModel(defaultTarget());
  * const plans = planLaneSplits(new Workload(func, cost), cost); // resnet18: relu k=8, max-pool k=32, ...
@@ -600,7 +645,7 @@ export function planLaneSplits(workload: Workload, cost: CostModel, budget = lan
     if (!dim || !readByComputes(n.op)) continue;
     const k = divisors(dim.extent).find((x) => x > 1 && laneBytes / x <= budget) ?? dim.extent;
     byOp.set(n.op, candidates.length);
-    candidates.push({ op: n.op, d: dim.d, extent: dim.extent, k, laneBytes });
+    candidates.push({ op: n.op, d: dim.d, extent: dim.extent, k, laneBytes, groups: 1 });
   }
   // Chains: batches to split that read one another along the same extent take one k, the
   // largest any of them needs, so every consumer chunk reads exactly one producer chunk
@@ -619,7 +664,33 @@ export function planLaneSplits(workload: Workload, cost: CostModel, budget = lan
   }
   const kOf = new Map<number, number>();
   candidates.forEach((c, i) => kOf.set(find(i), Math.max(kOf.get(find(i)) ?? 1, c.k)));
-  return candidates.map((c, i) => ({ ...c, k: kOf.get(find(i))! }));
+  // Lane groups per chain: the bytes a producer holds for a consumer reading several of its old
+  // lanes per lane (its window span times one old lane's fragments), a quarter of a core per group.
+  const heldOf = new Map<number, number>();
+  for (const n of workload.nodes) {
+    const c = byOp.get(n.op);
+    if (c === undefined) continue;
+    for (const input of n.inputs) {
+      for (const s of input.sources) {
+        const producer = workload.nodes[s.producer]!;
+        const p = byOp.get(producer.op);
+        if (p === undefined || find(p) !== find(c)) continue;
+        let span = 0;
+        for (const slots of s.slotsPerLane) span = Math.max(span, slots.length);
+        if (span < 2) continue;
+        const held = span * (producer.resultBytes.reduce((a, b) => a + b, 0) / Math.max(1, producer.lanes));
+        heldOf.set(find(c), Math.max(heldOf.get(find(c)) ?? 0, held));
+      }
+    }
+  }
+  const groupBudget = cost.localMemoryBytes / 4;
+  const groupsOf = (root: number): number => {
+    const held = heldOf.get(root);
+    const k = kOf.get(root)!;
+    if (held === undefined || held <= groupBudget) return 1;
+    return divisors(k).find((g) => held / g <= groupBudget) ?? k;
+  };
+  return candidates.map((c, i) => ({ ...c, k: kOf.get(find(i))!, groups: groupsOf(find(i)) }));
 }
 
 /**
@@ -627,7 +698,7 @@ export function planLaneSplits(workload: Workload, cost: CostModel, budget = lan
  * how many batches were split.
  */
 export function splitWideLanes(func: Operation, cost: CostModel, plans: readonly LaneSplit[] = planLaneSplits(new Workload(func, cost), cost)): number {
-  for (const p of plans) splitLanes(p.op, p.d, p.k);
+  for (const p of plans) splitLanes(p.op, p.d, p.k, p.groups);
   return plans.length;
 }
 
