@@ -2,21 +2,22 @@
  * resnet18 (the scale model, 11.7 M parameters) end to end with one strategy, bounded:
  * `raptor compile --scheduler layer-sequential` (the other strategies fall back to it on
  * resnet18; they and the throughput run are measured by `tools/bench/compile`), then
- * `raptor sim` in latency mode, and the logits against onnxruntime's `output_0.npy`. It runs the
- * real binary (`bin/raptor.cjs`, which gives the compile a heap of its own): about 5 minutes
- * and 12.5 GB of resident memory on the shared 2-core machine, most of it the fully unrolled
- * module (17.5 M instructions). Skipped when the shared models are not beside the repository.
+ * `raptor sim` in latency mode, each in a Node process of its own run from the sources
+ * (support/run-cli-from-sources.ts: no build needed, the heap `raptor compile` gives itself),
+ * and the logits against onnxruntime's `output_0.npy`: about 5 minutes and 12.5 GB of resident
+ * memory on the shared 2-core machine, most of it the fully unrolled module (17.5 M
+ * instructions). In jest's own worker the same compile took 13.8 minutes. Skipped when the
+ * shared models are not beside the repository.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { decodeNpy } from '@raptor-pim/pim-target';
+import { runCliFromSources } from './support/run-cli-from-sources';
 import { temporaryDirectories } from './support/temp-dirs';
 
-const BIN = path.resolve(__dirname, '../bin/raptor.cjs');
 const SHARED = process.env.RAPTOR_SHARED ?? path.resolve(__dirname, '../../../../shared');
 const RESNET18 = path.join(SHARED, 'models/resnet18');
-const available = fs.existsSync(path.join(RESNET18, 'model.onnx')) && fs.existsSync(path.resolve(__dirname, '../dist'));
+const available = fs.existsSync(path.join(RESNET18, 'model.onnx'));
 
 const tmp = temporaryDirectories('raptor-resnet18-');
 
@@ -24,11 +25,7 @@ const tmp = temporaryDirectories('raptor-resnet18-');
   test('raptor compile, then raptor sim: pim-sim gives onnxruntime\'s logits; every core within its local memory', () => {
     const dir = tmp();
     const bundle = path.join(dir, 'bundle');
-    const compile = spawnSync(
-      process.execPath,
-      [BIN, 'compile', path.join(RESNET18, 'model.onnx'), '-o', bundle, '--scheduler', 'layer-sequential', '--report', path.join(dir, 'report.json')],
-      { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 },
-    );
+    const compile = runCliFromSources(['compile', path.join(RESNET18, 'model.onnx'), '-o', bundle, '--scheduler', 'layer-sequential', '--report', path.join(dir, 'report.json')]);
     expect(compile.stderr).toBe('');
     expect(compile.status).toBe(0);
     expect(compile.stdout).toMatch(/^bundle: 64 cores \(64 active\), \d+ array groups, \d+ crossbars$/m);
@@ -39,7 +36,7 @@ const tmp = temporaryDirectories('raptor-resnet18-');
 
     // Latency mode (the values); the throughput run and the other strategies are benchmarks.
     const out = path.join(dir, 'out');
-    const sim = spawnSync(process.execPath, [BIN, 'sim', bundle, '--input', `input_0=${path.join(RESNET18, 'input_0.npy')}`, '--output-dir', out], { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+    const sim = runCliFromSources(['sim', bundle, '--input', `input_0=${path.join(RESNET18, 'input_0.npy')}`, '--output-dir', out], 4096);
     expect(sim.stderr).toBe('');
     expect(sim.status).toBe(0);
     // The class the model picks, and every logit close to onnxruntime's (logits reach ~180).
