@@ -198,7 +198,7 @@ export class CompileReportCollector implements PassInstrumentation {
   }
 }
 
-/** The report as a small table (stage, ms, ops after, passes). */
+/** The report as a small table (stage, ms, ops after, passes), then the scheduler's warnings and the passes' statistics. */
 export function formatCompileReport(report: CompileReport): string {
   const lines = ['stage            ms        ops  passes'];
   for (const s of report.stages) {
@@ -206,7 +206,11 @@ export function formatCompileReport(report: CompileReport): string {
     lines.push(`${s.stage.padEnd(14)} ${s.ms.toFixed(1).padStart(8)} ${String(s.opCount).padStart(8)}  ${passes}`);
   }
   lines.push(`total ${report.totalMs.toFixed(1)} ms, peak heap ${(report.peakHeapBytes / 2 ** 20).toFixed(1)} MiB`);
-  if (report.schedule) lines.push(`scheduler ${report.schedule.strategy}: ${report.schedule.functions.length} function(s) scheduled`);
+  if (report.schedule) {
+    lines.push(`scheduler ${report.schedule.strategy}: ${report.schedule.functions.length} function(s) scheduled`);
+    // The scheduler's warnings (a strategy that fell back to another's plan, host slots moved to channels, ...).
+    for (const f of report.schedule.functions) for (const w of f.warnings ?? []) lines.push(`scheduler warning (@${f.function}): ${w}`);
+  }
   for (const s of report.stages)
     for (const p of s.passes) if (p.statistics) lines.push(`${p.pass}: ${Object.entries(p.statistics).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   if (report.emit) lines.push(`bundle: ${report.emit.cores} cores (${report.emit.activeCores} active), ${report.emit.arrayGroups} array groups, ${report.emit.crossbars} crossbars`);
