@@ -23,6 +23,15 @@ import {
 import { funcOf, run } from './helpers';
 import { lowerShared } from './models';
 
+/** A shared model lowered by the upstream stages, its reference outputs, the default target and the workload of its function. */
+function sharedWorkload(model: string) {
+  const m = lowerShared(model);
+  if (!m) return undefined;
+  const reference = run(m.module, m.fn, m.args);
+  const target = defaultTarget();
+  const cost = createCostModel(target);
+  return { m, reference, target, cost, workload: new Workload(funcOf(m.module), cost) };
+}
 
 function count(module: Operation, name: string): number {
   let n = 0;
@@ -51,12 +60,9 @@ function ownCores(workload: Workload, granularity: Granularity, spilled: (node: 
 
 describe.each(['lenet5', 'resnet_mini'])('spilled nodes in a channel plan (%s)', (model) => {
   it.each(['layer', 'window'] as const)('every other node spilled at %s granularity: verified and equal to the graph', (granularity) => {
-    const m = lowerShared(model);
-    if (!m) return;
-    const reference = run(m.module, m.fn, m.args);
-    const target = defaultTarget();
-    const cost = createCostModel(target);
-    const workload = new Workload(funcOf(m.module), cost);
+    const shared = sharedWorkload(model);
+    if (!shared) return;
+    const { m, reference, target, cost, workload } = shared;
     const plan = ownCores(workload, granularity, (i) => i % 2 === 0);
     const reads = planReads(workload, plan);
     const estimate = estimateSchedule(workload, plan, reads, cost);
@@ -90,12 +96,9 @@ describe('a spill breaks a cycle of blocking sends', () => {
   }
 
   it.each([false, true])('node 2 spilled: %s', (spill) => {
-    const m = lowerShared('lenet5');
-    if (!m) return;
-    const reference = run(m.module, m.fn, m.args);
-    const target = defaultTarget();
-    const cost = createCostModel(target);
-    const workload = new Workload(funcOf(m.module), cost);
+    const shared = sharedWorkload('lenet5');
+    if (!shared) return;
+    const { m, reference, target, cost, workload } = shared;
     expect(workload.nodes[2]!.inputs.some((i) => i.sources.some((s) => s.producer === 1))).toBe(true);
     expect(workload.nodes[3]!.inputs.some((i) => i.sources.some((s) => s.producer === 2))).toBe(true);
     const p = plan(workload, spill);
@@ -137,12 +140,9 @@ describe('host slots read in several rounds', () => {
   // rounds loads them round by round (a whole-slot load would stay live from the first round
   // that reads it to the last).
   it.each(['lenet5', 'resnet_mini'])('%s: a load per reader, slot and round; verified and equal to the graph', (model) => {
-    const m = lowerShared(model);
-    if (!m) return;
-    const reference = run(m.module, m.fn, m.args);
-    const target = defaultTarget();
-    const cost = createCostModel(target);
-    const workload = new Workload(funcOf(m.module), cost);
+    const shared = sharedWorkload(model);
+    if (!shared) return;
+    const { m, reference, target, cost, workload } = shared;
     const plan: SchedulePlan = { ...ownCores(workload, 'window', () => false), transfer: 'host', pipelined: false };
     const reads = planReads(workload, plan);
     // The loads the rule asks for: per reader replica and slot read in several rounds, one per round.

@@ -354,6 +354,8 @@ interface LaneNumbering {
   chunk(n: AffineExpr): AffineExpr;
   /** The new slot of the chunk new lane `n` computes, of old slot `oldSlot`. */
   slot(oldSlot: AffineExpr, n: AffineExpr): AffineExpr;
+  /** The old lane and chunk index of new lane (or new slot of an identity publication) `n`, as numbers. */
+  at(n: number): { readonly oldLane: number; readonly chunk: number };
 }
 
 /**
@@ -363,7 +365,12 @@ interface LaneNumbering {
  */
 function laneNumbering(L: number, k: number, groups: number): LaneNumbering {
   if (groups === 1) {
-    return { oldLane: (n) => n.floorDiv(k), chunk: (n) => n.mod(k), slot: (s, n) => s.mul(k).add(n.mod(k)) };
+    return {
+      oldLane: (n) => n.floorDiv(k),
+      chunk: (n) => n.mod(k),
+      slot: (s, n) => s.mul(k).add(n.mod(k)),
+      at: (n) => ({ oldLane: Math.floor(n / k), chunk: n % k }),
+    };
   }
   const per = k / groups;
   const run = L * per;
@@ -371,6 +378,7 @@ function laneNumbering(L: number, k: number, groups: number): LaneNumbering {
     oldLane: (n) => n.mod(run).floorDiv(per),
     chunk: (n) => n.floorDiv(run).mul(per).add(n.mod(per)),
     slot: (s, n) => n.floorDiv(run).mul(run).add(s.mul(per)).add(n.mod(per)),
+    at: (n) => ({ oldLane: Math.floor((n % run) / per), chunk: Math.floor(n / run) * per + (n % per) }),
   };
 }
 
@@ -515,14 +523,11 @@ export function splitLanes(batch: Operation, d: number, k: number, groups = 1): 
 
   // The old collections: new slot n is chunk q(n) of old slot s(n), pieces in new slot order.
   const ab = OpBuilder.before(batch);
-  const perGroup = k / groups;
   batch.results.forEach((res, r) => {
     const t = resultTypes[r]!;
     const pieces: AssemblyPiece[] = [];
     for (let n = 0; n < L * k; n++) {
-      const g = Math.floor(n / (L * perGroup));
-      const s = Math.floor((n % (L * perGroup)) / perGroup);
-      const q = g * perGroup + (n % perGroup);
+      const { oldLane: s, chunk: q } = numbering.at(n);
       pieces.push({
         operandIndex: 0,
         sourceSlot: n,
