@@ -7,9 +7,9 @@
  *   `[1, 1, Ho, Wo]`, maxed together.
  * - dense or row strips -> row strips (gate `canLowerMaxPoolPlanToRowStrip`): one lane per
  *   output strip; it cuts the window rows `[kh_ext, Wp, C]` of the padded NHWC rows
- *   ({@link padRowStrips}) and
- *   takes one strided `[Wo, C]` slice per kernel position. A dense input is first moved to
- *   row strips.
+ *   ({@link padRowStrips}) and maxes them separably: the kernel rows, then the shifted pixel
+ *   runs, then one slice with the column stride ({@link separableMax}). A dense input is first
+ *   moved to row strips.
  *
  * `spat.global_average_pool_plan` (`spat.vavg`): one lane per (example, channel) averaging the
  * channel's plane (dense or gathered from the strips); dense -> dense through a physical-view
@@ -22,7 +22,7 @@ import { checkGlobalAveragePoolPlanToRowStrip, checkMaxPoolPlanToRowStrip } from
 import { PlanLoweringMessages as M } from '../../diagnostics';
 import { selectedResultLayout } from '../../analysis/selected-layouts';
 import { checkWindow, isRefusal, windowExtent } from '../../analysis/window';
-import { buildBatch, buildCompute, buildPhysicalView } from '../compute-builders';
+import { buildBatch, buildCompute, buildPhysicalView, type BodyBuilder } from '../compute-builders';
 import { denseToRowStrips, laneCoordinates, padDense, padRowStrips, readDenseWindow, readRowWindow } from '../data-movement';
 import { castRowStrip, nchwOf, physicalValueOf, readPlane, type PhysicalValue } from '../physical-values';
 import { refuse, type LoweringEnv } from '../lowering-env';
@@ -34,6 +34,26 @@ import { refuse, type LoweringEnv } from '../lowering-env';
 const LOWEST_F32 = -3.4028234663852886e38;
 
 const ints = (a: { values: readonly (number | bigint)[] }): number[] => a.values.map(Number);
+
+/**
+ * The max pooling of one output row from its window `rows` (`[kh_ext, Wp, C]` padded NHWC rows),
+ * separably: the max of the `kh` kernel rows (whole contiguous rows of the `wn` pixels the
+ * kernel reaches), then of `kw` contiguous runs of `wh` pixels shifted by the dilation, then
+ * one slice with the column stride (none when it is 1). Every copy is a contiguous run of
+ * pixels except the last slice's `Wo` runs of `C` elements, where a slice per kernel position
+ * would copy `kh * kw * Wo` runs; the maxima cover about as many elements, and the result is
+ * the same (a maximum is exact in any order).
+ */
+function separableMax(bb: BodyBuilder, rows: Value, kernel: readonly number[], strides: readonly number[], dilations: readonly number[], wo: number, c: number): Value {
+  const [kh, kw] = kernel as [number, number];
+  const sw = strides[1]!;
+  const [dh, dw] = dilations as [number, number];
+  const wh = (wo - 1) * sw + 1;
+  const wn = wh + (kw - 1) * dw;
+  const vertical = bb.maxOf(Array.from({ length: kh }, (_, i) => bb.slice(rows, [i * dh, 0, 0], [1, wn, c], [wn, c])));
+  const horizontal = bb.maxOf(Array.from({ length: kw }, (_, j) => (kw === 1 && wn === wh ? vertical : bb.slice(vertical, [j * dw, 0], [wh, c]))));
+  return sw === 1 ? horizontal : bb.slice(horizontal, [0, 0], [wo, c], undefined, [sw, 1]);
+}
 
 /** The max-pool lowering pattern of `env`. */
 export function maxPoolPlanPattern(env: LoweringEnv) {
@@ -76,11 +96,7 @@ export function maxPoolPlanPattern(env: LoweringEnv) {
       const collection = buildBatch(rw, loc, g.n * output.h, { weights: [], inputs: [padded.value] }, [output.w, g.c], (bb, _w, [x]) => {
         const [n, oh] = laneCoordinates(bb, [g.n, output.h]);
         const rows = readRowWindow(bb, x!, padded, n!, oh!.mul(sh), 0, 0, khe, wp, g.c);
-        const taps: Value[] = [];
-        for (let i = 0; i < kh; i++) {
-          for (let j = 0; j < kw; j++) taps.push(bb.slice(rows, [i * dh, j * dw, 0], [1, output.w, g.c], [output.w, g.c], [1, sw, 1]));
-        }
-        return bb.maxOf(taps);
+        return separableMax(bb, rows, win.kernel, win.strides, win.dilations, output.w, g.c);
       });
       rw.replaceOp(op, [castRowStrip(rw, loc, collection, pool.output.type as RankedTensorType)]);
     } else {
