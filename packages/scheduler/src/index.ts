@@ -111,7 +111,7 @@ export {
   type InputChannelSplitPlan,
 } from './transforms/split-input-channels';
 export { LANE_GROUPS_ATTR } from './analysis/workload';
-export { SplitLanesPass, laneLiveBytes, laneSplitBudget, laneSplitDimension, planLaneSplits, splitLanes, splitWideLanes } from './transforms/split-lanes';
+export { SplitLanesPass, laneLiveBytes, laneSplitBudget, laneSplitBudgets, laneSplitDimension, planLaneSplits, splitLanes, splitLanesToFit, splitWideLanes } from './transforms/split-lanes';
 export type { LaneSplit, LaneSplitDimension } from './transforms/split-lanes';
 export { SchedulerMessages } from './diagnostics';
 

@@ -18,7 +18,7 @@ import { estimateSchedule } from './planning/estimate';
 import { enforcesLocalMemory, granularityForMemory, minimumFootprint, planLocalMemory, withWindows } from './planning/local-memory';
 import { planSendOrder } from './planning/send-order';
 import { planParallelTiles, tileOversizedParallelComputes } from './transforms/tile-parallel-computes';
-import { planLaneSplits, splitWideLanes } from './transforms/split-lanes';
+import { planLaneSplits, splitLanesToFit } from './transforms/split-lanes';
 import { placeOnMesh, trafficCost } from './planning/placement';
 import { usesHostSlots, type Granularity, type SchedulePlan } from './planning/schedule-plan';
 import { planReads, remapPlan, trafficOf } from './planning/transfers';
@@ -191,14 +191,12 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
         // along a dimension every op takes whole (channels): the chunks stream through smaller windows.
         const minimumOf = (w: Workload): ReturnType<typeof minimumFootprint>[] => (enforce ? w.nodes.map((n) => minimumFootprint(w, n, cost)) : []);
         let minimum = minimumOf(workload);
-        if (minimum.some((f) => f.bodyBytes > cost.localMemoryBytes)) {
-          const splits = planLaneSplits(workload, cost);
-          if (splits.length) {
-            if (!restore.some((r) => r.func === func)) restore.push({ func, body: func.clone() });
-            splitWideLanes(func, cost, splits);
-            workload = new Workload(func, cost);
-            minimum = minimumOf(workload);
-          }
+        // The largest lane budget after which every compute fits (fewest chunks, longest copies).
+        const fitsCores = (m: readonly ReturnType<typeof minimumFootprint>[]): boolean => m.every((f) => f.bodyBytes <= cost.localMemoryBytes);
+        if (!fitsCores(minimum) && planLaneSplits(workload, cost).length) {
+          if (!restore.some((r) => r.func === func)) restore.push({ func, body: func.clone() });
+          workload = splitLanesToFit(func, workload, cost, (w) => fitsCores(minimumOf(w)));
+          minimum = minimumOf(workload);
         }
         const warnings: string[] = [];
         for (const p of workload.problems) {

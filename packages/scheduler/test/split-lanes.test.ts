@@ -41,11 +41,13 @@ import {
   Workload,
   laneLiveBytes,
   laneSplitBudget,
+  laneSplitBudgets,
   laneSplitDimension,
   planLaneSplits,
   registerSchedulerPasses,
   minimumReplicas,
   splitLanes,
+  splitLanesToFit,
   splitWideLanes,
   type LaneSplitDimension,
 } from '@raptor-pim/scheduler';
@@ -269,18 +271,46 @@ describe('spat-split-lanes on the fixture cases', () => {
     }
   });
 
-  it('the pass without a budget takes an eighth of the target local memory; the default target splits none of the cases', () => {
-    expect(laneSplitBudget(createCostModel(defaultTarget()))).toBe(8192);
+  it('the pass without a budget takes half of the target local memory (the largest of the budgets tried); the default target splits none of the cases', () => {
+    expect(laneSplitBudgets(createCostModel(defaultTarget()))).toEqual([32768, 16384, 8192]);
+    expect(laneSplitBudget(createCostModel(defaultTarget()))).toBe(32768);
     for (const text of cases) {
       const module = parse(text);
       const printed = printOperation(module);
       runPass(module, defaultTarget());
       expect(printOperation(module)).toBe(printed);
     }
-    // 256 B of local memory: 32 B per lane, every chain split as far as it goes.
+    // 256 B of local memory: 128 B per lane; the relu lanes fit it, the padding and pooling chain splits into its 4 channels.
     const module = parse(cases[0]!);
     runPass(module, targetWithLocalMemory(256));
-    expect(batchesOf(funcOf(module)).map(laneCount)).toEqual([16, 24, 8]);
+    expect(batchesOf(funcOf(module)).map(laneCount)).toEqual([4, 24, 8]);
+  });
+
+  it('splitLanesToFit takes the largest budget whose split fits, restoring the body between tries; the smallest when none does', () => {
+    const cost = createCostModel(targetWithLocalMemory(768));
+    const budgets = laneSplitBudgets(cost);
+    const lanesWith = (budget: number): number[] => {
+      const module = parse(cases[0]!);
+      const func = funcOf(module);
+      splitWideLanes(func, cost, planLaneSplits(new Workload(func, cost), cost, budget));
+      return batchesOf(func).map(laneCount);
+    };
+    const expected = budgets.map(lanesWith);
+    // On 768 B the three budgets split this case three different ways (fewer chunks for larger budgets).
+    expect(expected).toEqual([[4, 12, 2], [4, 24, 8], [16, 24, 8]]);
+    for (let accept = 0; accept <= budgets.length; accept++) {
+      const module = parse(cases[0]!);
+      const func = funcOf(module);
+      const args = randomArgs(module, accept);
+      const before = run(module, 'main', args);
+      let tries = 0;
+      const workload = splitLanesToFit(func, new Workload(func, cost), cost, () => tries++ === accept);
+      const lanes = batchesOf(func).map(laneCount);
+      expect(lanes).toEqual(expected[Math.min(accept, budgets.length - 1)]);
+      expect(workload.nodes.map((n) => n.lanes)).toEqual(lanes);
+      expect(verifierMessages(module)).toEqual([]);
+      expect(run(module, 'main', args)).toEqual(before);
+    }
   });
 
   it('leaves batches with weights or with non-parallel bodies alone (the pass splits only the channel slice, along the pixels)', () => {
@@ -479,7 +509,7 @@ describe('spat-split-lanes on shared models (planned and lowered by the real ups
 });
 
 describe('spat-split-lanes on resnet18 (lowered only, default target)', () => {
-  it('splits every weightless batch over an eighth of a core that has a split dimension; then every such lane fits and the module verifies', () => {
+  it('splits every weightless batch over half a core that has a split dimension; then every such lane fits and the module verifies', () => {
     const m = lowerShared('resnet18');
     if (!m) return;
     const func = funcOf(m.module);
@@ -489,15 +519,16 @@ describe('spat-split-lanes on resnet18 (lowered only, default target)', () => {
     const plans = planLaneSplits(workload, cost);
     const over = workload.nodes.filter((n) => n.isBatch && n.crossbars === 0 && laneLiveBytes(n.op, cost.localAlignment) > budget && laneSplitDimension(n.op));
     expect(plans.map((p) => p.op)).toEqual(over.map((n) => n.op));
-    // The padding, max-pool and residual (Add + ReLU) row strips of every stage (the stem's
-    // padding along its 3 channels); the ReLUs after convolutions are fused into them.
-    expect(plans.length).toBe(27);
+    // The padding, max-pool and residual (Add + ReLU) row strips of every stage (not the stem's
+    // padding of its 3 channels, 16 KB a lane); the ReLUs after convolutions are fused into them.
+    expect(plans.length).toBe(26);
     // The stem's max pooling reads 3 padded rows of 114 x 64 floats per output row: its chain
-    // (the padding, the pooling and layer1's residual additions, k = 32) takes 8 lane groups of
-    // 4 channel chunks; every other chain reads one old lane per lane.
+    // (the padding, the pooling and layer1's residual additions, k = 8) takes 8 lane groups of
+    // one channel chunk; every other chain reads one old lane per lane (k = 4).
     const grouped = plans.filter((p) => p.groups > 1);
-    expect(grouped.map((p) => [p.k, p.groups])).toEqual(grouped.map(() => [32, 8]));
+    expect(grouped.map((p) => [p.k, p.groups])).toEqual(grouped.map(() => [8, 8]));
     expect(grouped).toHaveLength(7);
+    expect(plans.filter((p) => p.groups === 1).map((p) => p.k)).toEqual(plans.filter((p) => p.groups === 1).map(() => 4));
     for (const p of plans) expect(p.laneBytes / p.k).toBeLessThanOrEqual(budget);
     expect(splitWideLanes(func, cost, plans)).toBe(plans.length);
     expect(verifierMessages(m.module)).toEqual([]);

@@ -50,7 +50,7 @@ import { minimumFootprint } from '../planning/local-memory';
 import { isPointwise, isStaticTensor, splatConstantOf as splatOf } from '../analysis/pointwise';
 import { targetOf } from '../target';
 import { functionsOf } from '../analysis/functions';
-import { laneSplitBudget, laneLiveBytes } from './split-lanes';
+import { laneLiveBytes, laneSplitBudgets } from './split-lanes';
 import {
   assembleConcat,
   canAssembleConcat,
@@ -250,7 +250,7 @@ export interface ParallelTile {
 export function planParallelTiles(workload: Workload, cost: CostModel): ParallelTile[] {
   const out: ParallelTile[] = [];
   const quarter = cost.localMemoryBytes / 4;
-  const budget = laneSplitBudget(cost);
+  const budget = chunkTilingBudget(cost);
   for (const n of workload.nodes) {
     if (n.isBatch) continue;
     const bytes = minimumFootprint(workload, n, cost).bodyBytes;
@@ -300,7 +300,13 @@ function applyTile(t: ParallelTile, cost: CostModel): boolean {
     tileParallelCompute(t.op, dim.d, dim.lanes);
     return true;
   }
-  return tileInChunks(t.op, laneSplitBudget(cost), cost.localAlignment);
+  return tileInChunks(t.op, chunkTilingBudget(cost), cost.localAlignment);
+}
+
+/** The bytes one lane of a chunk tiling may hold: the smallest lane budget, an eighth of a core. */
+function chunkTilingBudget(cost: CostModel): number {
+  const budgets = laneSplitBudgets(cost);
+  return budgets[budgets.length - 1]!;
 }
 
 /** Tiles the computes {@link planParallelTiles} finds (or `tiles`), in program order; returns how many changed. */
