@@ -544,16 +544,25 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   buildSendTasks();
   // FREE signals at every reader's stream entry.
   {
+    /**
+     * Per stream block, its first op after the index constants (null: none): the last FREE
+     * signal placed there, once there is one. Constants are only added at the block's start, so
+     * the scan past them runs once per block, not once per signal.
+     */
+    const entryOf = new Map<Block, Operation | null>();
     /** `sync writer, register` at the start of `core`'s stream (after its block's index constants, before its first real op). */
     const freeAtEntry = (core: number, writer: number, register: number): void => {
       const first = firstOnCore.get(core)!;
       const block = first.regions[0]!.firstBlock!;
       const b = new OpBuilder(ctx);
-      let at = block.firstOp;
-      while (at && ConstantOp.isInstance(at)) at = at.next;
+      let at = entryOf.get(block);
+      if (at === undefined) {
+        at = block.firstOp;
+        while (at && ConstantOp.isInstance(at)) at = at.next;
+      }
       if (at) b.setInsertionPoint(at);
       else b.setInsertionPointToEnd(block);
-      SyncOp.build(b, { targetCoreId: constant(b, writer, first.location), eventRegister: constant(b, register, first.location) }, first.location);
+      entryOf.set(block, SyncOp.build(b, { targetCoreId: constant(b, writer, first.location), eventRegister: constant(b, register, first.location) }, first.location).op);
     };
     for (const s of slots.values()) {
       for (const rd of s.readers) {
