@@ -23,5 +23,6 @@ export class PimVerifyMemoryPass extends Pass {
         if (!verifyStreamMemory(op, config)) this.signalPassFailure();
       }
     }
+    this.markAllAnalysesPreserved(); // a checker: the IR is left as it was
   }
 }

@@ -148,7 +148,10 @@ export class PassManager extends OpPassManager {
     return this;
   }
 
-  /** Verifies the IR after every pass (default true, like `mlir-opt`'s `-verify-each`). */
+  /**
+   * Verifies the IR after every pass (default true, like `mlir-opt`'s `-verify-each`), except
+   * after a pass that marked every analysis preserved (it left the IR unchanged), as MLIR does.
+   */
   enableVerifier(enabled = true): this {
     this.verifyEach = enabled;
     return this;
@@ -262,7 +265,9 @@ export class PassManager extends OpPassManager {
         for (const i of this.instrumentations) i.runAfterPassFailed?.(e, op);
         return e;
       }
-      if (this.verifyEach && !verify(op)) {
+      // As MLIR does, a pass that preserved every analysis left the IR as the last verification
+      // saw it: verifying again would only cost time (checking passes on large modules).
+      if (this.verifyEach && !preserved.isAll && !verify(op)) {
         for (const i of this.instrumentations) i.runAfterPassFailed?.(e, op);
         return e;
       }

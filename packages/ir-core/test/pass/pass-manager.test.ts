@@ -57,6 +57,17 @@ function makeRegistry(): PassRegistry {
       },
     }),
   );
+  reg.registerPass(() =>
+    createPass({
+      argument: 'test-break-preserving',
+      opName: 'test.func',
+      run(op, pass) {
+        // Breaks the IR but claims it left it unchanged: the verifier trusts the claim, as MLIR's does.
+        op.regions[0]!.firstBlock!.lastOp!.erase();
+        pass.markAllAnalysesPreserved();
+      },
+    }),
+  );
   reg.registerPipeline('test-both', 'test-fold,test-fold', 'fold twice');
   return reg;
 }
@@ -148,6 +159,20 @@ describe('running', () => {
     const pm2 = parsePassPipeline(t2.ctx, 'test.module(test.func(test-break))', makeRegistry())!;
     const r2 = t2.ctx.diagnostics.capture(() => pm2.run(mod2));
     expect(r2.result.success).toBe(false);
+    expect(r2.diagnostics[0]!.message).toMatch(/^block with no terminator/);
+  });
+
+  test('no verification after a pass that marked every analysis preserved (as MLIR: the IR is unchanged), and again after the next pass', () => {
+    const { t, mod } = makeModule();
+    const only = parsePassPipeline(t.ctx, 'test.module(test.func(test-break-preserving))', makeRegistry())!;
+    const r1 = t.ctx.diagnostics.capture(() => only.run(mod));
+    expect(r1.result.success).toBe(true);
+    expect(r1.diagnostics).toEqual([]);
+    const { t: t2, mod: mod2 } = makeModule();
+    const then = parsePassPipeline(t2.ctx, 'test.module(test.func(test-break-preserving),test-opts)', makeRegistry())!;
+    const r2 = t2.ctx.diagnostics.capture(() => then.run(mod2));
+    expect(r2.result.success).toBe(false);
+    expect(r2.result.failedPass!.argument).toBe('test-opts');
     expect(r2.diagnostics[0]!.message).toMatch(/^block with no terminator/);
   });
 });
