@@ -142,6 +142,7 @@ export function analyzeFragmentNeeds(
   const rank = (blueprint.getResult(0).type as RankedTensorType).shape.length;
   const isAssembly = sourceSlots.length > 0 && offsets !== undefined && sizes !== undefined && rank > 0;
   const view = isAssembly ? undefined : physicalViewSplit(blueprint);
+  const index = isAssembly ? indexAssembly(offsets!, sizes!, rank, sourceSlots.length) : undefined;
   const perLane: number[][][] = range(consumerLanes).map((l) => {
     const boxes = isAssembly || view ? readBoxes(arg, lane, l) : undefined;
     if (!boxes) return all();
@@ -152,13 +153,42 @@ export function analyzeFragmentNeeds(
       return [[...need].sort((x, y) => x - y)];
     }
     const need: Set<number>[] = range(nSources).map(() => new Set<number>());
-    for (let f = 0; f < sourceSlots.length; f++) {
-      const dest: Box = { offsets: offsets!.slice(f * rank, f * rank + rank), sizes: sizes!.slice(f * rank, f * rank + rank) };
-      if (boxes.some((b) => intersects(b, dest))) need[operandIndices[f] ?? 0]!.add(sourceSlots[f]!);
-    }
+    for (const b of boxes) index!.forEachIntersecting(b, (f) => need[operandIndices[f] ?? 0]!.add(sourceSlots[f]!));
     return need.map((s) => [...s].sort((x, y) => x - y));
   });
   return range(nSources).map((k) => perLane.map((lanes) => lanes[k]!));
+}
+
+/**
+ * The destination boxes of a fragment assembly's `count` fragments (`rank` offsets and sizes
+ * each), ordered by their offset along the first dimension, to find the fragments a read box
+ * intersects without testing all of them: only those starting less than the longest fragment's
+ * extent before the box can reach it.
+ */
+function indexAssembly(offsets: readonly number[], sizes: readonly number[], rank: number, count: number) {
+  const dests: Box[] = range(count).map((f) => ({ offsets: offsets.slice(f * rank, f * rank + rank), sizes: sizes.slice(f * rank, f * rank + rank) }));
+  const order = range(count).sort((x, y) => dests[x]!.offsets[0]! - dests[y]!.offsets[0]! || x - y);
+  const starts = order.map((f) => dests[f]!.offsets[0]!);
+  const longest = dests.reduce((m, d) => Math.max(m, d.sizes[0]!), 0);
+  /** The first position in `order` whose start is at least `x`. */
+  const lowerBound = (x: number): number => {
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (starts[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return {
+    /** Calls `f` with every fragment whose destination box intersects `box`. */
+    forEachIntersecting(box: Box, f: (fragment: number) => void): void {
+      const from = lowerBound(box.offsets[0]! - longest + 1);
+      const to = lowerBound(box.offsets[0]! + box.sizes[0]!);
+      for (let i = from; i < to; i++) if (intersects(box, dests[order[i]!]!)) f(order[i]!);
+    },
+  };
 }
 
 /**
