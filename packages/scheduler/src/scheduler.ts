@@ -257,7 +257,17 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
         const backup = fine || hostPlan ? p.workload.func.clone() : undefined;
         // The estimate reads the graph computes' bodies: price the plan before materializing it.
         let estimate = estimateSchedule(p.workload, p.plan, reads, cost);
-        let done = materializeSchedule(p.workload, p.plan, reads, cost);
+        /** Options every later materialization of this plan keeps (READY registers per producer result, once taken). */
+        let slotOptions: { groupReadyRegisters?: boolean } = {};
+        // A plan that runs one layer after another: a reader loads a producer's slots once the
+        // layer is done, so READY registers per producer result cost it no overlap. Where one per
+        // slot and reader runs out (slots falling back to channels, which on resnet18 and
+        // mobilenet_block deadlock) and per producer result places every slot, take them at once
+        // (checked on the slots and registers alone) instead of materializing twice.
+        if (hostPlan && !p.plan.pipelined && materializeSchedule(p.workload, p.plan, reads, cost, { slotRegistersOnly: true }).hostFallbacks > 0) {
+          if (materializeSchedule(p.workload, p.plan, reads, cost, { slotRegistersOnly: true, groupReadyRegisters: true }).hostFallbacks === 0) slotOptions = { groupReadyRegisters: true };
+        }
+        let done = materializeSchedule(p.workload, p.plan, reads, cost, slotOptions);
         /** The function body as it was before materializing (a fresh workload over it). */
         const restoreBody = (): void => {
           p.workload.func.regions[0]!.takeBody(backup!.clone().regions[0]!);
@@ -267,8 +277,6 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
           error(p.workload.func, M.hostSlotMemory(p.name, done.hostOverflow.neededBytes, done.hostOverflow.budgetBytes, cost.hostMemoryBytes), p.plan.fallback);
           return failed();
         }
-        /** Options every later materialization of this plan keeps (READY registers per producer result, once taken). */
-        let slotOptions: { groupReadyRegisters?: boolean } = {};
         if (hostPlan && done.hostFallbacks > 0 && verifyCommunication(p.workload.func, target).deadlock) {
           // The channels the slots fell back to deadlock: readers of many slots take one READY
           // register per producer result instead, so fewer slots fall back. A window pipeline's

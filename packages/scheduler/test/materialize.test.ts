@@ -197,3 +197,67 @@ describe('materializeSchedule: batches beside send tasks', () => {
     expect(run(m.module, m.fn, m.args)).toEqual(reference);
   });
 });
+
+describe('materializeSchedule: slot registers only', () => {
+  // 40 producer replicas on cores 0..39, one reader on core 40 loading every slot: one READY
+  // register per slot and reader needs 40 of core 40's event registers.
+  const FAN_IN = `
+func.func @main(%x: tensor<40x4xf32>) -> tensor<40x1x4xf32> {
+  %f = spat.graph_compute_batch %lane = 0 to 40 [] = [] (%arg) = (%x) shared_outs(%out) crossbarWeights 0 : [] (tensor<40x4xf32>) -> tensor<40x1x4xf32> {
+    %row = tensor.extract_slice %arg[%lane, 0] [1, 4] [1, 1] : tensor<40x4xf32> to tensor<1x4xf32>
+    %v = spat.relu(%row) : tensor<1x4xf32> -> tensor<1x4xf32>
+    spat.in_parallel {
+      tensor.parallel_insert_slice %v into %out[%lane, 0, 0] [1, 1, 4] [1, 1, 1] : tensor<1x4xf32> into tensor<40x1x4xf32>
+    }
+  }
+  %y = spat.graph_compute [] = [] (%a) = (%f) crossbarWeights 0 : [] (tensor<40x1x4xf32>) -> tensor<40x1x4xf32> {
+    %v = spat.vmul %a, %a : (tensor<40x1x4xf32>, tensor<40x1x4xf32>) -> tensor<40x1x4xf32>
+    spat.yield %v : tensor<40x1x4xf32>
+  }
+  return %y : tensor<40x1x4xf32>
+}`;
+
+  it('counts the slots falling back for want of registers without building anything, as the full materialization does', () => {
+    const target = defaultTarget();
+    const cost = createCostModel(target);
+    const x = (ctx: MLIRContext) => {
+      const v = ShapedValue.allocate('tensor', FloatType.f32(ctx), [40, 4])!;
+      (v.data as Float32Array).set(Array.from({ length: 160 }, (_, i) => ((i * 7) % 11) - 5));
+      return v;
+    };
+    const setup = () => {
+      const ctx = new MLIRContext();
+      registerSpatialDialect(ctx);
+      const module = parseSourceString(ctx, FAN_IN, { filename: 'fan-in.mlir' })!;
+      expect(verify(module)).toBe(true);
+      const workload = new Workload(module.regions[0]!.firstBlock!.firstOp!, cost);
+      const plan: SchedulePlan = {
+        strategy: 'test',
+        transfer: 'host',
+        pipelined: false,
+        placements: [
+          { replicas: 40, copies: 1, cores: Array.from({ length: 40 }, (_, i) => i), granularity: 'layer' },
+          { replicas: 1, copies: 1, cores: [40], granularity: 'layer' },
+        ],
+      };
+      return { ctx, module, workload, plan, reads: planReads(workload, plan) };
+    };
+    const probe = setup();
+    const before = printOperation(probe.module);
+    const perSlot = materializeSchedule(probe.workload, probe.plan, probe.reads, cost, { slotRegistersOnly: true });
+    const grouped = materializeSchedule(probe.workload, probe.plan, probe.reads, cost, { slotRegistersOnly: true, groupReadyRegisters: true });
+    expect(printOperation(probe.module)).toBe(before);
+    expect(perSlot.hostFallbacks).toBeGreaterThan(0);
+    expect(perSlot.hostSlots + perSlot.hostFallbacks).toBe(40);
+    expect(grouped.hostFallbacks).toBe(0);
+    expect(grouped.hostSlots).toBe(40);
+    for (const [options, only] of [[{}, perSlot], [{ groupReadyRegisters: true }, grouped]] as const) {
+      const s = setup();
+      const expected = run(s.module, 'main', [x(s.ctx)]);
+      const done = materializeSchedule(s.workload, s.plan, s.reads, cost, options);
+      expect([done.hostSlots, done.hostFallbacks]).toEqual([only.hostSlots, only.hostFallbacks]);
+      expect(verify(s.module)).toBe(true);
+      expect(run(s.module, 'main', [x(s.ctx)])).toEqual(expected);
+    }
+  });
+});

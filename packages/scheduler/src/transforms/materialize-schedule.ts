@@ -104,6 +104,11 @@ export interface MaterializeOptions {
    * plan's host memory before they return it.
    */
   readonly hostSlotsOnly?: boolean;
+  /**
+   * Like `hostSlotsOnly`, but also assign the slots' event registers: `hostFallbacks` then counts
+   * every slot that would fall back to channels (no host memory or no register).
+   */
+  readonly slotRegistersOnly?: boolean;
 }
 
 /** One host slot: a replica's partial result stored once, loaded by its remote readers. */
@@ -335,6 +340,10 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
         regs = byGroup;
       }
     }
+    if (options.slotRegistersOnly) {
+      const placedSlots = placed(regs, grouped);
+      return { scheduled: [], channels: 0, hostSlots: placedSlots, hostBytes, hostFallbacks: refused + ordered.length - placedSlots };
+    }
     for (const s of ordered) {
       const key = slotKey(s.producer, s.replica, s.resultIndex);
       const free = regs.get(key);
@@ -389,7 +398,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       }
     }
   }
-  if (options.hostSlotsOnly) return { scheduled: [], channels: 0, hostSlots: 0, hostBytes: 0, hostFallbacks: 0 };
+  if (options.hostSlotsOnly || options.slotRegistersOnly) return { scheduled: [], channels: 0, hostSlots: 0, hostBytes: 0, hostFallbacks: 0 };
   const viaHost = (f: FragmentRead): HostSlot | undefined => {
     if (!hostRead(f.producer)) return undefined;
     const pp = plan.placements[f.producer]!;
