@@ -4,10 +4,11 @@
  * resnet18; they and the throughput run are measured by `tools/bench/compile`), then
  * `raptor sim` in latency mode, each in a Node process of its own run from the sources
  * (support/run-cli-from-sources.ts: no build needed, the heap `raptor compile` gives itself),
- * and the logits against onnxruntime's `output_0.npy`: about 5 minutes and 12.5 GB of resident
- * memory on the shared 2-core machine, most of it the fully unrolled module (17.5 M
- * instructions). In jest's own worker the same compile took 13.8 minutes. Skipped when the
- * shared models are not beside the repository.
+ * and the logits against onnxruntime's `output_0.npy`: about 2.3 minutes and 6.5 GB of resident
+ * memory on the shared 2-core machine, most of it the fully unrolled module (3.6 M
+ * instructions; 17.5 M and about 7 minutes before the lane budgets of efeb1df). In jest's own
+ * worker the compile took 2.7 times as long. Skipped when the shared models are not beside the
+ * repository.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
