@@ -29,6 +29,13 @@ export interface ConversionConfig {
    * there and the ops left illegal are reported.
    */
   readonly maxRewrites?: number;
+  /**
+   * Snapshot the ops nested in the root and restore them when the conversion fails (default
+   * true). With false (MLIR's `allowPatternRollback = false`), no snapshot is taken: a failed
+   * conversion leaves the root as the patterns made it, for callers that discard it then (a
+   * pass that fails on it). The snapshot is a whole clone of what is converted.
+   */
+  readonly allowPatternRollback?: boolean;
 }
 
 /** One op (or materialization) the conversion could not legalize. */
@@ -97,7 +104,7 @@ function copyRetainedNames(from: Region, to: Region): void {
   }
 }
 
-/** The driver (MLIR's `OperationConverter`), eager with a whole-conversion snapshot for rollback. */
+/** The driver (MLIR's `OperationConverter`), eager with a whole-conversion snapshot for rollback (unless `allowPatternRollback` is false). */
 class ConversionDriver implements RewriterListener {
   readonly rewriter: ConversionPatternRewriter;
   private readonly queue: Operation[] = [];
@@ -152,6 +159,7 @@ class ConversionDriver implements RewriterListener {
   }
 
   run(): ConversionResult {
+    if (this.config.allowPatternRollback === false) return this.convert(undefined);
     const snapshot = this.root.clone();
     for (let i = 0; i < this.root.numRegions; i++) copyRetainedNames(this.root.regions[i]!, snapshot.regions[i]!);
     try {
@@ -163,12 +171,13 @@ class ConversionDriver implements RewriterListener {
     }
   }
 
-  private restore(snapshot: Operation): void {
+  private restore(snapshot: Operation | undefined): void {
+    if (!snapshot) return;
     for (let i = 0; i < this.root.numRegions; i++) this.root.regions[i]!.takeBody(snapshot.regions[i]!);
     snapshot.dropAllReferences();
   }
 
-  private convert(snapshot: Operation): ConversionResult {
+  private convert(snapshot: Operation | undefined): ConversionResult {
     for (const r of this.root.regions) {
       for (let b = r.firstBlock; b; b = b.next) for (let o = b.firstOp; o; o = o.next) this.enqueueTree(o);
     }
@@ -214,7 +223,7 @@ class ConversionDriver implements RewriterListener {
       this.restore(snapshot);
       return { success: false, failures, numRewrites: 0 };
     }
-    snapshot.dropAllReferences();
+    snapshot?.dropAllReferences();
     return { success: true, failures: [], numRewrites: this.numRewrites };
   }
 

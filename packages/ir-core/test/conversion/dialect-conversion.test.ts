@@ -158,6 +158,32 @@ describe('full conversion', () => {
     expect(printOperation(m)).toBe(before);
   });
 
+  test('without pattern rollback a failed full conversion reports the same failures and leaves the patterns\' work; a successful one gives the same module', () => {
+    const text = fs.readFileSync(fixture('full-invalid.mlir'), 'utf8');
+    const ctx = toyContext();
+    const m = parseSourceString(ctx, text, { filename: 'full-invalid.mlir' })!;
+    const before = printOperation(m);
+    const withRollback = applyFullConversion(parseSourceString(ctx, text, { filename: 'full-invalid.mlir' })!, toyTarget(ctx), toyPatterns(toyTypeConverter(ctx)), { emitDiagnostics: false });
+    const r = applyFullConversion(m, toyTarget(ctx), toyPatterns(toyTypeConverter(ctx)), { emitDiagnostics: false, allowPatternRollback: false });
+    expect(r.success).toBe(false);
+    expect(r.failures).toEqual(withRollback.failures);
+    expect(printOperation(m)).not.toBe(before);
+    expect(printOperation(m)).toContain('builtin.unrealized_conversion_cast');
+    // A conversion that succeeds: the same result either way.
+    const good = `
+      "toy.func"() ({
+      ^bb0(%a: i32):
+        %c = "toy.const"() <{value = 3 : i64}> : () -> i32
+        %s = "toy.add"(%a, %c) : (i32, i32) -> i32
+        "toy.return"(%s) : (i32) -> ()
+      }) : () -> ()`;
+    const a = parseSourceString(ctx, good, { filename: 'full.mlir' })!;
+    const b = parseSourceString(ctx, good, { filename: 'full.mlir' })!;
+    expect(applyFullConversion(a, toyTarget(ctx), toyPatterns(toyTypeConverter(ctx))).success).toBe(true);
+    expect(applyFullConversion(b, toyTarget(ctx), toyPatterns(toyTypeConverter(ctx)), { allowPatternRollback: false }).success).toBe(true);
+    expect(printOperation(b)).toBe(printOperation(a));
+  });
+
   test('the same input converts partially (the unknown ops stay, with casts)', () => {
     const text = fs.readFileSync(fixture('full-invalid.mlir'), 'utf8');
     const ctx = toyContext();

@@ -761,7 +761,9 @@ function buildStream(
   HaltOp.build(sb, {}, loc);
   if (!ok) return { op, ok };
   // The ops of the stream: every spat op, tensor slice and structured op converted by the patterns.
-  const r = applyFullConversion(op, target, patterns, { emitDiagnostics: false });
+  // No rollback snapshot (a clone of the whole stream): a stream that fails to convert fails the
+  // pass with its body ops already moved into it, so nothing would restore it anyway.
+  const r = applyFullConversion(op, target, patterns, { emitDiagnostics: false, allowPatternRollback: false });
   if (!r.success) {
     lowering.forget(body);
     for (const f of r.failures) if (!lowering.wasReported(f.opName, f.location)) ctx.diagnostics.emit(new Diagnostic('error', f.location, M.unsupportedOp(f.opName)));
