@@ -18,7 +18,7 @@ import { estimateSchedule } from './planning/estimate';
 import { enforcesLocalMemory, granularityForMemory, minimumFootprint, planLocalMemory, withWindows } from './planning/local-memory';
 import { planSendOrder } from './planning/send-order';
 import { planParallelTiles, tileOversizedParallelComputes } from './transforms/tile-parallel-computes';
-import { planLaneSplits, splitLanesToFit } from './transforms/split-lanes';
+import { splitLanesToFit } from './transforms/split-lanes';
 import { placeOnMesh, trafficCost } from './planning/placement';
 import { usesHostSlots, type Granularity, type SchedulePlan } from './planning/schedule-plan';
 import { planReads, remapPlan, trafficOf } from './planning/transfers';
@@ -193,10 +193,16 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
         let minimum = minimumOf(workload);
         // The largest lane budget after which every compute fits (fewest chunks, longest copies).
         const fitsCores = (m: readonly ReturnType<typeof minimumFootprint>[]): boolean => m.every((f) => f.bodyBytes <= cost.localMemoryBytes);
-        if (!fitsCores(minimum) && planLaneSplits(workload, cost).length) {
-          if (!restore.some((r) => r.func === func)) restore.push({ func, body: func.clone() });
-          workload = splitLanesToFit(func, workload, cost, (w) => fitsCores(minimumOf(w)));
-          minimum = minimumOf(workload);
+        if (!fitsCores(minimum)) {
+          const unsplit = restore.some((r) => r.func === func) ? undefined : func.clone();
+          /** The footprints of the last split tried (those of the split kept when it fitted). */
+          let measured: { workload: Workload; minimum: ReturnType<typeof minimumOf> } | undefined;
+          const split = splitLanesToFit(func, workload, cost, (w) => fitsCores((measured = { workload: w, minimum: minimumOf(w) }).minimum));
+          if (split !== workload) {
+            if (unsplit) restore.push({ func, body: unsplit });
+            minimum = measured?.workload === split ? measured.minimum : minimumOf(split);
+            workload = split;
+          }
         }
         const warnings: string[] = [];
         for (const p of workload.problems) {
@@ -264,8 +270,9 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
         // slot and reader runs out (slots falling back to channels, which on resnet18 and
         // mobilenet_block deadlock) and per producer result places every slot, take them at once
         // (checked on the slots and registers alone) instead of materializing twice.
-        if (hostPlan && !p.plan.pipelined && materializeSchedule(p.workload, p.plan, reads, cost, { slotRegistersOnly: true }).hostFallbacks > 0) {
-          if (materializeSchedule(p.workload, p.plan, reads, cost, { slotRegistersOnly: true, groupReadyRegisters: true }).hostFallbacks === 0) slotOptions = { groupReadyRegisters: true };
+        if (hostPlan && !p.plan.pipelined) {
+          const probe = materializeSchedule(p.workload, p.plan, reads, cost, { slotRegistersOnly: true, groupReadyRegisters: true });
+          if (probe.readyRegistersGrouped && probe.hostFallbacks === 0) slotOptions = { groupReadyRegisters: true };
         }
         let done = materializeSchedule(p.workload, p.plan, reads, cost, slotOptions);
         /** The function body as it was before materializing (a fresh workload over it). */

@@ -81,6 +81,8 @@ export interface MaterializeResult {
    * (`transfer: 'host'`) has slots host memory cannot hold: the bytes they need and the room.
    */
   readonly hostOverflow?: { readonly neededBytes: number; readonly budgetBytes: number };
+  /** True when the slots took one READY register per producer result (`groupReadyRegisters`, where one per slot and reader ran out). */
+  readonly readyRegistersGrouped?: boolean;
 }
 
 /** How {@link materializeSchedule} places host slots. */
@@ -342,7 +344,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     }
     if (options.slotRegistersOnly) {
       const placedSlots = placed(regs, grouped);
-      return { scheduled: [], channels: 0, hostSlots: placedSlots, hostBytes, hostFallbacks: refused + ordered.length - placedSlots };
+      return { scheduled: [], channels: 0, hostSlots: placedSlots, hostBytes, hostFallbacks: refused + ordered.length - placedSlots, readyRegistersGrouped: grouped };
     }
     for (const s of ordered) {
       const key = slotKey(s.producer, s.replica, s.resultIndex);

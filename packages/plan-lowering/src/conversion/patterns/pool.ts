@@ -51,7 +51,7 @@ function separableMax(bb: BodyBuilder, rows: Value, kernel: readonly number[], s
   const wh = (wo - 1) * sw + 1;
   const wn = wh + (kw - 1) * dw;
   const vertical = bb.maxOf(Array.from({ length: kh }, (_, i) => bb.slice(rows, [i * dh, 0, 0], [1, wn, c], [wn, c])));
-  const horizontal = bb.maxOf(Array.from({ length: kw }, (_, j) => (kw === 1 && wn === wh ? vertical : bb.slice(vertical, [j * dw, 0], [wh, c]))));
+  const horizontal = kw === 1 ? vertical : bb.maxOf(Array.from({ length: kw }, (_, j) => bb.slice(vertical, [j * dw, 0], [wh, c])));
   return sw === 1 ? horizontal : bb.slice(horizontal, [0, 0], [wo, c], undefined, [sw, 1]);
 }
 
