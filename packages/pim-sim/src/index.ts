@@ -26,5 +26,5 @@ export { deriveParams, denseNetwork } from './params';
 export type { SimParams, MemoryParams, DenseNetwork } from './params';
 export { readNpy, writeNpy, npyElementSize } from './io/npy';
 export type { NpyArray, NpyDtype, NpyData, NpyReadResult } from './io/npy';
-export { jsonReport, textReport, chromeTrace } from './report';
+export { jsonReport, textReport, chromeTrace, chromeTraceJsonChunks } from './report';
 export type { JsonReport, JsonCoreReport } from './report';

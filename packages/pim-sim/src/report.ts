@@ -162,10 +162,11 @@ export function textReport(result: SimulationResult): string {
   return lines.join('\n') + '\n';
 }
 
-/** Builds the Chrome trace-event document (one process per core, one thread per unit). */
-export function chromeTrace(result: SimulationResult): { traceEvents: TraceEvent[]; displayTimeUnit: 'ns' } {
+/** The metadata events of a Chrome trace (process and thread names), one pass over the trace. */
+function traceMetadata(result: SimulationResult): TraceEvent[] {
   const events: TraceEvent[] = [];
   const cores = result.timing?.cores ?? [];
+  const trace = result.timing?.trace ?? [];
   const meta = (pid: number, tid: number, kind: 'process_name' | 'thread_name', name: string): TraceEvent => ({
     name: kind,
     cat: '__metadata',
@@ -175,17 +176,52 @@ export function chromeTrace(result: SimulationResult): { traceEvents: TraceEvent
     tid,
     args: { name },
   });
+  const groups = new Map<number, Set<number>>();
+  for (const e of trace) {
+    if (e.tid < 3) continue;
+    let g = groups.get(e.pid);
+    if (!g) groups.set(e.pid, (g = new Set()));
+    g.add(e.tid);
+  }
   for (const c of cores) {
     events.push(meta(c.id, 0, 'process_name', `core ${c.id}`));
     events.push(meta(c.id, 1, 'thread_name', 'vector unit'));
     events.push(meta(c.id, 2, 'thread_name', 'transfer unit'));
-    const groups = new Set<number>();
-    for (const e of result.timing?.trace ?? []) if (e.pid === c.id && e.tid >= 3) groups.add(e.tid);
-    for (const g of [...groups].sort((a, b) => a - b)) events.push(meta(c.id, g, 'thread_name', `array group ${g - 3}`));
+    for (const g of [...(groups.get(c.id) ?? [])].sort((a, b) => a - b)) events.push(meta(c.id, g, 'thread_name', `array group ${g - 3}`));
   }
   const netPid = cores.length;
   events.push(meta(netPid, 0, 'process_name', 'network'));
   for (let s = 0; s <= cores.length; s++) events.push(meta(netPid, s, 'thread_name', s === cores.length ? 'global memory switch' : `switch ${s}`));
-  events.push(...(result.timing?.trace ?? []));
+  return events;
+}
+
+/** Builds the Chrome trace-event document (one process per core, one thread per unit). */
+export function chromeTrace(result: SimulationResult): { traceEvents: TraceEvent[]; displayTimeUnit: 'ns' } {
+  const events = traceMetadata(result);
+  for (const e of result.timing?.trace ?? []) events.push(e);
   return { traceEvents: events, displayTimeUnit: 'ns' };
+}
+
+/**
+ * The JSON text of {@link chromeTrace}'s document in pieces (about `chunkEvents` events each),
+ * for traces too large for one string (a whole-model program has millions of events): write
+ * them one after another.
+ */
+export function* chromeTraceJsonChunks(result: SimulationResult, chunkEvents = 65536): Generator<string> {
+  yield '{"traceEvents":[';
+  let first = true;
+  let piece: string[] = [];
+  const flush = function* (): Generator<string> {
+    if (!piece.length) return;
+    yield (first ? '' : ',') + piece.join(',');
+    first = false;
+    piece = [];
+  };
+  for (const e of traceMetadata(result)) piece.push(JSON.stringify(e));
+  for (const e of result.timing?.trace ?? []) {
+    piece.push(JSON.stringify(e));
+    if (piece.length >= chunkEvents) yield* flush();
+  }
+  yield* flush();
+  yield '],"displayTimeUnit":"ns"}\n';
 }

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadTarget } from '@raptor-pim/pim-target';
-import { chromeTrace, jsonReport, simulateBundle, simulateDirectory, textReport } from '@raptor-pim/pim-sim';
+import { chromeTrace, chromeTraceJsonChunks, jsonReport, simulateBundle, simulateDirectory, textReport } from '@raptor-pim/pim-sim';
 import { SHARED, makeBundle, testTarget } from './helpers';
 
 const EXAMPLE = path.join(SHARED, 'spec/pimsim-nn-example');
@@ -58,6 +58,23 @@ describe('reports', () => {
       expect(e.dur).toBeGreaterThanOrEqual(0);
     }
     expect(slices.some((e) => e.pid === 2 && e.name === 'data')).toBe(true);
+  });
+
+  test('Chrome trace in JSON pieces: the same document, and traces of millions of events', () => {
+    expect(JSON.parse([...chromeTraceJsonChunks(result, 2)].join(''))).toEqual(JSON.parse(JSON.stringify(chromeTrace(result))));
+    // A trace larger than a spread argument list may be (chromeTrace once built it with push(...events)).
+    const event = result.timing!.trace![0]!;
+    const big = { ...result, timing: { ...result.timing!, trace: new Array(1_000_000).fill(event) } };
+    const one = { ...result, timing: { ...result.timing!, trace: [event] } };
+    expect(chromeTrace(big).traceEvents.length).toBe(chromeTrace(one).traceEvents.length - 1 + 1_000_000);
+    let events = 0;
+    let pieces = 0;
+    for (const chunk of chromeTraceJsonChunks(big)) {
+      pieces++;
+      events += (chunk.match(/"ph":/g) ?? []).length;
+    }
+    expect(pieces).toBeGreaterThan(10);
+    expect(events).toBe(chromeTrace(big).traceEvents.length);
   });
 });
 

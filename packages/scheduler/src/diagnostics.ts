@@ -68,8 +68,8 @@ export const SchedulerMessages = {
   sizeMismatch: (key: string, sent: number, received: number) =>
     `transfer on ${key} sends ${sent} bytes but the matching receive expects ${received} bytes`,
   deadlock: (cycle: string) => `communication deadlock: the cross-core happens-before graph has a cycle: ${cycle}`,
-  strategyFallback: (fallback: string, why: string) =>
-    `${why.replace(/^spat-schedule: /, '')}; scheduled as ${fallback} instead (layer after layer, no pipeline between layers; option fallback=none refuses instead)`,
+  strategyFallback: (fallback: string, why: string, replicaCrossbars = 0) =>
+    `${why.replace(/^spat-schedule: /, '')}; scheduled as ${fallback} instead${replicaCrossbars > 0 ? `, with weight replicas in ${replicaCrossbars} more crossbars` : ''} (layer after layer, no pipeline between layers; option fallback=none refuses instead)`,
   fallbackName: (strategy: string, fallback: string) => `${strategy} as ${fallback}`,
   fallbackNote: (strategy: string, why: string) => `${strategy} fell back to layer-sequential because ${why.replace(/^spat-schedule: /, '')}`,
   fallbackRefused: (why: string, fallback: string, fallbackWhy: string) => `${why}; the ${fallback} fallback does not fit either: ${fallbackWhy.replace(/^spat-schedule: /, '')}`,

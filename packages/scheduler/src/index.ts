@@ -20,7 +20,8 @@ export { createPlanScheduler, modelWorkOf, withDefaults } from './scheduler';
 export type { PlanContext, PlanSchedulerSpec, Planner, Scheduler, SchedulerOptions, ScheduleResult, SchedulerRunReport } from './scheduler';
 export { BUILTIN_SCHEDULERS, builtinScheduler, latencyScheduler, layerSequentialScheduler, throughputScheduler } from './strategies';
 export { planThroughput } from './strategies/throughput';
-export { fallbackOption, layerSequentialFallback, matchReplicasToCores, planLayerSequential } from './strategies/layer-sequential';
+export { fallbackOption, layerSequentialFallback, matchReplicasToCores, planLayerSequential, planReplicatedLayers } from './strategies/layer-sequential';
+export { replicaCounts, replicateLayers } from './planning/layer-replication';
 export { isScheduler, loadSchedulerPlugin, loadSchedulerPluginSync } from './plugin';
 // Building blocks
 export { Workload, byteSizeOfType, describeNode } from './analysis/workload';

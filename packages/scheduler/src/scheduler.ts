@@ -230,7 +230,7 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
           continue;
         }
         const name = planned0.fallback ? M.fallbackName(spec.name, planned0.strategy) : spec.name;
-        if (planned0.fallback) warnings.push(M.strategyFallback(planned0.strategy, planned0.fallback));
+        if (planned0.fallback) warnings.push(M.strategyFallback(planned0.strategy, planned0.fallback, planned0.replicaCrossbars));
         // Replicas whose whole values would not fit hold only their windows and parts.
         const virtual = enforce ? withWindows(workload, planned0, cost) : planned0;
         const virtualCores = 1 + Math.max(-1, ...virtual.placements.flatMap((p) => [...p.cores]));

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { formatDiagnostic, loadTarget } from '@raptor-pim/pim-target';
 import type { Target } from '@raptor-pim/pim-target';
-import { chromeTrace, jsonReport, readNpy, simulateDirectory, textReport, writeNpy } from '@raptor-pim/pim-sim';
+import { chromeTraceJsonChunks, jsonReport, readNpy, simulateDirectory, textReport, writeNpy } from '@raptor-pim/pim-sim';
 import type { NpyArray, SimMode } from '@raptor-pim/pim-sim';
 import type { CliCommand, CliIo } from '../command';
 import { CLI_MESSAGES } from '../diagnostics';
@@ -197,7 +197,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     fs.writeFileSync(path.join(parsed.outputDir, 'report.json'), JSON.stringify(json, null, 2) + '\n');
     fs.writeFileSync(path.join(parsed.outputDir, 'report.txt'), text);
   }
-  if (parsed.trace !== undefined && result.timing) fs.writeFileSync(parsed.trace, JSON.stringify(chromeTrace(result)) + '\n');
+  if (parsed.trace !== undefined && result.timing) writeTrace(parsed.trace, result);
   if (parsed.json) io.stdout(JSON.stringify(json) + '\n');
   else if (result.timing) io.stdout(text);
   if (!result.ok) {
@@ -215,6 +215,29 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     return 1;
   }
   return 0;
+}
+
+/**
+ * Writes the Chrome trace of `result` to `file` piece by piece (a whole model's trace is larger
+ * than one string may be), through a temporary file renamed at the end: a failed write leaves
+ * no partial trace behind.
+ */
+function writeTrace(file: string, result: Parameters<typeof chromeTraceJsonChunks>[0]): void {
+  const partial = `${file}.partial`;
+  const fd = fs.openSync(partial, 'w');
+  try {
+    for (const chunk of chromeTraceJsonChunks(result)) fs.writeSync(fd, chunk);
+    fs.closeSync(fd);
+    fs.renameSync(partial, file);
+  } catch (e) {
+    try {
+      fs.closeSync(fd);
+    } catch {
+      // already closed
+    }
+    fs.rmSync(partial, { force: true });
+    throw e;
+  }
 }
 
 /** The `raptor sim` command. */

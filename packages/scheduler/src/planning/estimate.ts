@@ -6,7 +6,8 @@
  * Each lane is priced at the instruction level with the unit times pimsim-nn charges (the cost
  * model's `mvmUnitNs`, `vectorOpNs`, `localCopyNs`, `hostLoadNs`, `sendNs`, ...; see
  * {@link laneWorkOf}), and the global memory is one port that every core's host loads and
- * stores queue for, as in the simulator.
+ * stores queue for, as in the simulator: graph inputs and outputs, constants, and host-slot
+ * stores and loads (a slot's fragment is stored once, and loaded by each reader).
  */
 import { DenseElementsAttr, type Operation, RankedTensorType, Traits, type Value } from '@raptor-pim/ir-core';
 import { ExtractSliceOp, InsertSliceOp, ParallelInsertSliceOp, readSliceLists } from '@raptor-pim/upstream-dialects';
@@ -110,9 +111,25 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
     return !input || byteSizeOfType(input.type) !== bytes;
   };
 
+  /**
+   * Port time of the current node's host-slot stores and loads. A node's replicas run side by
+   * side and take turns at the port, so the node lasts at least that long from its first start
+   * (a fluid model: queueing the accesses one by one in the order this replay visits them would
+   * serialize replicas that the simulator interleaves).
+   */
+  let nodePortNs = 0;
+  const slotPort = (bytes: number, write: boolean): void => {
+    if (bytes <= 0) return;
+    const port = cost.hostPortNs(bytes, write);
+    nodePortNs += port;
+    portBusy += port;
+  };
+
   // Reads grouped by consumer replica; outgoing transfer time per producer fragment.
   const readsOf = new Map<string, ReplicaInputReads[]>();
   const sendNsOf = new Map<string, number>();
+  /** Bytes a host-slot producer lane stores (its fragment, stored once whatever its readers). */
+  const storeBytesOf = new Map<string, number>();
   let transferBytes = 0;
   let spilledBytes = 0;
   for (const r of reads) {
@@ -123,6 +140,7 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
     for (const f of r.remote) {
       const k = `${f.producer}:${f.slot}`;
       sendNsOf.set(k, (sendNsOf.get(k) ?? 0) + moveNs(f.bytes, f.fromCore, f.toCore, f.box !== undefined || f.piece !== undefined, false, hostOf(f.producer)).send);
+      if (hostOf(f.producer)) storeBytesOf.set(k, Math.max(storeBytesOf.get(k) ?? 0, f.bytes));
       transferBytes += f.bytes;
       if (hostOf(f.producer)) spilledBytes += f.bytes;
     }
@@ -159,6 +177,9 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
     const laneLoadBytes = n.isBatch ? n.hostInputBytes / n.lanes : 0;
     const outBytesPerLane = n.hostOutputBytes / n.lanes;
     ioBytes += n.hostInputBytes + n.hostOutputBytes;
+    nodePortNs = 0;
+    let nodeStart = Infinity;
+    let nodeEnd = 0;
     for (let j = 0; j < pl.replicas; j++) {
       const core = pl.cores[j]!;
       const u = use(core);
@@ -170,6 +191,8 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
       // Arrival of every remote fragment, and the receive time per round.
       const arrivalByRound = new Array<number>(rounds).fill(0);
       const recvByRound = new Array<number>(rounds).fill(0);
+      /** Per round, the host-slot loads (bytes each): they queue for the global memory port. */
+      const hostLoadsByRound: number[][] = Array.from({ length: rounds }, () => []);
       let arrivalAll = 0;
       for (const r of myReads) {
         const producer = plan.placements[r.producer]!;
@@ -196,9 +219,16 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
           arrivalByRound[round] = Math.max(arrivalByRound[round]!, at);
           arrivalAll = Math.max(arrivalAll, at);
           const m = moveNs(f.bytes, f.fromCore, f.toCore, f.box !== undefined || f.piece !== undefined, scatters(r, f.bytes), hostOf(r.producer));
-          recvByRound[round]! += m.recv;
-          if (hostOf(r.producer)) u.hostNs += m.recv;
-          else u.transferNs += m.recv;
+          if (hostOf(r.producer)) {
+            // The load itself waits for the port (charged by hostAccess); the copy after it does not.
+            hostLoadsByRound[round]!.push(f.bytes);
+            const copy = m.recv - cost.hostLoadNs(f.bytes, f.toCore);
+            recvByRound[round]! += copy;
+            u.hostNs += copy;
+          } else {
+            recvByRound[round]! += m.recv;
+            u.transferNs += m.recv;
+          }
         }
         if (r.hasLocal) {
           // Local forwarding: the producer result must be complete (SSA binding).
@@ -227,7 +257,14 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
         if (laneLoadBytes > 0) {
           t = hostAccess(u, t, laneLoadBytes, false);
         }
-        t = Math.max(t, ready) + recvByRound[k]! + laneNs;
+        t = Math.max(t, ready);
+        for (const bytes of hostLoadsByRound[k]!) {
+          const own = cost.hostLoadNs(bytes, core);
+          u.hostNs += own;
+          t += own;
+          slotPort(bytes, false);
+        }
+        t += recvByRound[k]! + laneNs;
         u.mvmNs += work.mvmNs;
         u.vectorNs += work.vectorNs;
         u.copyNs += work.copyNs;
@@ -236,6 +273,7 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
         }
         const send = sendNsOf.get(`${n.index}:${lane}`) ?? 0;
         if (!storesAtEnd) t += send;
+        slotPort(storeBytesOf.get(`${n.index}:${lane}`) ?? 0, true);
         if (hostOf(n.index)) u.hostNs += send;
         else u.transferNs += send;
         finish[n.index]![lane] = t;
@@ -249,6 +287,17 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
       coreFree.set(core, t);
       record(n.index, core, start, t);
       latencyNs = Math.max(latencyNs, t);
+      nodeStart = Math.min(nodeStart, start);
+      nodeEnd = Math.max(nodeEnd, t);
+    }
+    // The node's host-slot traffic takes the port at least that long: what it still needs when
+    // its replicas are done delays its results (and its cores) by the difference.
+    const portDelay = nodeStart === Infinity ? 0 : nodeStart + nodePortNs - nodeEnd;
+    if (portDelay > 0) {
+      const lanes = finish[n.index]!;
+      for (let l = 0; l < lanes.length; l++) lanes[l]! += portDelay;
+      for (const core of new Set(pl.cores)) coreFree.set(core, (coreFree.get(core) ?? 0) + portDelay);
+      latencyNs = Math.max(latencyNs, nodeEnd + portDelay);
     }
     // Mirrors compute the whole (scalar, weightless, host-fed) node again on their cores.
     for (const m of pl.mirrors ?? []) {

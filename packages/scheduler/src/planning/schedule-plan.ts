@@ -113,6 +113,11 @@ export interface SchedulePlan {
    * why. The driver reports it as a warning and names it in any later refusal.
    */
   readonly fallback?: string;
+  /**
+   * Crossbars a layer-after-layer plan gives to weight replicas beyond `layer-sequential`'s own
+   * (`planReplicatedLayers`; reported with the fallback).
+   */
+  readonly replicaCrossbars?: number;
 }
 
 /** True when readers of `producer` on other cores load its results from host slots (host plan, or a spilled node). */

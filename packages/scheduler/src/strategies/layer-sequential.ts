@@ -9,8 +9,10 @@
 import { enumOption } from '@raptor-pim/ir-core';
 import type { WorkloadNode } from '../analysis/workload';
 import { replicaItems } from '../planning/core-mapping';
-import { enforcesLocalMemory, footprintMode, granularityForMemory, localMemoryOption, replicaChoices, replicaCrossbarShortfall, replicasWithinCrossbars, streamsResults, withWindows, type FootprintMode } from '../planning/local-memory';
+import { enforcesLocalMemory, footprintMode, planLocalMemory, granularityForMemory, localMemoryOption, replicaChoices, replicaCrossbarShortfall, replicasWithinCrossbars, streamsResults, withWindows, type FootprintMode } from '../planning/local-memory';
 import { planReads } from '../planning/transfers';
+import { estimateSchedule } from '../planning/estimate';
+import { replicateLayers } from '../planning/layer-replication';
 import { materializeSchedule } from '../transforms/materialize-schedule';
 import { hostSlotBudget, hostSlotPeak, readersOfNodes, valuesKeptOnChip } from '../planning/host-slots';
 import { lanesOfReplica, replicaOfLane, streamGroups, type Granularity, type NodePlacement, type SchedulePlan, type TransferMode } from '../planning/schedule-plan';
@@ -27,9 +29,23 @@ const transferOption = enumOption('transfer', ['host', 'channel'] as const, 'hos
  * producer and its readers side by side on cores of their own.
  */
 export function planLayerSequential(context: PlanContext): SchedulePlan | string {
+  const planned = planLayers(context);
+  return typeof planned === 'string' ? planned : planned.plan;
+}
+
+/** A layer-after-layer plan and the host bytes its slots need beyond host memory (undefined: they fit). */
+interface LayersPlan {
+  readonly plan: SchedulePlan;
+  readonly hostOverflow: number | undefined;
+}
+
+/** {@link planLayerSequential} with at least `floor[node]` replicas per node, and whether its host slots fit. */
+function planLayers(context: PlanContext, floor?: readonly number[]): LayersPlan | string {
   const { workload, cost, options } = context;
+  const planWith = (context: PlanContext, onChip: ReadonlySet<number>, spread = false): SchedulePlan | string => planLayersWith(context, onChip, spread, floor);
   const plain = planWith(context, new Set());
-  if (typeof plain === 'string' || !enforcesLocalMemory(options) || options['transfer'] !== 'host') return plain;
+  if (typeof plain === 'string') return plain;
+  if (!enforcesLocalMemory(options) || options['transfer'] !== 'host') return { plan: plain, hostOverflow: undefined };
   /** Bytes the plan's host slots need where they do not fit (placed as materialization places them). */
   const overflow = (plan: SchedulePlan): number | undefined => {
     const planned = withWindows(workload, plan, cost);
@@ -39,12 +55,12 @@ export function planLayerSequential(context: PlanContext): SchedulePlan | string
   let best: SchedulePlan = plain;
   let onChip = new Set<number>();
   let needed = overflow(plain);
-  if (needed === undefined) return plain;
+  if (needed === undefined) return { plan: plain, hostOverflow: undefined };
   // First the same layers with their replicas spread over the cores (slots of different writers share bytes).
   const spread = planWith(context, onChip, true);
   if (typeof spread !== 'string') {
     const spreadNeeds = overflow(spread);
-    if (spreadNeeds === undefined) return spread;
+    if (spreadNeeds === undefined) return { plan: spread, hostOverflow: undefined };
     if (spreadNeeds < needed) {
       best = spread;
       needed = spreadNeeds;
@@ -61,17 +77,71 @@ export function planLayerSequential(context: PlanContext): SchedulePlan | string
     onChip = next;
     needed = overflow(streamed);
   }
-  return best;
+  return { plan: best, hostOverflow: needed };
+}
+
+/**
+ * `layer-sequential`'s plan (host transfers) with the crossbars it leaves free given to weight
+ * replicas ({@link replicateLayers}): the largest crossbar budget, found by a binary search
+ * between the plan's crossbars and the target's, whose replicas pack onto the cores, fit their
+ * local memory, leave the host slots within host memory and find every slot its event registers
+ * (the budget is the binding limit only up to there: past it the search is not monotone, so it
+ * takes a feasible budget, not always the largest); kept only where the estimate says it
+ * runs an inference faster than the plan without them (which is returned otherwise).
+ */
+export function planReplicatedLayers(context: PlanContext): SchedulePlan | string {
+  const { workload, cost } = context;
+  const plain = planLayers(context);
+  if (typeof plain === 'string') return plain;
+  const base = plain.plan.placements.map((p) => p.replicas);
+  // A value kept on chip streams into readers that take its fragments in lane order: with
+  // blocking sends its producer's replicas hand over their blocks one after another, so more of
+  // them would only take crossbars (and cores its stream group needs apart).
+  const streamed = new Set(plain.plan.placements.flatMap((p, i) => (p.onChip ? [i] : [])));
+  const crossbarsOf = (replicas: readonly number[]): number => workload.nodes.reduce((a, n) => a + n.crossbars * replicas[n.index]!, 0);
+  const latencyOf = (plan: SchedulePlan): number => estimateSchedule(workload, plan, planReads(workload, plan), cost).latencyNs;
+  /** The plan with the replicas of `budget` crossbars, where it is complete and fits. */
+  const attempt = (budget: number): SchedulePlan | undefined => {
+    const floor = replicateLayers(workload, cost, base, budget, streamed);
+    if (floor.every((r, i) => r === base[i])) return undefined;
+    const planned = planLayers(context, floor);
+    if (typeof planned === 'string' || planned.hostOverflow !== undefined) return undefined;
+    const windowed = withWindows(workload, planned.plan, cost);
+    const reads = planReads(workload, windowed);
+    if (planLocalMemory(workload, windowed, reads, cost).some((c) => c.peakBytes > cost.localMemoryBytes)) return undefined;
+    // More replicas write and read more host slots: every slot must still get its event
+    // registers (one READY register per producer result, as the driver takes them for a plan that
+    // runs layer after layer), or those slots would fall back to channels, which may deadlock.
+    if (materializeSchedule(workload, windowed, reads, cost, { slotRegistersOnly: true, groupReadyRegisters: true }).hostFallbacks > 0) return undefined;
+    return planned.plan;
+  };
+  let best = plain.hostOverflow === undefined ? plain.plan : undefined;
+  let replicated = attempt(cost.crossbars);
+  if (!replicated) {
+    // The whole target does not pack: bisect the budget to about one percent of its crossbars.
+    let lo = crossbarsOf(base);
+    let hi = cost.crossbars;
+    while (hi - lo > Math.max(1, cost.crossbars / 100)) {
+      const mid = Math.floor((lo + hi) / 2);
+      const plan = attempt(mid);
+      if (plan) {
+        replicated = plan;
+        lo = mid;
+      } else hi = mid;
+    }
+  }
+  if (replicated && (!best || latencyOf(replicated) < latencyOf(best))) best = { ...replicated, replicaCrossbars: crossbarsOf(replicated.placements.map((p) => p.replicas)) - crossbarsOf(base) };
+  return best ?? plain.plan;
 }
 
 /**
  * The plan of `layer-sequential` with the values of `onChip` streamed into their readers (host
- * transfers). With `spread`, once every core holds a compute, a replica takes the first core that
+ * transfers) and at least `floor[node]` replicas per node (where given). With `spread`, once every core holds a compute, a replica takes the first core that
  * fits among those whose results hold the fewest bytes, then round robin after the core of the
  * last one placed, instead of the first from core 0: the layers' host slots then have different
  * writers, and slots of different writers may share bytes.
  */
-function planWith({ workload, cost, options }: PlanContext, onChip: ReadonlySet<number>, spread = false): SchedulePlan | string {
+function planLayersWith({ workload, cost, options }: PlanContext, onChip: ReadonlySet<number>, spread: boolean, floor: readonly number[] | undefined): SchedulePlan | string {
   const enforce = enforcesLocalMemory(options);
   const transfer = options['transfer'] as TransferMode;
   const readers = readersOfNodes(workload);
@@ -94,7 +164,9 @@ function planWith({ workload, cost, options }: PlanContext, onChip: ReadonlySet<
       return { preferred: fewest, fewest };
     });
   }
-  const replicas = choices ? replicasWithinCrossbars(workload, choices, cost.crossbars) : workload.nodes.map(() => 1);
+  // A floor (the replicas of a plan that packed, and more) replaces the choices: the preferred
+  // counts of nodes it does not raise could take more crossbars than the floor leaves.
+  const replicas = floor ? [...floor] : choices ? replicasWithinCrossbars(workload, choices, cost.crossbars) : workload.nodes.map(() => 1);
   const itemsFor = (replicas: readonly number[]): ReturnType<typeof replicaItems> =>
     replicaItems(workload, workload.nodes.map((n) => ({ replicas: replicas[n.index]!, copies: 1 })), cost, granularity, onChip.size ? modeOf : transfer).filter((it) => it.replica === 0); // node order: one per node (its replicas are alike)
   const items = itemsFor(replicas);
@@ -338,7 +410,7 @@ function planWith({ workload, cost, options }: PlanContext, onChip: ReadonlySet<
   // aside for the heavy nodes; then, with host transfers, also the fewest replicas local memory
   // allows everywhere (no host part budget: less crossbars to pack, larger parts in pieces).
   const attempts: (() => SchedulePlan | string)[] = [() => pack(replicas, items, true)];
-  if (choices && transfer === 'host') {
+  if (choices && transfer === 'host' && !floor) {
     const fewest = replicasWithinCrossbars(workload, choices, 0);
     if (fewest.some((r, i) => r !== replicas[i])) attempts.push(() => pack(fewest, itemsFor(fewest), true));
   }
@@ -354,20 +426,21 @@ export const fallbackOption = enumOption(
   'fallback',
   ['layer-sequential', 'none'] as const,
   'layer-sequential',
-  'when no pipeline fits the target: schedule layer after layer as layer-sequential does (with a warning), or refuse',
+  'when no pipeline fits the target: schedule layer after layer as layer-sequential does, with weight replicas in the crossbars it leaves free (with a warning), or refuse',
 );
 
 /**
  * What a pipelined strategy returns when no pipeline of its kind fits the target (`why`, the
  * refusal it would give): with the option `fallback=layer-sequential` (the default) the plan of
  * `layer-sequential` with host transfers (one layer after another, nothing kept live between
- * layers), marked with the reason (`SchedulePlan.fallback`, reported as a warning); with
+ * layers) and weight replicas in the crossbars it leaves free where they pack and the estimate
+ * says they shorten an inference ({@link planReplicatedLayers}), marked with the reason (`SchedulePlan.fallback`, reported as a warning); with
  * `fallback=none`, or when that plan does not exist either, the refusal (naming both reasons).
  */
 export function layerSequentialFallback(context: PlanContext, why: string): SchedulePlan | string {
   if (context.options['fallback'] === 'none') return why;
   const options = { ...context.options, transfer: 'host' };
-  const plan = planLayerSequential({ ...context, options });
+  const plan = planReplicatedLayers({ ...context, options });
   if (typeof plan === 'string') return M.fallbackRefused(why, 'layer-sequential', plan);
   return { ...plan, fallback: why };
 }
