@@ -39,18 +39,27 @@ interface LayersPlan {
   readonly hostOverflow: number | undefined;
 }
 
-/** {@link planLayerSequential} with at least `floor[node]` replicas per node, and whether its host slots fit. */
-function planLayers(context: PlanContext, floor?: readonly number[]): LayersPlan | string {
+/**
+ * {@link planLayerSequential} with at least `floor[node]` replicas per node, and whether its host
+ * slots fit. With `hint` (the values a similar plan kept on chip, spread over the cores), that
+ * plan is tried first and taken when its host slots fit.
+ */
+function planLayers(context: PlanContext, floor?: readonly number[], hint?: ReadonlySet<number>): LayersPlan | string {
   const { workload, cost, options } = context;
   const planWith = (context: PlanContext, onChip: ReadonlySet<number>, spread = false): SchedulePlan | string => planLayersWith(context, onChip, spread, floor);
-  const plain = planWith(context, new Set());
-  if (typeof plain === 'string') return plain;
-  if (!enforcesLocalMemory(options) || options['transfer'] !== 'host') return { plan: plain, hostOverflow: undefined };
   /** Bytes the plan's host slots need where they do not fit (placed as materialization places them). */
   const overflow = (plan: SchedulePlan): number | undefined => {
     const planned = withWindows(workload, plan, cost);
     return materializeSchedule(workload, planned, planReads(workload, planned), cost, { hostSlotsOnly: true }).hostOverflow?.neededBytes;
   };
+  const hosted = enforcesLocalMemory(options) && options['transfer'] === 'host';
+  if (hint && hosted) {
+    const hinted = planWith(context, hint, true);
+    if (typeof hinted !== 'string' && overflow(hinted) === undefined) return { plan: hinted, hostOverflow: undefined };
+  }
+  const plain = planWith(context, new Set());
+  if (typeof plain === 'string') return plain;
+  if (!hosted) return { plan: plain, hostOverflow: undefined };
   const room = hostSlotBudget(workload, cost);
   let best: SchedulePlan = plain;
   let onChip = new Set<number>();
@@ -98,13 +107,15 @@ export function planReplicatedLayers(context: PlanContext): SchedulePlan | strin
   // blocking sends its producer's replicas hand over their blocks one after another, so more of
   // them would only take crossbars (and cores its stream group needs apart).
   const streamed = new Set(plain.plan.placements.flatMap((p, i) => (p.onChip ? [i] : [])));
+  // The plain plan's values on chip, spread (when it kept some): what the replicated plans try first.
+  const hint = streamed.size ? streamed : undefined;
   const crossbarsOf = (replicas: readonly number[]): number => workload.nodes.reduce((a, n) => a + n.crossbars * replicas[n.index]!, 0);
   const latencyOf = (plan: SchedulePlan): number => estimateSchedule(workload, plan, planReads(workload, plan), cost).latencyNs;
   /** The plan with the replicas of `budget` crossbars, where it is complete and fits. */
   const attempt = (budget: number): SchedulePlan | undefined => {
     const floor = replicateLayers(workload, cost, base, budget, streamed);
     if (floor.every((r, i) => r === base[i])) return undefined;
-    const planned = planLayers(context, floor);
+    const planned = planLayers(context, floor, hint);
     if (typeof planned === 'string' || planned.hostOverflow !== undefined) return undefined;
     const windowed = withWindows(workload, planned.plan, cost);
     const reads = planReads(workload, windowed);
