@@ -243,7 +243,31 @@ function planLayersWith({ workload, cost, options }: PlanContext, onChip: Readon
     const fitsOn = (c: number, n: WorkloadNode): boolean => apart(c, n) && (used[c] ?? 0) + n.crossbars + reservedOn(c, n) <= cost.crossbarsPerCore;
     // With host transfers a partial result is stored inside its producer's body: nothing stays live after it.
     const retained = (i: number): number => (transfer === 'host' ? 0 : items[i]!.retainedBytes);
-    const producersOf = (n: WorkloadNode): number[] => [...new Set(n.inputs.flatMap((i) => i.sources.map((s) => s.producer)))];
+    const producersCache = new Map<number, number[]>();
+    const producersOf = (n: WorkloadNode): number[] => {
+      let out = producersCache.get(n.index);
+      if (!out) producersCache.set(n.index, (out = [...new Set(n.inputs.flatMap((i) => i.sources.map((s) => s.producer)))]));
+      return out;
+    };
+    /** Per producer, the producer replicas whose slots replica `j` of `n` reads (cached: the replica counts are fixed here). */
+    const readsCache = new Map<string, Map<number, Set<number>>>();
+    const replicasReadBy = (n: WorkloadNode, j: number): Map<number, Set<number>> => {
+      const key = `${n.index}:${j}`;
+      let out = readsCache.get(key);
+      if (out) return out;
+      out = new Map();
+      const lanes = lanesOfReplica({ replicas: replicas[n.index]! }, n.lanes, j);
+      for (const input of n.inputs) {
+        for (const src of input.sources) {
+          const producer = workload.nodes[src.producer]!;
+          let set = out.get(src.producer);
+          if (!set) out.set(src.producer, (set = new Set()));
+          for (const l of lanes) for (const slot of src.slotsPerLane[l] ?? []) set.add(producer.isBatch ? replicaOfLane({ replicas: replicas[src.producer]! }, producer.lanes, slot) : 0);
+        }
+      }
+      readsCache.set(key, out);
+      return out;
+    };
     /** The results of `n`'s producers on core `c`: read locally, so live until `n`. */
     /**
      * The producers of replica `j` of `n` that make some slot it reads on core `c` (read there as
@@ -251,13 +275,12 @@ function planLayersWith({ workload, cost, options }: PlanContext, onChip: Readon
      * make none of its slots is read from its host slot or channel like any other.
      */
     const forwardedOn = (c: number, n: WorkloadNode, j: number): number[] => {
-      const lanes = lanesOfReplica({ replicas: replicas[n.index]! }, n.lanes, j);
+      const read = replicasReadBy(n, j);
       return producersOf(n).filter((p) => {
         const cores = coreOf[p]!;
         if (!cores.includes(c)) return false;
-        const producer = workload.nodes[p]!;
-        const on = (slot: number): boolean => cores[producer.isBatch ? replicaOfLane({ replicas: replicas[p]! }, producer.lanes, slot) : 0] === c;
-        return n.inputs.some((input) => input.sources.some((s) => s.producer === p && lanes.some((l) => (s.slotsPerLane[l] ?? []).some(on))));
+        for (const r of read.get(p) ?? []) if (cores[r] === c) return true;
+        return false;
       });
     };
     /** Bytes kept live on `c` while node `idx` runs, with `extend` (producers whose results stay live until `until`). */
