@@ -102,7 +102,7 @@ export function planReplicatedLayers(context: PlanContext): SchedulePlan | strin
   const { workload, cost } = context;
   const plain = planLayers(context);
   if (typeof plain === 'string') return plain;
-  const base = plain.plan.placements.map((p) => p.replicas);
+  const plainReplicas = plain.plan.placements.map((p) => p.replicas);
   // A value kept on chip streams into readers that take its fragments in lane order: with
   // blocking sends its producer's replicas hand over their blocks one after another, so more of
   // them would only take crossbars (and cores its stream group needs apart).
@@ -111,10 +111,10 @@ export function planReplicatedLayers(context: PlanContext): SchedulePlan | strin
   const hint = streamed.size ? streamed : undefined;
   const crossbarsOf = (replicas: readonly number[]): number => workload.nodes.reduce((a, n) => a + n.crossbars * replicas[n.index]!, 0);
   const latencyOf = (plan: SchedulePlan): number => estimateSchedule(workload, plan, planReads(workload, plan), cost).latencyNs;
-  /** The plan with the replicas of `budget` crossbars, where it is complete and fits. */
-  const attempt = (budget: number): SchedulePlan | undefined => {
+  /** The plan with `base` raised by the replicas of `budget` crossbars, where it differs from the plain plan, is complete and fits. */
+  const attempt = (base: readonly number[], budget: number): SchedulePlan | undefined => {
     const floor = replicateLayers(workload, cost, base, budget, streamed);
-    if (floor.every((r, i) => r === base[i])) return undefined;
+    if (floor.every((r, i) => r === plainReplicas[i])) return undefined;
     const planned = planLayers(context, floor, hint);
     if (typeof planned === 'string' || planned.hostOverflow !== undefined) return undefined;
     const windowed = withWindows(workload, planned.plan, cost);
@@ -126,23 +126,39 @@ export function planReplicatedLayers(context: PlanContext): SchedulePlan | strin
     if (materializeSchedule(workload, windowed, reads, cost, { slotRegistersOnly: true, groupReadyRegisters: true }).hostFallbacks > 0) return undefined;
     return planned.plan;
   };
-  let best = plain.hostOverflow === undefined ? plain.plan : undefined;
-  let replicated = attempt(cost.crossbars);
-  if (!replicated) {
-    // The whole target does not pack: bisect the budget to about one percent of its crossbars.
+  /** The plan of the largest budget that works from `base` (all the target's crossbars, else a bisection to about one percent of them). */
+  const search = (base: readonly number[]): SchedulePlan | undefined => {
+    let found = attempt(base, cost.crossbars);
+    if (found) return found;
     let lo = crossbarsOf(base);
     let hi = cost.crossbars;
     while (hi - lo > Math.max(1, cost.crossbars / 100)) {
       const mid = Math.floor((lo + hi) / 2);
-      const plan = attempt(mid);
+      const plan = attempt(base, mid);
       if (plan) {
-        replicated = plan;
+        found = plan;
         lo = mid;
       } else hi = mid;
     }
+    return found;
+  };
+  // Every replica writes a host slot, and a writer holds one FREE register per slot for its whole
+  // stream (32 per core): the plain plan spreads its weightless computes over many cores, which
+  // can leave no registers for weight replicas (resnet18: 420 more crossbars). The other start
+  // takes the weightless computes outside stream groups at the fewest replicas their data allows.
+  const grouped = new Set(streamed);
+  for (const n of workload.nodes) if (n.inputs.some((i) => i.sources.some((src) => streamed.has(src.producer)))) grouped.add(n.index);
+  const choices = replicaChoices(workload, cost, granularityForMemory(workload, cost, 'layer', 'host'), 'host');
+  const lean = plainReplicas.map((r, i) => (workload.nodes[i]!.crossbars === 0 && !grouped.has(i) ? Math.min(r, choices[i]!.fewest) : r));
+  const starts = lean.some((r, i) => r !== plainReplicas[i]) ? [plainReplicas, lean] : [plainReplicas];
+  let best: { plan: SchedulePlan; latency: number } | undefined = plain.hostOverflow === undefined ? { plan: plain.plan, latency: latencyOf(plain.plan) } : undefined;
+  for (const base of starts) {
+    const found = search(base);
+    if (!found) continue;
+    const latency = latencyOf(found);
+    if (!best || latency < best.latency) best = { plan: { ...found, replicaCrossbars: crossbarsOf(found.placements.map((p) => p.replicas)) - crossbarsOf(plainReplicas) }, latency };
   }
-  if (replicated && (!best || latencyOf(replicated) < latencyOf(best))) best = { ...replicated, replicaCrossbars: crossbarsOf(replicated.placements.map((p) => p.replicas)) - crossbarsOf(base) };
-  return best ?? plain.plan;
+  return best?.plan ?? plain.plan;
 }
 
 /**
