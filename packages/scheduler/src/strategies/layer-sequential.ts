@@ -12,7 +12,8 @@ import { replicaItems } from '../planning/core-mapping';
 import { enforcesLocalMemory, footprintMode, planLocalMemory, granularityForMemory, localMemoryOption, replicaChoices, replicaCrossbarShortfall, replicasWithinCrossbars, streamsResults, withWindows, type FootprintMode } from '../planning/local-memory';
 import { planReads } from '../planning/transfers';
 import { estimateSchedule } from '../planning/estimate';
-import { replicateLayers } from '../planning/layer-replication';
+import { replicaCounts, replicateLayers } from '../planning/layer-replication';
+import { replicaTimeNs } from '../planning/core-mapping';
 import { materializeSchedule } from '../transforms/materialize-schedule';
 import { hostSlotBudget, hostSlotPeak, readersOfNodes, valuesKeptOnChip } from '../planning/host-slots';
 import { lanesOfReplica, replicaOfLane, streamGroups, type Granularity, type NodePlacement, type SchedulePlan, type TransferMode } from '../planning/schedule-plan';
@@ -126,13 +127,13 @@ export function planReplicatedLayers(context: PlanContext): SchedulePlan | strin
     if (materializeSchedule(workload, windowed, reads, cost, { slotRegistersOnly: true, groupReadyRegisters: true }).hostFallbacks > 0) return undefined;
     return planned.plan;
   };
-  /** The plan of the largest budget that works from `base` (all the target's crossbars, else a bisection to about one percent of them). */
+  /** The plan of the largest budget that works from `base` (all the target's crossbars, else a bisection to about a 32nd of them). */
   const search = (base: readonly number[]): SchedulePlan | undefined => {
     let found = attempt(base, cost.crossbars);
     if (found) return found;
     let lo = crossbarsOf(base);
     let hi = cost.crossbars;
-    while (hi - lo > Math.max(1, cost.crossbars / 100)) {
+    while (hi - lo > Math.max(1, cost.crossbars / 32)) {
       const mid = Math.floor((lo + hi) / 2);
       const plan = attempt(base, mid);
       if (plan) {
@@ -144,13 +145,25 @@ export function planReplicatedLayers(context: PlanContext): SchedulePlan | strin
   };
   // Every replica writes a host slot, and a writer holds one FREE register per slot for its whole
   // stream (32 per core): the plain plan spreads its weightless computes over many cores, which
-  // can leave no registers for weight replicas (resnet18: 420 more crossbars). The other start
-  // takes the weightless computes outside stream groups at the fewest replicas their data allows.
+  // can leave no registers for weight replicas (resnet18: 420 more crossbars). The lean starts
+  // take the weightless computes outside stream groups at the fewest replicas their data allows,
+  // or at the fewest (up to their plain count) whose replica takes at most 150 or 40 MVM times
+  // (slow weightless computes keep some parallelism); the estimate picks among all starts.
   const grouped = new Set(streamed);
   for (const n of workload.nodes) if (n.inputs.some((i) => i.sources.some((src) => streamed.has(src.producer)))) grouped.add(n.index);
   const choices = replicaChoices(workload, cost, granularityForMemory(workload, cost, 'layer', 'host'), 'host');
-  const lean = plainReplicas.map((r, i) => (workload.nodes[i]!.crossbars === 0 && !grouped.has(i) ? Math.min(r, choices[i]!.fewest) : r));
-  const starts = lean.some((r, i) => r !== plainReplicas[i]) ? [plainReplicas, lean] : [plainReplicas];
+  const leanWithin = (limitNs: number): number[] =>
+    plainReplicas.map((r, i) => {
+      const n = workload.nodes[i]!;
+      if (n.crossbars > 0 || grouped.has(i)) return r;
+      const fewest = Math.min(r, choices[i]!.fewest);
+      return replicaCounts(n, cost.cores).find((d) => d >= fewest && d <= r && replicaTimeNs(n, cost, d) <= limitNs) ?? r;
+    });
+  const starts: number[][] = [plainReplicas];
+  for (const limit of [Infinity, 150 * cost.mvmUnitNs(1), 40 * cost.mvmUnitNs(1)]) {
+    const lean = leanWithin(limit);
+    if (!starts.some((x) => x.every((r, i) => r === lean[i]))) starts.push(lean);
+  }
   let best: { plan: SchedulePlan; latency: number } | undefined = plain.hostOverflow === undefined ? { plan: plain.plan, latency: latencyOf(plain.plan) } : undefined;
   for (const base of starts) {
     const found = search(base);
