@@ -92,12 +92,13 @@ function planLayers(context: PlanContext, floor?: readonly number[], hint?: Read
 
 /**
  * `layer-sequential`'s plan (host transfers) with the crossbars it leaves free given to weight
- * replicas ({@link replicateLayers}): the largest crossbar budget, found by a binary search
- * between the plan's crossbars and the target's, whose replicas pack onto the cores, fit their
- * local memory, leave the host slots within host memory and find every slot its event registers
- * (the budget is the binding limit only up to there: past it the search is not monotone, so it
- * takes a feasible budget, not always the largest); kept only where the estimate says it
- * runs an inference faster than the plan without them (which is returned otherwise).
+ * replicas ({@link replicateLayers}): from each of four starts (layer-sequential's replica counts,
+ * and its weightless computes at fewer replicas: see the body), the largest crossbar budget, found
+ * by a binary search between the start's crossbars and the target's, whose replicas pack onto the
+ * cores, fit their local memory, leave the host slots within host memory and find every slot its
+ * event registers (past the budget that binds, the search is not monotone, so it takes a feasible
+ * budget, not always the largest). The estimate picks among those plans and the plan without
+ * replicas, which is returned where none is faster.
  */
 export function planReplicatedLayers(context: PlanContext): SchedulePlan | string {
   const { workload, cost } = context;
