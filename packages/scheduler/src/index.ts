@@ -21,7 +21,7 @@ export type { PlanContext, PlanSchedulerSpec, Planner, Scheduler, SchedulerOptio
 export { BUILTIN_SCHEDULERS, builtinScheduler, latencyScheduler, layerSequentialScheduler, throughputScheduler } from './strategies';
 export { planThroughput } from './strategies/throughput';
 export { fallbackOption, layerSequentialFallback, matchReplicasToCores, planLayerSequential, planReplicatedLayers } from './strategies/layer-sequential';
-export { replicaCounts, replicateLayers } from './planning/layer-replication';
+export { replicateLayers } from './planning/layer-replication';
 export { isScheduler, loadSchedulerPlugin, loadSchedulerPluginSync } from './plugin';
 // Building blocks
 export { Workload, byteSizeOfType, describeNode } from './analysis/workload';
@@ -29,7 +29,7 @@ export type { InputWindow, WorkloadInput, WorkloadNode, WorkloadProblem, Workloa
 export { analyzeFragmentNeeds, boundingBox, evaluateIndex, physicalViewSplit, sourceRegions } from './analysis/fragment-needs';
 export type { Box } from './analysis/fragment-needs';
 export { firstLaneOfReplica, intersectBoxes, largestReplicaWindowBytes, largestRunWindowBytes, partBytes, replicaWindow, runWindow, streamingWindows, windowBytes, windowOfLanes, windowRunsOf } from './planning/windows';
-export { coreOfLane, divisors, lanesOfReplica, readsThroughHost, replicaOfLane, roundsOf, streamGroups, usesHostSlots } from './planning/schedule-plan';
+export { coreOfLane, divisors, lanesOfReplica, readsThroughHost, replicaCounts, replicaOfLane, roundsOf, streamGroups, usesHostSlots } from './planning/schedule-plan';
 export type { Granularity, NodePlacement, Replication, SchedulePlan, TransferMode } from './planning/schedule-plan';
 export { laneBusyNs, packReplicas, replicaItems, replicaTimeNs } from './planning/core-mapping';
 export type { CorePacking, PackOptions, ReplicaItem } from './planning/core-mapping';

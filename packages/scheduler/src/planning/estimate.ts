@@ -191,8 +191,8 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
       // Arrival of every remote fragment, and the receive time per round.
       const arrivalByRound = new Array<number>(rounds).fill(0);
       const recvByRound = new Array<number>(rounds).fill(0);
-      /** Per round, the host-slot loads (bytes each): they queue for the global memory port. */
-      const hostLoadsByRound: number[][] = Array.from({ length: rounds }, () => []);
+      /** Per round (where any), the host-slot loads (bytes each): their port time counts toward the node's. */
+      const hostLoadsByRound: (number[] | undefined)[] = new Array<number[] | undefined>(rounds);
       let arrivalAll = 0;
       for (const r of myReads) {
         const producer = plan.placements[r.producer]!;
@@ -218,14 +218,14 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
           const round = pl.granularity === 'layer' ? 0 : f.round;
           arrivalByRound[round] = Math.max(arrivalByRound[round]!, at);
           arrivalAll = Math.max(arrivalAll, at);
-          const m = moveNs(f.bytes, f.fromCore, f.toCore, f.box !== undefined || f.piece !== undefined, scatters(r, f.bytes), hostOf(r.producer));
           if (hostOf(r.producer)) {
-            // The load itself waits for the port (charged by hostAccess); the copy after it does not.
-            hostLoadsByRound[round]!.push(f.bytes);
-            const copy = m.recv - cost.hostLoadNs(f.bytes, f.toCore);
+            // The load is charged in its round (its port time is the node's); the copy into the input here.
+            (hostLoadsByRound[round] ??= []).push(f.bytes);
+            const copy = scatters(r, f.bytes) ? cost.localCopyNs(f.bytes) : 0;
             recvByRound[round]! += copy;
             u.hostNs += copy;
           } else {
+            const m = moveNs(f.bytes, f.fromCore, f.toCore, f.box !== undefined || f.piece !== undefined, scatters(r, f.bytes), false);
             recvByRound[round]! += m.recv;
             u.transferNs += m.recv;
           }
@@ -258,7 +258,7 @@ export function estimateSchedule(workload: Workload, plan: SchedulePlan, reads: 
           t = hostAccess(u, t, laneLoadBytes, false);
         }
         t = Math.max(t, ready);
-        for (const bytes of hostLoadsByRound[k]!) {
+        for (const bytes of hostLoadsByRound[k] ?? []) {
           const own = cost.hostLoadNs(bytes, core);
           u.hostNs += own;
           t += own;

@@ -7,19 +7,10 @@
  * does per weight).
  */
 import type { CostModel } from '@raptor-pim/pim-target';
-import type { Workload, WorkloadNode } from '../analysis/workload';
+import type { Workload } from '../analysis/workload';
 import { replicaTimeNs } from './core-mapping';
-import { divisors } from './schedule-plan';
-
-/**
- * The replica counts a node may take: divisors of its lanes up to the target's cores, multiples
- * of its lane groups where any are (a lane-grouped split keeps each replica within one group).
- */
-export function replicaCounts(node: WorkloadNode, cores: number): number[] {
-  const all = divisors(node.lanes).filter((d) => d <= cores);
-  const grouped = all.filter((d) => d % node.laneGroups === 0);
-  return grouped.length ? grouped : all;
-}
+import { replicaCounts } from './schedule-plan';
+import { crossbarsOf } from './replication';
 
 /**
  * Per node, at least `base[node]` replicas, and more for weighted nodes while their weights fit
@@ -29,7 +20,7 @@ export function replicaCounts(node: WorkloadNode, cores: number): number[] {
  */
 export function replicateLayers(workload: Workload, cost: CostModel, base: readonly number[], crossbarBudget: number, fixed: ReadonlySet<number> = new Set()): number[] {
   const replicas = [...base];
-  let used = workload.nodes.reduce((a, n) => a + n.crossbars * replicas[n.index]!, 0);
+  let used = crossbarsOf(workload, replicas.map((r) => ({ replicas: r, copies: 1 })));
   const counts = workload.nodes.map((n) => (n.crossbars > 0 ? replicaCounts(n, cost.cores) : []));
   for (;;) {
     let best: { node: number; replicas: number; ratio: number } | undefined;

@@ -26,7 +26,7 @@ import { enumOption } from '@raptor-pim/ir-core';
 import { SchedulerMessages as M } from '../diagnostics';
 import type { CostModel } from '@raptor-pim/pim-target';
 import { byteSizeOfType, type Workload, type WorkloadNode } from '../analysis/workload';
-import { divisors, readsThroughHost, replicaOfLane, type Granularity, type SchedulePlan, type TransferMode } from './schedule-plan';
+import { divisors, readsThroughHost, replicaCounts, replicaOfLane, type Granularity, type SchedulePlan, type TransferMode } from './schedule-plan';
 import { readsByConsumerReplica, type ReplicaInputReads } from './transfers';
 import { largestReplicaWindowBytes, largestRunWindowBytes, partBytes } from './windows';
 
@@ -517,9 +517,7 @@ export function replicaChoices(workload: Workload, cost: CostModel, granularity?
   return workload.nodes.map((n) => {
     const g = granularity?.[n.index] ?? 'layer';
     // A lane-grouped split takes multiples of its groups (each replica within one group), where any fit the cores.
-    const all = divisors(n.lanes).filter((d) => d <= cost.cores);
-    const grouped = all.filter((d) => d % n.laneGroups === 0);
-    const options = grouped.length ? grouped : all;
+    const options = replicaCounts(n, cost.cores);
     // With host slots, parts stay within an eighth of a core (more replicas, each storing a
     // smaller part: the yardstick's layers keep their parallelism).
     const partFits = (r: number): boolean =>

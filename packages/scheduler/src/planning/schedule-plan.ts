@@ -9,6 +9,7 @@
  * `l` runs on replica `floor(l / (lanes / r))` in round `l % (lanes / r)`, on that replica's
  * core, with weight copy `round % copies`.
  */
+import type { WorkloadNode } from '../analysis/workload';
 
 /** Replicas and weight copies per replica of one node. */
 export interface Replication {
@@ -183,6 +184,16 @@ export function lanesOfReplica(p: Pick<NodePlacement, 'replicas'>, lanes: number
 /** The core that runs graph lane `lane` of a placement of a node with `lanes` lanes. */
 export function coreOfLane(p: NodePlacement, lanes: number, lane: number): number {
   return p.cores[replicaOfLane(p, lanes, lane)]!;
+}
+
+/**
+ * The replica counts a node may take: divisors of its lanes up to `cores`, multiples of its lane
+ * groups where any are (a lane-grouped split keeps each replica within one group).
+ */
+export function replicaCounts(node: Pick<WorkloadNode, 'lanes' | 'laneGroups'>, cores: number): number[] {
+  const all = divisors(node.lanes).filter((d) => d <= cores);
+  const grouped = all.filter((d) => d % node.laneGroups === 0);
+  return grouped.length ? grouped : all;
 }
 
 /** The divisors of `n` in increasing order. */

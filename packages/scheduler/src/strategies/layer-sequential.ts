@@ -8,15 +8,15 @@
  */
 import { enumOption } from '@raptor-pim/ir-core';
 import type { WorkloadNode } from '../analysis/workload';
-import { replicaItems } from '../planning/core-mapping';
+import { replicaItems, replicaTimeNs } from '../planning/core-mapping';
 import { enforcesLocalMemory, footprintMode, planLocalMemory, granularityForMemory, localMemoryOption, replicaChoices, replicaCrossbarShortfall, replicasWithinCrossbars, streamsResults, withWindows, type FootprintMode } from '../planning/local-memory';
 import { planReads } from '../planning/transfers';
 import { estimateSchedule } from '../planning/estimate';
-import { replicaCounts, replicateLayers } from '../planning/layer-replication';
-import { replicaTimeNs } from '../planning/core-mapping';
+import { replicateLayers } from '../planning/layer-replication';
+import { crossbarsOf as crossbarsOfReplication } from '../planning/replication';
 import { materializeSchedule } from '../transforms/materialize-schedule';
 import { hostSlotBudget, hostSlotPeak, readersOfNodes, valuesKeptOnChip } from '../planning/host-slots';
-import { lanesOfReplica, replicaOfLane, streamGroups, type Granularity, type NodePlacement, type SchedulePlan, type TransferMode } from '../planning/schedule-plan';
+import { lanesOfReplica, replicaCounts, replicaOfLane, streamGroups, type Granularity, type NodePlacement, type SchedulePlan, type TransferMode } from '../planning/schedule-plan';
 import { createPlanScheduler, type PlanContext } from '../scheduler';
 import { SchedulerMessages as M } from '../diagnostics';
 
@@ -111,7 +111,7 @@ export function planReplicatedLayers(context: PlanContext): SchedulePlan | strin
   const streamed = new Set(plain.plan.placements.flatMap((p, i) => (p.onChip ? [i] : [])));
   // The plain plan's values on chip, spread (when it kept some): what the replicated plans try first.
   const hint = streamed.size ? streamed : undefined;
-  const crossbarsOf = (replicas: readonly number[]): number => workload.nodes.reduce((a, n) => a + n.crossbars * replicas[n.index]!, 0);
+  const crossbarsOf = (replicas: readonly number[]): number => crossbarsOfReplication(workload, replicas.map((r) => ({ replicas: r, copies: 1 })));
   const latencyOf = (plan: SchedulePlan): number => estimateSchedule(workload, plan, planReads(workload, plan), cost).latencyNs;
   /** The plan with `base` raised by the replicas of `budget` crossbars, where it differs from the plain plan, is complete and fits. */
   const attempt = (base: readonly number[], budget: number): SchedulePlan | undefined => {
