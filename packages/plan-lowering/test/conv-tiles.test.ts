@@ -1,19 +1,29 @@
 /**
- * The crossbar tiles of every convolution of every shared model: after `spat-lower-plans`, the
- * batch that lowers a conv binds exactly X = ceil(K/R) * ceil(Cout/C) distinct resident weights
- * (K = kh*kw*Cin/groups, hardware-defaults.md), each at most R x C, on the default 128 x 128
- * crossbars and on 32 x 16 crossbars (resnet18 on the default only: its 11.7 M weights make
- * 23,000 small tiles).
+ * The crossbar tiles of every convolution of every shared model: after
+ * `spat-lower-plans{pixel-packing=false}`, the batch that lowers a conv binds exactly
+ * X = ceil(K/R) * ceil(Cout/C) distinct resident weights (K = kh*kw*Cin/groups,
+ * hardware-defaults.md), each at most R x C, on the default 128 x 128 crossbars and on 32 x 16
+ * crossbars (resnet18 on the default only: its 11.7 M weights make 23,000 small tiles). With
+ * pixel packing (the default) a batch of `p` pixels per lane binds the tiles of the packed matrix,
+ * at most 1.25 X, and only where that saves MVMs per pixel.
  */
 import { GraphComputeBatchOp, GraphComputeOp, WvmmOp, Conv2dPlanOp, crossbarTileCount } from '@raptor-pim/spatial-dialect';
 import { type Operation, type RankedTensorType } from '@raptor-pim/ir-core';
 import { loadSharedModel, runPipeline, sharedModels, targetWithCrossbar } from './helpers';
+import { MAX_PACKED_TILE_GROWTH, packingCost } from '../src';
 
 jest.setTimeout(300_000);
 
 interface Expected {
   readonly k: number;
   readonly n: number;
+  readonly kh: number;
+  readonly kw: number;
+  readonly cg: number;
+  readonly strideW: number;
+  readonly outputW: number;
+  /** Output pixels (N * Ho * Wo). */
+  readonly pixels: number;
 }
 
 function topLevelOps(module: Operation): Operation[] {
@@ -36,31 +46,72 @@ const CROSSBARS: readonly (readonly [number, number])[] = [
   [32, 16],
 ];
 
+/** The convolutions of `module` (before lowering), in program order. */
+function convsOf(module: Operation): Expected[] {
+  const convs: Expected[] = [];
+  for (const op of topLevelOps(module)) {
+    const conv = Conv2dPlanOp.match(op);
+    if (!conv) continue;
+    const [cout, cg, kh, kw] = (conv.weight.type as RankedTensorType).shape as [number, number, number, number];
+    const [n, , ho, wo] = (conv.output.type as RankedTensorType).shape as [number, number, number, number];
+    const strideW = Number(conv.strides.values[1] ?? 1);
+    convs.push({ k: kh * kw * cg, n: cout, kh, kw, cg, strideW, outputW: wo, pixels: n * ho * wo });
+  }
+  return convs;
+}
+
+/** The batches with crossbar MVMs that `pipeline` adds to `model`'s module, one per conv, with the convs. */
+function lowerConvs(model: string, rows: number, columns: number, pipeline: string): { convs: Expected[]; lowered: Operation[] } {
+  const m = loadSharedModel(model);
+  const existing = new Set(topLevelOps(m.module));
+  const convs = convsOf(m.module);
+  const run = runPipeline(m.module, pipeline, targetWithCrossbar(rows, columns));
+  expect(run.diagnostics.map((d) => d.message)).toEqual([]);
+  // The new computes with crossbar MVMs, in program order: one per conv (Gemm computes of the importer existed before).
+  const lowered = topLevelOps(m.module).filter((op) => !existing.has(op) && (GraphComputeBatchOp.match(op) || GraphComputeOp.match(op)) && hasWvmm(op));
+  expect(lowered.length).toBe(convs.length);
+  return { convs, lowered };
+}
+
+function expectTilesWithin(weights: readonly { type: unknown }[], rows: number, columns: number): void {
+  for (const w of weights) {
+    const [r, c] = (w.type as RankedTensorType).shape as [number, number];
+    expect(r).toBeLessThanOrEqual(rows);
+    expect(c).toBeLessThanOrEqual(columns);
+  }
+}
+
 describe.each(sharedModels())('%s', (model) => {
-  it.each(CROSSBARS.filter(([r]) => model !== 'resnet18' || r === 128))('%i x %i crossbars: X tiles per conv', (rows, columns) => {
-    const m = loadSharedModel(model);
-    const before = topLevelOps(m.module);
-    const existing = new Set(before);
-    const convs: Expected[] = [];
-    for (const op of before) {
-      const conv = Conv2dPlanOp.match(op);
-      if (!conv) continue;
-      const [cout, cg, kh, kw] = (conv.weight.type as RankedTensorType).shape as [number, number, number, number];
-      convs.push({ k: kh * kw * cg, n: cout });
-    }
-    const run = runPipeline(m.module, 'builtin.module(func.func(spat-lower-plans))', targetWithCrossbar(rows, columns));
-    expect(run.diagnostics.map((d) => d.message)).toEqual([]);
-    // The new computes with crossbar MVMs, in program order: one per conv (Gemm computes of the importer existed before).
-    const lowered = topLevelOps(m.module).filter((op) => !existing.has(op) && (GraphComputeBatchOp.match(op) || GraphComputeOp.match(op)) && hasWvmm(op));
-    expect(lowered.length).toBe(convs.length);
+  const crossbars = CROSSBARS.filter(([r]) => model !== 'resnet18' || r === 128);
+  it.each(crossbars)('%i x %i crossbars: X tiles per conv without pixel packing', (rows, columns) => {
+    const { convs, lowered } = lowerConvs(model, rows, columns, 'builtin.module(func.func(spat-lower-plans{pixel-packing=false}))');
     lowered.forEach((op, i) => {
       const weights = GraphComputeBatchOp.get(op).weights;
       expect(new Set(weights).size).toBe(crossbarTileCount(convs[i]!.k, convs[i]!.n, rows, columns));
-      for (const w of weights) {
-        const [r, c] = (w.type as RankedTensorType).shape as [number, number];
-        expect(r).toBeLessThanOrEqual(rows);
-        expect(c).toBeLessThanOrEqual(columns);
+      expectTilesWithin(weights, rows, columns);
+    });
+  });
+
+  it.each(crossbars)('%i x %i crossbars: packed convs take the packed tiles, at most 1.25 X, and fewer MVMs per pixel', (rows, columns) => {
+    const { convs, lowered } = lowerConvs(model, rows, columns, 'builtin.module(func.func(spat-lower-plans))');
+    lowered.forEach((op, i) => {
+      const batch = GraphComputeBatchOp.get(op);
+      const c = convs[i]!;
+      const x = crossbarTileCount(c.k, c.n, rows, columns);
+      const [lanes, perSlot, cout] = (op.getResult(0).type as RankedTensorType).shape as [number, number, number];
+      expect(cout).toBe(c.n);
+      expect(lanes * perSlot).toBe(c.pixels);
+      const tiles = new Set(batch.weights).size;
+      if (perSlot === 1) {
+        expect(tiles).toBe(x);
+      } else {
+        const packed = packingCost({ ...c, cout: c.n }, perSlot, { rows, columns });
+        expect(c.outputW % perSlot).toBe(0);
+        expect(tiles).toBe(packed.tiles);
+        expect(tiles).toBeLessThanOrEqual(Math.ceil(x * MAX_PACKED_TILE_GROWTH));
+        expect(packed.mvmsPerPixel).toBeLessThan(x);
       }
+      expectTilesWithin(batch.weights, rows, columns);
     });
   });
 });

@@ -161,7 +161,7 @@ func.func @main(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
 });
 
 describe('materializeSchedule: batches beside send tasks', () => {
-  // lenet5's conv1 (784 pixel lanes, its ReLU fused) feeds a compute of 28 row lanes. conv1's
+  // lenet5's conv1 (56 lanes of 14 packed pixels, its ReLU fused) feeds a compute of 28 row lanes. conv1's
   // replicas sit on cores 2 and 1, its reader's on cores 1 and 2: each reader replica reads the
   // other core, so each core makes a send task for the reader replica on the other one.
   // Batched, both send tasks would precede the batch and each core would send before it
@@ -177,7 +177,7 @@ describe('materializeSchedule: batches beside send tasks', () => {
     const workload = new Workload(func, cost);
     const conv = workload.nodes.findIndex((n) => n.name.endsWith('conv1') && n.crossbars > 0);
     const relu = workload.nodes.findIndex((n) => n.inputs.some((i) => i.sources.some((x) => x.producer === conv)));
-    expect(workload.nodes[conv]!.lanes).toBe(784);
+    expect(workload.nodes[conv]!.lanes).toBe(56);
     expect(workload.nodes[relu]!.lanes).toBe(28);
     const plan: SchedulePlan = {
       strategy: 'test',

@@ -16,6 +16,12 @@ jest.setTimeout(300_000);
 
 const STRATEGIES = ['throughput', 'layer-sequential', 'latency'];
 const lowered = lowerShared;
+/**
+ * The unpacked lowering (one pixel per convolution lane): the tests below pin replica counts and
+ * footprints of its lanes on small cores (a packed lowering for a 4 or 8 KiB target packs less
+ * than the default target's, which `lowerShared` uses).
+ */
+const loweredUnpacked = (name: string) => lowerShared(name, { pixelPacking: false });
 
 function targetWithLocalMemory(bytes?: number): Target {
   const t = defaultTarget();
@@ -309,7 +315,7 @@ describe('lenet5 with 5 KiB of local memory per core', () => {
 
 describe('minimumReplicas with host transfers', () => {
   it('keeps parts within the host part budget where the crossbars allow, and drops to the fewest replicas that fit where they do not (lenet5)', () => {
-    const m = lowered('lenet5');
+    const m = loweredUnpacked('lenet5');
     if (!m) return;
     const cost = createCostModel(defaultTarget());
     const func = m.module.regions[0]!.firstBlock!.firstOp!;
@@ -332,7 +338,7 @@ describe('minimumReplicas with host transfers', () => {
 
 describe('minimumFootprint', () => {
   it('counts exact windows through host slots where no channel footprint fits (resnet_mini conv_1 at 4 KiB)', () => {
-    const m = lowered('resnet_mini');
+    const m = loweredUnpacked('resnet_mini');
     if (!m) return;
     const cost = createCostModel(targetWithLocalMemory(4 * 1024));
     const w = new Workload(m.module.regions[0]!.firstBlock!.firstOp!, cost);
@@ -347,7 +353,7 @@ describe('minimumFootprint', () => {
 
 describe('minimumReplicas through channels', () => {
   it('prefers replicas that also fit the layer-granularity fallback, and drops to those the window pipeline needs where the crossbars do not allow them (lenet5, 8 KiB)', () => {
-    const m = lowered('lenet5');
+    const m = loweredUnpacked('lenet5');
     if (!m) return;
     const cost = createCostModel(targetWithLocalMemory(8 * 1024));
     const w = new Workload(m.module.regions[0]!.firstBlock!.firstOp!, cost);

@@ -45,13 +45,14 @@ export interface LoweredShared {
  * Imports shared model `name` and runs `spat-plan-layouts,spat-lower-plans` on it (expected to
  * succeed); undefined when the model folder is missing.
  */
-export function lowerShared(name: string): LoweredShared | undefined {
+export function lowerShared(name: string, options: { readonly pixelPacking?: boolean } = {}): LoweredShared | undefined {
   const imported = importShared(name);
   if (!imported?.module) return undefined;
   const registry = new PassRegistry();
   registerLayoutPlannerPasses(registry);
   registerPlanLoweringPasses(registry);
-  const ok = parsePassPipeline(imported.context, 'builtin.module(func.func(spat-plan-layouts,spat-lower-plans))', registry)!.run(imported.module).success;
+  const lower = options.pixelPacking === false ? 'spat-lower-plans{pixel-packing=false}' : 'spat-lower-plans';
+  const ok = parsePassPipeline(imported.context, `builtin.module(func.func(spat-plan-layouts,${lower}))`, registry)!.run(imported.module).success;
   expect(ok).toBe(true);
   return { module: imported.module, fn: imported.functionName, args: sharedInput(imported, name) };
 }

@@ -30,28 +30,45 @@ export function constantF32(v: Value): Float32Array | undefined {
  * The `K x Cout` matrix of the weight `[Cout, Cin/groups, kh, kw]` (row-major data `weight`)
  * with rows in `order`.
  *
+ * With `pack` (`pixels` horizontally adjacent output pixels, `stride` apart in the input, no
+ * dilation), the matrix of a packed MVM (`analysis/pixel-packing.ts`): the patch spans
+ * `kw' = (pixels - 1) * stride + kw` columns, so it has `K = kh * kw' * Cin/groups` rows (in
+ * `order`, with `kw'` for `kw`) and `pixels * Cout` columns, column `q * Cout + n` holding filter
+ * n shifted right by `q * stride` columns (zeros elsewhere): `patch * matrix` is the `pixels`
+ * channel vectors side by side.
+ *
  * @example unfoldConvWeights(w, [16, 3, 3, 3], 'position-major') // 27 x 16, row (i*3 + j)*3 + c
+ * @example unfoldConvWeights(w, [16, 3, 3, 3], 'position-major', { pixels: 2, stride: 1 }) // 36 x 32
  */
-export function unfoldConvWeights(weight: Float32Array, shape: readonly [number, number, number, number], order: PatchOrder): Float32Array {
+export function unfoldConvWeights(weight: Float32Array, shape: readonly [number, number, number, number], order: PatchOrder, pack?: { readonly pixels: number; readonly stride: number }): Float32Array {
   const [cout, cg, kh, kw] = shape;
   const k = cg * kh * kw;
-  // Matrix row of each element (c, i, j) of a filter, in the filter's own (c, i, j) order.
+  const pixels = pack?.pixels ?? 1;
+  const stride = pack?.stride ?? 1;
+  const kwp = (pixels - 1) * stride + kw;
+  const rows = cg * kh * kwp;
+  const columns = pixels * cout;
+  const out = new Float32Array(rows * columns);
+  // Matrix row of each element (c, i, j') of a widened patch, in the filter's own (c, i, j) order.
   const rowOf = new Int32Array(k);
-  for (let c = 0; c < cg; c++) {
-    for (let i = 0; i < kh; i++) {
-      for (let j = 0; j < kw; j++) {
-        rowOf[(c * kh + i) * kw + j] = order === 'channel-major' ? (c * kh + i) * kw + j : order === 'row-channel' ? (i * cg + c) * kw + j : (i * kw + j) * cg + c;
+  const BLOCK = 32;
+  for (let q = 0; q < pixels; q++) {
+    for (let c = 0; c < cg; c++) {
+      for (let i = 0; i < kh; i++) {
+        for (let j = 0; j < kw; j++) {
+          const jp = q * stride + j;
+          rowOf[(c * kh + i) * kw + j] = order === 'channel-major' ? (c * kh + i) * kwp + jp : order === 'row-channel' ? (i * cg + c) * kwp + jp : (i * kwp + jp) * cg + c;
+        }
       }
     }
-  }
-  // A blocked transpose (filters are rows of `weight`, columns of the matrix).
-  const out = new Float32Array(k * cout);
-  const BLOCK = 32;
-  for (let n0 = 0; n0 < cout; n0 += BLOCK) {
-    const n1 = Math.min(cout, n0 + BLOCK);
-    for (let e = 0; e < k; e++) {
-      const dst = rowOf[e]! * cout;
-      for (let n = n0; n < n1; n++) out[dst + n] = weight[n * k + e]!;
+    // A blocked transpose (filters are rows of `weight`, columns of the matrix).
+    const col0 = q * cout;
+    for (let n0 = 0; n0 < cout; n0 += BLOCK) {
+      const n1 = Math.min(cout, n0 + BLOCK);
+      for (let e = 0; e < k; e++) {
+        const dst = rowOf[e]! * columns + col0;
+        for (let n = n0; n < n1; n++) out[dst + n] = weight[n * k + e]!;
+      }
     }
   }
   return out;

@@ -23,7 +23,7 @@ import { BlueprintOp, MaterializeLayoutOp, PLAN_OPS } from '@raptor-pim/spatial-
 import type { HardwareConfig } from '@raptor-pim/pim-target';
 import { PlanLoweringMessages as M } from '../diagnostics';
 import { crossbarShapeOf } from '../target';
-import { createLoweringEnv, refuse, type LoweringEnv } from './lowering-env';
+import { createLoweringEnv, refuse, type LowerPlansOptions, type LoweringEnv } from './lowering-env';
 import { PHYSICAL_LAYOUT_ATTR } from './physical-values';
 import { convPlanPattern } from './patterns/conv';
 import { addPlanPattern, biasAddPlanPattern, reluPlanPattern, siluPlanPattern } from './patterns/elementwise';
@@ -84,14 +84,14 @@ function hasF32Types(env: LoweringEnv, op: Operation): boolean {
 
 /**
  * Lowers every plan and materialization directly in the body of `func` (a `func.func`) for the
- * machine `config`. Diagnostics go to the context's engine; on failure the IR may be partly
- * lowered (the pass manager discards it).
+ * machine `config` (`options`: see {@link LowerPlansOptions}). Diagnostics go to the context's
+ * engine; on failure the IR may be partly lowered (the pass manager discards it).
  *
  * @example
  * const r = lowerPlans(funcOp, defaultTarget().config); // r.success, r.loweredPlans
  */
-export function lowerPlans(func: Operation, config: HardwareConfig): LowerPlansResult {
-  const env = createLoweringEnv(config, crossbarShapeOf(config));
+export function lowerPlans(func: Operation, config: HardwareConfig, options: LowerPlansOptions = {}): LowerPlansResult {
+  const env = createLoweringEnv(config, crossbarShapeOf(config), options);
   const body = func.regions[0]?.firstBlock;
   // Constants feeding plans (weights, biases): erased below once nothing reads them.
   const planConstants = new Set<Operation>();

@@ -6,12 +6,23 @@ import type { Operation } from '@raptor-pim/ir-core';
 import type { HardwareConfig } from '@raptor-pim/pim-target';
 import type { CrossbarShape } from '../target';
 
+/** Choices of a lowering run. */
+export interface LowerPlansOptions {
+  /**
+   * Let a convolution compute several adjacent output pixels with one set of MVMs where its
+   * filters leave crossbar columns free (default true; `analysis/pixel-packing.ts`).
+   */
+  readonly pixelPacking?: boolean;
+}
+
 /** The state of one lowering run. */
 export interface LoweringEnv {
   /** The target configuration (gates read it). */
   readonly config: HardwareConfig;
   /** The crossbar size weights are tiled onto. */
   readonly crossbar: CrossbarShape;
+  /** Whether convolutions may pack several output pixels into one set of MVMs (`analysis/pixel-packing.ts`). */
+  readonly pixelPacking: boolean;
   /** Set when a pattern reported a diagnostic. */
   failed: boolean;
   /** Plans lowered. */
@@ -20,9 +31,9 @@ export interface LoweringEnv {
   loweredMaterializations: number;
 }
 
-/** A fresh environment for `config`. */
-export function createLoweringEnv(config: HardwareConfig, crossbar: CrossbarShape): LoweringEnv {
-  return { config, crossbar, failed: false, loweredPlans: 0, loweredMaterializations: 0 };
+/** A fresh environment for `config` (pixel packing on unless `options.pixelPacking` is false). */
+export function createLoweringEnv(config: HardwareConfig, crossbar: CrossbarShape, options: LowerPlansOptions = {}): LoweringEnv {
+  return { config, crossbar, pixelPacking: options.pixelPacking ?? true, failed: false, loweredPlans: 0, loweredMaterializations: 0 };
 }
 
 /** Reports `message` on `op` (`'spat.x_plan' op ...`), marks the run failed, returns false. */

@@ -6,8 +6,11 @@
  *   channel vectors. The lowering holds it as a fragment collection in one of two shapes with
  *   the same row-major element order (strips, then pixels, then channels):
  *   `strips` `tensor<(N*H) x W x C>` (one strip per slot, what strip lanes publish) or
- *   `pixels` `tensor<(N*H*W) x 1 x C>` (one channel vector per slot, what convolution, resize
- *   and dense-to-strip lanes publish: a crossbar MVM produces one pixel's channel vector).
+ *   `pixels` `tensor<(N*H*W/p) x p x C>` (`p` horizontally adjacent pixels' channel vectors per
+ *   slot, `p` dividing W: what convolution, resize and dense-to-strip lanes publish; a crossbar
+ *   MVM produces one pixel's channel vector, or `p` of them with packed weights, see
+ *   `analysis/pixel-packing.ts`). A `pixels` collection with `p = W` has the `strips` shape and
+ *   is read as strips.
  *
  * A row-strip value replaces its plan's logical result through a
  * `builtin.unrealized_conversion_cast` (collection -> logical type) marked with
@@ -34,7 +37,14 @@ export interface Nchw {
 /** A lowered activation: dense, or row strips in one of the two collection shapes. */
 export type PhysicalValue =
   | { readonly layout: 'dense_nchw'; readonly value: Value; readonly geometry: Nchw }
-  | { readonly layout: 'nhwc_row_strip'; readonly form: 'pixels' | 'strips'; readonly value: Value; readonly geometry: Nchw };
+  | {
+      readonly layout: 'nhwc_row_strip';
+      readonly form: 'pixels' | 'strips';
+      readonly value: Value;
+      readonly geometry: Nchw;
+      /** Pixels per slot of the `pixels` form (1 when absent; `strips`: W). */
+      readonly pixelsPerSlot?: number;
+    };
 
 /** The geometry of a static rank-4 tensor type, or undefined. */
 export function nchwOf(type: unknown): Nchw | undefined {
@@ -43,9 +53,14 @@ export function nchwOf(type: unknown): Nchw | undefined {
   return { n, c, h, w };
 }
 
-/** The collection shape of a row-strip value of `g` in `form`. */
-export function rowStripShape(g: Nchw, form: 'pixels' | 'strips'): number[] {
-  return form === 'pixels' ? [g.n * g.h * g.w, 1, g.c] : [g.n * g.h, g.w, g.c];
+/** The collection shape of a row-strip value of `g` in `form` (`pixels`: `pixelsPerSlot` pixels per slot). */
+export function rowStripShape(g: Nchw, form: 'pixels' | 'strips', pixelsPerSlot = 1): number[] {
+  return form === 'pixels' ? [(g.n * g.h * g.w) / pixelsPerSlot, pixelsPerSlot, g.c] : [g.n * g.h, g.w, g.c];
+}
+
+/** Pixels per slot of a row-strip value (`strips`: a whole row). */
+function pixelsPerSlotOf(pv: PhysicalValue & { layout: 'nhwc_row_strip' }): number {
+  return pv.form === 'strips' ? pv.geometry.w : (pv.pixelsPerSlot ?? 1);
 }
 
 /**
@@ -60,10 +75,12 @@ export function physicalValueOf(v: Value): PhysicalValue | undefined {
     if (!geometry) return undefined;
     const inner = def!.getOperand(0);
     const shape = (inner.type as RankedTensorType).shape;
-    const same = (f: 'pixels' | 'strips'): boolean => rowStripShape(geometry, f).every((d, i) => shape[i] === d) && shape.length === 3;
-    const form = same('strips') ? 'strips' : same('pixels') ? 'pixels' : undefined;
-    if (!form) return undefined;
-    return { layout: 'nhwc_row_strip', form, value: inner, geometry };
+    if (shape.length !== 3) return undefined;
+    const same = (f: 'pixels' | 'strips', p = 1): boolean => rowStripShape(geometry, f, p).every((d, i) => shape[i] === d);
+    if (same('strips')) return { layout: 'nhwc_row_strip', form: 'strips', value: inner, geometry };
+    const p = shape[1]!;
+    if (p < 1 || geometry.w % p !== 0 || !same('pixels', p)) return undefined;
+    return { layout: 'nhwc_row_strip', form: 'pixels', value: inner, geometry, ...(p > 1 ? { pixelsPerSlot: p } : {}) };
   }
   if (!geometry) return undefined;
   return { layout: 'dense_nchw', value: v, geometry };
@@ -84,15 +101,20 @@ export function readPixel(bb: BodyBuilder, arg: Value, pv: PhysicalValue, n: Aff
   const g = pv.geometry;
   const e = (x: AffineExpr | number): AffineExpr => (typeof x === 'number' ? getAffineConstantExpr(bb.ctx, x) : x);
   if (pv.layout === 'dense_nchw') return bb.slice(arg, [n, 0, h, w], [1, g.c, 1, 1], [1, g.c]);
-  if (pv.form === 'pixels') return bb.slice(arg, [e(n).mul(g.h).add(e(h)).mul(g.w).add(e(w)), 0, 0], [1, 1, g.c], [1, g.c]);
-  return bb.slice(arg, [e(n).mul(g.h).add(e(h)), w, 0], [1, 1, g.c], [1, g.c]);
+  if (pv.form === 'strips') return bb.slice(arg, [e(n).mul(g.h).add(e(h)), w, 0], [1, 1, g.c], [1, g.c]);
+  const p = pixelsPerSlotOf(pv);
+  const pixel = e(n).mul(g.h).add(e(h)).mul(g.w).add(e(w));
+  if (p === 1) return bb.slice(arg, [pixel, 0, 0], [1, 1, g.c], [1, g.c]);
+  return bb.slice(arg, [pixel.floorDiv(p), pixel.mod(p), 0], [1, 1, g.c], [1, g.c]);
 }
 
 /** Strip `s` (`= n*H + h`) `[W, C]` of the bound row-strip input `arg` holding `pv`. */
 export function readStrip(bb: BodyBuilder, arg: Value, pv: PhysicalValue & { layout: 'nhwc_row_strip' }, s: AffineExpr): Value {
   const g = pv.geometry;
-  if (pv.form === 'pixels') return bb.slice(arg, [s.mul(g.w), 0, 0], [g.w, 1, g.c], [g.w, g.c]);
-  return bb.slice(arg, [s, 0, 0], [1, g.w, g.c], [g.w, g.c]);
+  if (pv.form === 'strips') return bb.slice(arg, [s, 0, 0], [1, g.w, g.c], [g.w, g.c]);
+  const p = pixelsPerSlotOf(pv);
+  if (p === 1) return bb.slice(arg, [s.mul(g.w), 0, 0], [g.w, 1, g.c], [g.w, g.c]);
+  return bb.collapse(bb.slice(arg, [s.mul(g.w / p), 0, 0], [g.w / p, p, g.c]), [[0, 1], [2]], [g.w, g.c]);
 }
 
 /**
@@ -102,6 +124,11 @@ export function readStrip(bb: BodyBuilder, arg: Value, pv: PhysicalValue & { lay
 export function readPlane(bb: BodyBuilder, arg: Value, pv: PhysicalValue, n: AffineExpr, c: AffineExpr): Value {
   const g = pv.geometry;
   if (pv.layout === 'dense_nchw') return bb.slice(arg, [n, c, 0, 0], [1, 1, g.h, g.w]);
-  if (pv.form === 'pixels') return bb.reshape(bb.slice(arg, [n.mul(g.h * g.w), 0, c], [g.h * g.w, 1, 1], [g.h * g.w]), [1, 1, g.h, g.w]);
+  if (pv.form === 'pixels') {
+    const p = pixelsPerSlotOf(pv);
+    const slots = (g.h * g.w) / p;
+    if (p === 1) return bb.reshape(bb.slice(arg, [n.mul(slots), 0, c], [slots, 1, 1], [slots]), [1, 1, g.h, g.w]);
+    return bb.reshape(bb.slice(arg, [n.mul(slots), 0, c], [slots, p, 1], [slots, p]), [1, 1, g.h, g.w]);
+  }
   return bb.reshape(bb.slice(arg, [n.mul(g.h), 0, c], [g.h, g.w, 1], [g.h, g.w]), [1, 1, g.h, g.w]);
 }

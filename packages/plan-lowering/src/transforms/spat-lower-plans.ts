@@ -5,7 +5,7 @@
  * the target's size. The target is the pass context's `raptor.target` (`defaultTarget()`
  * without one).
  */
-import { Pass, type Operation } from '@raptor-pim/ir-core';
+import { Pass, boolOption, type Operation } from '@raptor-pim/ir-core';
 import { lowerPlans } from '../conversion/lower-plans';
 import { targetOf } from '../target';
 
@@ -15,11 +15,13 @@ export class LowerPlansPass extends Pass {
   override readonly description =
     'Lower spat plans and layout materializations to graph computes (crossbar-tiled spat.wvmm weights, lanes of graph batches, blueprints)';
   override readonly opName = 'func.func';
+  private static readonly pixelPacking = boolOption('pixel-packing', true, 'let a convolution compute several adjacent output pixels per set of MVMs where its filters leave crossbar columns free');
+  override readonly optionSpecs = [LowerPlansPass.pixelPacking];
   private readonly loweredPlans = this.statistic('num-lowered-plans', 'Plans lowered');
   private readonly loweredMaterializations = this.statistic('num-lowered-materializations', 'Layout materializations lowered');
 
   runOnOperation(op: Operation): void {
-    const r = lowerPlans(op, targetOf(this).config);
+    const r = lowerPlans(op, targetOf(this).config, { pixelPacking: this.option(LowerPlansPass.pixelPacking) });
     this.loweredPlans.value += r.loweredPlans;
     this.loweredMaterializations.value += r.loweredMaterializations;
     if (!r.success) this.signalPassFailure();

@@ -9,7 +9,10 @@
  * multiplies every row-tile slice with its tiles (`spat.wvmm`), adds the row-tile partial sums
  * (`spat.vadd`), keeps its group's columns, joins the column pieces (`spat.concat`) and adds
  * the bias: it publishes the pixel's `[1, Cout]` channel vector, i.e. NHWC row strips in the
- * pixel form. Forms (spatial-layouts.md): dense -> dense (then the strips are materialized
+ * pixel form. Where the filters leave crossbar columns free, a lane computes `p` adjacent pixels
+ * of an output row with one set of MVMs (`analysis/pixel-packing.ts`: the packed patch, the
+ * filters repeated and shifted in the matrix) and publishes their `[p, Cout]` vectors (the
+ * pixel form with `p` pixels per slot; option `pixel-packing=false` of the pass turns it off). Forms (spatial-layouts.md): dense -> dense (then the strips are materialized
  * dense), dense -> row strips (gate `canLowerConvPlanToRowStrip`), row strips -> row strips
  * (gate `canConsumeAndProduceRowStrip`).
  */
@@ -21,10 +24,18 @@ import { constantF32, unfoldConvWeights } from '../../analysis/conv-weights';
 import { selectedResultLayout } from '../../analysis/selected-layouts';
 import { fusibleRelu, replaceFused } from '../../analysis/fused-relu';
 import { checkWindow, isRefusal, windowExtent } from '../../analysis/window';
+import { pixelsPerLane } from '../../analysis/pixel-packing';
 import { buildBatch, denseConstant, type BodyBuilder } from '../compute-builders';
 import { laneCoordinates, padDense, padRowStrips, planesBehindView, readDenseRowWindow, readDenseWindow, readPixelChannels, readRowWindow, rowStripsToDense } from '../data-movement';
 import { castRowStrip, nchwOf, physicalValueOf } from '../physical-values';
 import { refuse, type LoweringEnv } from '../lowering-env';
+
+/** `values` repeated `times` times. */
+function repeat(values: Float32Array, times: number): Float32Array {
+  const out = new Float32Array(values.length * times);
+  for (let t = 0; t < times; t++) out.set(values, t * values.length);
+  return out;
+}
 
 const ints = (a: { values: readonly (number | bigint)[] }): number[] => a.values.map(Number);
 
@@ -73,24 +84,32 @@ export function convPlanPattern(env: LoweringEnv) {
     // is a view of (example, channel) planes (then one plane slot per padding lane).
     const hasPadding = win.pads.some((p) => p > 0);
     const denseRows = dense && hasPadding && !planesBehindView(input.value, g);
-    const k = cg * kh * kw;
-    const order = dense ? (denseRows ? 'row-channel' : 'channel-major') : 'position-major';
-    const tiling = tileWeightMatrix(unfoldConvWeights(weights, wShape, order), k, cout, env.crossbar.rows, env.crossbar.columns);
-    if (!tiling.ok) return refuse(env, op, M.unsupportedGeometry('weight', `[${wShape.join(', ')}]`, tiling.message));
-    const { rowTiles, colTiles, tiles } = tiling.value;
-    const tileValues = tiles.map((t) => denseConstant(rw, loc, [t.rows, t.cols], t.data));
-    const biasValue = bias ? denseConstant(rw, loc, [1, cout], bias) : undefined;
-    const padded = input.layout === 'dense_nchw' ? padDense(rw, loc, input, win.pads, 0, denseRows ? 'rows' : 'planes') : padRowStrips(rw, loc, input, win.pads, 0);
     const [sh, sw] = win.strides;
     const [dh, dw] = win.dilations;
     const khe = windowExtent(win, 0);
     const kwe = windowExtent(win, 1);
-    const ng = cout / group;
-    const inputs = biasValue ? [padded.value, biasValue] : [padded.value];
     // Padded NHWC rows with a group's channels a multiple of the crossbar rows: every row tile is
     // one channel range of one tap, read straight from the padded rows (no patch copy, one copy
     // per tile). Otherwise a tile would gather several taps (more, smaller copies than one patch).
     const direct = !dense && cg % env.crossbar.rows === 0;
+    // Pixels per lane: several adjacent output pixels per set of MVMs where the filters leave
+    // crossbar columns free (one group, no dilation, a patch gathered in one piece).
+    const pixels =
+      env.pixelPacking && group === 1 && dh === 1 && dw === 1 && !direct
+        ? pixelsPerLane({ kh, kw, cg, cout, strideW: sw, outputW: output.w }, env.crossbar, env.config.chip_config.core_config.local_memory_config.memory_size)
+        : 1;
+    const kwp = (pixels - 1) * sw + kwe;
+    const k = cg * kh * ((pixels - 1) * sw + kw);
+    const order = dense ? (denseRows ? 'row-channel' : 'channel-major') : 'position-major';
+    const matrix = unfoldConvWeights(weights, wShape, order, pixels > 1 ? { pixels, stride: sw } : undefined);
+    const tiling = tileWeightMatrix(matrix, k, pixels * cout, env.crossbar.rows, env.crossbar.columns);
+    if (!tiling.ok) return refuse(env, op, M.unsupportedGeometry('weight', `[${wShape.join(', ')}]`, tiling.message));
+    const { rowTiles, colTiles, tiles } = tiling.value;
+    const tileValues = tiles.map((t) => denseConstant(rw, loc, [t.rows, t.cols], t.data));
+    const biasValue = bias ? denseConstant(rw, loc, [1, pixels * cout], pixels > 1 ? repeat(bias, pixels) : bias) : undefined;
+    const padded = input.layout === 'dense_nchw' ? padDense(rw, loc, input, win.pads, 0, denseRows ? 'rows' : 'planes') : padRowStrips(rw, loc, input, win.pads, 0);
+    const ng = (pixels * cout) / group;
+    const inputs = biasValue ? [padded.value, biasValue] : [padded.value];
     // The output columns of group `gi`: per column tile, the partial sums of its row tiles
     // (`slices`, one `[1, rows]` value per row tile) restricted to the group's columns.
     const groupColumns = (bb: BodyBuilder, w: readonly Value[], slices: readonly Value[], gi: number): Value[] => {
@@ -109,17 +128,17 @@ export function convPlanPattern(env: LoweringEnv) {
       }
       return out;
     };
-    const collection = buildBatch(rw, loc, g.n * output.h * output.w, { weights: tileValues, inputs }, [1, cout], (bb, w, [x, b]) => {
-      const [n, oh, ow] = laneCoordinates(bb, [g.n, output.h, output.w]);
+    const collection = buildBatch(rw, loc, (g.n * output.h * output.w) / pixels, { weights: tileValues, inputs }, [pixels, cout], (bb, w, [x, b]) => {
+      const [n, oh, ow] = laneCoordinates(bb, [g.n, output.h, output.w / pixels]);
       const h0 = oh!.mul(sh);
-      const w0 = ow!.mul(sw);
-      // Padded rows: the window of every channel, once (`khe` row slots), as [1, khe, kwe, Cin]
-      // (NHWC rows) or [1, khe, Cin, kwe] (NCHW rows).
+      const w0 = ow!.mul(sw * pixels);
+      // Padded rows: the window of every channel, once (`khe` row slots), as [1, khe, kwp, Cin]
+      // (NHWC rows) or [1, khe, Cin, kwp] (NCHW rows); `kwp` spans the lane's packed pixels.
       const rows = denseRows
-        ? bb.expand(readDenseRowWindow(bb, x!, padded, n!, h0, w0, khe, kwe), [[0, 1], [2], [3]], [1, khe, g.c, kwe])
+        ? bb.expand(readDenseRowWindow(bb, x!, padded, n!, h0, w0, khe, kwp), [[0, 1], [2], [3]], [1, khe, g.c, kwp])
         : dense || direct
           ? undefined
-          : bb.expand(readRowWindow(bb, x!, padded, n!, h0, w0, 0, khe, kwe, g.c), [[0, 1], [2], [3]], [1, khe, kwe, g.c]);
+          : bb.expand(readRowWindow(bb, x!, padded, n!, h0, w0, 0, khe, kwp, g.c), [[0, 1], [2], [3]], [1, khe, kwp, g.c]);
       const pieces: Value[] = [];
       for (let gi = 0; gi < group; gi++) {
         if (direct) {
@@ -138,7 +157,7 @@ export function convPlanPattern(env: LoweringEnv) {
         // The group's patch as a [1, K] row, in the matrix's row order: (c, i, j) from the
         // padded planes, (i, c, j) from padded NCHW rows, (i, j, c) from padded NHWC rows.
         let window: Value;
-        if (!rows) window = readDenseWindow(bb, x!, padded, n!, gi * cg, cg, h0, w0, khe, kwe);
+        if (!rows) window = readDenseWindow(bb, x!, padded, n!, gi * cg, cg, h0, w0, khe, kwp);
         else if (group === 1) window = rows;
         else window = denseRows ? bb.slice(rows, [0, 0, gi * cg, 0], [1, khe, cg, kwe]) : bb.slice(rows, [0, 0, 0, gi * cg], [1, khe, kwe, cg]);
         if (dh !== 1 || dw !== 1) {
@@ -155,9 +174,10 @@ export function convPlanPattern(env: LoweringEnv) {
       }
       const y = bb.concat(1, pieces);
       const biased = b ? bb.add(y, b) : y;
-      return relu ? bb.relu(biased) : biased;
+      const activated = relu ? bb.relu(biased) : biased;
+      return pixels > 1 ? bb.reshape(activated, [pixels, cout]) : activated;
     });
-    const strips = { layout: 'nhwc_row_strip' as const, form: 'pixels' as const, value: collection, geometry: output };
+    const strips = { layout: 'nhwc_row_strip' as const, form: 'pixels' as const, value: collection, geometry: output, ...(pixels > 1 ? { pixelsPerSlot: pixels } : {}) };
     const replacement = result === 'nhwc_row_strip' ? castRowStrip(rw, loc, collection, conv.output.type as RankedTensorType) : rowStripsToDense(rw, loc, strips);
     replaceFused(rw, op, relu, replacement);
     env.loweredPlans += relu ? 2 : 1;
