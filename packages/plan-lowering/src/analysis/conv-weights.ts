@@ -40,7 +40,12 @@ export function constantF32(v: Value): Float32Array | undefined {
  * @example unfoldConvWeights(w, [16, 3, 3, 3], 'position-major') // 27 x 16, row (i*3 + j)*3 + c
  * @example unfoldConvWeights(w, [16, 3, 3, 3], 'position-major', { pixels: 2, stride: 1 }) // 36 x 32
  */
-export function unfoldConvWeights(weight: Float32Array, shape: readonly [number, number, number, number], order: PatchOrder, pack?: { readonly pixels: number; readonly stride: number }): Float32Array {
+export function unfoldConvWeights(
+  weight: Float32Array,
+  shape: readonly [number, number, number, number],
+  order: PatchOrder,
+  pack?: { readonly pixels: number; readonly stride: number },
+): Float32Array {
   const [cout, cg, kh, kw] = shape;
   const k = cg * kh * kw;
   const pixels = pack?.pixels ?? 1;

@@ -60,7 +60,7 @@ export function rowStripShape(g: Nchw, form: 'pixels' | 'strips', pixelsPerSlot 
 
 /** Pixels per slot of a row-strip value (`strips`: a whole row). */
 function pixelsPerSlotOf(pv: PhysicalValue & { layout: 'nhwc_row_strip' }): number {
-  return pv.form === 'strips' ? pv.geometry.w : (pv.pixelsPerSlot ?? 1);
+  return pv.form === 'strips' ? pv.geometry.w : pv.pixelsPerSlot ?? 1;
 }
 
 /**
