@@ -42,6 +42,11 @@ interface Conv {
   readonly colBlocks: number;
   readonly relu: boolean;
   readonly values: readonly number[];
+  /**
+   * Plan lowering's column groups: one weight `[tile, colBlocks * tile]` per row tile (an array
+   * group of `colBlocks` crossbars), one accumulation chain, published through a one-block concat.
+   */
+  readonly grouped?: boolean;
 }
 
 function convModule(c: Conv, tile: number): string {
@@ -61,13 +66,23 @@ function convModule(c: Conv, tile: number): string {
   const argNames: string[] = [];
   const weightTypes: string[] = [];
   const tiles = c.kh * c.kw * c.chunks;
-  for (let j = 0; j < c.colBlocks; j++) {
+  const wide = c.grouped === true;
+  for (let j = 0; j < (wide ? 0 : c.colBlocks); j++) {
     for (let t = 0; t < tiles; t++) {
       const rows = Array.from({ length: tile }, () => `[${Array.from({ length: tile }, value).join(', ')}]`).join(', ');
       consts.push(`  %w_${t}_${j} = arith.constant dense<[${rows}]> : tensor<${tile}x${tile}xf32>`);
       weightNames.push(`%w_${t}_${j}`);
       argNames.push(`%a_${t}_${j}`);
       weightTypes.push(`tensor<${tile}x${tile}xf32>`);
+    }
+  }
+  if (wide) {
+    for (let t = 0; t < tiles; t++) {
+      const rows = Array.from({ length: tile }, () => `[${Array.from({ length: cols }, value).join(', ')}]`).join(', ');
+      consts.push(`  %w_${t} = arith.constant dense<[${rows}]> : tensor<${tile}x${cols}xf32>`);
+      weightNames.push(`%w_${t}`);
+      argNames.push(`%a_${t}`);
+      weightTypes.push(`tensor<${tile}x${cols}xf32>`);
     }
   }
   consts.push(`  %bias = arith.constant dense<[[${Array.from({ length: cols }, value).join(', ')}]]> : ${out}`);
@@ -82,7 +97,16 @@ function convModule(c: Conv, tile: number): string {
     body.push(`    %s_${t} = tensor.extract_slice %in[%r_${i}, %c_${j}, ${q * tile}] [1, 1, ${tile}] [1, 1, 1] : ${inType} to ${blockType}`);
   }
   const accs: string[] = [];
-  for (let j = 0; j < c.colBlocks; j++) {
+  if (wide) {
+    for (let t = 0; t < tiles; t++) body.push(`    %m_${t} = spat.wvmm[%a_${t}](%s_${t}) : (tensor<${tile}x${cols}xf32>, ${blockType}) -> ${out}`);
+    let acc = '%m_0';
+    for (let t = 1; t < tiles; t++) {
+      body.push(`    %acc_${t} = spat.vadd ${acc}, %m_${t} : (${out}, ${out}) -> ${out}`);
+      acc = `%acc_${t}`;
+    }
+    body.push(`    %cat = spat.concat axis 1 ${acc} : (${out}) -> ${out}`);
+  }
+  for (let j = 0; j < (wide ? 0 : c.colBlocks); j++) {
     for (let t = 0; t < tiles; t++) body.push(`    %m_${t}_${j} = spat.wvmm[%a_${t}_${j}](%s_${t}) : (tensor<${tile}x${tile}xf32>, ${blockType}) -> ${blockType}`);
     let acc = `%m_0_${j}`;
     for (let t = 1; t < tiles; t++) {
@@ -91,7 +115,7 @@ function convModule(c: Conv, tile: number): string {
     }
     accs.push(acc);
   }
-  body.push(`    %cat = spat.concat axis 1 ${accs.join(', ')} : (${accs.map(() => blockType).join(', ')}) -> ${out}`);
+  if (!wide) body.push(`    %cat = spat.concat axis 1 ${accs.join(', ')} : (${accs.map(() => blockType).join(', ')}) -> ${out}`);
   body.push(`    %biased = spat.vadd %cat, %b : (${out}, ${out}) -> ${out}`);
   let result = '%biased';
   if (c.relu) {
@@ -210,6 +234,35 @@ describe('spat-split-input-channels', () => {
     // 1536 / 2 = 768 > 512, 1536 / 4 = 384 <= 512: four parts.
     expect(batches(funcOf(module))).toHaveLength(5);
     expect(run(module, 'main', [x])).toEqual(before);
+  });
+
+  it('splits a column-grouped convolution of more crossbars than a core (one chain, no column split) into parts within a core', () => {
+    // 1x1 kernel, 4 channel chunks, 2 column blocks: 4 row tiles of 2 crossbars each, 8 in all;
+    // 4 crossbars per core and plenty of memory: two parts of 4 crossbars.
+    const conv: Conv = { kh: 1, kw: 1, ho: 2, wo: 3, chunks: 4, colBlocks: 2, relu: true, values: [3, -1, 2, -5, 4], grouped: true };
+    const target = smallTarget(4, 65536);
+    target.config.chip_config.core_config.matrix_config.xbar_array_count = 4;
+    const cost = createCostModel(target);
+    const { ctx, module } = parse(convModule(conv, 4));
+    const x = input(ctx, conv, 4);
+    const before = run(module, 'main', [x]);
+    const func = funcOf(module);
+    const plans = planInputChannelSplits(func, cost);
+    expect(plans.map((p) => p.channels)).toEqual([
+      [
+        [0, 8],
+        [8, 16],
+      ],
+    ]);
+    expect(splitInputChannels(func, cost, plans)).toBe(1);
+    expect(verify(module)).toBe(true);
+    const computes = batches(func);
+    expect(computes).toHaveLength(3);
+    for (const part of computes.slice(0, 2)) expect(GraphComputeBatchOp.get(part).weights.length).toBe(2);
+    expect(run(module, 'main', [x])).toEqual(before);
+    // Within a core's crossbars, the same compute is left alone.
+    const roomy = parse(convModule(conv, 4));
+    expect(planInputChannelSplits(funcOf(roomy.module), createCostModel(smallTarget(4, 65536)))).toEqual([]);
   });
 
   it('leaves alone computes whose line buffers fit, and tiles that read across channel chunks', () => {

@@ -32,9 +32,9 @@ export interface PackingCost {
   readonly rows: number;
   /** Bytes of the lane's patch and result (`(K' + p * Cout)` f32 elements). */
   readonly laneBytes: number;
-  /** Crossbar tiles of the packed matrix (MVMs per lane). */
+  /** Crossbar tiles of the packed matrix. */
   readonly tiles: number;
-  /** MVMs per output pixel (`tiles / pixels`). */
+  /** MVMs per output pixel (`tiles / pixels`, or row tiles / pixels with column groups). */
   readonly mvmsPerPixel: number;
 }
 
@@ -51,11 +51,17 @@ export const MAX_PACKED_TILE_GROWTH = 1.25;
  */
 export const PACKED_LANE_MEMORY_SHARE = 1 / 16;
 
-/** The cost of packing `pixels` output pixels per lane on `rows x columns` crossbars. */
-export function packingCost(g: PackingGeometry, pixels: number, crossbar: { readonly rows: number; readonly columns: number }): PackingCost {
+/**
+ * The cost of packing `pixels` output pixels per lane on `rows x columns` crossbars. With
+ * `groupCrossbars > 0`, a matrix of at most that many crossbars runs one MVM per row tile (its
+ * column tiles one array group, as the lowering's column groups do).
+ */
+export function packingCost(g: PackingGeometry, pixels: number, crossbar: { readonly rows: number; readonly columns: number }, groupCrossbars = 0): PackingCost {
   const rows = g.cg * g.kh * ((pixels - 1) * g.strideW + g.kw);
-  const tiles = Math.ceil(rows / crossbar.rows) * Math.ceil((pixels * g.cout) / crossbar.columns);
-  return { pixels, rows, laneBytes: (rows + pixels * g.cout) * 4, tiles, mvmsPerPixel: tiles / pixels };
+  const rowTiles = Math.ceil(rows / crossbar.rows);
+  const tiles = rowTiles * Math.ceil((pixels * g.cout) / crossbar.columns);
+  const mvms = tiles <= groupCrossbars ? rowTiles : tiles;
+  return { pixels, rows, laneBytes: (rows + pixels * g.cout) * 4, tiles, mvmsPerPixel: mvms / pixels };
 }
 
 /**
@@ -63,18 +69,19 @@ export function packingCost(g: PackingGeometry, pixels: number, crossbar: { read
  * one with the fewest MVMs per output pixel whose matrix takes at most
  * {@link MAX_PACKED_TILE_GROWTH} times the unpacked tiles (rounded up) and whose lane takes at
  * most {@link PACKED_LANE_MEMORY_SHARE} of `localMemoryBytes` (or no more than the unpacked
- * lane); ties go to the smaller `p`, and 1 (no packing) unless some `p` strictly saves MVMs.
+ * lane); ties go to the smaller `p`, and 1 (no packing) unless some `p` strictly saves MVMs
+ * (counted per row tile for matrices of at most `groupCrossbars` crossbars).
  *
  * @example pixelsPerLane({ kh: 7, kw: 7, cg: 3, cout: 64, strideW: 2, outputW: 112 }, { rows: 128, columns: 128 }, 65536) // 2
  */
-export function pixelsPerLane(g: PackingGeometry, crossbar: { readonly rows: number; readonly columns: number }, localMemoryBytes: number, limit = MAX_PACKED_PIXELS): number {
-  const one = packingCost(g, 1, crossbar);
+export function pixelsPerLane(g: PackingGeometry, crossbar: { readonly rows: number; readonly columns: number }, localMemoryBytes: number, groupCrossbars = 0, limit = MAX_PACKED_PIXELS): number {
+  const one = packingCost(g, 1, crossbar, groupCrossbars);
   const maxTiles = Math.ceil(one.tiles * MAX_PACKED_TILE_GROWTH);
   const maxBytes = Math.max(one.laneBytes, localMemoryBytes * PACKED_LANE_MEMORY_SHARE);
   let best = one;
   for (let p = 2; p <= Math.min(limit, g.outputW); p++) {
     if (g.outputW % p !== 0) continue;
-    const c = packingCost(g, p, crossbar);
+    const c = packingCost(g, p, crossbar, groupCrossbars);
     if (c.tiles <= maxTiles && c.laneBytes <= maxBytes && c.mvmsPerPixel < best.mvmsPerPixel) best = c;
   }
   return best.pixels;

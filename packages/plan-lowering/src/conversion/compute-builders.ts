@@ -251,6 +251,11 @@ export class BodyBuilder {
   /** `spat.concat` along `axis` (the operand itself when there is one). */
   concat(axis: number, inputs: readonly Value[]): Value {
     if (inputs.length === 1) return inputs[0]!;
+    return this.concatOf(axis, inputs);
+  }
+
+  /** `spat.concat` of `inputs` along `axis`, also of a single input. */
+  concatOf(axis: number, inputs: readonly Value[]): Value {
     const shape = [...shapeOf(inputs[0]!)];
     shape[axis] = inputs.reduce((s, v) => s + shapeOf(v)[axis]!, 0);
     return ConcatOp.build(this.b, { inputs, output: f32Tensor(this.ctx, shape), axis: IntegerAttr.get(IntegerType.get(this.ctx, 64), axis) }, this.loc).output;

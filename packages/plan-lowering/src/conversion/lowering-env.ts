@@ -13,6 +13,11 @@ export interface LowerPlansOptions {
    * filters leave crossbar columns free (default true; `analysis/pixel-packing.ts`).
    */
   readonly pixelPacking?: boolean;
+  /**
+   * Let one MVM drive all the column tiles of a convolution's row tile as one array group (one
+   * weight `[rows, Cout]` per row tile) instead of one MVM per crossbar tile (default true).
+   */
+  readonly columnGroups?: boolean;
 }
 
 /** The state of one lowering run. */
@@ -23,6 +28,8 @@ export interface LoweringEnv {
   readonly crossbar: CrossbarShape;
   /** Whether convolutions may pack several output pixels into one set of MVMs (`analysis/pixel-packing.ts`). */
   readonly pixelPacking: boolean;
+  /** Whether a convolution's row tile spans its column tiles as one array group (one MVM). */
+  readonly columnGroups: boolean;
   /** Set when a pattern reported a diagnostic. */
   failed: boolean;
   /** Plans lowered. */
@@ -33,7 +40,7 @@ export interface LoweringEnv {
 
 /** A fresh environment for `config` (pixel packing on unless `options.pixelPacking` is false). */
 export function createLoweringEnv(config: HardwareConfig, crossbar: CrossbarShape, options: LowerPlansOptions = {}): LoweringEnv {
-  return { config, crossbar, pixelPacking: options.pixelPacking ?? true, failed: false, loweredPlans: 0, loweredMaterializations: 0 };
+  return { config, crossbar, pixelPacking: options.pixelPacking ?? true, columnGroups: options.columnGroups ?? true, failed: false, loweredPlans: 0, loweredMaterializations: 0 };
 }
 
 /** Reports `message` on `op` (`'spat.x_plan' op ...`), marks the run failed, returns false. */

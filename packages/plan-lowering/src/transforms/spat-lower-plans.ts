@@ -16,12 +16,13 @@ export class LowerPlansPass extends Pass {
     'Lower spat plans and layout materializations to graph computes (crossbar-tiled spat.wvmm weights, lanes of graph batches, blueprints)';
   override readonly opName = 'func.func';
   private static readonly pixelPacking = boolOption('pixel-packing', true, 'let a convolution compute several adjacent output pixels per set of MVMs where its filters leave crossbar columns free');
-  override readonly optionSpecs = [LowerPlansPass.pixelPacking];
+  private static readonly columnGroups = boolOption('column-groups', true, "let one MVM drive all the column tiles of a convolution's row tile as one array group");
+  override readonly optionSpecs = [LowerPlansPass.pixelPacking, LowerPlansPass.columnGroups];
   private readonly loweredPlans = this.statistic('num-lowered-plans', 'Plans lowered');
   private readonly loweredMaterializations = this.statistic('num-lowered-materializations', 'Layout materializations lowered');
 
   runOnOperation(op: Operation): void {
-    const r = lowerPlans(op, targetOf(this).config, { pixelPacking: this.option(LowerPlansPass.pixelPacking) });
+    const r = lowerPlans(op, targetOf(this).config, { pixelPacking: this.option(LowerPlansPass.pixelPacking), columnGroups: this.option(LowerPlansPass.columnGroups) });
     this.loweredPlans.value += r.loweredPlans;
     this.loweredMaterializations.value += r.loweredMaterializations;
     if (!r.success) this.signalPassFailure();

@@ -27,7 +27,10 @@
  *
  * A part's window holds its channels only (`1/s` of the line buffer). The split is chosen from
  * the target: the smallest `s` (a divisor of the number of channel ranges) whose streamed window
- * (two line buffers) fits half a core's local memory, else the largest possible. Computes of
+ * (two line buffers) fits half a core's local memory, else the largest possible. A compute of
+ * more crossbars than a core that publishes one chain (plan lowering's column groups: one
+ * weight, one array group, per row tile, so no column split exists) is split too, by the
+ * smallest `s` that also brings each part within a core's crossbars. Computes of
  * other forms are left alone: the split only makes windows smaller, the scheduler's memory model
  * still decides whether everything fits. Partial sums are added in another order than in one
  * accumulation chain (float rounding may differ in the last bits).
@@ -54,7 +57,7 @@ import { targetOf } from '../target';
 import { byteSizeOfType } from '../analysis/workload';
 import { divisors } from '../planning/schedule-plan';
 import { applyPlannedComputeRewrites } from './planned-rewrites';
-import { bodyShape, buildPartCompute, columnForm, coneOf, sideRootsOf, splitLimitsOf, splittableColumnForm, type BodyShape, type ColumnForm } from './split-oversized-computes';
+import { bodyShape, buildPartCompute, columnForm, coneOf, crossbarsOfCompute, sideRootsOf, splitLimitsOf, splittableColumnForm, type BodyShape, type ColumnForm } from './split-oversized-computes';
 import { functionsOf } from '../analysis/functions';
 
 /** One product of an accumulation chain: `spat.wvmm` of a weight tile and a row-tile read. */
@@ -140,9 +143,15 @@ export function planInputChannelSplit(op: Operation, cost: CostModel): InputChan
   const rows = new Set(all.map((r) => r.row)).size;
   const windowBytes = 2 * rows * rowBytes;
   const budget = cost.localMemoryBytes / 2;
-  if (windowBytes <= budget) return undefined;
+  // A compute of more crossbars than a core whose chains cannot be cut by columns (one chain of
+  // column-grouped weights, one array group per row tile) must be cut by channels.
+  const limits = splitLimitsOf(cost);
+  const crossbars = crossbarsOfCompute(op, limits);
+  const oversizedChain = crossbars > limits.crossbarsPerCore && chains.length === 1;
+  if (windowBytes <= budget && !oversizedChain) return undefined;
   const options = divisors(ranges.length).filter((d) => d > 1);
-  const s = options.find((d) => windowBytes / d <= budget) ?? options[options.length - 1];
+  const fits = (d: number): boolean => windowBytes / d <= budget && (!oversizedChain || crossbars / d <= limits.crossbarsPerCore);
+  const s = options.find(fits) ?? options[options.length - 1];
   if (s === undefined) return undefined;
   const per = ranges.length / s;
   const channels = Array.from({ length: s }, (_, p) => [ranges[p * per]![0], ranges[p * per + per - 1]![1]] as const);

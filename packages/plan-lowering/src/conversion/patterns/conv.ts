@@ -86,6 +86,7 @@ export function convPlanPattern(env: LoweringEnv) {
     const denseRows = dense && hasPadding && !planesBehindView(input.value, g);
     const [sh, sw] = win.strides;
     const [dh, dw] = win.dilations;
+    const crossbarsPerCore = env.config.chip_config.core_config.matrix_config.xbar_array_count;
     const khe = windowExtent(win, 0);
     const kwe = windowExtent(win, 1);
     // Padded NHWC rows with a group's channels a multiple of the crossbar rows: every row tile is
@@ -96,7 +97,7 @@ export function convPlanPattern(env: LoweringEnv) {
     // crossbar columns free (one group, no dilation, a patch gathered in one piece).
     const pixels =
       env.pixelPacking && group === 1 && dh === 1 && dw === 1 && !direct
-        ? pixelsPerLane({ kh, kw, cg, cout, strideW: sw, outputW: output.w }, env.crossbar, env.config.chip_config.core_config.local_memory_config.memory_size)
+        ? pixelsPerLane({ kh, kw, cg, cout, strideW: sw, outputW: output.w }, env.crossbar, env.config.chip_config.core_config.local_memory_config.memory_size, env.columnGroups ? crossbarsPerCore : 0)
         : 1;
     const kwp = (pixels - 1) * sw + kwe;
     const k = cg * kh * ((pixels - 1) * sw + kw);
@@ -105,7 +106,20 @@ export function convPlanPattern(env: LoweringEnv) {
     const tiling = tileWeightMatrix(matrix, k, pixels * cout, env.crossbar.rows, env.crossbar.columns);
     if (!tiling.ok) return refuse(env, op, M.unsupportedGeometry('weight', `[${wShape.join(', ')}]`, tiling.message));
     const { rowTiles, colTiles, tiles } = tiling.value;
-    const tileValues = tiles.map((t) => denseConstant(rw, loc, [t.rows, t.cols], t.data));
+    const columns = pixels * cout;
+    // One array group per row tile (its column tiles side by side, one MVM for all of them) where
+    // the convolution has one group and its row tiles fit a core: all its crossbars, or, when
+    // each row tile reads one channel range of one tap (`direct`), those of one row tile (the
+    // scheduler's spat-split-input-channels then splits it over cores by input channels). Else
+    // one weight per tile (spat-split-oversized-computes splits it by column tiles).
+    const oversized = rowTiles * colTiles > crossbarsPerCore;
+    const rowGroups = env.columnGroups && group === 1 && colTiles > 1 && (!oversized || (direct && colTiles <= crossbarsPerCore));
+    const tileValues = rowGroups
+      ? Array.from({ length: rowTiles }, (_, i) => {
+          const t = tiles[i * colTiles]!;
+          return denseConstant(rw, loc, [t.rows, columns], matrix.subarray(t.rowOffset * columns, (t.rowOffset + t.rows) * columns));
+        })
+      : tiles.map((t) => denseConstant(rw, loc, [t.rows, t.cols], t.data));
     const biasValue = bias ? denseConstant(rw, loc, [1, pixels * cout], pixels > 1 ? repeat(bias, pixels) : bias) : undefined;
     const padded = input.layout === 'dense_nchw' ? padDense(rw, loc, input, win.pads, 0, denseRows ? 'rows' : 'planes') : padRowStrips(rw, loc, input, win.pads, 0);
     const ng = (pixels * cout) / group;
@@ -113,6 +127,12 @@ export function convPlanPattern(env: LoweringEnv) {
     // The output columns of group `gi`: per column tile, the partial sums of its row tiles
     // (`slices`, one `[1, rows]` value per row tile) restricted to the group's columns.
     const groupColumns = (bb: BodyBuilder, w: readonly Value[], slices: readonly Value[], gi: number): Value[] => {
+      if (rowGroups) {
+        const chain = bb.sum(slices.map((s, i) => bb.wvmm(w[i]!, s)));
+        // An oversized compute publishes its chain through a concatenation (of one block): the
+        // column form the scheduler's channel split reads.
+        return [oversized ? bb.concatOf(1, [chain]) : chain];
+      }
       const out: Value[] = [];
       const first = gi * ng;
       const last = first + ng;
