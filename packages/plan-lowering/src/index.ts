@@ -10,7 +10,7 @@ export { LowerPlansPass, createLowerPlansPass } from './transforms/spat-lower-pl
 export { lowerPlans, planLoweringPatterns } from './conversion/lower-plans';
 export type { LowerPlansResult } from './conversion/lower-plans';
 export type { LoweringEnv, LowerPlansOptions } from './conversion/lowering-env';
-export { pixelsPerLane, packingCost, MAX_PACKED_PIXELS, MAX_PACKED_TILE_GROWTH, PACKED_LANE_MEMORY_SHARE } from './analysis/pixel-packing';
+export { pixelsPerLane, packingCost, MAX_PACKED_PIXELS, MAX_PACKED_TILE_GROWTH, PACKED_LANE_MEMORY_SHARE, SMALL_PACKED_CROSSBARS } from './analysis/pixel-packing';
 export type { PackingGeometry, PackingCost } from './analysis/pixel-packing';
 export { unfoldConvWeights, constantF32 } from './analysis/conv-weights';
 export type { PatchOrder } from './analysis/conv-weights';

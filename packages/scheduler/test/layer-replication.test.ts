@@ -119,8 +119,8 @@ describe('planReplicatedLayers', () => {
     return out;
   }
 
-  it('gives the free crossbars to replicas where they pack, and the estimate says they shorten an inference (resnet_mini)', () => {
-    const p = plansOf('resnet_mini');
+  it('gives the free crossbars to replicas where they pack, and the estimate says they shorten an inference (mnist-8)', () => {
+    const p = plansOf('mnist-8');
     if (!p) return;
     expect(typeof p.plain).not.toBe('string');
     expect(typeof p.replicated).not.toBe('string');

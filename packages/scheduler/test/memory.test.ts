@@ -279,7 +279,7 @@ describe('lenet5 with little host memory', () => {
 
 describe('lenet5 with 5 KiB of local memory per core', () => {
   it('layer-sequential where line buffers fit no core: exact windows (pieces of host slots), verified and equal to the graph (resnet_mini, 8 KiB)', () => {
-    const m = lowered('resnet_mini');
+    const m = lowerShared('resnet_mini', { target: targetWithLocalMemory(8 * 1024) });
     if (!m) return;
     const reference = run(m.module, m.fn, m.args);
     const r = schedule(m.module, 'layer-sequential', targetWithLocalMemory(8 * 1024));
@@ -293,7 +293,7 @@ describe('lenet5 with 5 KiB of local memory per core', () => {
   });
 
   it('layer-sequential names the compute that fits no core even with its most replicas (4.75 KiB)', () => {
-    const m = lowered('lenet5');
+    const m = lowerShared('lenet5', { target: targetWithLocalMemory(4864) });
     if (!m) return;
     const r = schedule(m.module, 'layer-sequential', targetWithLocalMemory(4864));
     expect(r.report).toBeUndefined();
@@ -301,7 +301,7 @@ describe('lenet5 with 5 KiB of local memory per core', () => {
   });
 
   it('layer-sequential schedules it since its flatten (a reshape) is tiled in chunks: fits, verified, equal to the graph', () => {
-    const m = lowered('lenet5');
+    const m = lowerShared('lenet5', { target: targetWithLocalMemory(5 * 1024) });
     if (!m) return;
     const reference = run(m.module, m.fn, m.args);
     const r = schedule(m.module, 'layer-sequential', targetWithLocalMemory(5 * 1024));

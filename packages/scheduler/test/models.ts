@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FloatType, PassRegistry, ShapedValue, parsePassPipeline, type Operation, type RuntimeValue } from '@raptor-pim/ir-core';
 import { registerLayoutPlannerPasses } from '@raptor-pim/layout-planner';
-import { registerPlanLoweringPasses } from '@raptor-pim/plan-lowering';
+import { TargetKey as LoweringTargetKey, registerPlanLoweringPasses } from '@raptor-pim/plan-lowering';
+import type { Target } from '@raptor-pim/pim-target';
 import { importOnnxModel, readNpy, readOnnxFile, type ImportedModule } from '@raptor-pim/onnx-frontend';
 
 /** The shared/ folder beside the repository checkout (override with RAPTOR_SHARED_DIR). */
@@ -45,14 +46,17 @@ export interface LoweredShared {
  * Imports shared model `name` and runs `spat-plan-layouts,spat-lower-plans` on it (expected to
  * succeed); undefined when the model folder is missing.
  */
-export function lowerShared(name: string, options: { readonly pixelPacking?: boolean } = {}): LoweredShared | undefined {
+export function lowerShared(name: string, options: { readonly pixelPacking?: boolean; readonly target?: Target } = {}): LoweredShared | undefined {
   const imported = importShared(name);
   if (!imported?.module) return undefined;
   const registry = new PassRegistry();
   registerLayoutPlannerPasses(registry);
   registerPlanLoweringPasses(registry);
   const lower = options.pixelPacking === false ? 'spat-lower-plans{pixel-packing=false}' : 'spat-lower-plans';
-  const ok = parsePassPipeline(imported.context, `builtin.module(func.func(spat-plan-layouts,${lower}))`, registry)!.run(imported.module).success;
+  const pm = parsePassPipeline(imported.context, `builtin.module(func.func(spat-plan-layouts,${lower}))`, registry)!;
+  // Plan lowering packs pixels by the target's local memory: a test scheduling for a small core lowers for it too.
+  if (options.target) pm.setContext(LoweringTargetKey, options.target);
+  const ok = pm.run(imported.module).success;
   expect(ok).toBe(true);
   return { module: imported.module, fn: imported.functionName, args: sharedInput(imported, name) };
 }

@@ -540,9 +540,9 @@ const CASES: [string, number, string][] = [];
 for (const [model, kib] of [['lenet5', 24], ['mnist-8', 16], ['mnist-8', 24]] as const) for (const s of STRATEGIES) CASES.push([model, kib, s]);
 
 function scheduleWithWindows(model: string, kib: number, strategy: string): void {
-  const m = lowerShared(model);
-  if (!m) return;
   const capacity = kib * 1024;
+  const m = lowerShared(model, { target: targetWithLocalMemory(capacity) });
+  if (!m) return;
   const reference = run(m.module, m.fn, m.args);
   expect(reference.ok).toBe(true);
   const r = schedule(m.module, strategy, targetWithLocalMemory(capacity));

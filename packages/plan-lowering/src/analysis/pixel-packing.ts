@@ -45,6 +45,13 @@ export const MAX_PACKED_PIXELS = 16;
 export const MAX_PACKED_TILE_GROWTH = 1.25;
 
 /**
+ * Crossbars a packed matrix may take whatever the growth (a quarter of the default core's 64):
+ * small convolutions (resnet18's stem, 2 crossbars unpacked) pack further, the large ones stay
+ * within {@link MAX_PACKED_TILE_GROWTH}.
+ */
+export const SMALL_PACKED_CROSSBARS = 16;
+
+/**
  * The share of a core's local memory a packed lane's patch and result may take (where the
  * unpacked lane takes less): a lane must still fit the small cores the scheduler's memory
  * fallbacks serve (row windows, replicas that hold a few lanes).
@@ -67,7 +74,8 @@ export function packingCost(g: PackingGeometry, pixels: number, crossbar: { read
 /**
  * The pixels per lane of a convolution: among the divisors `p <= limit` of the output width, the
  * one with the fewest MVMs per output pixel whose matrix takes at most
- * {@link MAX_PACKED_TILE_GROWTH} times the unpacked tiles (rounded up) and whose lane takes at
+ * {@link MAX_PACKED_TILE_GROWTH} times the unpacked tiles (rounded up), or at most
+ * {@link SMALL_PACKED_CROSSBARS}, and whose lane takes at
  * most {@link PACKED_LANE_MEMORY_SHARE} of `localMemoryBytes` (or no more than the unpacked
  * lane); ties go to the smaller `p`, and 1 (no packing) unless some `p` strictly saves MVMs
  * (counted per row tile for matrices of at most `groupCrossbars` crossbars).
@@ -76,7 +84,7 @@ export function packingCost(g: PackingGeometry, pixels: number, crossbar: { read
  */
 export function pixelsPerLane(g: PackingGeometry, crossbar: { readonly rows: number; readonly columns: number }, localMemoryBytes: number, groupCrossbars = 0, limit = MAX_PACKED_PIXELS): number {
   const one = packingCost(g, 1, crossbar, groupCrossbars);
-  const maxTiles = Math.ceil(one.tiles * MAX_PACKED_TILE_GROWTH);
+  const maxTiles = Math.max(Math.ceil(one.tiles * MAX_PACKED_TILE_GROWTH), SMALL_PACKED_CROSSBARS);
   const maxBytes = Math.max(one.laneBytes, localMemoryBytes * PACKED_LANE_MEMORY_SHARE);
   let best = one;
   for (let p = 2; p <= Math.min(limit, g.outputW); p++) {
