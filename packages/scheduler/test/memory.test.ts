@@ -394,3 +394,33 @@ describe('replicaCrossbarShortfall', () => {
     expect(message).toMatch(new RegExp(`^the replicas local memory needs take ${needed} crossbars and the target has ${cost.crossbars}; the largest share is #\\d+ \\S+: \\d+ replicas x \\d+ crossbars$`));
   });
 });
+
+describe('streaming windows in whole rows', () => {
+  // Runs crossing row boundaries at varying points alternate between windows of different heights
+  // (resnet18's stem: 7 and 9 input rows), which fragments a core's memory plan; runs of at least
+  // a row are whole rows.
+  it('a window run of at least one row of lanes is a whole number of rows (resnet_mini, 6 to 32 KiB)', () => {
+    const m = lowered('resnet_mini');
+    if (!m) return;
+    let checked = 0;
+    for (const kib of [6, 8, 12, 16, 24, 32]) {
+      const cost = createCostModel(targetWithLocalMemory(kib * 1024));
+      const w = new Workload(m.module.regions[0]!.firstBlock!.firstOp!, cost);
+      for (const n of w.nodes) {
+        const boxes = n.inputs.find((i) => i.window)?.window?.boxesPerLane;
+        if (!boxes || boxes.length < 2) continue;
+        let row = 1;
+        while (row < boxes.length && boxes[row]!.offsets[0] === boxes[0]!.offsets[0]) row++;
+        if (row === boxes.length) continue;
+        for (const replicas of [1, 2]) {
+          if (n.lanes % replicas !== 0) continue;
+          const f = placedFootprint(w, n, replicas, 'window', cost);
+          if (f.windowRounds === undefined || f.exactWindows || f.windowRounds < row) continue;
+          expect(f.windowRounds % row).toBe(0);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+});

@@ -474,7 +474,40 @@ export function placedFootprint(
     if (exactOne.bodyBytes > cost.localMemoryBytes) return { ...one, windows, windowRounds: 1 };
     return { ...longestRun(exactAt, exactOne, rounds, cost), windows, exactWindows: true };
   }
-  return { ...longestRun(at, one, rounds, cost), windows };
+  return { ...rowAlignedRun(node, at, longestRun(at, one, rounds, cost)), windows };
+}
+
+/**
+ * The lanes of a row of `node`'s windows: how many leading lanes read boxes at the same offset
+ * of the windowed input's leading dimension (a convolution's lanes of one output row read the
+ * same input rows), or 1 when the windows give no such period.
+ */
+function windowRowLanes(node: WorkloadNode): number {
+  for (const input of node.inputs) {
+    const boxes = input.window?.boxesPerLane;
+    if (!boxes || boxes.length < 2 || !boxes[0]!.offsets.length) continue;
+    const first = boxes[0]!.offsets[0]!;
+    let n = 1;
+    while (n < boxes.length && boxes[n]!.offsets[0] === first) n++;
+    return n < boxes.length ? n : 1;
+  }
+  return 1;
+}
+
+/**
+ * `run` shortened to whole rows of lanes (a multiple of a row, or a divisor of it) when that keeps
+ * at least half its length: runs that cross row boundaries at varying points alternate between
+ * windows of different heights (resnet18's stem: 7 and 9 input rows), which fragments the core's
+ * memory plan; row-aligned runs all take windows of one size. A shorter run still fits (the
+ * footprint grows with the run length).
+ */
+function rowAlignedRun(node: WorkloadNode, at: (span: number) => ReplicaFootprint, run: ReplicaFootprint & { windowRounds: number }): ReplicaFootprint & { windowRounds: number } {
+  const row = windowRowLanes(node);
+  const span = run.windowRounds;
+  if (row <= 1 || span <= 1) return run;
+  const aligned = span >= row ? Math.floor(span / row) * row : Math.max(...divisors(row).filter((d) => d <= span));
+  if (aligned === span || aligned * 2 < span) return run;
+  return { ...at(aligned), windowRounds: aligned };
 }
 
 /** The longest run of rounds (and its footprint) whose footprint fits, given that one round fits: the footprint grows with the run length. */
