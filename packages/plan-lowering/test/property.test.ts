@@ -6,8 +6,8 @@
  * random crossbars (2..8 rows x 2..6 columns) so that every conv is cut into several tiles.
  */
 import * as fc from 'fast-check';
-import { FloatType, MLIRContext, ShapedValue, parseSourceString, type Operation } from '@raptor-pim/ir-core';
-import { registerSpatialDialect } from '@raptor-pim/spatial-dialect';
+import { FloatType, MLIRContext, RankedTensorType, ShapedValue, parseSourceString, type Operation } from '@raptor-pim/ir-core';
+import { WvmmOp, registerSpatialDialect } from '@raptor-pim/spatial-dialect';
 import { interpret, runPipeline, targetWithCrossbar, worstRatio } from './helpers';
 
 jest.setTimeout(300_000);
@@ -175,4 +175,40 @@ it('max_pool2d: same outputs before and after lowering (random geometry and layo
     }),
     { numRuns: 60, seed: 20261202 },
   );
+});
+
+describe('column groups of convolutions larger than a core', () => {
+  /** The weights' shapes of the lowered batch of a 3x3 row-strip conv (cin -> cout) on 2x2 crossbars, outputs checked. */
+  function loweredWeightShapes(cin: number, cout: number): number[][] {
+    const inShape = [1, cin, 4, 4];
+    const outShape = [1, cout, 4, 4];
+    const wShape = [cout, cin, 3, 3];
+    const weight = values(wShape.reduce((a, b) => a * b, 1), 7);
+    const c = { groups: 1, sh: 1, sw: 1, dh: 1, dw: 1, pads: [1, 1, 1, 1], bias: false };
+    const text = wrap('strips', inShape, outShape, (input, record) => `  %wc = arith.constant dense<${nested(weight, wShape)}> : ${t4(wShape)}\n` + convLine(input, record, c, inShape, wShape, outShape, []), 1);
+    checkBeforeAfter(text, inShape, 2, 2, 3);
+    const ctx = new MLIRContext();
+    registerSpatialDialect(ctx);
+    const module = parseSourceString(ctx, text) as Operation;
+    expect(runPipeline(module, 'builtin.module(func.func(spat-lower-plans))', targetWithCrossbar(2, 2)).success).toBe(true);
+    const shapes: number[][] = [];
+    module.walk((op) => {
+      if (WvmmOp.match(op)) shapes.push([...((op.getOperand(0).type as RankedTensorType).shape as number[])]);
+    });
+    return shapes;
+  }
+
+  it('keeps one weight per crossbar tile where no input-channel split brings the row tiles within a core (one channel range)', () => {
+    // 2 channels on 2-row crossbars: 9 row tiles (one per tap), 8 column tiles, 72 crossbars > 64.
+    const shapes = loweredWeightShapes(2, 16);
+    expect(shapes.length).toBeGreaterThan(0);
+    for (const [r, c] of shapes) expect(r! <= 2 && c! <= 2).toBe(true);
+  });
+
+  it('groups the column tiles where a split over input channels fits a core', () => {
+    // 4 channels: 18 row tiles x 6 column tiles = 108 crossbars; two channel parts of 54 fit.
+    const shapes = loweredWeightShapes(4, 12);
+    expect(shapes.length).toBe(18);
+    for (const [r, c] of shapes) expect([r, c]).toEqual([2, 12]);
+  });
 });

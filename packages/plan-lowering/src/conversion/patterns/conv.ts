@@ -12,7 +12,9 @@
  * pixel form. Where the filters leave crossbar columns free, a lane computes `p` adjacent pixels
  * of an output row with one set of MVMs (`analysis/pixel-packing.ts`: the packed patch, the
  * filters repeated and shifted in the matrix) and publishes their `[p, Cout]` vectors (the
- * pixel form with `p` pixels per slot; option `pixel-packing=false` of the pass turns it off). Forms (spatial-layouts.md): dense -> dense (then the strips are materialized
+ * pixel form with `p` pixels per slot; option `pixel-packing=false` of the pass turns it off).
+ * A row tile spans all its column tiles as one weight (one MVM) where that fits (option
+ * `column-groups`). Forms (spatial-layouts.md): dense -> dense (then the strips are materialized
  * dense), dense -> row strips (gate `canLowerConvPlanToRowStrip`), row strips -> row strips
  * (gate `canConsumeAndProduceRowStrip`).
  */
@@ -35,6 +37,16 @@ function repeat(values: Float32Array, times: number): Float32Array {
   const out = new Float32Array(values.length * times);
   for (let t = 0; t < times; t++) out.set(values, t * values.length);
   return out;
+}
+
+/**
+ * True when some split of a direct convolution's `ranges` input-channel ranges into equal parts
+ * (spat-split-input-channels) brings each part's crossbars (`rowTiles * colTiles / s`) within a
+ * core's.
+ */
+function channelSplitFits(ranges: number, rowTiles: number, colTiles: number, crossbarsPerCore: number): boolean {
+  for (let s = 2; s <= ranges; s++) if (ranges % s === 0 && (rowTiles / s) * colTiles <= crossbarsPerCore) return true;
+  return false;
 }
 
 const ints = (a: { values: readonly (number | bigint)[] }): number[] => a.values.map(Number);
@@ -109,11 +121,11 @@ export function convPlanPattern(env: LoweringEnv) {
     const columns = pixels * cout;
     // One array group per row tile (its column tiles side by side, one MVM for all of them) where
     // the convolution has one group and its row tiles fit a core: all its crossbars, or, when
-    // each row tile reads one channel range of one tap (`direct`), those of one row tile (the
-    // scheduler's spat-split-input-channels then splits it over cores by input channels). Else
-    // one weight per tile (spat-split-oversized-computes splits it by column tiles).
+    // each row tile reads one channel range of one tap (`direct`) and a split of those ranges
+    // fits a core (the scheduler's spat-split-input-channels then splits it over cores by input
+    // channels). Else one weight per tile (spat-split-oversized-computes splits it by column tiles).
     const oversized = rowTiles * colTiles > crossbarsPerCore;
-    const rowGroups = env.columnGroups && group === 1 && colTiles > 1 && (!oversized || (direct && colTiles <= crossbarsPerCore));
+    const rowGroups = env.columnGroups && group === 1 && colTiles > 1 && (!oversized || (direct && channelSplitFits(cg / env.crossbar.rows, rowTiles, colTiles, crossbarsPerCore)));
     const tileValues = rowGroups
       ? Array.from({ length: rowTiles }, (_, i) => {
           const t = tiles[i * colTiles]!;
