@@ -7,7 +7,8 @@
  * filters `p` times, shifted by the stride (`unfoldConvWeights` with `pack`). Adjacent patches
  * overlap, so the packed patch has fewer rows than `p` patches, and the `p * Cout` columns fill
  * crossbars that `Cout` alone would leave partly empty: resnet18's 7x7 stem (K = 147, Cout = 64)
- * takes 2 MVMs for 2 pixels instead of 4 on the same 2 crossbars.
+ * takes 2 MVMs for 2 pixels instead of 4 on the same 2 crossbars, and with column groups (one MVM
+ * per row tile) 4 MVMs for 8 pixels on 16 crossbars, the packing the lowering picks.
  */
 
 /** The geometry that decides the packing of a convolution. */

@@ -38,7 +38,7 @@ export interface LoweringEnv {
   loweredMaterializations: number;
 }
 
-/** A fresh environment for `config` (pixel packing on unless `options.pixelPacking` is false). */
+/** A fresh environment for `config` (pixel packing and column groups on unless `options` turns them off). */
 export function createLoweringEnv(config: HardwareConfig, crossbar: CrossbarShape, options: LowerPlansOptions = {}): LoweringEnv {
   return { config, crossbar, pixelPacking: options.pixelPacking ?? true, columnGroups: options.columnGroups ?? true, failed: false, loweredPlans: 0, loweredMaterializations: 0 };
 }

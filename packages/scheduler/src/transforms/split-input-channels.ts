@@ -115,7 +115,8 @@ function tileRead(read: Value, shape: BodyShape): TileRead | undefined {
 
 /** The channel split of `op` for `cost`, or undefined when it has no such form or needs none. Changes nothing. */
 export function planInputChannelSplit(op: Operation, cost: CostModel): InputChannelSplitPlan | undefined {
-  const splittable = splittableColumnForm(op, splitLimitsOf(cost));
+  const limits = splitLimitsOf(cost);
+  const splittable = splittableColumnForm(op, limits);
   if (typeof splittable === 'string') return undefined;
   const { shape, form } = splittable;
   const chains: ChainLeaf[][] = [];
@@ -145,7 +146,6 @@ export function planInputChannelSplit(op: Operation, cost: CostModel): InputChan
   const budget = cost.localMemoryBytes / 2;
   // A compute of more crossbars than a core whose chains cannot be cut by columns (one chain of
   // column-grouped weights, one array group per row tile) must be cut by channels.
-  const limits = splitLimitsOf(cost);
   const crossbars = crossbarsOfCompute(op, limits);
   const oversizedChain = crossbars > limits.crossbarsPerCore && chains.length === 1;
   if (windowBytes <= budget && !oversizedChain) return undefined;

@@ -113,12 +113,12 @@ export function convPlanPattern(env: LoweringEnv) {
         : 1;
     const kwp = (pixels - 1) * sw + kwe;
     const k = cg * kh * ((pixels - 1) * sw + kw);
+    const columns = pixels * cout;
     const order = dense ? (denseRows ? 'row-channel' : 'channel-major') : 'position-major';
     const matrix = unfoldConvWeights(weights, wShape, order, pixels > 1 ? { pixels, stride: sw } : undefined);
-    const tiling = tileWeightMatrix(matrix, k, pixels * cout, env.crossbar.rows, env.crossbar.columns);
+    const tiling = tileWeightMatrix(matrix, k, columns, env.crossbar.rows, env.crossbar.columns);
     if (!tiling.ok) return refuse(env, op, M.unsupportedGeometry('weight', `[${wShape.join(', ')}]`, tiling.message));
     const { rowTiles, colTiles, tiles } = tiling.value;
-    const columns = pixels * cout;
     // One array group per row tile (its column tiles side by side, one MVM for all of them) where
     // the convolution has one group and its row tiles fit a core: all its crossbars, or, when
     // each row tile reads one channel range of one tap (`direct`) and a split of those ranges
@@ -132,9 +132,9 @@ export function convPlanPattern(env: LoweringEnv) {
           return denseConstant(rw, loc, [t.rows, columns], matrix.subarray(t.rowOffset * columns, (t.rowOffset + t.rows) * columns));
         })
       : tiles.map((t) => denseConstant(rw, loc, [t.rows, t.cols], t.data));
-    const biasValue = bias ? denseConstant(rw, loc, [1, pixels * cout], pixels > 1 ? repeat(bias, pixels) : bias) : undefined;
+    const biasValue = bias ? denseConstant(rw, loc, [1, columns], pixels > 1 ? repeat(bias, pixels) : bias) : undefined;
     const padded = input.layout === 'dense_nchw' ? padDense(rw, loc, input, win.pads, 0, denseRows ? 'rows' : 'planes') : padRowStrips(rw, loc, input, win.pads, 0);
-    const ng = (pixels * cout) / group;
+    const ng = columns / group;
     const inputs = biasValue ? [padded.value, biasValue] : [padded.value];
     // The output columns of group `gi`: per column tile, the partial sums of its row tiles
     // (`slices`, one `[1, rows]` value per row tile) restricted to the group's columns.
