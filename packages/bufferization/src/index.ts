@@ -17,7 +17,7 @@ export { bufferizeCoreBody, byteSizeOf, elementBytes } from './conversion/buffer
 export type { BufferizeCounts } from './conversion/bufferize-core';
 export { shrinkBuffersToAccesses } from './conversion/shrink-buffers';
 export type { ShrinkCounts } from './conversion/shrink-buffers';
-export { forwardCopiesThroughTemporaries, forwardWholeCopies } from './conversion/forward-copies';
+export { boxOf, forwardCopiesThroughTemporaries, forwardSliceCopiesToViews, forwardWholeCopies } from './conversion/forward-copies';
 export { byteAccessesOf, resolveByteAccess } from './analysis/byte-accesses';
 export type { ByteAccess, ResolvedAccess } from './analysis/byte-accesses';
 export { alignUp, livesOverlap, liveBytesLowerBound, planMemory } from './analysis/memory-plan';

@@ -5,7 +5,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { printOperation } from '@raptor-pim/ir-core';
-import { forwardCopiesThroughTemporaries, PimBufferizePass, PimPlanMemoryPass, type BufferizeReport, type ModuleMemoryReport } from '../src';
+import fc from 'fast-check';
+import { boxOf, forwardCopiesThroughTemporaries, forwardSliceCopiesToViews, PimBufferizePass, PimPlanMemoryPass, type BufferizeReport, type ModuleMemoryReport } from '../src';
 import { FIXTURES, parseOk, randomInputs, readFixture, runPim, runPipeline } from './support/harness';
 
 const CASES = fs.readdirSync(path.join(FIXTURES, 'tensor-streams')).filter((f) => f.endsWith('.mlir'));
@@ -125,5 +126,88 @@ describe('forwardCopiesThroughTemporaries', () => {
       expect(forwardCopiesThroughTemporaries(bodyOf(module))).toBe(0);
       expect(printOperation(module)).toMatch(/memref<1x4xf32>/);
     }
+  });
+});
+
+it('the MVM inputs of a gathered patch read it in place (patch-tiles.mlir: two memref.subview, no 1x4 buffer)', () => {
+  const module = parseOk(readFixture('tensor-streams/patch-tiles.mlir'));
+  let buf: BufferizeReport | undefined;
+  const r = runPipeline(module, 'pim-bufferize,pim-plan-memory,pim-verify-memory', [() => new PimBufferizePass({ onReport: (x) => (buf = x) })]);
+  expect(r.diagnostics.map((d) => d.message)).toEqual([]);
+  expect(buf!.slicesViewed).toBe(2);
+  const printed = printOperation(module);
+  expect(printed).not.toMatch(/memref<1x4xf32>[^,]/);
+  expect(printed).toMatch(/memref\.subview %\w+\[0, 4\] \[1, 4\] \[1, 1\] : memref<2x8xf32> to memref<1x4xf32, strided<\[8, 1\], offset: 4>>/);
+  expect(printed).toMatch(/memref\.subview %\w+\[1, 0\] \[1, 4\] \[1, 1\] : memref<2x8xf32> to memref<1x4xf32, strided<\[8, 1\], offset: 8>>/);
+});
+
+describe('forwardSliceCopiesToViews', () => {
+  /** A core copying 16 bytes of %w from byte `from` into %t, then `between`, then an MVM reading %t, then `after`. */
+  const core = (from: number, between: string, after: string, read = '%1 = pim.vmm[%warg](%t, %o) : (tensor<4x3xf32>, memref<1x4xf32>, memref<1x3xf32>) -> memref<1x3xf32>'): string => `module {
+  func.func @main(%arg0: memref<3x8xf32>, %arg1: memref<1x3xf32>) {
+    %cst = arith.constant dense<1.000000e+00> : tensor<4x3xf32>
+    pim.core [%warg] = [%cst] coreId 0 : [tensor<4x3xf32>] -> () {
+      %c0 = arith.constant 0 : index
+      %c${from} = arith.constant ${from} : index
+      %w = memref.alloc() : memref<3x8xf32>
+      %l = pim.memcp_hd[%c0, %c0](%w, %arg0) {size = 96 : i32} : memref<3x8xf32>, memref<3x8xf32> -> memref<3x8xf32>
+      %t = memref.alloc() : memref<1x4xf32>
+      %0 = pim.memcp[%c0, %c${from}](%t, %w) {size = 16 : i32} : memref<1x4xf32>, memref<3x8xf32> -> memref<1x4xf32>
+      %o = memref.alloc() : memref<1x3xf32>
+      ${between}
+      ${read}
+      ${after}
+      %s = pim.memcp_dh[%c0, %c0](%arg1, %o) {size = 12 : i32} : memref<1x3xf32>, memref<1x3xf32> -> memref<1x3xf32>
+      pim.halt
+    }
+    return
+  }
+}`;
+  const bodyOf = (module: ReturnType<typeof parseOk>) => module.regions[0]!.firstBlock!.firstOp!.regions[0]!.firstBlock!.operations.find((o) => o.name === 'pim.core')!.regions[0]!.firstBlock!;
+  const later = '%k = pim.memcp_dh[%c0, %c0](%arg0, %w) {size = 96 : i32} : memref<3x8xf32>, memref<3x8xf32> -> memref<3x8xf32>';
+
+  it('a slice inside one row is one memref.subview; one across rows is a collapse, a subview and an expand', () => {
+    for (const [from, view] of [
+      [48, /memref\.subview %\w+\[1, 4\] \[1, 4\] \[1, 1\] : memref<3x8xf32> to memref<1x4xf32, strided<\[8, 1\], offset: 12>>/],
+      [24, /memref\.subview %\w+\[6\] \[4\] \[1\] : memref<24xf32> to memref<4xf32, strided<\[1\], offset: 6>>/],
+    ] as const) {
+      const module = parseOk(core(from, '', later));
+      expect(forwardSliceCopiesToViews(bodyOf(module))).toBe(1);
+      const printed = printOperation(module);
+      expect(printed).toMatch(view);
+      expect(printed).not.toMatch(/pim\.memcp\[%c0, %c\d+\]\(%\w+, %\w+\) \{size = 16/);
+      expect(printed).not.toMatch(/memref\.alloc\(\) : memref<1x4xf32>/);
+    }
+  });
+
+  it('leaves the copy when the source is written before the MVM, would outlive its last use, or the copy is read otherwise', () => {
+    const write = '%x = pim.memcp_hd[%c0, %c0](%w, %arg0) {size = 16 : i32} : memref<3x8xf32>, memref<3x8xf32> -> memref<3x8xf32>';
+    const byteRead = '%1 = pim.memcp_dh[%c0, %c0](%arg1, %t) {size = 12 : i32} : memref<1x3xf32>, memref<1x4xf32> -> memref<1x3xf32>';
+    for (const text of [core(48, write, later), core(48, '', ''), core(48, '', later, byteRead)]) {
+      const module = parseOk(text);
+      expect(forwardSliceCopiesToViews(bodyOf(module))).toBe(0);
+      expect(printOperation(module)).toMatch(/memref<1x4xf32>/);
+    }
+  });
+
+  it('boxOf: the box holds exactly the elements of the range, in row-major order (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 4 }), fc.nat(), fc.nat(), (shape, a, b) => {
+        const total = shape.reduce((x, y) => x * y, 1);
+        const offset = a % total;
+        const count = 1 + (b % (total - offset));
+        const box = boxOf(shape, offset, count);
+        // Brute force: the elements of every box candidate in row-major order.
+        const strides = shape.map((_, d) => shape.slice(d + 1).reduce((x, y) => x * y, 1));
+        const inBox = (i: number): boolean => box !== undefined && shape.every((_, d) => {
+          const idx = Math.floor(i / strides[d]!) % shape[d]!;
+          return idx >= box.offsets[d]! && idx < box.offsets[d]! + box.sizes[d]!;
+        });
+        const elements = Array.from({ length: total }, (_, i) => i).filter(inBox);
+        if (box) expect(elements).toEqual(Array.from({ length: count }, (_, i) => offset + i));
+        // A range of whole trailing rows, or of one row, always has a box.
+        if (count === 1 || (offset % shape[shape.length - 1]! === 0 && count % shape[shape.length - 1]! === 0 && count <= shape[shape.length - 1]!)) expect(box).toBeDefined();
+      }),
+    );
   });
 });

@@ -11,11 +11,11 @@
  *   inside its allocation, for every lane of a batch;
  * - `pim.local_memory_size` covers every allocation.
  */
-import { DenseArrayAttr, IntegerAttr, WalkOrder, printType, type Operation, type Value } from '@raptor-pim/ir-core';
+import { DenseArrayAttr, IntegerAttr, MemRefType, WalkOrder, printType, type Attribute, type Operation, type Value } from '@raptor-pim/ir-core';
 import { CoreBatchOp } from '@raptor-pim/pim-dialect';
 import type { HardwareConfig } from '@raptor-pim/pim-target';
-import { AllocOp } from '@raptor-pim/upstream-dialects';
-import { byteSizeOf } from '../conversion/bufferize-core';
+import { AllocOp, SubViewOp } from '@raptor-pim/upstream-dialects';
+import { byteSizeOf, elementBytes } from '../conversion/bufferize-core';
 import { byteAccessesOf, resolveByteAccess } from './byte-accesses';
 import { isBufferView } from '../conversion/forward-copies';
 import { BufferizationMessages as M } from '../diagnostics';
@@ -30,6 +30,8 @@ interface Recorded {
   readonly bytes: number;
   readonly start: number;
   readonly end: number;
+  /** For a slice view of the allocation: how accesses through it name it. */
+  readonly label?: string;
 }
 
 function describeAlloc(ordinal: number, op: Operation): string {
@@ -104,6 +106,20 @@ export function verifyStreamMemory(stream: Operation, config: HardwareConfig): b
       // A view of an allocation (forwarded copies) is the same bytes from byte 0.
       const viewed = isBufferView(inner) ? allocs.get(inner.getOperand(0)) : undefined;
       if (viewed) allocs.set(inner.getResult(0), viewed);
+      // A slice view (forwarded slice copies): its bytes inside its source's, accesses from its own byte 0.
+      const sliced = inner.definition === SubViewOp ? allocs.get(inner.getOperand(0)) : undefined;
+      if (sliced) {
+        const range = subviewByteRange(inner);
+        if (!range) fail(inner, M.notStatic(core, inner.name, 'the slice of its source'));
+        else if (range.offset < 0 || range.offset + range.size > sliced.bytes)
+          fail(inner, M.accessOutside(core, describeAlloc(sliced.ordinal, sliced.op), inner.name, range.offset, range.offset + range.size, sliced.bytes));
+        else
+          allocs.set(inner.getResult(0), {
+            ...sliced,
+            bytes: range.size,
+            label: `the slice [${range.offset}, ${range.offset + range.size}) of ${sliced.label ?? describeAlloc(sliced.ordinal, sliced.op)}`,
+          });
+      }
       for (let i = 0; i < inner.numOperands; i++) {
         const r = allocs.get(inner.getOperand(i));
         if (!r || inner === r.op) continue;
@@ -121,11 +137,37 @@ export function verifyStreamMemory(stream: Operation, config: HardwareConfig): b
           break;
         }
         if (range.offset < 0 || range.offset + range.size > r.bytes) {
-          fail(op, M.accessOutside(core, describeAlloc(r.ordinal, r.op), op.name, range.offset, range.offset + range.size, r.bytes));
+          fail(op, M.accessOutside(core, r.label ?? describeAlloc(r.ordinal, r.op), op.name, range.offset, range.offset + range.size, r.bytes));
           break;
         }
       }
     }
   }
   return ok;
+}
+
+/**
+ * The bytes a static `memref.subview` of a row-major buffer spans (from its first to its last
+ * element), relative to its source's first byte; undefined for dynamic or non-row-major ones.
+ */
+function subviewByteRange(op: Operation): { offset: number; size: number } | undefined {
+  const view = SubViewOp.match(op);
+  const source = op.getOperand(0).type;
+  if (!view || view.offsets.length > 0 || view.sizes.length > 0 || view.strides.length > 0 || !(source instanceof MemRefType) || source.layout !== undefined) return undefined;
+  const ints = (a: Attribute): number[] => (a instanceof DenseArrayAttr ? (a.values as readonly (number | bigint)[]).map(Number) : []);
+  const offsets = ints(view.static_offsets);
+  const sizes = ints(view.static_sizes);
+  const steps = ints(view.static_strides);
+  const eb = elementBytes(source.elementType);
+  const rank = source.shape.length;
+  if (eb === undefined || offsets.length !== rank || sizes.length !== rank || steps.length !== rank || sizes.some((n) => n <= 0)) return undefined;
+  let first = 0;
+  let last = 0;
+  let stride = 1;
+  for (let d = rank - 1; d >= 0; d--) {
+    first += offsets[d]! * stride;
+    last += (offsets[d]! + (sizes[d]! - 1) * steps[d]!) * stride;
+    stride *= source.shape[d]!;
+  }
+  return { offset: first * eb, size: (last - first + 1) * eb };
 }

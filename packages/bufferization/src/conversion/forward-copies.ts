@@ -12,9 +12,9 @@
  * ({@link bufferViewAliases}).
  */
 import { ConstantOp, IntegerAttr, MemRefType, OpBuilder, type Block, type OpOperand, type Operation, type Value } from '@raptor-pim/ir-core';
-import { MemcpOp } from '@raptor-pim/pim-dialect';
-import { AllocOp, CollapseShapeOp, ExpandShapeOp, createCollapseShape, createExpandShape } from '@raptor-pim/upstream-dialects';
-import { byteSizeOf } from './bufferize-core';
+import { MemcpOp, VMMOp, getPimDestination } from '@raptor-pim/pim-dialect';
+import { AllocOp, CollapseShapeOp, ExpandShapeOp, SubViewOp, createCollapseShape, createExpandShape, computeRankReductionMask, createSubView, stridedLayout } from '@raptor-pim/upstream-dialects';
+import { byteSizeOf, elementBytes } from './bufferize-core';
 
 function isConstantZero(v: Value): boolean {
   return constantIndex(v) === 0;
@@ -26,12 +26,13 @@ export function isBufferView(op: Operation): boolean {
 }
 
 /**
- * The values aliasing the buffer used by `use`: the result of a view op of it (the
+ * The values aliasing the buffer used by `use`: the result of a view op of it (or of a
+ * `memref.subview`, {@link forwardSliceCopiesToViews}; the
  * `aliasesOf` option of ir-core's `getLiveIntervals`, so a buffer stays live while a view of it
  * is used).
  */
 export function bufferViewAliases(use: OpOperand): readonly Value[] {
-  return use.index === 0 && isBufferView(use.owner) ? [use.owner.getResult(0)] : [];
+  return use.index === 0 && (isBufferView(use.owner) || use.owner.definition === SubViewOp) ? [use.owner.getResult(0)] : [];
 }
 
 /** True when a buffer of type `to` can be a view of every byte of a buffer of type `from`. */
@@ -140,7 +141,7 @@ function constantIndex(v: Value): number | undefined {
 /** The buffer a view chain starts from (`memref.collapse_shape` / `expand_shape` followed back). */
 function rootBuffer(v: Value): Value {
   let r = v;
-  while (r.definingOp && isBufferView(r.definingOp)) r = r.definingOp.getOperand(0);
+  while (r.definingOp && (isBufferView(r.definingOp) || r.definingOp.definition === SubViewOp)) r = r.definingOp.getOperand(0);
   return r;
 }
 
@@ -214,4 +215,142 @@ export function forwardCopiesThroughTemporaries(body: Block): number {
     op = next;
   }
   return dropped;
+}
+
+/** True when `op` may write bytes of a buffer whose root is `root` (its destination is a view of it, or it has regions). */
+function mayWriteRoot(op: Operation, root: Value): boolean {
+  if (op.regions.length > 0) return true;
+  const dst = getPimDestination(op);
+  return dst !== undefined && rootBuffer(dst) === root;
+}
+
+/**
+ * Slice copies read in place: a local buffer `%t` filled whole by one `pim.memcp[0, %a](%t, %x)`
+ * (its first use) and then only read as the input of `pim.vmm`s becomes a view of `%x`'s bytes
+ * `[%a, %a + bytes(%t))` (`memref.collapse_shape` of `%x` to one dimension, `memref.subview`,
+ * `memref.expand_shape` to `%t`'s shape): the copy and the buffer are dropped, and the MVM reads
+ * its input where the copy read it. spat-to-pim emits such copies for every crossbar tile of a
+ * gathered convolution patch (`lmv` then `mvmul`); the view is contiguous, as an MVM input must
+ * be. Only where nothing writes `%x`'s buffer from the copy to the last read, and where the view
+ * does not keep `%x`'s buffer live longer than it already is (the memory plan's peak never grows).
+ * Returns how many copies were dropped.
+ */
+export function forwardSliceCopiesToViews(body: Block): number {
+  const positions = new Map<Operation, number>();
+  const ops: Operation[] = [];
+  for (let op = body.firstOp; op; op = op.next) {
+    positions.set(op, ops.length);
+    ops.push(op);
+  }
+  /** Last position of a use of `v` or of a view of it (top-level ops of `body`), before this rewrite adds views. */
+  const lastUses = new Map<Value, number>();
+  const lastUseOfRoot = (root: Value): number => {
+    let last = lastUses.get(root);
+    if (last === undefined) lastUses.set(root, (last = lastUse(root)));
+    return last;
+  };
+  const lastUse = (v: Value, seen = new Set<Value>()): number => {
+    let last = -1;
+    if (seen.has(v)) return last;
+    seen.add(v);
+    for (let u = v.firstUse; u; u = u.nextUse) {
+      const top = inBody(body, u.owner);
+      const at = top ? positions.get(top) : undefined;
+      if (at === undefined) return Infinity;
+      last = Math.max(last, at);
+      if (u.index === 0 && (isBufferView(u.owner) || u.owner.definition === SubViewOp)) last = Math.max(last, lastUse(u.owner.getResult(0), seen));
+    }
+    return last;
+  };
+  let dropped = 0;
+  for (const op of ops) {
+    if (!MemcpOp.match(op) || !op.parent) continue;
+    const t = op.getOperand(0);
+    const x = op.getOperand(1);
+    const tType = t.type;
+    const xType = x.type;
+    const alloc = t.definingOp;
+    if (!(tType instanceof MemRefType) || !(xType instanceof MemRefType) || alloc?.definition !== AllocOp || alloc.parent !== body) continue;
+    if (tType.layout !== undefined || xType.layout !== undefined || tType.elementType !== xType.elementType || tType.memorySpace !== xType.memorySpace) continue;
+    const root = rootBuffer(x);
+    if (root === t || root.definingOp?.definition !== AllocOp || root.definingOp.parent !== body) continue;
+    const bytes = byteSizeOf(tType);
+    const eb = elementBytes(tType.elementType);
+    const size = op.getProperty('size');
+    const a = constantIndex(op.getOperand(3));
+    if (bytes === undefined || eb === undefined || !(size instanceof IntegerAttr) || Number(size.value) !== bytes || constantIndex(op.getOperand(2)) !== 0) continue;
+    if (a === undefined || a % eb !== 0 || a + bytes > (byteSizeOf(xType) ?? 0)) continue;
+    // Every other use of %t reads it as an MVM input, after the copy.
+    const at = positions.get(op)!;
+    let last = -1;
+    let reads = true;
+    for (let u = t.firstUse; u && reads; u = u.nextUse) {
+      if (u.owner === op) continue;
+      const p = positions.get(u.owner);
+      reads = u.owner.definition === VMMOp && u.index === 1 && p !== undefined && p > at;
+      if (reads) last = Math.max(last, p!);
+    }
+    if (!reads || last < 0 || lastUseOfRoot(root) < last) continue;
+    let clean = true;
+    for (let p = at + 1; p < last && clean; p++) clean = !mayWriteRoot(ops[p]!, root);
+    if (!clean) continue;
+    const view = sliceView(x, a / eb, tType, op);
+    if (!view) continue;
+    t.replaceAllUsesWith(view);
+    op.erase();
+    alloc.erase();
+    dropped++;
+  }
+  return dropped;
+}
+
+/**
+ * A view of `count(type)` elements of contiguous `src` from element `offset`, shaped as `type`,
+ * built before `at`: one `memref.subview` where the elements are a box of `src` (leading
+ * indices fixed, one dimension's range, the trailing dimensions whole) that `type`'s shape is a
+ * rank reduction of, else `src` collapsed to one dimension, sliced and expanded to `type`'s shape.
+ */
+function sliceView(src: Value, offset: number, type: MemRefType, at: Operation): Value | undefined {
+  const b = OpBuilder.before(at);
+  const from = src.type as MemRefType;
+  const n = type.shape.reduce((x, y) => x * y, 1);
+  const box = boxOf(from.shape, offset, n);
+  const dropped = box ? computeRankReductionMask(box.sizes, type.shape) : undefined;
+  if (box && dropped) {
+    // memref.subview's rank reduction: the kept dimensions keep the source's strides.
+    const strides = canonicalStrides(from.shape).filter((_, d) => !dropped.has(d));
+    const result = MemRefType.get(type.context, type.shape, type.elementType, stridedLayout(type.context, { strides, offset }), type.memorySpace);
+    return createSubView(b, at.location, src, box.offsets, box.sizes, box.sizes.map(() => 1), result);
+  }
+  const flat = from.shape.length === 1 ? src : createCollapseShape(b, at.location, src, [from.shape.map((_, d) => d)]);
+  if (!flat) return undefined;
+  const slice = createSubView(b, at.location, flat, [offset], [n], [1]);
+  return type.shape.length === 1 ? slice : createExpandShape(b, at.location, slice, [type.shape.map((_, d) => d)], type.shape);
+}
+
+/** Row-major strides of `shape`, in elements. */
+function canonicalStrides(shape: readonly number[]): number[] {
+  const strides = new Array<number>(shape.length).fill(1);
+  for (let d = shape.length - 2; d >= 0; d--) strides[d] = strides[d + 1]! * shape[d + 1]!;
+  return strides;
+}
+
+/**
+ * The box of `shape` (row-major) holding elements `[offset, offset + count)`: leading indices
+ * fixed, a range of one dimension `j`, the dimensions after `j` whole (the innermost such `j`);
+ * undefined when the range is not one.
+ */
+export function boxOf(shape: readonly number[], offset: number, count: number): { offsets: number[]; sizes: number[] } | undefined {
+  const strides = canonicalStrides(shape);
+  for (let j = shape.length - 1; j >= 0; j--) {
+    const st = strides[j]!;
+    if (count % st !== 0 || offset % st !== 0) continue;
+    const m = count / st;
+    const start = (offset / st) % shape[j]!;
+    if (start + m > shape[j]!) continue;
+    const offsets = shape.map((dim, d) => (d < j ? Math.floor(offset / strides[d]!) % dim : d === j ? start : 0));
+    const sizes = shape.map((dim, d) => (d < j ? 1 : d === j ? m : dim));
+    return { offsets, sizes };
+  }
+  return undefined;
 }

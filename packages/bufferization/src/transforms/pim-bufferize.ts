@@ -8,7 +8,7 @@ import { FuncOp, Pass, type Operation, type Value } from '@raptor-pim/ir-core';
 import { coreBatchSegments, CoreBatchOp } from '@raptor-pim/pim-dialect';
 import { bufferizeCoreBody, type BufferizeCounts } from '../conversion/bufferize-core';
 import { coresOf, isStream } from '../analysis/live-intervals';
-import { forwardCopiesThroughTemporaries, forwardWholeCopies } from '../conversion/forward-copies';
+import { forwardCopiesThroughTemporaries, forwardSliceCopiesToViews, forwardWholeCopies } from '../conversion/forward-copies';
 import { shrinkBuffersToAccesses, type ShrinkCounts } from '../conversion/shrink-buffers';
 import { localMemoryOf, targetConfigOf } from '../target';
 
@@ -20,6 +20,8 @@ export interface BufferizeReport extends BufferizeCounts, ShrinkCounts {
   forwarded: number;
   /** Temporaries dropped because their reads copy from the temporary's source instead ({@link forwardCopiesThroughTemporaries}). */
   temporariesForwarded: number;
+  /** Slice copies into MVM inputs dropped because the MVM reads a view of their source ({@link forwardSliceCopiesToViews}). */
+  slicesViewed: number;
 }
 
 /** Options of {@link PimBufferizePass}. */
@@ -45,6 +47,7 @@ export class PimBufferizePass extends Pass {
   private readonly shrunk = this.statistic('buffers-shrunk', 'buffers given only the rows their byte accesses reach');
   private readonly forwarded = this.statistic('copies-forwarded', 'whole-buffer copies dropped (the copy is a second name of its source)');
   private readonly temporaries = this.statistic('temporaries-forwarded', 'temporaries dropped (their reads copy from the temporary\'s source)');
+  private readonly slicesViewed = this.statistic('slices-viewed', 'slice copies into MVM inputs dropped (the MVM reads a view of the source)');
 
   constructor(private readonly options: PimBufferizeOptions = {}) {
     super();
@@ -52,7 +55,7 @@ export class PimBufferizePass extends Pass {
 
   runOnOperation(module: Operation): void {
     const { alignment } = localMemoryOf(targetConfigOf(this));
-    const report: BufferizeReport = { streams: 0, allocations: 0, inPlace: 0, copies: 0, shrunk: 0, bytesSaved: 0, forwarded: 0, temporariesForwarded: 0 };
+    const report: BufferizeReport = { streams: 0, allocations: 0, inPlace: 0, copies: 0, shrunk: 0, bytesSaved: 0, forwarded: 0, temporariesForwarded: 0, slicesViewed: 0 };
     for (const func of module.regions[0]?.firstBlock?.operations ?? []) {
       if (func.definition !== FuncOp) continue;
       for (const op of func.regions[0]?.firstBlock?.operations ?? []) {
@@ -75,6 +78,7 @@ export class PimBufferizePass extends Pass {
         report.bytesSaved += shrink.bytesSaved;
         report.forwarded += forwardWholeCopies(body);
         report.temporariesForwarded += forwardCopiesThroughTemporaries(body);
+        report.slicesViewed += forwardSliceCopiesToViews(body);
       }
     }
     this.copies.value += report.copies;
@@ -83,6 +87,7 @@ export class PimBufferizePass extends Pass {
     this.shrunk.value += report.shrunk;
     this.forwarded.value += report.forwarded;
     this.temporaries.value += report.temporariesForwarded;
+    this.slicesViewed.value += report.slicesViewed;
     this.options.onReport?.(report);
   }
 }
