@@ -549,7 +549,9 @@ export function splitLanes(batch: Operation, d: number, k: number, groups = 1): 
  * The live local memory of one lane of `batch`, in bytes (each item rounded up to `alignment`):
  * what it reads of its block arguments (the slices it takes of them, or the whole argument it
  * uses directly), its fragments, and the two largest other values its body computes (the
- * temporaries of one round, as `planLocalMemory` counts them; reshapes are views, not counted).
+ * temporaries of one round, as `planLocalMemory` counts them; reshapes are views, not counted,
+ * and a `tensor.insert_slice` into a value nothing else reads is that value's buffer written in
+ * place, as pim-bufferize does: a padding lane's 2-row select counts its zero rows once).
  */
 export function laneLiveBytes(batch: Operation, alignment = 1): number {
   const entry = batch.regions[0]?.firstBlock;
@@ -582,10 +584,12 @@ export function laneLiveBytes(batch: Operation, alignment = 1): number {
       v = def && (TensorExpandShapeOp.isInstance(def) || TensorCollapseShapeOp.isInstance(def)) ? def.getOperand(0) : undefined;
     }
   }
-  // Reshapes are views of their source (bufferization aliases them): no buffer of their own.
+  // Reshapes are views of their source (bufferization aliases them): no buffer of their own. An
+  // insertion into a value nothing else reads writes that value's buffer in place: one buffer.
   const temporaries: number[] = [];
   batch.regions[0]!.walk((o: Operation) => {
     if (TensorExpandShapeOp.isInstance(o) || TensorCollapseShapeOp.isInstance(o)) return;
+    if (InsertSliceOp.isInstance(o) && o.getOperand(1).hasOneUse()) return;
     for (const r of o.results) if (!counted.has(r) && r.type instanceof RankedTensorType) temporaries.push(align(byteSizeOfType(r.type)));
   });
   temporaries.sort((x, y) => y - x);
