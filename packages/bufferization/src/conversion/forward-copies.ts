@@ -13,7 +13,7 @@
  */
 import { ConstantOp, IntegerAttr, MemRefType, OpBuilder, type Block, type OpOperand, type Operation, type Value } from '@raptor-pim/ir-core';
 import { MemcpOp, VMMOp, getPimDestination } from '@raptor-pim/pim-dialect';
-import { AllocOp, CollapseShapeOp, ExpandShapeOp, SubViewOp, createCollapseShape, createExpandShape, computeRankReductionMask, createSubView, stridedLayout } from '@raptor-pim/upstream-dialects';
+import { AllocOp, CollapseShapeOp, ExpandShapeOp, SubViewOp, createCollapseShape, createExpandShape, canonicalStrides, computeRankReductionMask, createSubView, stridedLayout } from '@raptor-pim/upstream-dialects';
 import { byteSizeOf, elementBytes } from './bufferize-core';
 
 function isConstantZero(v: Value): boolean {
@@ -326,13 +326,6 @@ function sliceView(src: Value, offset: number, type: MemRefType, at: Operation):
   if (!flat) return undefined;
   const slice = createSubView(b, at.location, flat, [offset], [n], [1]);
   return type.shape.length === 1 ? slice : createExpandShape(b, at.location, slice, [type.shape.map((_, d) => d)], type.shape);
-}
-
-/** Row-major strides of `shape`, in elements. */
-function canonicalStrides(shape: readonly number[]): number[] {
-  const strides = new Array<number>(shape.length).fill(1);
-  for (let d = shape.length - 2; d >= 0; d--) strides[d] = strides[d + 1]! * shape[d + 1]!;
-  return strides;
 }
 
 /**
