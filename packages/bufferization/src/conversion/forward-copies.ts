@@ -227,8 +227,8 @@ function mayWriteRoot(op: Operation, root: Value): boolean {
 /**
  * Slice copies read in place: a local buffer `%t` filled whole by one `pim.memcp[0, %a](%t, %x)`
  * (its first use) and then only read as the input of `pim.vmm`s becomes a view of `%x`'s bytes
- * `[%a, %a + bytes(%t))` (`memref.collapse_shape` of `%x` to one dimension, `memref.subview`,
- * `memref.expand_shape` to `%t`'s shape): the copy and the buffer are dropped, and the MVM reads
+ * `[%a, %a + bytes(%t))` ({@link sliceView}: one `memref.subview` where those bytes are a box of
+ * `%x`, else `%x` collapsed, sliced and expanded): the copy and the buffer are dropped, and the MVM reads
  * its input where the copy read it. spat-to-pim emits such copies for every crossbar tile of a
  * gathered convolution patch (`lmv` then `mvmul`); the view is contiguous, as an MVM input must
  * be. Only where nothing writes `%x`'s buffer from the copy to the last read, and where the view
