@@ -211,3 +211,65 @@ describe('forwardSliceCopiesToViews', () => {
     );
   });
 });
+
+describe('forwardSliceCopiesToViews (property)', () => {
+  const memref = (shape: readonly number[]): string => `memref<${shape.join('x')}xf32>`;
+  /** A core that loads %x, copies `n` elements from element `a` into %t, maybe writes one element of %x at `w`, multiplies %t, maybe stores %x later. */
+  const program = (shape: readonly number[], a: number, n: number, write: number | undefined, readLater: boolean): string => {
+    const total = shape.reduce((x, y) => x * y, 1);
+    const weights = Array.from({ length: n }, (_, i) => `[${[0, 1, 2].map((j) => (((i * 3 + j) % 7) * 0.25 - 0.75).toFixed(2)).join(', ')}]`).join(', ');
+    const x = memref(shape);
+    return `module {
+  func.func @main(%arg0: ${x}) -> (memref<1x3xf32>, ${x}) {
+    %cst = arith.constant dense<[${weights}]> : tensor<${n}x3xf32>
+    %out = memref.alloc() : memref<1x3xf32>
+    %out2 = memref.alloc() : ${x}
+    pim.core [%w] = [%cst] coreId 0 : [tensor<${n}x3xf32>] -> () {
+      %c0 = arith.constant 0 : index
+      %ca = arith.constant ${a * 4} : index
+      %cw = arith.constant ${(write ?? 0) * 4} : index
+      %x = memref.alloc() : ${x}
+      %l = pim.memcp_hd[%c0, %c0](%x, %arg0) {size = ${total * 4} : i32} : ${x}, ${x} -> ${x}
+      %t = memref.alloc() : memref<1x${n}xf32>
+      %0 = pim.memcp[%c0, %ca](%t, %x) {size = ${n * 4} : i32} : memref<1x${n}xf32>, ${x} -> memref<1x${n}xf32>
+      ${write === undefined ? '' : `%wb = pim.memcp_hd[%cw, %c0](%x, %arg0) {size = 4 : i32} : ${x}, ${x} -> ${x}`}
+      %o = memref.alloc() : memref<1x3xf32>
+      %1 = pim.vmm[%w](%t, %o) : (tensor<${n}x3xf32>, memref<1x${n}xf32>, memref<1x3xf32>) -> memref<1x3xf32>
+      %2 = pim.memcp_dh[%c0, %c0](%out, %o) {size = 12 : i32} : memref<1x3xf32>, memref<1x3xf32> -> memref<1x3xf32>
+      ${readLater ? `%3 = pim.memcp_dh[%c0, %c0](%out2, %x) {size = ${total * 4} : i32} : ${x}, ${x} -> ${x}` : ''}
+      pim.halt
+    }
+    return %out, %out2 : memref<1x3xf32>, ${x}
+  }
+}`;
+  };
+  const bodyOf = (module: ReturnType<typeof parseOk>) => module.regions[0]!.firstBlock!.firstOp!.regions[0]!.firstBlock!.operations.find((o) => o.name === 'pim.core')!.regions[0]!.firstBlock!;
+
+  it('outputs unchanged; forwarded exactly when nothing writes the source before the MVM and the source is read after it', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 1, maxLength: 3 }),
+        fc.nat(),
+        fc.nat(),
+        fc.option(fc.nat(), { nil: undefined }),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 1000 }),
+        (shape, a0, n0, w0, readLater, seed) => {
+          const total = shape.reduce((x, y) => x * y, 1);
+          const n = 1 + (n0 % total);
+          const a = a0 % (total - n + 1);
+          const write = w0 === undefined ? undefined : w0 % total;
+          const module = parseOk(program(shape, a, n, write, readLater));
+          const inputs = randomInputs(module, seed);
+          const before = runPim(module, inputs);
+          const forwarded = forwardSliceCopiesToViews(bodyOf(module));
+          expect(forwarded).toBe(write === undefined && readLater ? 1 : 0);
+          const printed = printOperation(module);
+          const again = parseOk(printed);
+          expect(runPim(again, inputs)).toEqual(before);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
