@@ -153,51 +153,73 @@ export function placeSharedSlots<S extends SharedSlot>(
   bytesOf: (s: S) => number,
   groups: { readonly first: readonly number[]; readonly last: readonly number[] },
 ): SharedSlotPlacement {
-  const lastReader = slots.map((s) => Math.max(...s.readers.map((r) => r.consumer)));
+  const count = slots.length;
+  const size = new Float64Array(count);
+  // A slot's live span in node order (its writer's stream group's first node to its last
+  // reader's group's last) and its writer, read many times per pair below.
+  const from = new Int32Array(count);
+  const until = new Int32Array(count);
+  const writer = new Int32Array(count);
+  slots.forEach((s, i) => {
+    size[i] = bytesOf(s);
+    from[i] = groups.first[s.producer]!;
+    until[i] = groups.last[Math.max(...s.readers.map((r) => r.consumer))]!;
+    writer[i] = s.writer;
+  });
   const order = slots.map((_, i) => i).sort((a, b) => slots[a]!.producer - slots[b]!.producer || a - b);
   // Nodes that stream into one another (streamGroups) run side by side: a slot read in a group
   // is live until the group's last node, a slot written in one from the group's first.
-  const compatible = (early: number, late: number): boolean =>
-    groups.last[lastReader[early]!]! < groups.first[slots[late]!.producer]! && slots[early]!.writer !== slots[late]!.writer;
-  const mayShare = (a: number, b: number): boolean => compatible(a, b) || compatible(b, a);
+  const compatible = (early: number, late: number): boolean => until[early]! < from[late]! && writer[early] !== writer[late];
   /** Places the slots in `sequence`, each at the gap `pick` chooses among the slots it conflicts with. */
   const place = (sequence: readonly number[], bestFit: boolean): { offsets: number[]; peak: number } => {
-    const offsets = new Array<number>(slots.length).fill(-1);
-    const placed: number[] = [];
+    const offsets = new Array<number>(count).fill(-1);
+    // The slots placed so far by offset (then index): the ones a slot may not share bytes with
+    // are visited in that order.
+    const byOffset: number[] = [];
     let peak = 0;
     for (const i of sequence) {
-      const size = bytesOf(slots[i]!);
-      const blocking = placed.filter((j) => !mayShare(j, i)).sort((a, b) => offsets[a]! - offsets[b]! || a - b);
+      const bytes = size[i]!;
       let offset = 0;
       let best = -1;
       let bestGap = Number.POSITIVE_INFINITY;
-      for (const j of blocking) {
+      for (const j of byOffset) {
+        if (compatible(j, i) || compatible(i, j)) continue;
         const gap = offsets[j]! - offset;
-        if (gap >= size) {
+        if (gap >= bytes) {
           if (!bestFit) break;
           if (gap < bestGap) {
             best = offset;
             bestGap = gap;
           }
         }
-        offset = Math.max(offset, offsets[j]! + bytesOf(slots[j]!));
+        offset = Math.max(offset, offsets[j]! + size[j]!);
       }
       if (bestFit && best >= 0) offset = best;
       offsets[i] = offset;
-      placed.push(i);
-      peak = Math.max(peak, offset + size);
+      let lo = 0;
+      let hi = byOffset.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        const m = byOffset[mid]!;
+        if (offsets[m]! < offset || (offsets[m] === offset && m < i)) lo = mid + 1;
+        else hi = mid;
+      }
+      byOffset.splice(lo, 0, i);
+      peak = Math.max(peak, offset + bytes);
     }
     return { offsets, peak };
   };
-  const bySize = slots.map((_, i) => i).sort((a, b) => bytesOf(slots[b]!) - bytesOf(slots[a]!) || slots[a]!.producer - slots[b]!.producer || a - b);
+  const bySize = slots.map((_, i) => i).sort((a, b) => size[b]! - size[a]! || slots[a]!.producer - slots[b]!.producer || a - b);
   const inOrder = place(order, false);
   const greedy = place(bySize, true);
   const { offsets, peak } = greedy.peak < inOrder.peak ? greedy : inOrder;
   const pairs: [number, number][] = [];
   for (const i of order) {
+    const oi = offsets[i]!;
+    const ei = oi + size[i]!;
     for (const j of order) {
       if (j === i || !compatible(j, i)) continue;
-      if (offsets[j]! < offsets[i]! + bytesOf(slots[i]!) && offsets[i]! < offsets[j]! + bytesOf(slots[j]!)) pairs.push([j, i]);
+      if (offsets[j]! < ei && oi < offsets[j]! + size[j]!) pairs.push([j, i]);
     }
   }
   return { offsets, peak, pairs };

@@ -77,14 +77,16 @@ export function planReads(workload: Workload, plan: SchedulePlan): ReplicaInputR
     for (let j = 0; j < pl.replicas; j++) {
       const toCore = pl.cores[j]!;
       n.inputs.forEach((input) => {
+        // Streaming windows: each run of rounds receives what its own window needs (the same runs
+        // and windows for every source of the input).
+        const runs = pl.windows && pl.windowRounds !== undefined && input.window ? windowRunsOf(pl, n.lanes, j) : [lanesOfReplica(pl, n.lanes, j)];
+        const runBoxes = pl.windows ? streamingWindows(n, input, pl, j) : undefined;
         input.sources.forEach((s, sourceIndex) => {
           const pp = plan.placements[s.producer]!;
           // Readers of a host slot load what its writer stored; channels move only what is read.
           const channel = !readsThroughHost(plan, s.producer);
           const remote: FragmentRead[] = [];
           let hasLocal = false;
-          // Streaming windows: each run of rounds receives what its own window needs.
-          const runs = pl.windows && pl.windowRounds !== undefined && input.window ? windowRunsOf(pl, n.lanes, j) : [lanesOfReplica(pl, n.lanes, j)];
           let firstRound = 0;
           // Streaming windows over a collection: a slot is received once; a later run's window
           // starts as a copy of the previous window's overlap, so the slot is received again only
@@ -93,7 +95,6 @@ export function planReads(workload: Workload, plan: SchedulePlan): ReplicaInputR
           const regions = runs.length > 1 ? input.window?.regions[sourceIndex] : undefined;
           const valid = new Map<number, Box | undefined>();
           let previous: Box | undefined;
-          const runBoxes = pl.windows ? streamingWindows(n, input, pl, j) : undefined;
           // Exact windows: each run moves only what it reads of each fragment.
           const exact = pl.exactWindows === true && pl.windowRounds !== undefined && runBoxes !== undefined && workload.nodes[s.producer]!.isBatch && input.window?.regions[sourceIndex] !== undefined;
           const fragmentShape = exact ? (workload.nodes[s.producer]!.op.getResult(s.resultIndex).type as RankedTensorType).shape.slice(1) : [];
