@@ -14,7 +14,7 @@
 import { DenseArrayAttr, IntegerAttr, MemRefType, WalkOrder, printType, type Attribute, type Operation, type Value } from '@raptor-pim/ir-core';
 import { CoreBatchOp } from '@raptor-pim/pim-dialect';
 import type { HardwareConfig } from '@raptor-pim/pim-target';
-import { AllocOp, SubViewOp } from '@raptor-pim/upstream-dialects';
+import { AllocOp, SubViewOp, canonicalStrides, getStridesAndOffset } from '@raptor-pim/upstream-dialects';
 import { byteSizeOf, elementBytes } from '../conversion/bufferize-core';
 import { byteAccessesOf, resolveByteAccess } from './byte-accesses';
 import { isBufferView } from '../conversion/forward-copies';
@@ -147,27 +147,28 @@ export function verifyStreamMemory(stream: Operation, config: HardwareConfig): b
 }
 
 /**
- * The bytes a static `memref.subview` of a row-major buffer spans (from its first to its last
- * element), relative to its source's first byte; undefined for dynamic or non-row-major ones.
+ * The bytes a static `memref.subview` spans (from its first to its last element), relative to
+ * its source's first element (a row-major buffer, or a strided view with static strides);
+ * undefined for dynamic ones.
  */
 function subviewByteRange(op: Operation): { offset: number; size: number } | undefined {
   const view = SubViewOp.match(op);
   const source = op.getOperand(0).type;
-  if (!view || view.offsets.length > 0 || view.sizes.length > 0 || view.strides.length > 0 || !(source instanceof MemRefType) || source.layout !== undefined) return undefined;
+  if (!view || view.offsets.length > 0 || view.sizes.length > 0 || view.strides.length > 0 || !(source instanceof MemRefType)) return undefined;
   const ints = (a: Attribute): number[] => (a instanceof DenseArrayAttr ? (a.values as readonly (number | bigint)[]).map(Number) : []);
   const offsets = ints(view.static_offsets);
   const sizes = ints(view.static_sizes);
   const steps = ints(view.static_strides);
   const eb = elementBytes(source.elementType);
   const rank = source.shape.length;
-  if (eb === undefined || offsets.length !== rank || sizes.length !== rank || steps.length !== rank || sizes.some((n) => n <= 0)) return undefined;
+  const strides = source.layout === undefined ? canonicalStrides(source.shape) : getStridesAndOffset(source)?.strides;
+  if (eb === undefined || !strides || strides.some((x) => !Number.isSafeInteger(x) || x < 0)) return undefined;
+  if (offsets.length !== rank || sizes.length !== rank || steps.length !== rank || sizes.some((n) => n <= 0)) return undefined;
   let first = 0;
   let last = 0;
-  let stride = 1;
-  for (let d = rank - 1; d >= 0; d--) {
-    first += offsets[d]! * stride;
-    last += (offsets[d]! + (sizes[d]! - 1) * steps[d]!) * stride;
-    stride *= source.shape[d]!;
+  for (let d = 0; d < rank; d++) {
+    first += offsets[d]! * strides[d]!;
+    last += (offsets[d]! + (sizes[d]! - 1) * steps[d]!) * strides[d]!;
   }
   return { offset: first * eb, size: (last - first + 1) * eb };
 }
