@@ -9,6 +9,9 @@ import fc from 'fast-check';
 import { boxOf, forwardCopiesThroughTemporaries, forwardSliceCopiesToViews, PimBufferizePass, PimPlanMemoryPass, type BufferizeReport, type ModuleMemoryReport } from '../src';
 import { FIXTURES, parseOk, randomInputs, readFixture, runPim, runPipeline } from './support/harness';
 
+/** The body of the first `pim.core` of `@main` (the first op of `module`). */
+const coreBodyOf = (module: ReturnType<typeof parseOk>) => module.regions[0]!.firstBlock!.firstOp!.regions[0]!.firstBlock!.operations.find((o) => o.name === 'pim.core')!.regions[0]!.firstBlock!;
+
 const CASES = fs.readdirSync(path.join(FIXTURES, 'tensor-streams')).filter((f) => f.endsWith('.mlir'));
 
 describe.each(CASES)('%s', (name) => {
@@ -106,11 +109,10 @@ describe('forwardCopiesThroughTemporaries', () => {
     return
   }
 }`;
-  const bodyOf = (module: ReturnType<typeof parseOk>) => module.regions[0]!.firstBlock!.firstOp!.regions[0]!.firstBlock!.firstOp!.regions[0]!.firstBlock!;
 
   it('reads inside the written bytes copy from the source at the shifted offset; the temporary goes', () => {
     const module = parseOk(core('', '%1 = pim.memcp[%c0, %c4](%n, %t) {size = 4 : i32} : memref<4x4xf32>, memref<1x4xf32> -> memref<4x4xf32>\n      %2 = pim.memcp[%c16, %c8](%n, %t) {size = 4 : i32} : memref<4x4xf32>, memref<1x4xf32> -> memref<4x4xf32>'));
-    expect(forwardCopiesThroughTemporaries(bodyOf(module))).toBe(1);
+    expect(forwardCopiesThroughTemporaries(coreBodyOf(module))).toBe(1);
     const printed = printOperation(module);
     expect(printed).not.toMatch(/memref<1x4xf32>/);
     // Byte 4 of %t is byte 16 of %w; byte 8 of %t is byte 20.
@@ -123,7 +125,7 @@ describe('forwardCopiesThroughTemporaries', () => {
     const read = (dst: string, at: string, size: number): string => `%1 = pim.memcp[%c0, ${at}](${dst}, %t) {size = ${size} : i32} : memref<4x4xf32>, memref<1x4xf32> -> memref<4x4xf32>`;
     for (const text of [core(write, read('%n', '%c4', 8)), core('', read('%n', '%c0', 8)), core('', read('%w', '%c4', 8))]) {
       const module = parseOk(text);
-      expect(forwardCopiesThroughTemporaries(bodyOf(module))).toBe(0);
+      expect(forwardCopiesThroughTemporaries(coreBodyOf(module))).toBe(0);
       expect(printOperation(module)).toMatch(/memref<1x4xf32>/);
     }
   });
@@ -163,7 +165,6 @@ describe('forwardSliceCopiesToViews', () => {
     return
   }
 }`;
-  const bodyOf = (module: ReturnType<typeof parseOk>) => module.regions[0]!.firstBlock!.firstOp!.regions[0]!.firstBlock!.operations.find((o) => o.name === 'pim.core')!.regions[0]!.firstBlock!;
   const later = '%k = pim.memcp_dh[%c0, %c0](%arg0, %w) {size = 96 : i32} : memref<3x8xf32>, memref<3x8xf32> -> memref<3x8xf32>';
 
   it('a slice inside one row is one memref.subview; one across rows is a collapse, a subview and an expand', () => {
@@ -172,7 +173,7 @@ describe('forwardSliceCopiesToViews', () => {
       [24, /memref\.subview %\w+\[6\] \[4\] \[1\] : memref<24xf32> to memref<4xf32, strided<\[1\], offset: 6>>/],
     ] as const) {
       const module = parseOk(core(from, '', later));
-      expect(forwardSliceCopiesToViews(bodyOf(module))).toBe(1);
+      expect(forwardSliceCopiesToViews(coreBodyOf(module))).toBe(1);
       const printed = printOperation(module);
       expect(printed).toMatch(view);
       expect(printed).not.toMatch(/pim\.memcp\[%c0, %c\d+\]\(%\w+, %\w+\) \{size = 16/);
@@ -185,7 +186,7 @@ describe('forwardSliceCopiesToViews', () => {
     const byteRead = '%1 = pim.memcp_dh[%c0, %c0](%arg1, %t) {size = 12 : i32} : memref<1x3xf32>, memref<1x4xf32> -> memref<1x3xf32>';
     for (const text of [core(48, write, later), core(48, '', ''), core(48, '', later, byteRead)]) {
       const module = parseOk(text);
-      expect(forwardSliceCopiesToViews(bodyOf(module))).toBe(0);
+      expect(forwardSliceCopiesToViews(coreBodyOf(module))).toBe(0);
       expect(printOperation(module)).toMatch(/memref<1x4xf32>/);
     }
   });
@@ -243,7 +244,6 @@ describe('forwardSliceCopiesToViews (property)', () => {
   }
 }`;
   };
-  const bodyOf = (module: ReturnType<typeof parseOk>) => module.regions[0]!.firstBlock!.firstOp!.regions[0]!.firstBlock!.operations.find((o) => o.name === 'pim.core')!.regions[0]!.firstBlock!;
 
   it('outputs unchanged; forwarded exactly when nothing writes the source before the MVM and the source is read after it', () => {
     fc.assert(
@@ -262,7 +262,7 @@ describe('forwardSliceCopiesToViews (property)', () => {
           const module = parseOk(program(shape, a, n, write, readLater));
           const inputs = randomInputs(module, seed);
           const before = runPim(module, inputs);
-          const forwarded = forwardSliceCopiesToViews(bodyOf(module));
+          const forwarded = forwardSliceCopiesToViews(coreBodyOf(module));
           expect(forwarded).toBe(write === undefined && readLater ? 1 : 0);
           const printed = printOperation(module);
           const again = parseOk(printed);

@@ -25,6 +25,11 @@ export function isBufferView(op: Operation): boolean {
   return op.definition === CollapseShapeOp || op.definition === ExpandShapeOp;
 }
 
+/** True for the ops whose result aliases bytes of their source buffer: {@link isBufferView}'s and `memref.subview`. */
+function isBufferAlias(op: Operation): boolean {
+  return isBufferView(op) || op.definition === SubViewOp;
+}
+
 /**
  * The values aliasing the buffer used by `use`: the result of a view op of it (or of a
  * `memref.subview`, {@link forwardSliceCopiesToViews}; the
@@ -32,7 +37,7 @@ export function isBufferView(op: Operation): boolean {
  * is used).
  */
 export function bufferViewAliases(use: OpOperand): readonly Value[] {
-  return use.index === 0 && (isBufferView(use.owner) || use.owner.definition === SubViewOp) ? [use.owner.getResult(0)] : [];
+  return use.index === 0 && isBufferAlias(use.owner) ? [use.owner.getResult(0)] : [];
 }
 
 /** True when a buffer of type `to` can be a view of every byte of a buffer of type `from`. */
@@ -138,10 +143,10 @@ function constantIndex(v: Value): number | undefined {
   return a instanceof IntegerAttr ? Number(a.value) : undefined;
 }
 
-/** The buffer a view chain starts from (`memref.collapse_shape` / `expand_shape` followed back). */
+/** The buffer a view chain starts from (`memref.collapse_shape` / `expand_shape` / `subview` followed back). */
 function rootBuffer(v: Value): Value {
   let r = v;
-  while (r.definingOp && (isBufferView(r.definingOp) || r.definingOp.definition === SubViewOp)) r = r.definingOp.getOperand(0);
+  while (r.definingOp && isBufferAlias(r.definingOp)) r = r.definingOp.getOperand(0);
   return r;
 }
 
@@ -258,7 +263,7 @@ export function forwardSliceCopiesToViews(body: Block): number {
       const at = top ? positions.get(top) : undefined;
       if (at === undefined) return Infinity;
       last = Math.max(last, at);
-      if (u.index === 0 && (isBufferView(u.owner) || u.owner.definition === SubViewOp)) last = Math.max(last, lastUse(u.owner.getResult(0), seen));
+      if (u.index === 0 && isBufferAlias(u.owner)) last = Math.max(last, lastUse(u.owner.getResult(0), seen));
     }
     return last;
   };

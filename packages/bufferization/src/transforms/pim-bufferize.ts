@@ -1,8 +1,9 @@
 /**
  * The `pim-bufferize` pass: tensors -> memrefs in every core stream (destination-passing
  * style, in place where allowed, counted copies otherwise), then buffers sized by their byte
- * accesses and whole-buffer copies forwarded. The logic is {@link bufferizeCoreBody},
- * {@link shrinkBuffersToAccesses} and {@link forwardWholeCopies}.
+ * accesses, whole-buffer copies forwarded, and MVM inputs read in place. The logic is
+ * {@link bufferizeCoreBody}, {@link shrinkBuffersToAccesses}, {@link forwardWholeCopies},
+ * {@link forwardCopiesThroughTemporaries} and {@link forwardSliceCopiesToViews}.
  */
 import { FuncOp, Pass, type Operation, type Value } from '@raptor-pim/ir-core';
 import { coreBatchSegments, CoreBatchOp } from '@raptor-pim/pim-dialect';
@@ -36,7 +37,8 @@ export interface PimBufferizeOptions {
  * byte copies and transfers keep only the rows those reach ({@link shrinkBuffersToAccesses}),
  * then whole-buffer copies into a buffer of the same type are forwarded
  * ({@link forwardWholeCopies}), then copies through a temporary read right after it is written
- * ({@link forwardCopiesThroughTemporaries}).
+ * ({@link forwardCopiesThroughTemporaries}), then slice copies into MVM inputs become views of
+ * their source ({@link forwardSliceCopiesToViews}).
  */
 export class PimBufferizePass extends Pass {
   readonly argument = 'pim-bufferize';
