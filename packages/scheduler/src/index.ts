@@ -61,6 +61,8 @@ export { planReads, remapPlan, trafficOf } from './planning/transfers';
 export type { FragmentPiece, FragmentRead, ReplicaInputReads } from './planning/transfers';
 export { planSendOrder, type SendSchedule } from './planning/send-order';
 export { estimateSchedule } from './planning/estimate';
+export { replaySchedule } from './planning/schedule-replay';
+export type { ScheduleReplay, ScheduleReplayOptions } from './planning/schedule-replay';
 export { hostSlotBudget, hostSlotPeak, placeSharedSlots, readersOfNodes, valuesKeptOnChip, type HostSlotPeak, type SharedSlot, type SharedSlotPlacement } from './planning/host-slots';
 export type { CoreUsage, ScheduleEstimate } from './planning/estimate';
 export { materializeSchedule, type MaterializeOptions } from './transforms/materialize-schedule';

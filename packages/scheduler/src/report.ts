@@ -6,6 +6,7 @@
  */
 import type { Bounds, CostModel } from '@raptor-pim/pim-target';
 import type { ScheduleEstimate } from './planning/estimate';
+import type { ScheduleReplay } from './planning/schedule-replay';
 
 /** One core of the report. */
 export type CoreReport = {
@@ -59,9 +60,17 @@ export type BoundsReport = {
 export type ScheduleReport = {
   readonly strategy: string;
   readonly function: string;
+  /** Estimated latency of one inference (ns): the replay of the scheduled programs ({@link replaySchedule}) where it ran, else the plan's analytic estimate. */
   readonly latencyNs: number;
+  /** Estimated steady-state period (ns), from the same source as {@link ScheduleReport.latencyNs}. */
   readonly periodNs: number;
   readonly throughput: number;
+  /** Where the latency and period come from: `replay` (the scheduled programs simulated) or `plan` (the analytic estimate alone). */
+  readonly estimatedBy: 'replay' | 'plan';
+  /** The plan's analytic latency (what the strategy compared plans by) (ns). */
+  readonly planLatencyNs: number;
+  /** The plan's analytic period (ns). */
+  readonly planPeriodNs: number;
   /** estimated latency / latency_min. */
   readonly latencyRatio: number;
   /** throughput_max / estimated throughput. */
@@ -93,6 +102,8 @@ export interface ReportInputs {
   readonly trafficBefore: number;
   readonly trafficAfter: number;
   readonly warnings: readonly string[];
+  /** The replay of the materialized schedule, when it ran: its latency and period are reported. */
+  readonly replay?: ScheduleReplay;
 }
 
 /** Rounds to 3 decimals (stable printing). */
@@ -103,14 +114,21 @@ function r3(x: number): number {
 /** Assembles the report of one scheduled function. */
 export function buildReport(estimate: ScheduleEstimate, bounds: Bounds, cost: CostModel, inputs: ReportInputs): ScheduleReport {
   const crossbarsUsed = estimate.cores.reduce((a, c) => a + c.crossbars, 0);
+  const replay = inputs.replay;
+  const latencyNs = replay ? replay.latencyNs : estimate.latencyNs;
+  const periodNs = replay ? replay.periodNs : estimate.periodNs;
+  const throughput = replay ? replay.throughput : estimate.throughput;
   return {
     strategy: inputs.strategy,
     function: inputs.functionName,
-    latencyNs: r3(estimate.latencyNs),
-    periodNs: r3(estimate.periodNs),
-    throughput: r3(estimate.throughput),
-    latencyRatio: r3(bounds.latencyMinNs > 0 ? estimate.latencyNs / bounds.latencyMinNs : 0),
-    throughputRatio: r3(estimate.throughput > 0 ? bounds.throughputMax / estimate.throughput : 0),
+    latencyNs: r3(latencyNs),
+    periodNs: r3(periodNs),
+    throughput: r3(throughput),
+    estimatedBy: replay ? 'replay' : 'plan',
+    planLatencyNs: r3(estimate.latencyNs),
+    planPeriodNs: r3(estimate.periodNs),
+    latencyRatio: r3(bounds.latencyMinNs > 0 ? latencyNs / bounds.latencyMinNs : 0),
+    throughputRatio: r3(throughput > 0 ? bounds.throughputMax / throughput : 0),
     crossbarsUsed,
     crossbarsAvailable: cost.crossbars,
     crossbarUtilisation: r3(crossbarsUsed / Math.max(1, cost.crossbars)),
@@ -161,7 +179,9 @@ function fmtNs(ns: number): string {
 export function formatReport(report: ScheduleReport): string {
   const lines: string[] = [];
   lines.push(`schedule of @${report.function} by '${report.strategy}'`);
-  lines.push(`  latency ${fmtNs(report.latencyNs)} (${report.latencyRatio}x latency_min ${fmtNs(report.bounds.latencyMinNs)})`);
+  lines.push(
+    `  latency ${fmtNs(report.latencyNs)} (${report.latencyRatio}x latency_min ${fmtNs(report.bounds.latencyMinNs)}), estimated by ${report.estimatedBy === 'replay' ? 'a replay of the core programs' : 'the plan'} (plan: latency ${fmtNs(report.planLatencyNs)}, period ${fmtNs(report.planPeriodNs)})`,
+  );
   lines.push(
     `  throughput ${report.throughput.toFixed(1)}/s, period ${fmtNs(report.periodNs)} (throughput_max ${report.bounds.throughputMax.toFixed(1)}/s is ${report.throughputRatio}x)`,
   );

@@ -15,6 +15,7 @@ import { computeBounds, createCostModel, type CostModel, type ModelWork, type Ta
 import { Workload } from './analysis/workload';
 import { SchedulerMessages as M } from './diagnostics';
 import { estimateSchedule } from './planning/estimate';
+import { replaySchedule } from './planning/schedule-replay';
 import { enforcesLocalMemory, granularityForMemory, minimumFootprint, planLocalMemory, withWindows } from './planning/local-memory';
 import { planSendOrder } from './planning/send-order';
 import { planParallelTiles, tileOversizedParallelComputes } from './transforms/tile-parallel-computes';
@@ -418,8 +419,11 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
         const memory = new Map(planLocalMemory(p.workload, p.plan, reads, cost).map((c) => [c.core, c.peakBytes]));
         for (const c of estimate.cores) c.peakLocalBytes = memory.get(c.core) ?? 0;
         for (const c of estimate.cores) if (c.peakLocalBytes > cost.localMemoryBytes) p.warnings.push(M.localMemory(c.core, c.peakLocalBytes, cost.localMemoryBytes));
+        // The reported latency and period: the materialized programs replayed with their rendezvous.
+        const replay = replaySchedule(p.workload.func, cost);
         reports.push(
           buildReport(estimate, bounds, cost, {
+            ...(replay ? { replay } : {}),
             strategy: spec.name,
             functionName: name,
             layers,

@@ -607,23 +607,16 @@ function count(shape: readonly number[]): number {
  */
 function sliceCopyNs(cost: CostModel, shape: readonly number[], sizes: readonly number[], strides: readonly number[]): { copy: number; vector: number } {
   const eb = cost.programElementBytes;
-  const total = count(sizes);
-  if (total === 0) return { copy: 0, vector: 0 };
-  let run = 1;
-  for (let k = shape.length - 1; k >= 0; k--) {
-    const size = sizes[k] ?? 1;
-    if (size > 1 && (strides[k] ?? 1) !== 1) break;
-    run *= size;
-    if (size !== shape[k]) break;
-  }
-  if (run > 1) return { copy: (total / run) * cost.localCopyNs(run * eb), vector: 0 };
+  const { runs, elements } = sliceRunsOf(shape, sizes, strides);
+  if (runs === 0) return { copy: 0, vector: 0 };
+  if (elements > 1) return { copy: runs * cost.localCopyNs(elements * eb), vector: 0 };
   // Element runs: a gather along the largest dimension per outer coordinate.
   const len = Math.max(1, ...sizes);
-  return { copy: 0, vector: (total / len) * cost.vectorOpNs(len, 1) };
+  return { copy: 0, vector: (count(sizes) / len) * cost.vectorOpNs(len, 1) };
 }
 
 /** A constant's bytes are all zero (lowered to a local fill). */
-function isZeroSplat(op: Operation): boolean {
+export function isZeroSplatConstant(op: Operation): boolean {
   const v = op.getAttr('value');
   return v instanceof DenseElementsAttr && v.isSplat && v.data[0] === 0;
 }
@@ -652,52 +645,87 @@ function computeLaneWork(op: Operation, cost: CostModel): LaneWork {
       const def = v.definingOp;
       if (!def || weights.has(v) || !def.hasTrait(Traits.ConstantLike)) continue;
       const s = shapeOf(v.type);
-      if (s && !isZeroSplat(def)) constantLoadBytes += count(s) * eb;
+      if (s && !isZeroSplatConstant(def)) constantLoadBytes += count(s) * eb;
     }
   }
   op.regions[0]?.walk((o: Operation) => {
-    if (WvmmOp.isInstance(o)) {
-      const w = shapeOf(o.getOperand(0).type);
-      mvmNs += cost.mvmUnitNs(w && w.length === 2 ? Math.ceil(w[1]! / cost.crossbarCols) : 1);
-      return;
-    }
-    if (ConcatOp.isInstance(o) || ExtractRowsOp.isInstance(o)) {
-      const s = shapeOf(o.getResult(0).type);
-      if (s) copyNs += cost.localCopyNs(count(s) * eb);
-      return;
-    }
-    if (o.definition && ELEMENTWISE.has(o.definition)) {
-      const s = shapeOf(o.getResult(0)?.type);
-      if (s) vectorNs += cost.vectorOpNs(count(s), o.numOperands >= 2 ? 2 : 1);
-      return;
-    }
-    if (ExtractSliceOp.isInstance(o)) {
-      const src = shapeOf(o.getOperand(0).type);
-      const lists = readSliceLists(o);
-      if (src && lists.sizes.every((d) => d >= 0)) {
-        const c = sliceCopyNs(cost, src, lists.sizes, lists.strides);
-        copyNs += c.copy;
-        vectorNs += c.vector;
-      }
-      return;
-    }
-    if (InsertSliceOp.isInstance(o) || ParallelInsertSliceOp.isInstance(o)) {
-      const dst = shapeOf(o.getOperand(1).type);
-      const lists = readSliceLists(o);
-      if (dst && lists.sizes.every((d) => d >= 0)) {
-        const c = sliceCopyNs(cost, dst, lists.sizes, lists.strides);
-        copyNs += c.copy;
-        vectorNs += c.vector;
-        if (ParallelInsertSliceOp.isInstance(o)) resultCopyNs += c.copy;
-      }
+    const p = priceBodyOp(o, cost);
+    if (p) {
+      mvmNs += p.mvmNs;
+      vectorNs += p.vectorNs;
+      copyNs += p.copyNs;
+      if (ParallelInsertSliceOp.isInstance(o)) resultCopyNs += p.copyNs;
       return;
     }
     if (o.hasTrait(Traits.ConstantLike) && o.numResults === 1) {
       const s = shapeOf(o.getResult(0).type);
       if (!s) return;
-      if (isZeroSplat(o)) copyNs += cost.localFillNs(count(s) * eb);
+      if (isZeroSplatConstant(o)) copyNs += cost.localFillNs(count(s) * eb);
       else constantLoadBytes += count(s) * eb;
     }
   });
   return { mvmNs, vectorNs, copyNs, resultCopyNs, constantLoadBytes };
 }
+
+/** What one op of a compute body costs once lowered, by unit (ns); see {@link priceBodyOp}. */
+export interface OpPrice {
+  readonly mvmNs: number;
+  readonly vectorNs: number;
+  readonly copyNs: number;
+}
+
+/**
+ * The instruction-level cost of one op of a compute body as spatial-to-pim lowers it (see
+ * {@link computeLaneWork}): an `mvmul` per `spat.wvmm`, a vector instruction per element-wise
+ * op, the copies of slices, concatenations and row extractions; undefined for ops that lower to
+ * nothing priced here (views, constants, terminators, communication).
+ */
+export function priceBodyOp(o: Operation, cost: CostModel): OpPrice | undefined {
+  const eb = cost.programElementBytes;
+  if (WvmmOp.isInstance(o)) {
+    const w = shapeOf(o.getOperand(0).type);
+    return { mvmNs: cost.mvmUnitNs(w && w.length === 2 ? Math.ceil(w[1]! / cost.crossbarCols) : 1), vectorNs: 0, copyNs: 0 };
+  }
+  if (ConcatOp.isInstance(o) || ExtractRowsOp.isInstance(o)) {
+    const s = shapeOf(o.getResult(0).type);
+    return s ? { mvmNs: 0, vectorNs: 0, copyNs: cost.localCopyNs(count(s) * eb) } : undefined;
+  }
+  if (o.definition && ELEMENTWISE.has(o.definition)) {
+    const s = shapeOf(o.getResult(0)?.type);
+    return s ? { mvmNs: 0, vectorNs: cost.vectorOpNs(count(s), o.numOperands >= 2 ? 2 : 1), copyNs: 0 } : undefined;
+  }
+  if (ExtractSliceOp.isInstance(o)) {
+    const src = shapeOf(o.getOperand(0).type);
+    const lists = readSliceLists(o);
+    if (!src || !lists.sizes.every((d) => d >= 0)) return undefined;
+    const c = sliceCopyNs(cost, src, lists.sizes, lists.strides);
+    return { mvmNs: 0, vectorNs: c.vector, copyNs: c.copy };
+  }
+  if (InsertSliceOp.isInstance(o) || ParallelInsertSliceOp.isInstance(o)) {
+    const dst = shapeOf(o.getOperand(1).type);
+    const lists = readSliceLists(o);
+    if (!dst || !lists.sizes.every((d) => d >= 0)) return undefined;
+    const c = sliceCopyNs(cost, dst, lists.sizes, lists.strides);
+    return { mvmNs: 0, vectorNs: c.vector, copyNs: c.copy };
+  }
+  return undefined;
+}
+
+/**
+ * The contiguous runs a slice of `sizes` (strides `strides`) of a tensor of shape `shape`
+ * reads: how many and how many elements each (one run per element when the innermost non-unit
+ * dimension is strided).
+ */
+export function sliceRunsOf(shape: readonly number[], sizes: readonly number[], strides: readonly number[]): { readonly runs: number; readonly elements: number } {
+  const total = count(sizes);
+  if (total === 0) return { runs: 0, elements: 0 };
+  let run = 1;
+  for (let k = shape.length - 1; k >= 0; k--) {
+    const size = sizes[k] ?? 1;
+    if (size > 1 && (strides[k] ?? 1) !== 1) break;
+    run *= size;
+    if (size !== shape[k]) break;
+  }
+  return { runs: total / run, elements: run };
+}
+
