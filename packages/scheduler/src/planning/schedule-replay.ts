@@ -40,7 +40,7 @@ export interface ScheduleReplay {
 export interface ScheduleReplayOptions {
   /**
    * Upper bound on the steps simulated for the steady state (all inferences together); the
-   * number of inferences is chosen within it (at least 3, at most 12). Default 2,000,000.
+   * number of inferences is chosen within it (at least 3, at most 12). Default 600,000.
    */
   readonly stepBudget?: number;
 }
@@ -81,7 +81,7 @@ export function replaySchedule(func: Operation, cost: CostModel, options: Schedu
   if (steps === 0) return undefined;
   const latency = simulate(list, cost, 1);
   if (latency === undefined) return undefined;
-  const budget = options.stepBudget ?? 2_000_000;
+  const budget = options.stepBudget ?? 600_000;
   const inferences = Math.max(3, Math.min(12, Math.floor(budget / steps)));
   const looping = simulate(list, cost, inferences);
   if (looping === undefined) return undefined;
