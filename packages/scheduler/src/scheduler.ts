@@ -15,7 +15,7 @@ import { computeBounds, createCostModel, type CostModel, type ModelWork, type Ta
 import { Workload } from './analysis/workload';
 import { SchedulerMessages as M } from './diagnostics';
 import { estimateSchedule } from './planning/estimate';
-import { replaySchedule } from './planning/schedule-replay';
+import { replaySchedule, type ScheduleReplay } from './planning/schedule-replay';
 import { enforcesLocalMemory, granularityForMemory, minimumFootprint, planLocalMemory, withWindows } from './planning/local-memory';
 import { planSendOrder } from './planning/send-order';
 import { planParallelTiles, tileOversizedParallelComputes } from './transforms/tile-parallel-computes';
@@ -71,6 +71,13 @@ export interface PlanContext {
   readonly target: Target;
   /** The strategy's options (defaults filled in). */
   readonly options: SchedulerOptions;
+  /**
+   * Replays `plan` (on virtual cores) as the driver would schedule it: windows, mesh placement
+   * and materialization on a scratch copy of the function, then {@link replaySchedule}. Undefined
+   * when that copy overflows host memory or deadlocks (the driver would repair it). Given by the
+   * driver of {@link createPlanScheduler}; see {@link pickByReplay}.
+   */
+  readonly replayPlan?: (plan: SchedulePlan) => ScheduleReplay | undefined;
 }
 
 /**
@@ -225,7 +232,22 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
           error(n.op, M.nodeMemory(n.name, f.bodyBytes, cost.localMemoryBytes, parts, f.replicas));
         }
         if (diagnostics.length) continue;
-        const planned0 = spec.plan({ workload, cost, target, options: opts });
+        const planWorkload = workload;
+        const replayPlan = (plan: SchedulePlan): ScheduleReplay | undefined => {
+          // A scratch copy of the function as the strategy sees it (same nodes, same order).
+          const scratch = func.clone();
+          const w = new Workload(scratch, cost);
+          if (w.nodes.length !== planWorkload.nodes.length) return undefined;
+          let placed = enforce ? withWindows(w, plan, cost) : plan;
+          if (spec.placeOnMesh !== false) {
+            const cores = 1 + Math.max(-1, ...placed.placements.flatMap((p) => [...p.cores]));
+            placed = remapPlan(placed, placeOnMesh(cores, trafficOf(planReads(w, placed)), cost).physical);
+          }
+          const done = materializeSchedule(w, placed, planReads(w, placed), cost, {});
+          // (A schedule that deadlocks does not replay: undefined.)
+          return done.hostOverflow ? undefined : replaySchedule(scratch, cost, { stepBudget: 60_000 });
+        };
+        const planned0 = spec.plan({ workload, cost, target, options: opts, replayPlan });
         if (typeof planned0 === 'string') {
           error(func, planned0);
           continue;

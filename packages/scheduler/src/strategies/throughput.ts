@@ -19,6 +19,7 @@ import { layerWiseCandidates, replicationCandidates, type PackingConstraints, ty
 import { planReads } from '../planning/transfers';
 import type { Granularity, NodePlacement, SchedulePlan, TransferMode } from '../planning/schedule-plan';
 import { createPlanScheduler, type PlanContext } from '../scheduler';
+import { pickByReplay, type RankedPlan } from '../planning/replay-ranking';
 import { fallbackOption, layerSequentialFallback } from './layer-sequential';
 import { SchedulerMessages as M } from '../diagnostics';
 
@@ -58,17 +59,17 @@ export function planThroughput(context: PlanContext, granularity: Granularity, s
     const why = M.noPacking(strategy, cost.cores, enforce ? (replicaCrossbarShortfall(workload, cost, granularities) ?? memoryPackingDetail(context, granularities, search)) : undefined);
     return layerSequentialFallback(context, why);
   }
-  // The estimate decides among the packings the period search accepted (ties: the smaller period).
-  let best: { plan: SchedulePlan; throughput: number } | undefined;
+  // The estimate ranks the packings the period search accepted; on small workloads the best few
+  // are replayed and the shortest replayed period wins (pickByReplay).
+  const ranked: RankedPlan[] = [];
   const layer = workload.nodes.map((): Granularity => 'layer');
   const choices = [...candidates.map((c) => [c, granularities, transfer] as const), ...layerWise.map((c) => [c, layer, layerWiseTransfer] as const)];
   for (const [r, g, via] of choices) {
     const placements: NodePlacement[] = workload.nodes.map((n) => ({ ...r.replication[n.index]!, cores: r.packing.cores[n.index]!, granularity: g[n.index]! }));
     const plan = mirrorHostFedComputes(workload, { strategy, placements, transfer: via, pipelined: true }, enforce ? cost : undefined);
-    const throughput = estimateSchedule(workload, plan, planReads(workload, plan), cost).throughput;
-    if (!best || throughput > best.throughput * 1.0001) best = { plan, throughput };
+    ranked.push({ plan, estimateNs: estimateSchedule(workload, plan, planReads(workload, plan), cost).periodNs });
   }
-  return best!.plan;
+  return pickByReplay(context, ranked, 'period')!;
 }
 
 /**
