@@ -1,7 +1,9 @@
 /**
  * resnet18 (the scale model, 11.7 M parameters) end to end with one strategy, bounded:
- * `raptor compile --scheduler layer-sequential` (the other strategies fall back to it on
- * resnet18; they and the throughput run are measured by `tools/bench/compile`), then
+ * `raptor compile --scheduler throughput` (the default; on resnet18 no pipeline fits the cores'
+ * local memory and it takes the replicated layer-sequential plan, with the stem's replicas
+ * interleaved as it streams on chip; the other strategies and the throughput-mode simulation are
+ * measured by `tools/bench/compile`), then
  * `raptor sim` in latency mode, each in a Node process of its own run from the sources
  * (support/run-cli-from-sources.ts: no build needed, the heap `raptor compile` gives itself),
  * and the logits against onnxruntime's `output_0.npy`: about 2.3 minutes and 6.5 GB of resident
@@ -22,11 +24,11 @@ const available = fs.existsSync(path.join(RESNET18, 'model.onnx'));
 
 const tmp = temporaryDirectories('raptor-resnet18-');
 
-(available ? describe : describe.skip)('resnet18 end to end (layer-sequential)', () => {
+(available ? describe : describe.skip)('resnet18 end to end (throughput, the default strategy)', () => {
   test('raptor compile, then raptor sim: pim-sim gives onnxruntime\'s logits; every core within its local memory', () => {
     const dir = tmp();
     const bundle = path.join(dir, 'bundle');
-    const compile = runCliFromSources(['compile', path.join(RESNET18, 'model.onnx'), '-o', bundle, '--scheduler', 'layer-sequential', '--report', path.join(dir, 'report.json')]);
+    const compile = runCliFromSources(['compile', path.join(RESNET18, 'model.onnx'), '-o', bundle, '--scheduler', 'throughput', '--report', path.join(dir, 'report.json')]);
     expect(compile.stderr).toBe('');
     expect(compile.status).toBe(0);
     expect(compile.stdout).toMatch(/^bundle: 64 cores \(64 active\), \d+ array groups, \d+ crossbars$/m);

@@ -29,7 +29,7 @@ export type { InputWindow, WorkloadInput, WorkloadNode, WorkloadProblem, Workloa
 export { analyzeFragmentNeeds, boundingBox, evaluateIndex, physicalViewSplit, sourceRegions } from './analysis/fragment-needs';
 export type { Box } from './analysis/fragment-needs';
 export { firstLaneOfReplica, intersectBoxes, largestReplicaWindowBytes, largestRunWindowBytes, partBytes, replicaWindow, runWindow, streamingWindows, windowBytes, windowOfLanes, windowRunsOf } from './planning/windows';
-export { coreOfLane, divisors, lanesOfReplica, readsThroughHost, replicaCounts, replicaOfLane, roundsOf, streamGroups, usesHostSlots } from './planning/schedule-plan';
+export { coreOfLane, divisors, lanesOfReplica, readsThroughHost, replicaCounts, replicaOfLane, roundOfLane, roundsOf, streamGroups, usesHostSlots } from './planning/schedule-plan';
 export type { Granularity, NodePlacement, Replication, SchedulePlan, TransferMode } from './planning/schedule-plan';
 export { laneBusyNs, packReplicas, replicaItems, replicaTimeNs } from './planning/core-mapping';
 export type { CorePacking, PackOptions, ReplicaItem } from './planning/core-mapping';

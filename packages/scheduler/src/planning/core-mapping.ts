@@ -93,12 +93,12 @@ export function replicaItems(
   for (const n of workload.nodes) {
     const { replicas: r, copies } = replication[n.index]!;
     const mode = typeof transfer === 'function' ? transfer(n) : { transfer, keepsResults: false };
-    const placed = placedFootprint(workload, n, r, granularity?.[n.index] ?? 'layer', cost, mode.transfer, mode.keepsResults);
+    const placed = placedFootprint(workload, n, r, granularity?.[n.index] ?? 'layer', cost, mode.transfer, mode.keepsResults, mode.interleaved);
     let footprint: ReplicaFootprint = placed;
     if (granularity?.[n.index] === 'window') {
       // A window pipeline that deadlocks falls back to layer granularity on the same cores: keep
       // room for that where it fits a core (a streamed result is not kept at window granularity).
-      const layer = placedFootprint(workload, n, r, 'layer', cost, mode.transfer, mode.keepsResults);
+      const layer = placedFootprint(workload, n, r, 'layer', cost, mode.transfer, mode.keepsResults, mode.interleaved);
       if (layer.bodyBytes <= cost.localMemoryBytes && layer.bodyBytes > footprint.bodyBytes) footprint = layer;
     }
     const producers = [...new Set(n.inputs.flatMap((i) => i.sources.map((s) => s.producer)))].sort((a, b) => a - b);

@@ -149,11 +149,12 @@ export function replicaFootprint(
   windowRounds?: number,
   keepsResults = false,
   exactWindows = false,
+  interleaved = false,
 ): ReplicaFootprint {
   let inputs = 0;
   const windowOf = new Map<number, number>();
   for (const input of node.inputs) {
-    const w = windows ? largestReplicaWindowBytes(node, input, replicas, windowRounds, exactWindows) : undefined;
+    const w = windows ? largestReplicaWindowBytes(node, input, replicas, windowRounds, exactWindows, interleaved) : undefined;
     if (w !== undefined) {
       windowOf.set(input.inputIndex, aligned(w, cost));
       inputs += aligned(w, cost);
@@ -456,12 +457,13 @@ export function placedFootprint(
   cost: CostModel,
   transfer: TransferMode = 'channel',
   keepsResults = false,
+  interleaved = false,
 ): PlacedFootprint {
-  const windows = needsWindows(workload, node, replicas, granularity, cost, transfer) || (keepsResults && node.isBatch && replicas > 1);
-  const whole = replicaFootprint(workload, node, granularity, cost, transfer, replicas, windows, undefined, keepsResults);
+  const windows = needsWindows(workload, node, replicas, granularity, cost, transfer) || (keepsResults && node.isBatch && replicas > 1) || (interleaved && replicas > 1);
+  const whole = replicaFootprint(workload, node, granularity, cost, transfer, replicas, windows, undefined, keepsResults, false, interleaved);
   const rounds = Math.ceil(node.lanes / replicas);
   if (!windows || whole.bodyBytes <= cost.localMemoryBytes || rounds < 2 || !canStreamWindows(node, granularity, transfer)) return { ...whole, windows };
-  const at = (span: number): ReplicaFootprint => replicaFootprint(workload, node, granularity, cost, transfer, replicas, true, span, keepsResults);
+  const at = (span: number): ReplicaFootprint => replicaFootprint(workload, node, granularity, cost, transfer, replicas, true, span, keepsResults, false, interleaved);
   const one = at(1);
   if (one.bodyBytes > cost.localMemoryBytes) {
     // Line buffers hold whole fragments of the slots a run reads: without them a run holds only
@@ -469,12 +471,14 @@ export function placedFootprint(
     // only: a producer sending pieces through channels would send later runs' pieces ahead of
     // other readers' and block on them (a cycle with more than one replica per node).
     if (transfer !== 'host') return { ...one, windows, windowRounds: 1 };
-    const exactAt = (span: number): ReplicaFootprint => replicaFootprint(workload, node, granularity, cost, transfer, replicas, true, span, keepsResults, true);
+    const exactAt = (span: number): ReplicaFootprint => replicaFootprint(workload, node, granularity, cost, transfer, replicas, true, span, keepsResults, true, interleaved);
     const exactOne = exactAt(1);
     if (exactOne.bodyBytes > cost.localMemoryBytes) return { ...one, windows, windowRounds: 1 };
     return { ...longestRun(exactAt, exactOne, rounds, cost), windows, exactWindows: true };
   }
-  return { ...rowAlignedRun(node, at, longestRun(at, one, rounds, cost)), windows };
+  // (An interleaved replica's runs take every replicas-th lane: no rows of lanes to align to.)
+  const run = longestRun(at, one, rounds, cost);
+  return { ...(interleaved ? run : rowAlignedRun(node, at, run)), windows };
 }
 
 /**
@@ -621,6 +625,8 @@ export function hostRunBudget(cost: CostModel): number {
 export interface FootprintMode {
   readonly transfer: TransferMode;
   readonly keepsResults: boolean;
+  /** The replicas take their lanes round-robin (`NodePlacement.interleaved`). */
+  readonly interleaved?: boolean;
 }
 
 /**
@@ -633,10 +639,11 @@ export function footprintMode(plan: Pick<SchedulePlan, 'transfer' | 'placements'
   const p = plan.placements[node.index];
   // A node kept on chip that reads host slots only is modelled through host slots: what it holds
   // to store pieces bounds what it holds to send fragments.
+  const interleaved = p?.interleaved === true ? { interleaved: true } : {};
   if (plan.transfer === 'host' && node.inputs.some((i) => i.sources.some((s) => plan.placements[s.producer]?.onChip === true))) {
-    return { transfer: 'channel', keepsResults: p?.onChip !== true };
+    return { transfer: 'channel', keepsResults: p?.onChip !== true, ...interleaved };
   }
-  return { transfer: plan.transfer, keepsResults: p?.spill === true };
+  return { transfer: plan.transfer, keepsResults: p?.spill === true, ...interleaved };
 }
 
 /** `plan` with {@link NodePlacement.windows} set on every node whose replicas need them. */
@@ -646,7 +653,7 @@ export function withWindows(workload: Workload, plan: SchedulePlan, cost: CostMo
     placements: plan.placements.map((p, i) => {
       const n = workload.nodes[i]!;
       const mode = footprintMode(plan, n);
-      const f = placedFootprint(workload, n, p.replicas, p.granularity, cost, mode.transfer, mode.keepsResults);
+      const f = placedFootprint(workload, n, p.replicas, p.granularity, cost, mode.transfer, mode.keepsResults, mode.interleaved);
       const { windowRounds: _dropped, exactWindows: _exact, ...rest } = p;
       if (f.windowRounds === undefined) return { ...rest, windows: f.windows };
       return { ...rest, windows: f.windows, windowRounds: f.windowRounds, ...(f.exactWindows ? { exactWindows: true } : {}) };

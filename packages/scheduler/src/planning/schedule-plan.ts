@@ -93,6 +93,13 @@ export interface NodePlacement {
    * other of them takes (see {@link streamGroups}).
    */
   readonly onChip?: boolean;
+  /**
+   * The replicas take the node's lanes round-robin (lane `l` on replica `l mod replicas`, its
+   * rounds in lane order) instead of in contiguous blocks. For a value streamed into readers that
+   * take its fragments in lane order (`onChip`): with blocking sends, contiguous blocks reach the
+   * readers one replica after another, interleaved lanes side by side.
+   */
+  readonly interleaved?: boolean;
 }
 
 /** A complete plan: one placement per workload node, in node order. */
@@ -169,16 +176,25 @@ export function roundsOf(p: Pick<NodePlacement, 'replicas'>, lanes: number): num
 }
 
 /** The replica that runs graph lane `lane`. */
-export function replicaOfLane(p: Pick<NodePlacement, 'replicas'>, lanes: number, lane: number): number {
-  return Math.floor(lane / roundsOf(p, lanes));
+export function replicaOfLane(p: Pick<NodePlacement, 'replicas' | 'interleaved'>, lanes: number, lane: number): number {
+  return p.interleaved ? lane % p.replicas : Math.floor(lane / roundsOf(p, lanes));
 }
 
 /** The graph lanes of replica `replica`, in round order. */
-export function lanesOfReplica(p: Pick<NodePlacement, 'replicas'>, lanes: number, replica: number): number[] {
-  const rounds = roundsOf(p, lanes);
+export function lanesOfReplica(p: Pick<NodePlacement, 'replicas' | 'interleaved'>, lanes: number, replica: number): number[] {
   const out: number[] = [];
+  if (p.interleaved) {
+    for (let l = replica; l < lanes; l += p.replicas) out.push(l);
+    return out;
+  }
+  const rounds = roundsOf(p, lanes);
   for (let l = replica * rounds; l < Math.min(lanes, (replica + 1) * rounds); l++) out.push(l);
   return out;
+}
+
+/** The round in which graph lane `lane` runs on its replica (its slot in the replica's part of the results). */
+export function roundOfLane(p: Pick<NodePlacement, 'replicas' | 'interleaved'>, lanes: number, lane: number): number {
+  return p.interleaved ? Math.floor(lane / p.replicas) : lane - replicaOfLane(p, lanes, lane) * roundsOf(p, lanes);
 }
 
 /** The core that runs graph lane `lane` of a placement of a node with `lanes` lanes. */

@@ -1,7 +1,8 @@
 /**
  * Replica windows: what one replica of a batch holds of an input and of its own results.
  *
- * A replica runs a contiguous block of its node's graph lanes. Of an input with an
+ * A replica runs a contiguous block of its node's graph lanes (or, `interleaved`, every
+ * `replicas`-th lane). Of an input with an
  * {@link InputWindow} it holds only the window its lanes read: the bounding box of their read
  * boxes; every source fragment they need is clipped to it (a plane lane of a strips-to-dense
  * transpose keeps one channel of each pixel it receives, a conv replica the rows of each plane
@@ -63,7 +64,8 @@ function cachedWindow(input: WorkloadInput, first: number, count: number): Box |
 }
 
 /** {@link windowOfLanes} for replica `replica` of a node with `replicas` replicas (cached per input). */
-export function replicaWindow(node: WorkloadNode, input: WorkloadInput, replicas: number, replica: number): Box | undefined {
+export function replicaWindow(node: WorkloadNode, input: WorkloadInput, replicas: number, replica: number, interleaved = false): Box | undefined {
+  if (interleaved) return runWindow(input, lanesOfReplica({ replicas, interleaved }, node.lanes, replica));
   const rounds = roundsOf({ replicas }, node.lanes);
   const first = replica * rounds;
   return cachedWindow(input, first, Math.min(node.lanes, first + rounds) - first);
@@ -73,7 +75,7 @@ export function replicaWindow(node: WorkloadNode, input: WorkloadInput, replicas
  * The runs of rounds of replica `replica` that share one window: its lanes in runs of
  * `windowRounds` consecutive rounds (streaming windows), or all of them in one run.
  */
-export function windowRunsOf(p: Pick<NodePlacement, 'replicas' | 'windowRounds'>, lanes: number, replica: number): number[][] {
+export function windowRunsOf(p: Pick<NodePlacement, 'replicas' | 'windowRounds' | 'interleaved'>, lanes: number, replica: number): number[][] {
   const all = lanesOfReplica(p, lanes, replica);
   const span = p.windowRounds ?? all.length;
   if (span >= all.length) return [all];
@@ -82,9 +84,24 @@ export function windowRunsOf(p: Pick<NodePlacement, 'replicas' | 'windowRounds'>
   return runs;
 }
 
-/** {@link windowOfLanes} of the run of lanes `lanes` (consecutive graph lanes; cached per input). */
+/** {@link windowOfLanes} of the run of lanes `lanes` (in increasing order; cached per input). */
 export function runWindow(input: WorkloadInput, lanes: readonly number[]): Box | undefined {
-  return lanes.length ? cachedWindow(input, lanes[0]!, lanes.length) : undefined;
+  if (!lanes.length) return undefined;
+  const first = lanes[0]!;
+  const step = lanes.length > 1 ? lanes[1]! - first : 1;
+  if (step === 1 && lanes[lanes.length - 1]! === first + lanes.length - 1) return cachedWindow(input, first, lanes.length);
+  // Every `step`-th lane (an interleaved replica's run): cached by first lane, step and count.
+  if (!input.window) return undefined;
+  let cache = windowCache.get(input);
+  if (!cache) windowCache.set(input, (cache = new Map()));
+  const key = `${first}:${lanes.length}:${step}`;
+  let box = cache.get(key);
+  if (box === undefined) {
+    box = windowOfLanes(input, lanes) ?? null;
+    // Only a regular stride is cached under its key.
+    if (lanes.every((l, i) => l === first + i * step)) cache.set(key, box);
+  }
+  return box ?? undefined;
 }
 
 const streamCache = new WeakMap<WorkloadInput, Map<string, readonly Box[] | null>>();
@@ -98,13 +115,13 @@ const streamCache = new WeakMap<WorkloadInput, Map<string, readonly Box[] | null
  * each later window starts as a copy of the previous window's overlap, so it still holds what
  * later runs read of the slot. With `exactWindows` a run's window is its lanes' reads alone.
  */
-export function streamingWindows(node: WorkloadNode, input: WorkloadInput, p: Pick<NodePlacement, 'replicas' | 'windowRounds' | 'exactWindows'>, replica: number): readonly Box[] | undefined {
+export function streamingWindows(node: WorkloadNode, input: WorkloadInput, p: Pick<NodePlacement, 'replicas' | 'windowRounds' | 'exactWindows' | 'interleaved'>, replica: number): readonly Box[] | undefined {
   const w = input.window;
   if (!w) return undefined;
   let cache = streamCache.get(input);
   if (!cache) streamCache.set(input, (cache = new Map()));
   const exact = p.exactWindows === true && p.windowRounds !== undefined;
-  const key = `${p.replicas}:${p.windowRounds ?? 0}:${replica}${exact ? ':exact' : ''}`;
+  const key = `${p.replicas}:${p.windowRounds ?? 0}:${replica}${exact ? ':exact' : ''}${p.interleaved ? ':interleaved' : ''}`;
   const hit = cache.get(key);
   if (hit !== undefined) return hit ?? undefined;
   const runs = windowRunsOf(p, node.lanes, replica);
@@ -186,8 +203,8 @@ export function streamingWindows(node: WorkloadNode, input: WorkloadInput, p: Pi
  * The largest window bytes of `input` over the replicas of a node with `replicas` replicas (over
  * their runs of `windowRounds` rounds with streaming windows), or undefined when read whole.
  */
-export function largestReplicaWindowBytes(node: WorkloadNode, input: WorkloadInput, replicas: number, windowRounds?: number, exactWindows = false): number | undefined {
-  const p = windowRounds === undefined ? { replicas } : { replicas, windowRounds, exactWindows };
+export function largestReplicaWindowBytes(node: WorkloadNode, input: WorkloadInput, replicas: number, windowRounds?: number, exactWindows = false, interleaved = false): number | undefined {
+  const p = windowRounds === undefined ? { replicas, interleaved } : { replicas, windowRounds, exactWindows, interleaved };
   let m = 0;
   for (let j = 0; j < replicas; j++) {
     const b = largestRunWindowBytes(node, input, p, j);
@@ -198,7 +215,7 @@ export function largestReplicaWindowBytes(node: WorkloadNode, input: WorkloadInp
 }
 
 /** The largest window bytes of `input` over the runs of replica `replica` of placement `p`, or undefined when read whole. */
-export function largestRunWindowBytes(node: WorkloadNode, input: WorkloadInput, p: Pick<NodePlacement, 'replicas' | 'windowRounds' | 'exactWindows'>, replica: number): number | undefined {
+export function largestRunWindowBytes(node: WorkloadNode, input: WorkloadInput, p: Pick<NodePlacement, 'replicas' | 'windowRounds' | 'exactWindows' | 'interleaved'>, replica: number): number | undefined {
   return runWindowsBytes(input, streamingWindows(node, input, p, replica));
 }
 
@@ -219,8 +236,8 @@ function runWindowsBytes(input: WorkloadInput, boxes: readonly Box[] | undefined
 }
 
 /** First graph lane of replica `replica` (its part's slot 0). */
-export function firstLaneOfReplica(p: Pick<NodePlacement, 'replicas'>, lanes: number, replica: number): number {
-  return replica * roundsOf(p, lanes);
+export function firstLaneOfReplica(p: Pick<NodePlacement, 'replicas' | 'interleaved'>, lanes: number, replica: number): number {
+  return p.interleaved ? replica : replica * roundsOf(p, lanes);
 }
 
 /** Bytes of one replica's part of result `resultIndex` (a batch: its slots only; a scalar compute: the whole value). */

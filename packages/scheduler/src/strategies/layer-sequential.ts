@@ -105,9 +105,9 @@ export function planReplicatedLayers(context: PlanContext): SchedulePlan | strin
   const plain = planLayers(context);
   if (typeof plain === 'string') return plain;
   const plainReplicas = plain.plan.placements.map((p) => p.replicas);
-  // A value kept on chip streams into readers that take its fragments in lane order: with
-  // blocking sends its producer's replicas hand over their blocks one after another, so more of
-  // them would only take crossbars (and cores its stream group needs apart).
+  // A value kept on chip streams into readers that take its fragments in lane order; its
+  // producer's replicas take the lanes round-robin (`interleaved`), so they stream side by side
+  // and replicate like any other node (their stream group takes more cores apart).
   const streamed = new Set(plain.plan.placements.flatMap((p, i) => (p.onChip ? [i] : [])));
   // The plain plan's values on chip, spread (when it kept some): what the replicated plans try first.
   const hint = streamed.size ? streamed : undefined;
@@ -115,7 +115,7 @@ export function planReplicatedLayers(context: PlanContext): SchedulePlan | strin
   const latencyOf = (plan: SchedulePlan): number => estimateSchedule(workload, plan, planReads(workload, plan), cost).latencyNs;
   /** The plan with `base` raised by the replicas of `budget` crossbars, where it differs from the plain plan, is complete and fits. */
   const attempt = (base: readonly number[], budget: number): SchedulePlan | undefined => {
-    const floor = replicateLayers(workload, cost, base, budget, streamed);
+    const floor = replicateLayers(workload, cost, base, budget);
     if (floor.every((r, i) => r === plainReplicas[i])) return undefined;
     const planned = planLayers(context, floor, hint);
     if (typeof planned === 'string' || planned.hostOverflow !== undefined) return undefined;
@@ -187,7 +187,10 @@ function planLayersWith({ workload, cost, options }: PlanContext, onChip: Readon
   const transfer = options['transfer'] as TransferMode;
   const readers = readersOfNodes(workload);
   // The nodes kept on chip as a host plan's placements (for the stream groups and the footprints).
-  const modePlan = { transfer, placements: workload.nodes.map((n) => (onChip.has(n.index) ? { onChip: true } : {})) as NodePlacement[] };
+  // A batch kept on chip deals its lanes round-robin to its replicas (`interleaved`): its readers
+  // take the fragments in lane order, so the replicas stream side by side instead of one after another.
+  const interleaves = (n: WorkloadNode): boolean => onChip.has(n.index) && n.isBatch && n.crossbars > 0;
+  const modePlan = { transfer, placements: workload.nodes.map((n) => (onChip.has(n.index) ? { onChip: true, ...(interleaves(n) ? { interleaved: true } : {}) } : {})) as NodePlacement[] };
   const groups = streamGroups(modePlan, (i) => readers[i]!);
   /** The stream group of a node (its first node), or undefined for a node outside every group. */
   const grouped = workload.nodes.map((n) => onChip.has(n.index) || n.inputs.some((x) => x.sources.some((s) => onChip.has(s.producer))));
@@ -286,13 +289,13 @@ function planLayersWith({ workload, cost, options }: PlanContext, onChip: Readon
       let out = readsCache.get(key);
       if (out) return out;
       out = new Map();
-      const lanes = lanesOfReplica({ replicas: replicas[n.index]! }, n.lanes, j);
+      const lanes = lanesOfReplica({ replicas: replicas[n.index]!, interleaved: interleaves(n) }, n.lanes, j);
       for (const input of n.inputs) {
         for (const src of input.sources) {
           const producer = workload.nodes[src.producer]!;
           let set = out.get(src.producer);
           if (!set) out.set(src.producer, (set = new Set()));
-          for (const l of lanes) for (const slot of src.slotsPerLane[l] ?? []) set.add(producer.isBatch ? replicaOfLane({ replicas: replicas[src.producer]! }, producer.lanes, slot) : 0);
+          for (const l of lanes) for (const slot of src.slotsPerLane[l] ?? []) set.add(producer.isBatch ? replicaOfLane({ replicas: replicas[src.producer]!, interleaved: interleaves(producer) }, producer.lanes, slot) : 0);
         }
       }
       readsCache.set(key, out);
@@ -465,6 +468,7 @@ function planLayersWith({ workload, cost, options }: PlanContext, onChip: Readon
       granularity: granularity[n.index]!,
       ...(selfHostReads.has(n.index) ? { selfHostReads: true } : {}),
       ...(onChip.has(n.index) ? { onChip: true } : {}),
+      ...(interleaves(n) && replicas[n.index]! > 1 ? { interleaved: true } : {}),
     }));
     return { strategy: 'layer-sequential', placements, transfer, pipelined: false };
   };

@@ -54,8 +54,8 @@ import type { CostModel } from '@raptor-pim/pim-target';
 import { EVENT_REGISTER_COUNT } from '@raptor-pim/pim-target';
 import type { Workload, WorkloadNode } from '../analysis/workload';
 import { byteSizeOfType } from '../analysis/workload';
-import { coreOfLane, lanesOfReplica, readsThroughHost, replicaOfLane, streamGroups, usesHostSlots, type SchedulePlan } from '../planning/schedule-plan';
-import { firstLaneOfReplica, intersectBoxes, streamingWindows, windowRunsOf } from '../planning/windows';
+import { coreOfLane, lanesOfReplica, readsThroughHost, replicaOfLane, roundOfLane, streamGroups, usesHostSlots, type SchedulePlan } from '../planning/schedule-plan';
+import { intersectBoxes, streamingWindows, windowRunsOf } from '../planning/windows';
 import { hostRunBudget, movesInPieces } from '../planning/local-memory';
 import { hostSlotBudget as hostSlotBudgetOf, placeSharedSlots, readersOfNodes } from '../planning/host-slots';
 import type { Box } from '../analysis/fragment-needs';
@@ -179,12 +179,25 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   /** Readers of `producer` on other cores load host slots (a host plan, or a spilled producer). */
   const hostRead = (producer: number): boolean => readsThroughHost(plan, producer);
   const slices = new SliceBuilder(ctx);
-  /** Slot 0 of replica `replica`'s part of node `p`'s results: its first lane when it holds only its slots. */
-  const partBase = (p: number, replica: number): number => {
+  /**
+   * Where slot `slot` of node `p`'s results lies in the value its replica holds: its round in the
+   * replica's part where the replica holds only its slots, else the slot itself.
+   */
+  const partIndex = (p: number, slot: number): number => {
     const pp = plan.placements[p]!;
     const pn = workload.nodes[p]!;
-    return pp.windows && pn.isBatch ? firstLaneOfReplica(pp, pn.lanes, replica) : 0;
+    return pp.windows && pn.isBatch ? roundOfLane(pp, pn.lanes, slot) : slot;
   };
+  /** Positions of slots in a collection holding consecutive slots from `first` on. */
+  const from =
+    (first: number): ((slot: number) => number) =>
+    (slot) =>
+      slot - first;
+  /** Positions of slots of node `p` in the value a replica of `p` holds ({@link partIndex}). */
+  const inPart =
+    (p: number): ((slot: number) => number) =>
+    (slot) =>
+      partIndex(p, slot);
   /** The type of result `k` of replica `j` of `n`: its part (its own slots) where placed with windows. */
   const partType = (n: WorkloadNode, j: number, k: number): RankedTensorType => {
     const t = n.op.getResult(k).type as RankedTensorType;
@@ -599,7 +612,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           const part = scheduled[n.index]![replica]!.getResult(k);
           const sizes = [1, ...type.shape.slice(1)];
           const offsets = [lane, ...type.shape.slice(1).map(() => 0)];
-          const frag = slices.extract(b, n.op.location, part, [lane - partBase(n.index, replica), ...offsets.slice(1)], sizes);
+          const frag = slices.extract(b, n.op.location, part, [partIndex(n.index, lane), ...offsets.slice(1)], sizes);
           value = slices.insert(b, n.op.location, frag, value, offsets, sizes);
         }
       }
@@ -776,7 +789,8 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       newInputs.push(local.getResult(src.resultIndex));
     }
     const resultTypes = g.resultTypes.map((_, k) => partType(n, j, k));
-    const base0 = mirrorCore === undefined ? partBase(n.index, j) : 0;
+    /** Where a slot of this replica lies in its partial result (a mirror holds the whole value). */
+    const own = (slot: number): number => (mirrorCore === undefined ? partIndex(n.index, slot) : slot);
     const b = OpBuilder.before(g);
     // `copies` bindings of every weight: round k computes on copy k % copies.
     const copiedWeights: Value[] = [];
@@ -799,8 +813,20 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           // The local producer replica holds only its slots: place them in a whole value.
           const part = v.type as RankedTensorType;
           const src = nodeInputs.get(inputIndex)!.sources[sourceIndex]!;
-          const replica = plan.placements[src.producer]!.cores.indexOf(core);
-          v = slices.insert(bb, loc, v, createEmpty(bb, loc, type), [partBase(src.producer, replica), ...part.shape.slice(1).map(() => 0)], part.shape);
+          const pp = plan.placements[src.producer]!;
+          const pn = workload.nodes[src.producer]!;
+          const replica = pp.cores.indexOf(core);
+          const zeros = part.shape.slice(1).map(() => 0);
+          if (!pp.interleaved) v = slices.insert(bb, loc, v, createEmpty(bb, loc, type), [lanesOfReplica(pp, pn.lanes, replica)[0] ?? 0, ...zeros], part.shape);
+          else {
+            // Every replicas-th slot: one insert per slot.
+            const sizes = [1, ...part.shape.slice(1)];
+            let whole = createEmpty(bb, loc, type);
+            for (const [round, lane] of lanesOfReplica(pp, pn.lanes, replica).entries()) {
+              whole = slices.insert(bb, loc, slices.extract(bb, loc, v, [round, ...zeros], sizes), whole, [lane, ...zeros], sizes);
+            }
+            v = whole;
+          }
         }
         bases.set(key, v);
       }
@@ -831,31 +857,31 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     };
     /**
      * Places what falls in the window of `inputIndex` of slot `slot` of source `sourceIndex`, read
-     * from `source`: that slot's fragment (`first` undefined) or a collection holding the slots
-     * from `first` on. A fragment larger than the window is clipped to it.
+     * from `source`: that slot's fragment (`at` undefined) or a collection holding it at position
+     * `at(slot)`. A fragment larger than the window is clipped to it.
      */
-    const placeSlot = (inputIndex: number, sourceIndex: number, slot: number, source: Value, first?: number): void => {
+    const placeSlot = (inputIndex: number, sourceIndex: number, slot: number, source: Value, at?: (slot: number) => number): void => {
       const w = windowsOf.get(inputIndex)!;
       const region = nodeInputs.get(inputIndex)!.window!.regions[sourceIndex]![slot]!;
       const piece = intersectBoxes(region, w.box);
       if (!piece) return;
       const type = source.type as RankedTensorType;
-      const fragShape = first === undefined ? type.shape : type.shape.slice(1);
+      const fragShape = at === undefined ? type.shape : type.shape.slice(1);
       const dropped = rankReductionMask(region.sizes, fragShape)!;
       const kept = (xs: readonly number[]): number[] => xs.filter((_, d) => !dropped.has(d));
       const fo = kept(piece.offsets.map((o, d) => o - region.offsets[d]!));
       const fs = kept(piece.sizes);
       const whole = fs.every((x, i) => x === fragShape[i]);
       let frag: Value;
-      if (first === undefined) frag = whole ? source : slices.extract(bb, loc, source, fo, fs);
-      else frag = slices.extract(bb, loc, source, [slot - first, ...fo], [1, ...fs], RankedTensorType.get(ctx, fs, type.elementType));
+      if (at === undefined) frag = whole ? source : slices.extract(bb, loc, source, fo, fs);
+      else frag = slices.extract(bb, loc, source, [at(slot), ...fo], [1, ...fs], RankedTensorType.get(ctx, fs, type.elementType));
       w.value = slices.insert(bb, loc, frag, w.value, inWindow(w, piece.offsets), piece.sizes);
     };
-    /** Places slots `slots` of `source`, a collection holding the slots from `first` on, into a window. */
-    const placeSlots = (inputIndex: number, sourceIndex: number, source: Value, first: number, slots: readonly number[]): void => {
+    /** Places slots `slots` of `source`, a collection holding slot `q` at position `at(q)`, into a window. */
+    const placeSlots = (inputIndex: number, sourceIndex: number, source: Value, at: (slot: number) => number, slots: readonly number[]): void => {
       const input = nodeInputs.get(inputIndex)!;
       if (input.blueprint) {
-        for (const q of slots) placeSlot(inputIndex, sourceIndex, q, source, first);
+        for (const q of slots) placeSlot(inputIndex, sourceIndex, q, source, at);
         return;
       }
       // A direct collection's consecutive slots are one box: one slice moves what the window takes of them.
@@ -863,14 +889,14 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       const w = windowsOf.get(inputIndex)!;
       for (let i = 0; i < slots.length; ) {
         let count = 1;
-        while (i + count < slots.length && slots[i + count] === slots[i]! + count) count++;
+        while (i + count < slots.length && slots[i + count] === slots[i]! + count && at(slots[i + count]!) === at(slots[i]!) + count) count++;
         const q = slots[i]!;
         i += count;
         const run: Box = { offsets: [q, ...collection.shape.slice(1).map(() => 0)], sizes: [count, ...collection.shape.slice(1)] };
         const piece = intersectBoxes(run, w.box);
         if (!piece) continue;
-        const whole = piece.sizes.every((x, d) => x === collection.shape[d]) && q === first;
-        const part = whole ? source : slices.extract(bb, loc, source, [piece.offsets[0]! - first, ...piece.offsets.slice(1)], piece.sizes);
+        const whole = piece.sizes.every((x, d) => x === collection.shape[d]) && at(q) === 0;
+        const part = whole ? source : slices.extract(bb, loc, source, [at(piece.offsets[0]!), ...piece.offsets.slice(1)], piece.sizes);
         w.value = slices.insert(bb, loc, part, w.value, inWindow(w, piece.offsets), piece.sizes);
       }
     };
@@ -891,7 +917,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
         const need = new Set<number>();
         for (const lane of runLanes) for (const q of src.slotsPerLane[lane] ?? []) need.add(q);
         const mine = [...need].filter((q) => !producer.isBatch || coreOfLane(pp, producer.lanes, q) === core || pp.mirrors?.includes(core)).sort((a, b2) => a - b2);
-        placeSlots(r.inputIndex, r.sourceIndex, local, producer.isBatch ? partBase(src.producer, pp.cores.indexOf(core)) : 0, mine);
+        placeSlots(r.inputIndex, r.sourceIndex, local, producer.isBatch ? inPart(src.producer) : from(0), mine);
       }
     }
     if (runs.length) openWindows(0);
@@ -958,7 +984,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
         const first = fs[i]!.slot;
         const count = fs[k - 1]!.slot + fs[k - 1]!.count - first;
         const type = RankedTensorType.get(ctx, [count, ...frag.shape], frag.elementType);
-        const run: HostRun = { f: fs[i]!, slot, first, type, byteOffset: (first - partBase(slot.producer, slot.replica)) * fragBytes };
+        const run: HostRun = { f: fs[i]!, slot, first, type, byteOffset: partIndex(slot.producer, first) * fragBytes };
         for (let x = i; x < k; x++) hostRuns.set(fs[x]!, run);
         i = k;
       }
@@ -985,7 +1011,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       const strides = fragment.map((_, d) => fragment.slice(d + 1).reduce((a, x) => a * x, 1));
       const fragmentBytes = byteSizeOfType(fragmentType(collection));
       const elementBytes = fragmentBytes / Math.max(1, fragment.reduce((a, x) => a * x, 1));
-      const base = (f.slot - partBase(slot.producer, slot.replica)) * fragmentBytes;
+      const base = partIndex(slot.producer, f.slot) * fragmentBytes;
       const outer = p.sizes.slice(0, Math.max(0, cut));
       const count = outer.reduce((a, x) => a * x, 1);
       for (let i = 0; i < count; i++) {
@@ -1047,13 +1073,13 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
         const runSlots = Array.from({ length: f.count }, (_, i) => f.slot + i);
         if (slot?.inRuns) {
           const run = runOf(f);
-          placeSlots(r.inputIndex, r.sourceIndex, run.value, run.first, runSlots);
-        } else if (slot) placeSlots(r.inputIndex, r.sourceIndex, whole(), producer.isBatch ? partBase(src.producer, slot.replica) : 0, runSlots);
-        else if (!producer.isBatch) placeSlots(r.inputIndex, r.sourceIndex, receive(bb, f, me, collection, loc), 0, [f.slot]);
+          placeSlots(r.inputIndex, r.sourceIndex, run.value, from(run.first), runSlots);
+        } else if (slot) placeSlots(r.inputIndex, r.sourceIndex, whole(), producer.isBatch ? inPart(src.producer) : from(0), runSlots);
+        else if (!producer.isBatch) placeSlots(r.inputIndex, r.sourceIndex, receive(bb, f, me, collection, loc), from(0), [f.slot]);
         else {
           const type = f.count > 1 ? RankedTensorType.get(ctx, [f.count, ...collection.shape.slice(1)], collection.elementType) : fragmentType(collection);
           const msg = receive(bb, f, me, type, loc);
-          if (f.count > 1) placeSlots(r.inputIndex, r.sourceIndex, msg, f.slot, runSlots);
+          if (f.count > 1) placeSlots(r.inputIndex, r.sourceIndex, msg, from(f.slot), runSlots);
           else placeSlot(r.inputIndex, r.sourceIndex, f.slot, msg);
         }
         return;
@@ -1072,7 +1098,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       const offsets = [f.slot, ...collection.shape.slice(1).map(() => 0)];
       const type = f.count > 1 ? RankedTensorType.get(ctx, sizes, collection.elementType) : fragmentType(collection);
       let frag: Value;
-      if (slot && !slot.inRuns) frag = slices.extract(bb, loc, whole(), [f.slot - partBase(src.producer, slot.replica), ...offsets.slice(1)], sizes, type);
+      if (slot && !slot.inRuns) frag = slices.extract(bb, loc, whole(), [partIndex(src.producer, f.slot), ...offsets.slice(1)], sizes, type);
       else if (slot) {
         const run = runOf(f);
         frag = run.first === f.slot && run.value.type === type ? run.value : slices.extract(bb, loc, run.value, [f.slot - run.first, ...offsets.slice(1)], sizes, type);
@@ -1168,7 +1194,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
         // A run of this replica's slots: one slice of its (complete) partial result.
         const collection = resultTypes[f.resultIndex] as RankedTensorType;
         const sizes = [f.count, ...collection.shape.slice(1)];
-        const offsets = [f.slot - base0, ...collection.shape.slice(1).map(() => 0)];
+        const offsets = [own(f.slot), ...collection.shape.slice(1).map(() => 0)];
         payload = slices.extract(bb, loc, partialOf(f.resultIndex), offsets, sizes);
       } else if (f.piece) {
         payload = extractPiece(bb, loc, v, (resultTypes[f.resultIndex] as RankedTensorType).shape.slice(1), f.piece);
@@ -1234,12 +1260,12 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           const lists = readSliceLists(ins);
           const dynOperands = ins.operands.slice(2);
           let d = 0;
+          // The slot (leading offset) is the lane's position in this replica's partial result.
           const offsets = lists.offsets.map((x, i) => {
-            const shift = i === 0 ? base0 : 0;
-            if (x !== DYNAMIC) return x - shift;
+            if (x !== DYNAMIC) return i === 0 ? own(x) : x;
             const v = dynOperands[d++]!;
-            if (numbers.has(v)) return constant(bb, numbers.get(v)! - shift, loc);
-            if (shift !== 0) throw new Error(`materializeSchedule: the slot of a publication of ${n.name} is not static for its lane`);
+            if (numbers.has(v)) return i === 0 ? constant(bb, own(numbers.get(v)!), loc) : constant(bb, numbers.get(v)!, loc);
+            if (i === 0 && mirrorCore === undefined && pl.windows === true && n.isBatch && (j > 0 || pl.interleaved === true)) throw new Error(`materializeSchedule: the slot of a publication of ${n.name} is not static for its lane`);
             return mapping.lookupOrDefault(v);
           });
           const sizes = lists.sizes.map((x) => x);
@@ -1304,6 +1330,8 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
 
     /** Adds the fragment of `lane` to the current store of a streaming slot; stores it when complete. */
     function stage(slot: HostSlot, value: Value, lane: number, inner: readonly (number | Value)[], sizes: readonly number[]): void {
+      // Chunks of consecutive lanes: an interleaved replica's lanes are not (its values stream on chip).
+      if (pl.interleaved) throw new Error(`materializeSchedule: ${n.name} is interleaved and streams a host slot`);
       const index = lane - slot.first;
       const chunkFirst = slot.first + Math.floor(index / slot.chunk) * slot.chunk;
       const count = Math.min(slot.chunk, slot.first + slot.lanes - chunkFirst);
@@ -1317,7 +1345,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       st.filled++;
       if (st.filled === count) {
         const fragBytes = slot.bytes / Math.max(1, (resultTypes[slot.resultIndex] as RankedTensorType).shape[0]!);
-        storeToSlot(slot, st.value, (chunkFirst - base0) * fragBytes);
+        storeToSlot(slot, st.value, own(chunkFirst) * fragBytes);
       }
     }
 
@@ -1391,6 +1419,8 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   function batchable(n: WorkloadNode, j: number, onCore: ReadonlySet<number>): boolean {
     const key = `${n.index}:${j}`;
     if (locallyRead.has(key)) return false;
+    // (A batch body numbers a replica's rounds from its first lane on: interleaved lanes are not consecutive.)
+    if (plan.placements[n.index]!.interleaved) return false;
     if (onCore.size === 1) return true;
     const core = plan.placements[n.index]!.cores[j]!;
     const servedByCore = sendTaskConsumers.get(core) ?? [];
@@ -1682,14 +1712,12 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
             let payload: Value;
             if (f.box) payload = slices.extract(tb, loc, whole, f.box.offsets, f.box.sizes);
             else if (f.piece) {
-              const replica = replicaOfLane(plan.placements[f.producer]!, workload.nodes[f.producer]!.lanes, f.slot);
-              const offsets = [f.slot - partBase(f.producer, replica), ...f.piece.offsets];
+              const offsets = [partIndex(f.producer, f.slot), ...f.piece.offsets];
               payload = slices.extract(tb, loc, whole, offsets, [1, ...f.piece.sizes], pieceType(f.piece.sizes, collection.elementType));
             } else if (!workload.nodes[f.producer]!.isBatch) payload = whole;
             else {
               const sizes = [f.count, ...collection.shape.slice(1)];
-              const replica = replicaOfLane(plan.placements[f.producer]!, workload.nodes[f.producer]!.lanes, f.slot);
-              const offsets = [f.slot - partBase(f.producer, replica), ...collection.shape.slice(1).map(() => 0)];
+              const offsets = [partIndex(f.producer, f.slot), ...collection.shape.slice(1).map(() => 0)];
               payload = slices.extract(tb, loc, whole, offsets, sizes, f.count > 1 ? undefined : fragmentType(collection));
             }
             ChannelSendOp.build(
