@@ -62,7 +62,7 @@ export type { FragmentPiece, FragmentRead, ReplicaInputReads } from './planning/
 export { planSendOrder, type SendSchedule } from './planning/send-order';
 export { estimateSchedule } from './planning/estimate';
 export { replaySchedule } from './planning/schedule-replay';
-export type { ScheduleReplay, ScheduleReplayOptions } from './planning/schedule-replay';
+export type { ReplayedTask, ScheduleReplay, ScheduleReplayOptions } from './planning/schedule-replay';
 export { pickByReplay, REPLAY_RANKING_CANDIDATES, REPLAY_RANKING_LANES, REPLAY_RANKING_SPREAD, type RankedPlan } from './planning/replay-ranking';
 export { hostSlotBudget, hostSlotPeak, placeSharedSlots, readersOfNodes, valuesKeptOnChip, type HostSlotPeak, type SharedSlot, type SharedSlotPlacement } from './planning/host-slots';
 export type { CoreUsage, ScheduleEstimate } from './planning/estimate';

@@ -44,6 +44,18 @@ describe('replaySchedule', () => {
     // Core 2 received at once in a replay without rendezvous; here after core 0's second send.
     const end2 = sent2 + cost.deliverNs(small, 0, 2) + cost.vectorOpNs(64, 1) + cost.hostStoreNs(small, 2);
     expect(r.latencyNs).toBeCloseTo(Math.max(end1, end2), 6);
+    expect(r.timeline).toBeUndefined();
+    // The timeline: when each scheduled compute started (its core reached it) and ended.
+    const t = replaySchedule(func, cost, { timeline: true })!.timeline!;
+    expect(t.map((x) => [x.core, x.lane])).toEqual([
+      [0, 0],
+      [1, 0],
+      [2, 0],
+    ]);
+    expect(t.map((x) => x.startNs)).toEqual([0, 0, 0]);
+    expect(t[0]!.endNs).toBeCloseTo(sent2, 6);
+    expect(t[1]!.endNs).toBeCloseTo(end1, 6);
+    expect(t[2]!.endNs).toBeCloseTo(end2, 6);
     // Looping: core 1 is the bottleneck; each round it computes, then waits for the handshake
     // (its receive posted before core 0 sends again) and the data.
     expect(r.periodNs).toBeCloseTo(ready1 + cost.sendNs(small, 0, 1) - link01 + cost.deliverNs(small, 0, 1), 3);

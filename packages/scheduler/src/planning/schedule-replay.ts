@@ -34,6 +34,20 @@ export interface ScheduleReplay {
   readonly inferences: number;
   /** Steps (priced instruction runs and synchronizations) of one inference over all cores. */
   readonly steps: number;
+  /** With {@link ScheduleReplayOptions.timeline}: when each scheduled compute (a batch: each lane) ran in the latency run. */
+  readonly timeline?: readonly ReplayedTask[];
+}
+
+/** One scheduled compute (or one lane of a batch) in the latency run of a replay. */
+export interface ReplayedTask {
+  /** The `spat.scheduled_compute` or `spat.scheduled_compute_batch`. */
+  readonly op: Operation;
+  /** The lane of a batch (0 for a scalar compute). */
+  readonly lane: number;
+  readonly core: number;
+  /** When its core reached it and when it finished (ns). */
+  readonly startNs: number;
+  readonly endNs: number;
 }
 
 /** Options of {@link replaySchedule}. */
@@ -43,6 +57,8 @@ export interface ScheduleReplayOptions {
    * number of inferences is chosen within it (at least 3, at most 12). Default 600,000.
    */
   readonly stepBudget?: number;
+  /** Also return when every scheduled compute ran ({@link ScheduleReplay.timeline}). */
+  readonly timeline?: boolean;
 }
 
 // Step kinds of a core program.
@@ -55,6 +71,9 @@ const SIGNAL = 5;
 const WAIT = 6;
 /** A template item: a communication op, its endpoints evaluated per lane. */
 const COMMUNICATION = 7;
+/** Timeline markers (no time): a task starts or ends (`b`: the task index). */
+const TASK_START = 8;
+const TASK_END = 9;
 
 /** A core's program: parallel arrays, one entry per step. */
 interface Program {
@@ -74,12 +93,14 @@ interface Program {
  * reports that).
  */
 export function replaySchedule(func: Operation, cost: CostModel, options: ScheduleReplayOptions = {}): ScheduleReplay | undefined {
-  const programs = buildPrograms(func, cost);
+  const tasks: { op: Operation; lane: number; core: number }[] | undefined = options.timeline ? [] : undefined;
+  const programs = buildPrograms(func, cost, tasks);
   if (!programs) return undefined;
   const list = [...programs.values()].sort((x, y) => x.core - y.core);
   const steps = list.reduce((n, p) => n + p.kind.length, 0);
   if (steps === 0) return undefined;
-  const latency = simulate(list, cost, 1);
+  const marks = tasks ? new Float64Array(2 * tasks.length) : undefined;
+  const latency = simulate(list, cost, 1, marks);
   if (latency === undefined) return undefined;
   const budget = options.stepBudget ?? 600_000;
   const inferences = Math.max(3, Math.min(12, Math.floor(budget / steps)));
@@ -88,7 +109,8 @@ export function replaySchedule(func: Operation, cost: CostModel, options: Schedu
   // The steady state: the later half of the inferences.
   const first = Math.floor(inferences / 2);
   const periodNs = (looping[inferences - 1]! - looping[first - 1]!) / (inferences - first);
-  return { latencyNs: latency[0]!, periodNs, throughput: periodNs > 0 ? 1e9 / periodNs : Infinity, inferences, steps };
+  const timeline = tasks && marks ? tasks.map((t, i) => ({ ...t, startNs: marks[2 * i]!, endNs: marks[2 * i + 1]! })) : undefined;
+  return { latencyNs: latency[0]!, periodNs, throughput: periodNs > 0 ? 1e9 / periodNs : Infinity, inferences, steps, ...(timeline ? { timeline } : {}) };
 }
 
 /** Interns string keys as small integers. */
@@ -110,7 +132,7 @@ type Item =
   | { readonly kind: typeof HOST_LOAD | typeof HOST_STORE; readonly runs: number; readonly bytes: number }
   | { readonly kind: typeof COMMUNICATION; readonly op: Operation };
 
-function buildPrograms(func: Operation, cost: CostModel): Map<number, Program> | undefined {
+function buildPrograms(func: Operation, cost: CostModel, tasks?: { op: Operation; lane: number; core: number }[]): Map<number, Program> | undefined {
   const body = func.regions[0]?.firstBlock;
   if (!body) return undefined;
   const programs = new Map<number, Program>();
@@ -147,6 +169,8 @@ function buildPrograms(func: Operation, cost: CostModel): Map<number, Program> |
       if (core < 0) return undefined;
       const p = programOf(core);
       const ix = (o: Operation, i: number): number | undefined => evaluateIndex(o.getOperand(i), laneArg, lane);
+      const task = tasks ? tasks.push({ op, lane, core }) - 1 : -1;
+      if (tasks) push(p, TASK_START, 0, task);
       for (const it of items) {
         if (it.kind === COMPUTE) {
           push(p, COMPUTE, it.ns);
@@ -187,6 +211,7 @@ function buildPrograms(func: Operation, cost: CostModel): Map<number, Program> |
           push(p, HOST_LOAD, cost.hostLoadNs(bytes, core), cost.hostPortNs(bytes, false));
         }
       }
+      if (tasks) push(p, TASK_END, 0, task);
     }
   }
   return scheduled > 0 ? programs : undefined;
@@ -297,7 +322,7 @@ function walkInOrder(first: Operation | null, fn: (o: Operation) => void): void 
  * Runs every program `rounds` times (each core starts its next round as soon as it finishes
  * one) and returns, per round, when the last core finished it; undefined on a deadlock.
  */
-function simulate(programs: readonly Program[], cost: CostModel, rounds: number): number[] | undefined {
+function simulate(programs: readonly Program[], cost: CostModel, rounds: number, marks?: Float64Array): number[] | undefined {
   const n = programs.length;
   const time = new Float64Array(n);
   const pc = new Int32Array(n);
@@ -380,7 +405,10 @@ function simulate(programs: readonly Program[], cost: CostModel, rounds: number)
     const t = time[i]!;
     const kind = p.kind[k]!;
     if (kind === COMPUTE) advance(i, t + p.a[k]!);
-    else if (kind === HOST_LOAD || kind === HOST_STORE) {
+    else if (kind === TASK_START || kind === TASK_END) {
+      if (marks && round[i] === 0) marks[2 * p.b[k]! + (kind === TASK_END ? 1 : 0)] = t;
+      advance(i, t);
+    } else if (kind === HOST_LOAD || kind === HOST_STORE) {
       const start = Math.max(t, portFree);
       portFree = start + p.b[k]!;
       advance(i, start + p.a[k]!);
