@@ -24,13 +24,7 @@ import {
   type TransferMode,
 } from '@raptor-pim/scheduler';
 import { checkModule, funcOf, run } from './helpers';
-import { lowerShared } from './models';
-
-/** Replicas per node: the largest divisor of its lanes up to `max`. */
-function replicasOf(lanes: number, max: number): number {
-  for (let r = Math.min(lanes, max); r >= 1; r--) if (lanes % r === 0) return r;
-  return 1;
-}
+import { lowerShared, lowerSharedWorkload, replicasOf } from './models';
 
 /**
  * Every node on cores of its own, batches with more than one replica interleaved where
@@ -79,12 +73,9 @@ describe('interleaved replicas', () => {
   ];
   describe.each(['lenet5', 'mnist-8'])('%s', (model) => {
     it.each(cases)('$name: same outputs, checks pass, the replay runs', ({ granularity, transfer, per }) => {
-      const m = lowerShared(model);
-      if (!m) return;
-      const reference = run(m.module, m.fn, m.args);
-      expect(reference.ok).toBe(true);
-      const cost = createCostModel(defaultTarget());
-      const workload = new Workload(funcOf(m.module), cost);
+      const lowered = lowerSharedWorkload(model);
+      if (!lowered) return;
+      const { model: m, reference, cost, workload } = lowered;
       const plan = interleavedPlan(workload, per === undefined ? { granularity, transfer } : { granularity, transfer, per });
       expect(plan.placements.filter((p) => p.interleaved).length).toBeGreaterThan(2);
       materializeSchedule(workload, plan, planReads(workload, plan), cost);

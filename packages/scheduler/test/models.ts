@@ -3,7 +3,9 @@ import * as path from 'node:path';
 import { FloatType, PassRegistry, ShapedValue, parsePassPipeline, type Operation, type RuntimeValue } from '@raptor-pim/ir-core';
 import { registerLayoutPlannerPasses } from '@raptor-pim/layout-planner';
 import { TargetKey as LoweringTargetKey, registerPlanLoweringPasses } from '@raptor-pim/plan-lowering';
-import type { Target } from '@raptor-pim/pim-target';
+import { createCostModel, defaultTarget, type CostModel, type Target } from '@raptor-pim/pim-target';
+import { Workload } from '@raptor-pim/scheduler';
+import { funcOf, run } from './helpers';
 import { importOnnxModel, readNpy, readOnnxFile, type ImportedModule } from '@raptor-pim/onnx-frontend';
 
 /** The shared/ folder beside the repository checkout (override with RAPTOR_SHARED_DIR). */
@@ -59,4 +61,28 @@ export function lowerShared(name: string, options: { readonly pixelPacking?: boo
   const ok = pm.run(imported.module).success;
   expect(ok).toBe(true);
   return { module: imported.module, fn: imported.functionName, args: sharedInput(imported, name) };
+}
+
+/** A lowered shared model with its interpreted outputs (the reference), the default target's cost model and its function's workload. */
+export interface LoweredWorkload {
+  readonly model: LoweredShared;
+  readonly reference: ReturnType<typeof run>;
+  readonly cost: CostModel;
+  readonly workload: Workload;
+}
+
+/** {@link lowerShared} on the default target, with the reference outputs (expected to run) and the workload; undefined when the model is missing. */
+export function lowerSharedWorkload(name: string): LoweredWorkload | undefined {
+  const model = lowerShared(name);
+  if (!model) return undefined;
+  const reference = run(model.module, model.fn, model.args);
+  expect(reference.ok).toBe(true);
+  const cost = createCostModel(defaultTarget());
+  return { model, reference, cost, workload: new Workload(funcOf(model.module), cost) };
+}
+
+/** The largest divisor of `lanes` up to `max` (a replica count). */
+export function replicasOf(lanes: number, max: number): number {
+  for (let r = Math.min(lanes, max); r >= 1; r--) if (lanes % r === 0) return r;
+  return 1;
 }

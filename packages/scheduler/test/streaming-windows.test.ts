@@ -26,7 +26,7 @@ import {
   type SchedulePlan,
 } from '@raptor-pim/scheduler';
 import { checkModule, funcOf, run } from './helpers';
-import { lowerShared } from './models';
+import { lowerShared, lowerSharedWorkload, replicasOf } from './models';
 
 
 function targetWithLocalMemory(bytes: number): Target {
@@ -35,11 +35,6 @@ function targetWithLocalMemory(bytes: number): Target {
   return t;
 }
 
-/** Replicas per node: the largest divisor of its lanes up to `max`. */
-function replicasOf(lanes: number, max: number): number {
-  for (let r = Math.min(lanes, max); r >= 1; r--) if (lanes % r === 0) return r;
-  return 1;
-}
 
 /**
  * A window pipeline of `workload` with every replica on a core of its own, windows on every
@@ -66,12 +61,9 @@ describe('streaming windows', () => {
 
   it.each(['lenet5', 'mnist-8'])('%s: runs of one round and of two rounds compute the same outputs, checks pass, one run\'s window counted', (model) => {
     for (const per of [1, 2]) {
-      const m = lowerShared(model);
-      if (!m) return;
-      const reference = run(m.module, m.fn, m.args);
-      expect(reference.ok).toBe(true);
-      const cost = createCostModel(defaultTarget());
-      const workload = new Workload(funcOf(m.module), cost);
+      const lowered = lowerSharedWorkload(model);
+      if (!lowered) return;
+      const { model: m, reference, cost, workload } = lowered;
       const plan = streamingPlan(workload, () => per);
       const streamed = plan.placements.filter((p) => p.windowRounds !== undefined).length;
       expect(streamed).toBeGreaterThan(0);
