@@ -31,30 +31,31 @@ import { lowerShared, lowerSharedWorkload, replicasOf } from './models';
  * `interleave(node)` says so, windows on every batch with a windowed input (`per` rounds per
  * window there, or one window per replica).
  */
-function interleavedPlan(workload: Workload, options: { granularity: Granularity; transfer: TransferMode; per?: number; maxReplicas?: number; interleave?: (node: number) => boolean }): SchedulePlan {
+function interleavedPlan(workload: Workload, options: { granularity: Granularity; transfer: TransferMode; per?: number; maxReplicas?: number; interleave?: (node: number) => number }): SchedulePlan {
   let core = 0;
   const placements: NodePlacement[] = workload.nodes.map((n) => {
     const replicas = replicasOf(n.lanes, options.maxReplicas ?? 3);
     const cores = Array.from({ length: replicas }, () => core++);
     const windowed = n.isBatch && n.inputs.some((i) => i.window !== undefined);
-    const interleaved = n.isBatch && replicas > 1 && (options.interleave?.(n.index) ?? true);
+    // Lanes dealt per turn (0: contiguous blocks).
+    const interleaved = n.isBatch && replicas > 1 ? options.interleave?.(n.index) ?? 1 : 0;
     const per = windowed && options.per !== undefined && options.granularity === 'window' ? Math.min(options.per, Math.ceil(n.lanes / replicas)) : undefined;
     return {
       replicas,
       copies: 1,
       cores,
       granularity: options.granularity,
-      ...(windowed || (interleaved && options.transfer === 'host') ? { windows: true } : {}),
+      ...(windowed || (interleaved > 0 && options.transfer === 'host') ? { windows: true } : {}),
       ...(per !== undefined ? { windowRounds: per } : {}),
-      ...(interleaved ? { interleaved: true } : {}),
+      ...(interleaved > 0 ? { interleaved } : {}),
     };
   });
   return { strategy: 'test', transfer: options.transfer, pipelined: options.granularity === 'window', placements };
 }
 
 describe('interleaved replicas', () => {
-  it('replica j takes lanes j, j + r, ...; its part holds them in round order', () => {
-    const p = { replicas: 3, interleaved: true };
+  it('replica j takes lanes j, j + r, ... (or runs of b lanes); its part holds them in round order', () => {
+    const p = { replicas: 3, interleaved: 1 };
     expect(lanesOfReplica(p, 9, 1)).toEqual([1, 4, 7]);
     expect(lanesOfReplica(p, 8, 2)).toEqual([2, 5]);
     expect(replicaOfLane(p, 9, 7)).toBe(1);
@@ -62,7 +63,14 @@ describe('interleaved replicas', () => {
     // Contiguous blocks (the default) for comparison.
     expect(lanesOfReplica({ replicas: 3 }, 9, 1)).toEqual([3, 4, 5]);
     expect(roundOfLane({ replicas: 3 }, 9, 7)).toBe(1);
-    expect(windowRunsOf({ replicas: 2, windowRounds: 2, interleaved: true }, 10, 1)).toEqual([[1, 3], [5, 7], [9]]);
+    // Runs of two lanes dealt in turn.
+    const runs = { replicas: 3, interleaved: 2 };
+    expect(lanesOfReplica(runs, 14, 1)).toEqual([2, 3, 8, 9]);
+    expect(lanesOfReplica(runs, 14, 0)).toEqual([0, 1, 6, 7, 12, 13]);
+    expect(replicaOfLane(runs, 14, 9)).toBe(1);
+    expect(roundOfLane(runs, 14, 9)).toBe(3);
+    expect(roundOfLane(runs, 14, 12)).toBe(4);
+    expect(windowRunsOf({ replicas: 2, windowRounds: 2, interleaved: 1 }, 10, 1)).toEqual([[1, 3], [5, 7], [9]]);
   });
 
   const cases: { name: string; granularity: Granularity; transfer: TransferMode; per?: number }[] = [
@@ -85,12 +93,12 @@ describe('interleaved replicas', () => {
     });
   });
 
-  it('property: interleaved on any nodes, any replicas and rounds per window (lenet5) keeps the outputs and the checks', () => {
+  it('property: interleaved on any nodes (runs of 1-3 lanes, or contiguous), any replicas and rounds per window (lenet5) keeps the outputs and the checks', () => {
     const base = lowerShared('lenet5');
     if (!base) return;
     const reference = run(base.module, base.fn, base.args);
     fc.assert(
-      fc.property(fc.array(fc.boolean(), { minLength: 16, maxLength: 16 }), fc.integer({ min: 2, max: 4 }), fc.integer({ min: 1, max: 6 }), (mask, maxReplicas, per) => {
+      fc.property(fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 16, maxLength: 16 }), fc.integer({ min: 2, max: 4 }), fc.integer({ min: 1, max: 6 }), (mask, maxReplicas, per) => {
         const m = lowerShared('lenet5')!;
         const cost = createCostModel(defaultTarget());
         const workload = new Workload(funcOf(m.module), cost);

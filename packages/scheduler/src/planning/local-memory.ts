@@ -149,7 +149,7 @@ export function replicaFootprint(
   windowRounds?: number,
   keepsResults = false,
   exactWindows = false,
-  interleaved = false,
+  interleaved = 0,
 ): ReplicaFootprint {
   let inputs = 0;
   const windowOf = new Map<number, number>();
@@ -457,9 +457,9 @@ export function placedFootprint(
   cost: CostModel,
   transfer: TransferMode = 'channel',
   keepsResults = false,
-  interleaved = false,
+  interleaved = 0,
 ): PlacedFootprint {
-  const windows = needsWindows(workload, node, replicas, granularity, cost, transfer) || (keepsResults && node.isBatch && replicas > 1) || (interleaved && replicas > 1);
+  const windows = needsWindows(workload, node, replicas, granularity, cost, transfer) || (keepsResults && node.isBatch && replicas > 1) || (interleaved > 0 && replicas > 1);
   const whole = replicaFootprint(workload, node, granularity, cost, transfer, replicas, windows, undefined, keepsResults, false, interleaved);
   const rounds = Math.ceil(node.lanes / replicas);
   if (!windows || whole.bodyBytes <= cost.localMemoryBytes || rounds < 2 || !canStreamWindows(node, granularity, transfer)) return { ...whole, windows };
@@ -476,7 +476,7 @@ export function placedFootprint(
     if (exactOne.bodyBytes > cost.localMemoryBytes) return { ...one, windows, windowRounds: 1 };
     return { ...longestRun(exactAt, exactOne, rounds, cost), windows, exactWindows: true };
   }
-  // (An interleaved replica's runs take every replicas-th lane: no rows of lanes to align to.)
+  // (An interleaved replica's runs take runs of lanes dealt round-robin: no rows of lanes to align to.)
   const run = longestRun(at, one, rounds, cost);
   return { ...(interleaved ? run : rowAlignedRun(node, at, run)), windows };
 }
@@ -625,8 +625,8 @@ export function hostRunBudget(cost: CostModel): number {
 export interface FootprintMode {
   readonly transfer: TransferMode;
   readonly keepsResults: boolean;
-  /** The replicas take their lanes round-robin (`NodePlacement.interleaved`). */
-  readonly interleaved?: boolean;
+  /** The replicas take their lanes round-robin in runs of this many (`NodePlacement.interleaved`). */
+  readonly interleaved?: number;
 }
 
 /**
@@ -639,7 +639,7 @@ export function footprintMode(plan: Pick<SchedulePlan, 'transfer' | 'placements'
   const p = plan.placements[node.index];
   // A node kept on chip that reads host slots only is modelled through host slots: what it holds
   // to store pieces bounds what it holds to send fragments.
-  const interleaved = p?.interleaved === true ? { interleaved: true } : {};
+  const interleaved = p?.interleaved ? { interleaved: p.interleaved } : {};
   if (plan.transfer === 'host' && node.inputs.some((i) => i.sources.some((s) => plan.placements[s.producer]?.onChip === true))) {
     return { transfer: 'channel', keepsResults: p?.onChip !== true, ...interleaved };
   }

@@ -94,12 +94,15 @@ export interface NodePlacement {
    */
   readonly onChip?: boolean;
   /**
-   * The replicas take the node's lanes round-robin (lane `l` on replica `l mod replicas`, its
-   * rounds in lane order) instead of in contiguous blocks. For a value streamed into readers that
-   * take its fragments in lane order (`onChip`): with blocking sends, contiguous blocks reach the
-   * readers one replica after another, interleaved lanes side by side.
+   * The replicas take the node's lanes round-robin in runs of this many consecutive lanes (lane
+   * `l` on replica `floor(l / b) mod replicas`, a replica's rounds in lane order) instead of in
+   * contiguous blocks; unset or 0: contiguous blocks. For a value streamed into readers that take
+   * its fragments in lane order (`onChip`): with blocking sends, contiguous blocks reach the
+   * readers one replica after another, interleaved lanes side by side. A run is the lanes that
+   * read one row of the input (the channel chunks of a split lane, say), so a reader gets a row
+   * from one replica.
    */
-  readonly interleaved?: boolean;
+  readonly interleaved?: number;
 }
 
 /** A complete plan: one placement per workload node, in node order. */
@@ -177,14 +180,15 @@ export function roundsOf(p: Pick<NodePlacement, 'replicas'>, lanes: number): num
 
 /** The replica that runs graph lane `lane`. */
 export function replicaOfLane(p: Pick<NodePlacement, 'replicas' | 'interleaved'>, lanes: number, lane: number): number {
-  return p.interleaved ? lane % p.replicas : Math.floor(lane / roundsOf(p, lanes));
+  return p.interleaved ? Math.floor(lane / p.interleaved) % p.replicas : Math.floor(lane / roundsOf(p, lanes));
 }
 
 /** The graph lanes of replica `replica`, in round order. */
 export function lanesOfReplica(p: Pick<NodePlacement, 'replicas' | 'interleaved'>, lanes: number, replica: number): number[] {
   const out: number[] = [];
   if (p.interleaved) {
-    for (let l = replica; l < lanes; l += p.replicas) out.push(l);
+    const b = p.interleaved;
+    for (let first = replica * b; first < lanes; first += p.replicas * b) for (let l = first; l < Math.min(lanes, first + b); l++) out.push(l);
     return out;
   }
   const rounds = roundsOf(p, lanes);
@@ -194,7 +198,11 @@ export function lanesOfReplica(p: Pick<NodePlacement, 'replicas' | 'interleaved'
 
 /** The round in which graph lane `lane` runs on its replica (its slot in the replica's part of the results). */
 export function roundOfLane(p: Pick<NodePlacement, 'replicas' | 'interleaved'>, lanes: number, lane: number): number {
-  return p.interleaved ? Math.floor(lane / p.replicas) : lane - replicaOfLane(p, lanes, lane) * roundsOf(p, lanes);
+  if (p.interleaved) {
+    const b = p.interleaved;
+    return Math.floor(lane / (b * p.replicas)) * b + (lane % b);
+  }
+  return lane - replicaOfLane(p, lanes, lane) * roundsOf(p, lanes);
 }
 
 /** The core that runs graph lane `lane` of a placement of a node with `lanes` lanes. */

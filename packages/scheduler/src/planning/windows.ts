@@ -64,7 +64,7 @@ function cachedWindow(input: WorkloadInput, first: number, count: number): Box |
 }
 
 /** {@link windowOfLanes} for replica `replica` of a node with `replicas` replicas (cached per input). */
-export function replicaWindow(node: WorkloadNode, input: WorkloadInput, replicas: number, replica: number, interleaved = false): Box | undefined {
+export function replicaWindow(node: WorkloadNode, input: WorkloadInput, replicas: number, replica: number, interleaved = 0): Box | undefined {
   if (interleaved) return runWindow(input, lanesOfReplica({ replicas, interleaved }, node.lanes, replica));
   const rounds = roundsOf({ replicas }, node.lanes);
   const first = replica * rounds;
@@ -121,7 +121,7 @@ export function streamingWindows(node: WorkloadNode, input: WorkloadInput, p: Pi
   let cache = streamCache.get(input);
   if (!cache) streamCache.set(input, (cache = new Map()));
   const exact = p.exactWindows === true && p.windowRounds !== undefined;
-  const key = `${p.replicas}:${p.windowRounds ?? 0}:${replica}${exact ? ':exact' : ''}${p.interleaved ? ':interleaved' : ''}`;
+  const key = `${p.replicas}:${p.windowRounds ?? 0}:${replica}${exact ? ':exact' : ''}${p.interleaved ? `:interleaved${p.interleaved}` : ''}`;
   const hit = cache.get(key);
   if (hit !== undefined) return hit ?? undefined;
   const runs = windowRunsOf(p, node.lanes, replica);
@@ -203,7 +203,7 @@ export function streamingWindows(node: WorkloadNode, input: WorkloadInput, p: Pi
  * The largest window bytes of `input` over the replicas of a node with `replicas` replicas (over
  * their runs of `windowRounds` rounds with streaming windows), or undefined when read whole.
  */
-export function largestReplicaWindowBytes(node: WorkloadNode, input: WorkloadInput, replicas: number, windowRounds?: number, exactWindows = false, interleaved = false): number | undefined {
+export function largestReplicaWindowBytes(node: WorkloadNode, input: WorkloadInput, replicas: number, windowRounds?: number, exactWindows = false, interleaved = 0): number | undefined {
   const p = windowRounds === undefined ? { replicas, interleaved } : { replicas, windowRounds, exactWindows, interleaved };
   let m = 0;
   for (let j = 0; j < replicas; j++) {
@@ -237,7 +237,7 @@ function runWindowsBytes(input: WorkloadInput, boxes: readonly Box[] | undefined
 
 /** First graph lane of replica `replica` (its part's slot 0). */
 export function firstLaneOfReplica(p: Pick<NodePlacement, 'replicas' | 'interleaved'>, lanes: number, replica: number): number {
-  return p.interleaved ? replica : replica * roundsOf(p, lanes);
+  return p.interleaved ? replica * p.interleaved : replica * roundsOf(p, lanes);
 }
 
 /** Bytes of one replica's part of result `resultIndex` (a batch: its slots only; a scalar compute: the whole value). */

@@ -189,8 +189,11 @@ function planLayersWith({ workload, cost, options }: PlanContext, onChip: Readon
   // The nodes kept on chip as a host plan's placements (for the stream groups and the footprints).
   // A batch kept on chip deals its lanes round-robin to its replicas (`interleaved`): its readers
   // take the fragments in lane order, so the replicas stream side by side instead of one after another.
-  const interleaves = (n: WorkloadNode): boolean => onChip.has(n.index) && n.isBatch && n.crossbars > 0;
-  const modePlan = { transfer, placements: workload.nodes.map((n) => (onChip.has(n.index) ? { onChip: true, ...(interleaves(n) ? { interleaved: true } : {}) } : {})) as NodePlacement[] };
+  // Weighted computes kept on chip deal their lanes one at a time. (Their weightless readers kept
+  // on chip stay in blocks: resnet18's max-pool padding, whose lanes are channel chunks numbered
+  // chunk-major (lane groups), deadlocked with its lanes dealt round-robin.)
+  const interleaves = (n: WorkloadNode): number => (onChip.has(n.index) && n.isBatch && n.crossbars > 0 ? 1 : 0);
+  const modePlan = { transfer, placements: workload.nodes.map((n) => (onChip.has(n.index) ? { onChip: true, ...(interleaves(n) ? { interleaved: interleaves(n) } : {}) } : {})) as NodePlacement[] };
   const groups = streamGroups(modePlan, (i) => readers[i]!);
   /** The stream group of a node (its first node), or undefined for a node outside every group. */
   const grouped = workload.nodes.map((n) => onChip.has(n.index) || n.inputs.some((x) => x.sources.some((s) => onChip.has(s.producer))));
@@ -468,7 +471,7 @@ function planLayersWith({ workload, cost, options }: PlanContext, onChip: Readon
       granularity: granularity[n.index]!,
       ...(selfHostReads.has(n.index) ? { selfHostReads: true } : {}),
       ...(onChip.has(n.index) ? { onChip: true } : {}),
-      ...(interleaves(n) && replicas[n.index]! > 1 ? { interleaved: true } : {}),
+      ...(interleaves(n) && replicas[n.index]! > 1 ? { interleaved: interleaves(n) } : {}),
     }));
     return { strategy: 'layer-sequential', placements, transfer, pipelined: false };
   };

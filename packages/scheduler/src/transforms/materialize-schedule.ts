@@ -1265,7 +1265,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
             if (x !== DYNAMIC) return i === 0 ? own(x) : x;
             const v = dynOperands[d++]!;
             if (numbers.has(v)) return i === 0 ? constant(bb, own(numbers.get(v)!), loc) : constant(bb, numbers.get(v)!, loc);
-            if (i === 0 && mirrorCore === undefined && pl.windows === true && n.isBatch && (j > 0 || pl.interleaved === true)) throw new Error(`materializeSchedule: the slot of a publication of ${n.name} is not static for its lane`);
+            if (i === 0 && mirrorCore === undefined && pl.windows === true && n.isBatch && (j > 0 || (pl.interleaved ?? 0) > 0)) throw new Error(`materializeSchedule: the slot of a publication of ${n.name} is not static for its lane`);
             return mapping.lookupOrDefault(v);
           });
           const sizes = lists.sizes.map((x) => x);
