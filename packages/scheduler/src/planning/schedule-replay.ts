@@ -3,7 +3,7 @@
  * function give it (the computes placed on a core, in function order; each lane of a batch on
  * its core), is priced op by op with the target's cost model and run in a discrete-event
  * simulation with the synchronization pim-sim implements: a `send` waits for its receiver to
- * post the matching `recv` (per source and target core, in program order), the receiver waits
+ * post the matching `recv` (per channel: its id, source and target core; in program order), the receiver waits
  * for the data, `wait` blocks until the signals it awaits have arrived, and every host load and
  * store queues at the global memory's single port.
  *
