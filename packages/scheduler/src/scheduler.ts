@@ -243,9 +243,14 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
             const cores = 1 + Math.max(-1, ...placed.placements.flatMap((p) => [...p.cores]));
             placed = remapPlan(placed, placeOnMesh(cores, trafficOf(planReads(w, placed)), cost).physical);
           }
-          const done = materializeSchedule(w, placed, planReads(w, placed), cost, {});
-          // (A schedule that deadlocks does not replay: undefined.)
-          return done.hostOverflow ? undefined : replaySchedule(scratch, cost, { stepBudget: 60_000 });
+          // A candidate the driver would have to repair (a plan shape materialization refuses, host
+          // slots beyond host memory, a deadlock) does not replay: undefined, the others are compared.
+          try {
+            const done = materializeSchedule(w, placed, planReads(w, placed), cost, {});
+            return done.hostOverflow ? undefined : replaySchedule(scratch, cost, { stepBudget: 60_000 });
+          } catch {
+            return undefined;
+          }
         };
         const planned0 = spec.plan({ workload, cost, target, options: opts, replayPlan });
         if (typeof planned0 === 'string') {
