@@ -73,19 +73,29 @@ describe('interleaved replicas', () => {
     expect(windowRunsOf({ replicas: 2, windowRounds: 2, interleaved: 1 }, 10, 1)).toEqual([[1, 3], [5, 7], [9]]);
   });
 
-  const cases: { name: string; granularity: Granularity; transfer: TransferMode; per?: number }[] = [
+  const cases: { name: string; granularity: Granularity; transfer: TransferMode; per?: number; exact?: boolean }[] = [
     { name: 'a window pipeline through channels', granularity: 'window', transfer: 'channel' },
     { name: 'a window pipeline with one round per window', granularity: 'window', transfer: 'channel', per: 1 },
     { name: 'a window pipeline with two rounds per window', granularity: 'window', transfer: 'channel', per: 2 },
     { name: 'layer granularity through host slots (parts stored and loaded)', granularity: 'layer', transfer: 'host' },
+    { name: 'exact windows of one round through host slots (each lane loads only what it reads)', granularity: 'window', transfer: 'host', per: 1, exact: true },
   ];
   describe.each(['lenet5', 'mnist-8'])('%s', (model) => {
-    it.each(cases)('$name: same outputs, checks pass, the replay runs', ({ granularity, transfer, per }) => {
+    it.each(cases)('$name: same outputs, checks pass, the replay runs', ({ granularity, transfer, per, exact }) => {
       const lowered = lowerSharedWorkload(model);
       if (!lowered) return;
       const { model: m, reference, cost, workload } = lowered;
-      const plan = interleavedPlan(workload, per === undefined ? { granularity, transfer } : { granularity, transfer, per });
-      expect(plan.placements.filter((p) => p.interleaved).length).toBeGreaterThan(2);
+      // (The exact case interleaves the weighted computes only, as the strategy does: chains of
+      // interleaved streams through channels can deadlock.)
+      const weighted = (node: number): number => (workload.nodes[node]!.crossbars > 0 ? 1 : 0);
+      const planned = interleavedPlan(workload, { granularity, transfer, ...(per !== undefined ? { per } : {}), ...(exact ? { interleave: weighted } : {}) });
+      // Exact windows read host slots; an interleaved node's own results then stream to its readers
+      // through channels (`onChip`), as in the replicated layer-sequential plan.
+      const plan: SchedulePlan = exact
+        ? { ...planned, placements: planned.placements.map((p) => ({ ...p, ...(p.windowRounds !== undefined ? { exactWindows: true } : {}), ...(p.interleaved ? { onChip: true } : {}) })) }
+        : planned;
+      if (exact) expect(plan.placements.filter((p) => p.exactWindows && p.interleaved).length).toBeGreaterThan(0);
+      expect(plan.placements.filter((p) => p.interleaved).length).toBeGreaterThan(exact ? 0 : 2);
       materializeSchedule(workload, plan, planReads(workload, plan), cost);
       expect(checkModule(m.module)).toEqual([]);
       expect(run(m.module, m.fn, m.args)).toEqual(reference);
