@@ -152,6 +152,21 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
         diagnostics.push(d);
       };
       const funcs = functionsOf(module);
+      /**
+       * `plan` (on virtual cores) as scheduled: windows where whole values would not fit (enforced
+       * local memory), then mapped onto the mesh; with the traffic (bytes x hops) before and after.
+       */
+      const placeVirtual = (w: Workload, plan: SchedulePlan): { plan: SchedulePlan; trafficBefore: number; trafficAfter: number } => {
+        const virtual = enforce ? withWindows(w, plan, cost) : plan;
+        const virtualCores = 1 + Math.max(-1, ...virtual.placements.flatMap((p) => [...p.cores]));
+        const traffic = trafficOf(planReads(w, virtual));
+        if (spec.placeOnMesh === false) {
+          const before = trafficCost(traffic, Array.from({ length: virtualCores }, (_, i) => i), cost);
+          return { plan: virtual, trafficBefore: before, trafficAfter: before };
+        }
+        const mesh = placeOnMesh(virtualCores, traffic, cost);
+        return { plan: remapPlan(virtual, mesh.physical), trafficBefore: mesh.naiveCost, trafficAfter: mesh.cost };
+      };
       interface Planned {
         /** The strategy's name in messages (with the fallback it took, if any). */
         name: string;
@@ -232,17 +247,12 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
           error(n.op, M.nodeMemory(n.name, f.bodyBytes, cost.localMemoryBytes, parts, f.replicas));
         }
         if (diagnostics.length) continue;
-        const planWorkload = workload;
         const replayPlan = (plan: SchedulePlan): ScheduleReplay | undefined => {
           // A scratch copy of the function as the strategy sees it (same nodes, same order).
           const scratch = func.clone();
           const w = new Workload(scratch, cost);
-          if (w.nodes.length !== planWorkload.nodes.length) return undefined;
-          let placed = enforce ? withWindows(w, plan, cost) : plan;
-          if (spec.placeOnMesh !== false) {
-            const cores = 1 + Math.max(-1, ...placed.placements.flatMap((p) => [...p.cores]));
-            placed = remapPlan(placed, placeOnMesh(cores, trafficOf(planReads(w, placed)), cost).physical);
-          }
+          if (w.nodes.length !== workload.nodes.length) return undefined;
+          const placed = placeVirtual(w, plan).plan;
           // A candidate the driver would have to repair (a plan shape materialization refuses, host
           // slots beyond host memory, a deadlock) does not replay: undefined, the others are compared.
           try {
@@ -259,18 +269,7 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
         }
         const name = planned0.fallback ? M.fallbackName(spec.name, planned0.strategy) : spec.name;
         if (planned0.fallback) warnings.push(M.strategyFallback(planned0.strategy, planned0.fallback, planned0.replicaCrossbars));
-        // Replicas whose whole values would not fit hold only their windows and parts.
-        const virtual = enforce ? withWindows(workload, planned0, cost) : planned0;
-        const virtualCores = 1 + Math.max(-1, ...virtual.placements.flatMap((p) => [...p.cores]));
-        const traffic = trafficOf(planReads(workload, virtual));
-        const identity = Array.from({ length: virtualCores }, (_, i) => i);
-        const before = trafficCost(traffic, identity, cost);
-        let next: Planned;
-        if (spec.placeOnMesh === false) next = { name, workload, plan: virtual, trafficBefore: before, trafficAfter: before, warnings };
-        else {
-          const mesh = placeOnMesh(virtualCores, traffic, cost);
-          next = { name, workload, plan: remapPlan(virtual, mesh.physical), trafficBefore: mesh.naiveCost, trafficAfter: mesh.cost, warnings };
-        }
+        const next: Planned = { name, workload, ...placeVirtual(workload, planned0), warnings };
         if (enforce) {
           for (const c of planLocalMemory(workload, next.plan, planReads(workload, next.plan), cost)) {
             if (c.peakBytes > cost.localMemoryBytes) error(func, M.coreMemory(name, c.core, c.peakBytes, cost.localMemoryBytes, c.peakAt), planned0.fallback);

@@ -80,26 +80,18 @@ describe('pickByReplay', () => {
   it('the first of equal estimates is the estimate choice (a later one must be better by more than 0.01%)', () => {
     const x = plan(20);
     const y = plan(21);
-    expect(
+    /** The estimate's choice between x (100 ns) and y (`yNs`), with no replay. */
+    const chosen = (yNs: number): SchedulePlan | undefined =>
       pickByReplay(
         context(REPLAY_RANKING_LANES + 1, new Map(), []),
         [
           { plan: x, estimateNs: 100 },
-          { plan: y, estimateNs: 99.999 },
+          { plan: y, estimateNs: yNs },
         ],
         'period',
-      ),
-    ).toBe(x);
-    expect(
-      pickByReplay(
-        context(REPLAY_RANKING_LANES + 1, new Map(), []),
-        [
-          { plan: x, estimateNs: 100 },
-          { plan: y, estimateNs: 99 },
-        ],
-        'period',
-      ),
-    ).toBe(y);
+      );
+    expect(chosen(99.999)).toBe(x);
+    expect(chosen(99)).toBe(y);
   });
 
   it('mnist-8 throughput: the replayed choice is faster than the plan the estimate ranks first', () => {

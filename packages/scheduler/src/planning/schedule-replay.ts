@@ -14,9 +14,9 @@
  * they cost in the simulator. The latency is one run of every program (pim-sim's latency mode);
  * the period is the steady state of every program looping (its throughput mode).
  */
-import { type Operation, ReturnOp, RankedTensorType, Traits, type Value, BlockArgument } from '@raptor-pim/ir-core';
+import { type Operation, ReturnOp, RankedTensorType, Traits, type Value, BlockArgument, WalkOrder } from '@raptor-pim/ir-core';
 import { ExtractSliceOp, ParallelInsertSliceOp, readSliceLists } from '@raptor-pim/upstream-dialects';
-import { ChannelReceiveOp, ChannelSendOp, HostStoreSyncOp, HostWaitLoadOp, InParallelOp, ScheduledComputeBatchOp, ScheduledComputeOp, SyncOp, WaitOp } from '@raptor-pim/spatial-dialect';
+import { ChannelReceiveOp, ChannelSendOp, HostStoreSyncOp, HostWaitLoadOp, ScheduledComputeBatchOp, ScheduledComputeOp, SyncOp, WaitOp } from '@raptor-pim/spatial-dialect';
 import type { CostModel } from '@raptor-pim/pim-target';
 import { evaluateIndex } from '../analysis/fragment-needs';
 import { byteSizeOfType } from '../analysis/workload';
@@ -93,7 +93,7 @@ interface Program {
  * reports that).
  */
 export function replaySchedule(func: Operation, cost: CostModel, options: ScheduleReplayOptions = {}): ScheduleReplay | undefined {
-  const tasks: { op: Operation; lane: number; core: number }[] | undefined = options.timeline ? [] : undefined;
+  const tasks: TaskOf[] | undefined = options.timeline ? [] : undefined;
   const programs = buildPrograms(func, cost, tasks);
   if (!programs) return undefined;
   const list = [...programs.values()].sort((x, y) => x.core - y.core);
@@ -113,6 +113,9 @@ export function replaySchedule(func: Operation, cost: CostModel, options: Schedu
   return { latencyNs: latency[0]!, periodNs, throughput: periodNs > 0 ? 1e9 / periodNs : Infinity, inferences, steps, ...(timeline ? { timeline } : {}) };
 }
 
+/** Which scheduled compute (and lane) a timeline entry is, before its times are known. */
+type TaskOf = Pick<ReplayedTask, 'op' | 'lane' | 'core'>;
+
 /** Interns string keys as small integers. */
 class Keys {
   private readonly ids = new Map<string, number>();
@@ -120,9 +123,6 @@ class Keys {
     let k = this.ids.get(key);
     if (k === undefined) this.ids.set(key, (k = this.ids.size));
     return k;
-  }
-  get size(): number {
-    return this.ids.size;
   }
 }
 
@@ -132,7 +132,7 @@ type Item =
   | { readonly kind: typeof HOST_LOAD | typeof HOST_STORE; readonly runs: number; readonly bytes: number }
   | { readonly kind: typeof COMMUNICATION; readonly op: Operation };
 
-function buildPrograms(func: Operation, cost: CostModel, tasks?: { op: Operation; lane: number; core: number }[]): Map<number, Program> | undefined {
+function buildPrograms(func: Operation, cost: CostModel, tasks?: TaskOf[]): Map<number, Program> | undefined {
   const body = func.regions[0]?.firstBlock;
   if (!body) return undefined;
   const programs = new Map<number, Program>();
@@ -303,19 +303,11 @@ function templateOf(op: Operation, cost: CostModel): Item[] {
     const p = priceBodyOp(o, cost);
     if (p) ns += p.mvmNs + p.vectorNs + p.copyNs;
   };
-  walkInOrder(entry.firstOp, visit);
+  entry.walk(visit, WalkOrder.PreOrder);
   // A scalar compute's results that are graph outputs: stored when it yields.
   if (!batch) for (let i = 0; i < op.numResults; i++) if (returned(i)) store(tensorBytes(op.getResult(i).type, eb));
   flush();
   return items;
-}
-
-/** Calls `fn` on `first`, its successors and their nested ops, in program order (pre-order). */
-function walkInOrder(first: Operation | null, fn: (o: Operation) => void): void {
-  for (let o = first; o; o = o.next) {
-    fn(o);
-    if (InParallelOp.isInstance(o) || o.numRegions > 0) for (const r of o.regions) for (let b = r.firstBlock; b; b = b.next) walkInOrder(b.firstOp, fn);
-  }
 }
 
 /**
@@ -327,8 +319,6 @@ function simulate(programs: readonly Program[], cost: CostModel, rounds: number,
   const time = new Float64Array(n);
   const pc = new Int32Array(n);
   const round = new Int32Array(n);
-  const index = new Map<number, number>();
-  programs.forEach((p, i) => index.set(p.core, i));
   const roundEnd = new Array<number>(rounds).fill(0);
   // Per channel: the posted and not yet matched send or receive (a core waits in at most one).
   const pendingSend = new Map<number, { core: number; at: number }>();
@@ -337,7 +327,6 @@ function simulate(programs: readonly Program[], cost: CostModel, rounds: number,
   const signals = new Map<number, number[]>();
   const waiting = new Map<number, number>();
   let portFree = 0;
-  const blocked = new Uint8Array(n);
   // Ready cores ordered by their time (a binary heap of core indices).
   const heap: number[] = [];
   const less = (x: number, y: number): boolean => time[x]! < time[y]! || (time[x] === time[y] && x < y);
@@ -386,10 +375,6 @@ function simulate(programs: readonly Program[], cost: CostModel, rounds: number,
     }
     pushHeap(i);
   };
-  const wake = (i: number, at: number): void => {
-    blocked[i] = 0;
-    advance(i, at);
-  };
   for (let i = 0; i < n; i++) {
     if (programs[i]!.kind.length === 0) {
       done++;
@@ -397,6 +382,7 @@ function simulate(programs: readonly Program[], cost: CostModel, rounds: number,
     }
     pushHeap(i);
   }
+  // A `sync` occupies its core one cycle: the cost model's sync to the core itself.
   const period = (core: number): number => cost.syncNs(core, core);
   while (heap.length > 0) {
     const i = popHeap();
@@ -419,7 +405,6 @@ function simulate(programs: readonly Program[], cost: CostModel, rounds: number,
       const other = kind === SEND ? pendingRecv.get(ch) : pendingSend.get(ch);
       if (!other) {
         (kind === SEND ? pendingSend : pendingRecv).set(ch, mine);
-        blocked[i] = 1;
         continue;
       }
       (kind === SEND ? pendingRecv : pendingSend).delete(ch);
@@ -434,10 +419,10 @@ function simulate(programs: readonly Program[], cost: CostModel, rounds: number,
       const received = sent + cost.deliverNs(bytes, a, b);
       if (s.core === i) {
         advance(i, sent);
-        wake(r.core, received);
+        advance(r.core, received);
       } else {
         advance(i, received);
-        wake(s.core, sent);
+        advance(s.core, sent);
       }
     } else if (kind === SIGNAL) {
       const target = p.a[k]!;
@@ -449,10 +434,7 @@ function simulate(programs: readonly Program[], cost: CostModel, rounds: number,
       const w = waiting.get(reg);
       if (w !== undefined && tryWait(w)) waiting.delete(reg);
     } else if (kind === WAIT) {
-      if (!tryWait(i)) {
-        waiting.set(p.b[k]!, i);
-        blocked[i] = 1;
-      }
+      if (!tryWait(i)) waiting.set(p.b[k]!, i);
     }
   }
   return done === n ? roundEnd : undefined;
@@ -466,8 +448,7 @@ function simulate(programs: readonly Program[], cost: CostModel, rounds: number,
     if (q.length < count) return false;
     let at = time[i]!;
     for (const x of q.splice(0, count)) at = Math.max(at, x);
-    if (blocked[i]) wake(i, at);
-    else advance(i, at);
+    advance(i, at);
     return true;
   }
 }

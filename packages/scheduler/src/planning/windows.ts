@@ -1,8 +1,8 @@
 /**
  * Replica windows: what one replica of a batch holds of an input and of its own results.
  *
- * A replica runs a contiguous block of its node's graph lanes (or, `interleaved`, every
- * `replicas`-th lane). Of an input with an
+ * A replica runs a contiguous block of its node's graph lanes (or, `interleaved`, runs of lanes
+ * dealt round-robin). Of an input with an
  * {@link InputWindow} it holds only the window its lanes read: the bounding box of their read
  * boxes; every source fragment they need is clipped to it (a plane lane of a strips-to-dense
  * transpose keeps one channel of each pixel it receives, a conv replica the rows of each plane
@@ -89,18 +89,17 @@ export function runWindow(input: WorkloadInput, lanes: readonly number[]): Box |
   if (!lanes.length) return undefined;
   const first = lanes[0]!;
   const step = lanes.length > 1 ? lanes[1]! - first : 1;
-  if (step === 1 && lanes[lanes.length - 1]! === first + lanes.length - 1) return cachedWindow(input, first, lanes.length);
-  // Every `step`-th lane (an interleaved replica's run): cached by first lane, step and count.
+  const regular = lanes.every((l, i) => l === first + i * step);
+  if (regular && step === 1) return cachedWindow(input, first, lanes.length);
+  // Any other run (an interleaved replica's): every `step`-th lane is cached by first lane, count
+  // and step; an irregular run (runs of several lanes dealt in turn) is computed each time.
+  if (!regular) return windowOfLanes(input, lanes);
   if (!input.window) return undefined;
   let cache = windowCache.get(input);
   if (!cache) windowCache.set(input, (cache = new Map()));
   const key = `${first}:${lanes.length}:${step}`;
   let box = cache.get(key);
-  if (box === undefined) {
-    box = windowOfLanes(input, lanes) ?? null;
-    // Only a regular stride is cached under its key.
-    if (lanes.every((l, i) => l === first + i * step)) cache.set(key, box);
-  }
+  if (box === undefined) cache.set(key, (box = windowOfLanes(input, lanes) ?? null));
   return box ?? undefined;
 }
 

@@ -187,11 +187,10 @@ function planLayersWith({ workload, cost, options }: PlanContext, onChip: Readon
   const transfer = options['transfer'] as TransferMode;
   const readers = readersOfNodes(workload);
   // The nodes kept on chip as a host plan's placements (for the stream groups and the footprints).
-  // A batch kept on chip deals its lanes round-robin to its replicas (`interleaved`): its readers
-  // take the fragments in lane order, so the replicas stream side by side instead of one after another.
-  // Weighted computes kept on chip deal their lanes one at a time. (Their weightless readers kept
-  // on chip stay in blocks: resnet18's max-pool padding, whose lanes are channel chunks numbered
-  // chunk-major (lane groups), deadlocked with its lanes dealt round-robin.)
+  // A weighted batch kept on chip deals its lanes one at a time to its replicas (`interleaved`):
+  // its readers take the fragments in lane order, so the replicas stream side by side instead of
+  // one after another. (Weightless readers kept on chip stay in blocks: resnet18's max-pool
+  // padding, whose lanes are channel chunks numbered chunk-major, deadlocked dealt round-robin.)
   const interleaves = (n: WorkloadNode): number => (onChip.has(n.index) && n.isBatch && n.crossbars > 0 ? 1 : 0);
   const modePlan = { transfer, placements: workload.nodes.map((n) => (onChip.has(n.index) ? { onChip: true, ...(interleaves(n) ? { interleaved: interleaves(n) } : {}) } : {})) as NodePlacement[] };
   const groups = streamGroups(modePlan, (i) => readers[i]!);

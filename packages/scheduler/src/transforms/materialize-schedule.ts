@@ -791,6 +791,8 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     const resultTypes = g.resultTypes.map((_, k) => partType(n, j, k));
     /** Where a slot of this replica lies in its partial result (a mirror holds the whole value). */
     const own = (slot: number): number => (mirrorCore === undefined ? partIndex(n.index, slot) : slot);
+    /** `own` moves slots: this replica holds only its part, which does not start at lane 0 or is interleaved. */
+    const shifted = mirrorCore === undefined && pl.windows === true && n.isBatch && (j > 0 || (pl.interleaved ?? 0) > 0);
     const b = OpBuilder.before(g);
     // `copies` bindings of every weight: round k computes on copy k % copies.
     const copiedWeights: Value[] = [];
@@ -1265,7 +1267,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
             if (x !== DYNAMIC) return i === 0 ? own(x) : x;
             const v = dynOperands[d++]!;
             if (numbers.has(v)) return i === 0 ? constant(bb, own(numbers.get(v)!), loc) : constant(bb, numbers.get(v)!, loc);
-            if (i === 0 && mirrorCore === undefined && pl.windows === true && n.isBatch && (j > 0 || (pl.interleaved ?? 0) > 0)) throw new Error(`materializeSchedule: the slot of a publication of ${n.name} is not static for its lane`);
+            if (i === 0 && shifted) throw new Error(`materializeSchedule: the slot of a publication of ${n.name} is not static for its lane`);
             return mapping.lookupOrDefault(v);
           });
           const sizes = lists.sizes.map((x) => x);
