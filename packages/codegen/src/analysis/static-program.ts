@@ -181,7 +181,8 @@ export function buildStaticProgram(module: Operation, target: Target, report: Re
   const config = target.config;
   const host = HostLayout.build(module, func, config.chip_config.global_memory_config.memory_size, report);
   const seeds = collectStreams(func, target, report);
-  const streams = seeds.map((seed) => evaluateStream(seed, module, host, target, report));
+  const shared: SharedWeights = { byValue: new Map(), globals: undefined };
+  const streams = seeds.map((seed) => evaluateStream(seed, module, host, target, report, shared));
   streams.sort((a, b) => a.coreId - b.coreId);
   const coreCount = streams.reduce((m, s) => Math.max(m, s.coreId + 1), 0);
   checkPeers(streams, report);
@@ -246,6 +247,16 @@ function collectStreams(func: Operation, target: Target, report: Reporter): Stre
   return seeds;
 }
 
+/**
+ * The weights every stream reads, resolved once per module: replicas of a layer on many cores
+ * share one matrix (a view of the constant's own f32 data where it has one), and the module's
+ * `memref.global`s by name.
+ */
+interface SharedWeights {
+  readonly byValue: Map<Value, ResidentWeight>;
+  globals: Map<string, Attribute | undefined> | undefined;
+}
+
 /** Everything the op lowering of one stream needs. */
 interface StreamState {
   readonly seed: StreamSeed;
@@ -256,10 +267,11 @@ interface StreamState {
   readonly ops: StaticOp[];
   readonly arena: number;
   readonly weights: Map<Value, ResidentWeight | null>;
+  readonly shared: SharedWeights;
   readonly roots: Map<Value, BufferView>;
 }
 
-function evaluateStream(seed: StreamSeed, module: Operation, host: HostLayout, target: Target, report: Reporter): StaticStream {
+function evaluateStream(seed: StreamSeed, module: Operation, host: HostLayout, target: Target, report: Reporter, shared: SharedWeights): StaticStream {
   const coreOp = seed.coreOp;
   const capacity = target.config.chip_config.core_config.local_memory_config.memory_size;
   const attr = coreOp.getDiscardableAttr(LOCAL_MEMORY_SIZE_ATTR);
@@ -271,7 +283,7 @@ function evaluateStream(seed: StreamSeed, module: Operation, host: HostLayout, t
   }
   const last = seed.body.lastOp;
   if (!last || !HaltOp.isInstance(last)) report.error(coreOp, M.noHalt());
-  const state: StreamState = { seed, module, host, target, report, ops: [], arena, weights: new Map(), roots: new Map() };
+  const state: StreamState = { seed, module, host, target, report, ops: [], arena, weights: new Map(), shared, roots: new Map() };
   walkBlock(state, seed.body, seed.scope, new Map());
   return { coreId: seed.coreId, lane: seed.lane, coreOp, localMemorySize: arena, ops: elideSelfSyncs(state.ops, seed.coreId, report) };
 }
@@ -541,8 +553,10 @@ function residentWeight(state: StreamState, op: Operation, value: Value): Reside
   const outer = state.seed.outer.get(value) ?? value;
   const cached = state.weights.get(outer);
   if (cached !== undefined) return cached ?? undefined;
-  const weight = weightOf(state, op, outer);
+  // Diagnostics stay per stream (each core's use is reported); a valid matrix is shared.
+  const weight = state.shared.byValue.get(outer) ?? weightOf(state, op, outer);
   state.weights.set(outer, weight ?? null);
+  if (weight) state.shared.byValue.set(outer, weight);
   return weight;
 }
 
@@ -557,10 +571,7 @@ function weightOf(state: StreamState, op: Operation, value: Value): ResidentWeig
   if (def && def.hasTrait(Traits.ConstantLike)) attr = def.getProperty('value') ?? def.getAttr('value');
   const get = def ? GetGlobalOp.match(def) : undefined;
   if (get) {
-    for (let o = state.module.regions[0]?.firstBlock?.firstOp ?? null; o; o = o.next) {
-      const g = GlobalOp.match(o);
-      if (g && g.sym_name.value === get.name.root && g.constant !== undefined) attr = g.initial_value;
-    }
+    attr = constantGlobals(state).get(get.name.root);
   }
   if (!(attr instanceof DenseElementsAttr) || !(attr.type.elementType instanceof FloatType)) {
     state.report.error(op, M.weightNotConstant());
@@ -572,11 +583,26 @@ function weightOf(state: StreamState, op: Operation, value: Value): ResidentWeig
     state.report.error(op, M.weightRows(rows, xbarRows));
     return undefined;
   }
-  const data = new Float32Array(rows * cols);
   const src = attr.data as ArrayLike<number>;
+  // The constant's own f32 storage when it holds exactly this matrix (never written: the
+  // bundle and the array groups only read it); a copy otherwise.
+  if (src instanceof Float32Array && !attr.isSplat && src.length === rows * cols) return { key: value, rows, cols, data: src };
+  const data = new Float32Array(rows * cols);
   if (attr.isSplat) data.fill(Number(src[0]));
   else for (let i = 0; i < data.length; i++) data[i] = Number(src[i]);
   return { key: value, rows, cols, data };
+}
+
+/** The initial values of the module's constant `memref.global`s by name. */
+function constantGlobals(state: StreamState): Map<string, Attribute | undefined> {
+  let globals = state.shared.globals;
+  if (globals) return globals;
+  globals = new Map();
+  for (let o = state.module.regions[0]?.firstBlock?.firstOp ?? null; o; o = o.next) {
+    const g = GlobalOp.match(o);
+    if (g && g.constant !== undefined) globals.set(g.sym_name.value, g.initial_value);
+  }
+  return (state.shared.globals = globals);
 }
 
 // ------------------------------------------------------------------ pim ops

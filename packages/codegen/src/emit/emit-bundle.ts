@@ -109,7 +109,7 @@ export function generateBundleFrom(program: StaticProgram, target: Target, repor
         rows: g.weight.rows,
         cols: g.weight.cols,
         elementType: 'f32',
-        data: new Uint8Array(g.weight.data.buffer.slice(g.weight.data.byteOffset, g.weight.data.byteOffset + g.weight.data.byteLength)),
+        data: new Uint8Array(g.weight.data.buffer, g.weight.data.byteOffset, g.weight.data.byteLength),
       });
     }
   }
