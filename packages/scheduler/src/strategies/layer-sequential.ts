@@ -45,13 +45,26 @@ interface LayersPlan {
  * slots fit. With `hint` (the values a similar plan kept on chip, spread over the cores), that
  * plan is tried first and taken when its host slots fit.
  */
+/** A plan with its windows, and the transfers of that: the host-slot check and the replicated search's checks share them. */
+const windowedCache = new WeakMap<SchedulePlan, { windowed: SchedulePlan; reads: ReturnType<typeof planReads> }>();
+
+function windowedReads({ workload, cost }: PlanContext, plan: SchedulePlan): { windowed: SchedulePlan; reads: ReturnType<typeof planReads> } {
+  let found = windowedCache.get(plan);
+  if (!found) {
+    const windowed = withWindows(workload, plan, cost);
+    found = { windowed, reads: planReads(workload, windowed) };
+    windowedCache.set(plan, found);
+  }
+  return found;
+}
+
 function planLayers(context: PlanContext, floor?: readonly number[], hint?: ReadonlySet<number>): LayersPlan | string {
   const { workload, cost, options } = context;
   const planWith = (context: PlanContext, onChip: ReadonlySet<number>, spread = false): SchedulePlan | string => planLayersWith(context, onChip, spread, floor);
   /** Bytes the plan's host slots need where they do not fit (placed as materialization places them). */
   const overflow = (plan: SchedulePlan): number | undefined => {
-    const planned = withWindows(workload, plan, cost);
-    return materializeSchedule(workload, planned, planReads(workload, planned), cost, { hostSlotsOnly: true }).hostOverflow?.neededBytes;
+    const { windowed, reads } = windowedReads(context, plan);
+    return materializeSchedule(workload, windowed, reads, cost, { hostSlotsOnly: true }).hostOverflow?.neededBytes;
   };
   const hosted = enforcesLocalMemory(options) && options['transfer'] === 'host';
   if (hint && hosted) {
@@ -119,8 +132,7 @@ export function planReplicatedLayers(context: PlanContext): SchedulePlan | strin
     if (floor.every((r, i) => r === plainReplicas[i])) return undefined;
     const planned = planLayers(context, floor, hint);
     if (typeof planned === 'string' || planned.hostOverflow !== undefined) return undefined;
-    const windowed = withWindows(workload, planned.plan, cost);
-    const reads = planReads(workload, windowed);
+    const { windowed, reads } = windowedReads(context, planned.plan);
     if (planLocalMemory(workload, windowed, reads, cost).some((c) => c.peakBytes > cost.localMemoryBytes)) return undefined;
     // More replicas write and read more host slots: every slot must still get its event
     // registers (one READY register per producer result, as the driver takes them for a plan that
@@ -200,7 +212,8 @@ function planLayersWith({ workload, cost, options }: PlanContext, onChip: Readon
   const modeOf = (n: WorkloadNode): FootprintMode => footprintMode(modePlan, n);
   const granularity: Granularity[] = (enforce ? granularityForMemory(workload, cost, 'layer', transfer) : workload.nodes.map(() => 'layer' as const)).map((g, i) => (groupOf(i) !== undefined ? 'window' : g));
   // One copy per layer; a layer whose data does not fit one core is split over as many cores as it needs.
-  let choices = enforce ? replicaChoices(workload, cost, granularity, transfer) : undefined;
+  // (A floor replaces the choices: see below.)
+  let choices = enforce && !floor ? replicaChoices(workload, cost, granularity, transfer) : undefined;
   if (choices && onChip.size) {
     // Nodes of a stream group: the fewest replicas whose windows fit (through channels where they read a streamed value).
     const streamed = replicaChoices(workload, cost, granularity, 'channel');
