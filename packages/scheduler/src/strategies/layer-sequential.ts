@@ -45,15 +45,28 @@ interface LayersPlan {
  * slots fit. With `hint` (the values a similar plan kept on chip, spread over the cores), that
  * plan is tried first and taken when its host slots fit.
  */
-/** A plan with its windows, and the transfers of that: the host-slot check and the replicated search's checks share them. */
-const windowedCache = new WeakMap<SchedulePlan, { windowed: SchedulePlan; reads: ReturnType<typeof planReads> }>();
+/** A plan with its windows, the transfers of that, and its host slots placed with their event registers. */
+interface CheckedPlan {
+  readonly windowed: SchedulePlan;
+  readonly reads: ReturnType<typeof planReads>;
+  readonly slots: ReturnType<typeof materializeSchedule>;
+}
 
-function windowedReads({ workload, cost }: PlanContext, plan: SchedulePlan): { windowed: SchedulePlan; reads: ReturnType<typeof planReads> } {
-  let found = windowedCache.get(plan);
+/** The host-slot check of {@link planLayers} and the replicated search's checks share one {@link CheckedPlan} per plan. */
+const checkedPlans = new WeakMap<SchedulePlan, CheckedPlan>();
+
+/**
+ * `plan`'s windows, transfers and host slots (placed as materialization places them, with one
+ * READY register per producer result where one per slot and reader run out). Its `hostOverflow`
+ * is the same as a host-slots-only materialization's: the slots are placed before registers.
+ */
+function checkPlan({ workload, cost }: PlanContext, plan: SchedulePlan): CheckedPlan {
+  let found = checkedPlans.get(plan);
   if (!found) {
     const windowed = withWindows(workload, plan, cost);
-    found = { windowed, reads: planReads(workload, windowed) };
-    windowedCache.set(plan, found);
+    const reads = planReads(workload, windowed);
+    found = { windowed, reads, slots: materializeSchedule(workload, windowed, reads, cost, { slotRegistersOnly: true, groupReadyRegisters: true }) };
+    checkedPlans.set(plan, found);
   }
   return found;
 }
@@ -62,10 +75,7 @@ function planLayers(context: PlanContext, floor?: readonly number[], hint?: Read
   const { workload, cost, options } = context;
   const planWith = (context: PlanContext, onChip: ReadonlySet<number>, spread = false): SchedulePlan | string => planLayersWith(context, onChip, spread, floor);
   /** Bytes the plan's host slots need where they do not fit (placed as materialization places them). */
-  const overflow = (plan: SchedulePlan): number | undefined => {
-    const { windowed, reads } = windowedReads(context, plan);
-    return materializeSchedule(workload, windowed, reads, cost, { hostSlotsOnly: true }).hostOverflow?.neededBytes;
-  };
+  const overflow = (plan: SchedulePlan): number | undefined => checkPlan(context, plan).slots.hostOverflow?.neededBytes;
   const hosted = enforcesLocalMemory(options) && options['transfer'] === 'host';
   if (hint && hosted) {
     const hinted = planWith(context, hint, true);
@@ -132,12 +142,12 @@ export function planReplicatedLayers(context: PlanContext): SchedulePlan | strin
     if (floor.every((r, i) => r === plainReplicas[i])) return undefined;
     const planned = planLayers(context, floor, hint);
     if (typeof planned === 'string' || planned.hostOverflow !== undefined) return undefined;
-    const { windowed, reads } = windowedReads(context, planned.plan);
+    const { windowed, reads, slots } = checkPlan(context, planned.plan);
     if (planLocalMemory(workload, windowed, reads, cost).some((c) => c.peakBytes > cost.localMemoryBytes)) return undefined;
     // More replicas write and read more host slots: every slot must still get its event
     // registers (one READY register per producer result, as the driver takes them for a plan that
     // runs layer after layer), or those slots would fall back to channels, which may deadlock.
-    if (materializeSchedule(workload, windowed, reads, cost, { slotRegistersOnly: true, groupReadyRegisters: true }).hostFallbacks > 0) return undefined;
+    if (slots.hostFallbacks > 0) return undefined;
     return planned.plan;
   };
   /** The plan of the largest budget that works from `base` (all the target's crossbars, else a bisection to about a 32nd of them). */
