@@ -12,7 +12,7 @@ export type { LowerPlansResult } from './conversion/lower-plans';
 export type { LoweringEnv, LowerPlansOptions } from './conversion/lowering-env';
 export { pixelsPerLane, packingCost, MAX_PACKED_PIXELS, MAX_PACKED_TILE_GROWTH, PACKED_LANE_MEMORY_SHARE, SMALL_PACKED_CROSSBARS } from './analysis/pixel-packing';
 export type { PackingGeometry, PackingCost } from './analysis/pixel-packing';
-export { unfoldConvWeights, constantF32 } from './analysis/conv-weights';
+export { unfoldConvWeights, constantF32, blockDiagonalFilters, groupedConvMvms, blockDiagonalPays } from './analysis/conv-weights';
 export type { PatchOrder } from './analysis/conv-weights';
 export { TargetKey, targetOf, crossbarShapeOf } from './target';
 export type { CrossbarShape } from './target';

@@ -12,7 +12,7 @@
 import { GraphComputeBatchOp, GraphComputeOp, WvmmOp, Conv2dPlanOp, crossbarTileCount } from '@raptor-pim/spatial-dialect';
 import { type Operation, type RankedTensorType } from '@raptor-pim/ir-core';
 import { loadSharedModel, runPipeline, sharedModels, targetWithCrossbar } from './helpers';
-import { MAX_PACKED_TILE_GROWTH, SMALL_PACKED_CROSSBARS, packingCost } from '../src';
+import { MAX_PACKED_TILE_GROWTH, SMALL_PACKED_CROSSBARS, blockDiagonalFilters, constantF32, groupedConvMvms, packingCost, type PatchOrder } from '../src';
 
 jest.setTimeout(300_000);
 
@@ -26,7 +26,16 @@ interface Expected {
   readonly outputW: number;
   /** Output pixels (N * Ho * Wo). */
   readonly pixels: number;
+  /**
+   * For a grouped convolution lowered as one group with block-diagonal filters: its MVMs (the
+   * crossbar tiles that are not all zero) per patch order (the input layout decides the order).
+   */
+  readonly blockDiagonal?: readonly number[];
+  /** MVMs per pixel of the grouped form (one MVM per group and crossbar tile of its columns). */
+  readonly grouped?: number;
 }
+
+const ORDERS: readonly PatchOrder[] = ['position-major', 'channel-major', 'row-channel'];
 
 function topLevelOps(module: Operation): Operation[] {
   const out: Operation[] = [];
@@ -48,25 +57,44 @@ const CROSSBARS: readonly (readonly [number, number])[] = [
   [32, 16],
 ];
 
-/** The convolutions of `module` (before lowering), in program order. */
-function convsOf(module: Operation): Expected[] {
+/** The convolutions of `module` (before lowering), in program order, for `rows x columns` crossbars. */
+function convsOf(module: Operation, rows: number, columns: number): Expected[] {
   const convs: Expected[] = [];
   for (const op of topLevelOps(module)) {
     const conv = Conv2dPlanOp.match(op);
     if (!conv) continue;
-    const [cout, cg, kh, kw] = (conv.weight.type as RankedTensorType).shape as [number, number, number, number];
+    const shape = (conv.weight.type as RankedTensorType).shape as [number, number, number, number];
+    const [cout, cg, kh, kw] = shape;
     const [n, , ho, wo] = (conv.output.type as RankedTensorType).shape as [number, number, number, number];
     const strideW = Number(conv.strides.values[1] ?? 1);
-    convs.push({ k: kh * kw * cg, n: cout, kh, kw, cg, strideW, outputW: wo, pixels: n * ho * wo });
+    const groups = Number(conv.group.value);
+    let blockDiagonal: number[] | undefined;
+    let grouped: number | undefined;
+    if (groups > 1) {
+      const filters = blockDiagonalFilters(constantF32(conv.weight)!, shape, groups);
+      const counts = ORDERS.map((order) => groupedConvMvms(filters, shape, groups, order, { rows, columns }));
+      // Lowered as one group where that takes fewer MVMs per pixel (in the order it gathers its patch).
+      if (counts.some((c) => c.blockDiagonal < c.grouped)) blockDiagonal = counts.map((c) => c.blockDiagonal);
+      grouped = counts[0]!.grouped;
+    }
+    convs.push({ k: kh * kw * cg, n: cout, kh, kw, cg, strideW, outputW: wo, pixels: n * ho * wo, ...(blockDiagonal ? { blockDiagonal, grouped } : {}) });
   }
   return convs;
+}
+
+function mvmsOf(op: Operation): number {
+  let mvms = 0;
+  op.walk((inner) => {
+    if (WvmmOp.match(inner)) mvms++;
+  });
+  return mvms;
 }
 
 /** The batches with crossbar MVMs that `pipeline` adds to `model`'s module, one per conv, with the convs. */
 function lowerConvs(model: string, rows: number, columns: number, pipeline: string): { convs: Expected[]; lowered: Operation[] } {
   const m = loadSharedModel(model);
   const existing = new Set(topLevelOps(m.module));
-  const convs = convsOf(m.module);
+  const convs = convsOf(m.module, rows, columns);
   const run = runPipeline(m.module, pipeline, targetWithCrossbar(rows, columns));
   expect(run.diagnostics.map((d) => d.message)).toEqual([]);
   // The new computes with crossbar MVMs, in program order: one per conv (Gemm computes of the importer existed before).
@@ -89,8 +117,16 @@ describe.each(sharedModels())('%s', (model) => {
     const { convs, lowered } = lowerConvs(model, rows, columns, 'builtin.module(func.func(spat-lower-plans{pixel-packing=false column-groups=false}))');
     lowered.forEach((op, i) => {
       const weights = GraphComputeBatchOp.get(op).weights;
-      expect(new Set(weights).size).toBe(crossbarTileCount(convs[i]!.k, convs[i]!.n, rows, columns));
+      const c = convs[i]!;
       expectTilesWithin(weights, rows, columns);
+      if (c.blockDiagonal) {
+        // One weight and one MVM per tile of the block-diagonal matrix that is not all zero.
+        expect(c.blockDiagonal).toContain(new Set(weights).size);
+        expect(mvmsOf(op)).toBe(new Set(weights).size);
+        expect(mvmsOf(op)).toBeLessThan(c.grouped!);
+        return;
+      }
+      expect(new Set(weights).size).toBe(crossbarTileCount(c.k, c.n, rows, columns));
     });
   });
 
@@ -103,6 +139,13 @@ describe.each(sharedModels())('%s', (model) => {
       const [lanes, perSlot, cout] = (op.getResult(0).type as RankedTensorType).shape as [number, number, number];
       expect(cout).toBe(c.n);
       expect(lanes * perSlot).toBe(c.pixels);
+      if (c.blockDiagonal) {
+        // Block-diagonal convs are neither packed nor column-grouped.
+        expect(perSlot).toBe(1);
+        expect(c.blockDiagonal).toContain(new Set(batch.weights).size);
+        expect(mvmsOf(op)).toBe(new Set(batch.weights).size);
+        return;
+      }
       expect(c.outputW % perSlot).toBe(0);
       const weights = [...new Set(batch.weights)].map((w) => (w.type as RankedTensorType).shape as [number, number]);
       const crossbarsUsed = weights.reduce((a, [r, cols]) => a + Math.ceil(r / rows) * Math.ceil(cols / columns), 0);
@@ -115,10 +158,7 @@ describe.each(sharedModels())('%s', (model) => {
         expect(cols === perSlot * c.n || cols <= columns).toBe(true);
       }
       // MVMs per lane: one per weight (per row tile with column groups).
-      let mvms = 0;
-      op.walk((inner) => {
-        if (WvmmOp.match(inner)) mvms++;
-      });
+      const mvms = mvmsOf(op);
       const grouped = weights.some(([, cols]) => cols > columns);
       if (grouped) expect(mvms).toBe(Math.ceil(packed.rows / rows));
       if (perSlot > 1) expect(mvms / perSlot).toBeLessThan(crossbarTileCount(c.k, c.n, rows, columns));

@@ -78,3 +78,79 @@ export function unfoldConvWeights(
   }
   return out;
 }
+
+/**
+ * The filters `[Cout, Cin, kh, kw]` of a convolution of `groups` groups with filters `filters`
+ * (`[Cout, Cin/groups, kh, kw]`, row-major): filter `o` of group `o / (Cout/groups)` keeps its
+ * weights at its group's input channels and is zero at every other channel, so a one-group
+ * convolution with them computes the grouped one.
+ *
+ * @example blockDiagonalFilters(w, [32, 1, 3, 3], 32) // [32, 32, 3, 3]: filter o only at channel o
+ */
+export function blockDiagonalFilters(filters: Float32Array, shape: readonly [number, number, number, number], groups: number): Float32Array {
+  const [cout, cg, kh, kw] = shape;
+  const taps = kh * kw;
+  const cin = cg * groups;
+  const perGroup = cout / groups;
+  const out = new Float32Array(cout * cin * taps);
+  for (let o = 0; o < cout; o++) {
+    const first = Math.floor(o / perGroup) * cg;
+    out.set(filters.subarray(o * cg * taps, (o + 1) * cg * taps), (o * cin + first) * taps);
+  }
+  return out;
+}
+
+/**
+ * MVMs per output pixel of a convolution of `groups` groups (filters `[Cout, Cin/groups, kh,
+ * kw]`) on `crossbar`-sized tiles: as groups (each group's patch times the crossbar tiles of its
+ * columns) and as one group with the block-diagonal filters `blockDiagonal` (one MVM per crossbar
+ * tile of the unfolded matrix, in `order`, that is not all zero; at least one per column tile).
+ */
+export function groupedConvMvms(
+  blockDiagonal: Float32Array,
+  shape: readonly [number, number, number, number],
+  groups: number,
+  order: PatchOrder,
+  crossbar: { readonly rows: number; readonly columns: number },
+): { readonly grouped: number; readonly blockDiagonal: number } {
+  const [cout, cg, kh, kw] = shape;
+  const perGroup = cout / groups;
+  const rowTilesPerGroup = Math.ceil((cg * kh * kw) / crossbar.rows);
+  let grouped = 0;
+  for (let gi = 0; gi < groups; gi++) {
+    const first = Math.floor((gi * perGroup) / crossbar.columns);
+    const last = Math.floor(((gi + 1) * perGroup - 1) / crossbar.columns);
+    grouped += rowTilesPerGroup * (last - first + 1);
+  }
+  const k = cg * groups * kh * kw;
+  const matrix = unfoldConvWeights(blockDiagonal, [cout, cg * groups, kh, kw], order);
+  const rowTiles = Math.ceil(k / crossbar.rows);
+  const colTiles = Math.ceil(cout / crossbar.columns);
+  let diagonal = 0;
+  for (let j = 0; j < colTiles; j++) {
+    const c0 = j * crossbar.columns;
+    const c1 = Math.min(cout, c0 + crossbar.columns);
+    let inColumn = 0;
+    for (let i = 0; i < rowTiles; i++) {
+      const r0 = i * crossbar.rows;
+      const r1 = Math.min(k, r0 + crossbar.rows);
+      let nonzero = false;
+      for (let r = r0; r < r1 && !nonzero; r++) for (let c = c0; c < c1; c++) if (matrix[r * cout + c] !== 0) nonzero = true;
+      if (nonzero) inColumn++;
+    }
+    diagonal += Math.max(1, inColumn);
+  }
+  return { grouped, blockDiagonal: diagonal };
+}
+
+/** True when the block-diagonal form of a grouped convolution takes fewer MVMs per pixel (see {@link groupedConvMvms}). */
+export function blockDiagonalPays(
+  blockDiagonal: Float32Array,
+  shape: readonly [number, number, number, number],
+  groups: number,
+  order: PatchOrder,
+  crossbar: { readonly rows: number; readonly columns: number },
+): boolean {
+  const m = groupedConvMvms(blockDiagonal, shape, groups, order, crossbar);
+  return m.blockDiagonal < m.grouped;
+}

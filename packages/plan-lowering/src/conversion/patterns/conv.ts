@@ -22,7 +22,7 @@ import { createPattern, type RankedTensorType, type Value } from '@raptor-pim/ir
 import { Conv2dPlanOp, tileWeightMatrix } from '@raptor-pim/spatial-dialect';
 import { checkConsumeAndProduceRowStrip, checkConvPlanToRowStrip } from '@raptor-pim/layout-planner';
 import { PlanLoweringMessages as M } from '../../diagnostics';
-import { constantF32, unfoldConvWeights } from '../../analysis/conv-weights';
+import { blockDiagonalFilters, blockDiagonalPays, constantF32, unfoldConvWeights } from '../../analysis/conv-weights';
 import { selectedResultLayout } from '../../analysis/selected-layouts';
 import { fusibleRelu, replaceFused } from '../../analysis/fused-relu';
 import { checkWindow, isRefusal, windowExtent } from '../../analysis/window';
@@ -59,19 +59,19 @@ export function convPlanPattern(env: LoweringEnv) {
     const output = nchwOf(conv.output.type);
     const wType = conv.weight.type as RankedTensorType;
     if (!input || !output) return refuse(env, op, M.notStatic('the input and output of the convolution'));
-    const wShape = wType.shape as [number, number, number, number];
-    const [cout, cg, kh, kw] = wShape;
+    const filterShape = wType.shape as [number, number, number, number];
+    const [cout, filterCg, kh, kw] = filterShape;
     const g = input.geometry;
-    const group = Number(conv.group.value);
-    if (group < 1 || g.c % group !== 0 || cout % group !== 0) {
-      return refuse(env, op, M.unsupportedGeometry('group', String(group), `a positive divisor of the input channels ${g.c} and the output channels ${cout}`));
+    const filterGroups = Number(conv.group.value);
+    if (filterGroups < 1 || g.c % filterGroups !== 0 || cout % filterGroups !== 0) {
+      return refuse(env, op, M.unsupportedGeometry('group', String(filterGroups), `a positive divisor of the input channels ${g.c} and the output channels ${cout}`));
     }
-    if (cg * group !== g.c) return refuse(env, op, M.unsupportedGeometry('weight', `[${wShape.join(', ')}]`, `[Cout, Cin/group = ${g.c / group}, kh, kw]`));
+    if (filterCg * filterGroups !== g.c) return refuse(env, op, M.unsupportedGeometry('weight', `[${filterShape.join(', ')}]`, `[Cout, Cin/group = ${g.c / filterGroups}, kh, kw]`));
     if (output.n !== g.n || output.c !== cout) return refuse(env, op, M.unsupportedGeometry('output', `[${output.n}, ${output.c}, ...]`, `batch ${g.n} and ${cout} channels`));
     const win = checkWindow([kh, kw], ints(conv.strides), ints(conv.dilations), ints(conv.pads), g, output);
     if (isRefusal(win)) return refuse(env, op, M.unsupportedGeometry(win.parameter, win.value, win.limit));
-    const weights = constantF32(conv.weight);
-    if (!weights) return refuse(env, op, M.weightNotConstant('convolution weight'));
+    const filters = constantF32(conv.weight);
+    if (!filters) return refuse(env, op, M.weightNotConstant('convolution weight'));
     let bias: Float32Array | undefined;
     if (conv.bias) {
       const b = constantF32(conv.bias);
@@ -96,6 +96,15 @@ export function convPlanPattern(env: LoweringEnv) {
     // is a view of (example, channel) planes (then one plane slot per padding lane).
     const hasPadding = win.pads.some((p) => p > 0);
     const denseRows = dense && hasPadding && !planesBehindView(input.value, g);
+    const order = dense ? (denseRows ? 'row-channel' : 'channel-major') : 'position-major';
+    // A grouped convolution runs as one group with a block-diagonal weight (zero between the
+    // groups, its all-zero crossbar tiles left out) where that takes fewer MVMs per pixel: a
+    // depthwise convolution of C channels then takes about 9C/128 MVMs per pixel instead of C.
+    const blockDiagonal = filterGroups > 1 ? blockDiagonalFilters(filters, filterShape, filterGroups) : undefined;
+    const expanded = blockDiagonal !== undefined && blockDiagonalPays(blockDiagonal, filterShape, filterGroups, order, env.crossbar);
+    const [group, cg, wShape, weights] = expanded
+      ? ([1, g.c, [cout, g.c, kh, kw] as [number, number, number, number], blockDiagonal] as const)
+      : ([filterGroups, filterCg, filterShape, filters] as const);
     const [sh, sw] = win.strides;
     const [dh, dw] = win.dilations;
     const crossbarsPerCore = env.config.chip_config.core_config.matrix_config.xbar_array_count;
@@ -108,13 +117,12 @@ export function convPlanPattern(env: LoweringEnv) {
     // Pixels per lane: several adjacent output pixels per set of MVMs where the filters leave
     // crossbar columns free (one group, no dilation, a patch gathered in one piece).
     const pixels =
-      env.pixelPacking && group === 1 && dh === 1 && dw === 1 && !direct
+      env.pixelPacking && group === 1 && !expanded && dh === 1 && dw === 1 && !direct
         ? pixelsPerLane({ kh, kw, cg, cout, strideW: sw, outputW: output.w }, env.crossbar, env.config.chip_config.core_config.local_memory_config.memory_size, env.columnGroups ? crossbarsPerCore : 0)
         : 1;
     const kwp = (pixels - 1) * sw + kwe;
     const k = cg * kh * ((pixels - 1) * sw + kw);
     const columns = pixels * cout;
-    const order = dense ? (denseRows ? 'row-channel' : 'channel-major') : 'position-major';
     const matrix = unfoldConvWeights(weights, wShape, order, pixels > 1 ? { pixels, stride: sw } : undefined);
     const tiling = tileWeightMatrix(matrix, k, columns, env.crossbar.rows, env.crossbar.columns);
     if (!tiling.ok) return refuse(env, op, M.unsupportedGeometry('weight', `[${wShape.join(', ')}]`, tiling.message));
@@ -125,22 +133,31 @@ export function convPlanPattern(env: LoweringEnv) {
     // fits a core (the scheduler's spat-split-input-channels then splits it over cores by input
     // channels). Else one weight per tile (spat-split-oversized-computes splits it by column tiles).
     const oversized = rowTiles * colTiles > crossbarsPerCore;
-    const rowGroups = env.columnGroups && group === 1 && colTiles > 1 && (!oversized || (direct && channelSplitFits(cg / env.crossbar.rows, rowTiles, colTiles, crossbarsPerCore)));
+    const rowGroups = env.columnGroups && group === 1 && !expanded && colTiles > 1 && (!oversized || (direct && channelSplitFits(cg / env.crossbar.rows, rowTiles, colTiles, crossbarsPerCore)));
+    // The tiles bound as weights (a block-diagonal matrix leaves its all-zero tiles out, but keeps
+    // one tile of every column tile) and, per tile, its index among them.
+    const nonzero = tiles.map((t) => !expanded || t.data.some((x) => x !== 0));
+    const kept = tiles.map((t, i) => nonzero[i]! || (t.rowTile === 0 && !tiles.some((o, k) => o.colTile === t.colTile && nonzero[k])));
+    const weightIndex: (number | undefined)[] = [];
+    let keptCount = 0;
+    for (const k of kept) weightIndex.push(k ? keptCount++ : undefined);
     const tileValues = rowGroups
       ? Array.from({ length: rowTiles }, (_, i) => {
           const t = tiles[i * colTiles]!;
           return denseConstant(rw, loc, [t.rows, columns], matrix.subarray(t.rowOffset * columns, (t.rowOffset + t.rows) * columns));
         })
-      : tiles.map((t) => denseConstant(rw, loc, [t.rows, t.cols], t.data));
+      : tiles.filter((_, i) => kept[i]).map((t) => denseConstant(rw, loc, [t.rows, t.cols], t.data));
     const biasValue = bias ? denseConstant(rw, loc, [1, columns], pixels > 1 ? repeat(bias, pixels) : bias) : undefined;
     const padded = input.layout === 'dense_nchw' ? padDense(rw, loc, input, win.pads, 0, denseRows ? 'rows' : 'planes') : padRowStrips(rw, loc, input, win.pads, 0);
     const ng = columns / group;
     const inputs = biasValue ? [padded.value, biasValue] : [padded.value];
     // The output columns of group `gi`: per column tile, the partial sums of its row tiles
     // (`slices`, one `[1, rows]` value per row tile) restricted to the group's columns.
-    const groupColumns = (bb: BodyBuilder, w: readonly Value[], slices: readonly Value[], gi: number): Value[] => {
+    /** Row tiles with a kept tile: the others' slices are not read. */
+    const rowTileRead = Array.from({ length: rowTiles }, (_, i) => kept.slice(i * colTiles, (i + 1) * colTiles).some((k) => k));
+    const groupColumns = (bb: BodyBuilder, w: readonly Value[], slices: readonly (Value | undefined)[], gi: number): Value[] => {
       if (rowGroups) {
-        const chain = bb.sum(slices.map((s, i) => bb.wvmm(w[i]!, s)));
+        const chain = bb.sum(slices.map((s, i) => bb.wvmm(w[i]!, s!)));
         // An oversized compute publishes its chain through a concatenation (of one block): the
         // column form the scheduler's channel split reads.
         return [oversized ? bb.concatOf(1, [chain]) : chain];
@@ -153,7 +170,11 @@ export function convPlanPattern(env: LoweringEnv) {
         const c0 = t0.colOffset;
         const c1 = c0 + t0.cols;
         if (c1 <= first || c0 >= last) continue;
-        const partial = bb.sum(slices.map((s, i) => bb.wvmm(w[i * colTiles + j]!, s)));
+        const terms = slices.flatMap((s, i) => {
+          const index = weightIndex[i * colTiles + j];
+          return index === undefined ? [] : [bb.wvmm(w[index]!, s!)];
+        });
+        const partial = bb.sum(terms);
         const from = Math.max(first, c0);
         const to = Math.min(last, c1);
         out.push(from === c0 && to === c1 ? partial : bb.slice(partial, [0, from - c0], [1, to - from]));
@@ -175,6 +196,7 @@ export function convPlanPattern(env: LoweringEnv) {
       for (let gi = 0; gi < group; gi++) {
         if (direct) {
           const slices = Array.from({ length: rowTiles }, (_, i) => {
+            if (!rowTileRead[i]) return undefined;
             // Rows (i, j, c) of the matrix: a tile lies in one tap (cg is a multiple of its rows).
             const t = tiles[i * colTiles]!;
             const tap = Math.floor(t.rowOffset / cg);
@@ -200,6 +222,7 @@ export function convPlanPattern(env: LoweringEnv) {
         const row = bb.collapse(window, [[0], [1, 2, 3]], [1, k]);
         const slices = Array.from({ length: rowTiles }, (_, i) => {
           const t = tiles[i * colTiles]!;
+          if (!rowTileRead[i]) return undefined;
           return rowTiles === 1 ? row : bb.slice(row, [0, t.rowOffset], [1, t.rows]);
         });
         pieces.push(...groupColumns(bb, w, slices, gi));
