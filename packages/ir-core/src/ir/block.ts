@@ -29,6 +29,7 @@ export class Block {
   /** The arguments, in order. Mutate through {@link addArgument} and friends. */
   readonly arguments: BlockArgument[] = [];
   private orderValid = true;
+  private opsWithSuccessors = 0;
 
   /** Creates a detached block with arguments of `types` at `locations`. */
   constructor(types: readonly Type[] = [], locations: readonly Location[] = []) {
@@ -111,6 +112,7 @@ export class Block {
     if (op.parent !== null) throw new Error(`internal error: inserting '${op.name}' that is already in a block`);
     if (before !== null && before.parent !== this) throw new Error('internal error: insertion point is not in this block');
     op.parent = this;
+    if (op.numSuccessors !== 0) this.opsWithSuccessors++;
     if (before === null) {
       const last = this.lastOp;
       op.prev = last;
@@ -149,6 +151,21 @@ export class Block {
     else this.lastOp = p;
     op.prev = op.next = null;
     op.parent = null;
+    if (op.numSuccessors !== 0) this.opsWithSuccessors--;
+  }
+
+  /**
+   * @internal The number of operations of this block that have successors (kept up to date
+   * as operations are inserted and removed), so the verifier need not look at every operation
+   * to find a branch that is not the last one.
+   */
+  get numOpsWithSuccessors(): number {
+    return this.opsWithSuccessors;
+  }
+
+  /** @internal An operation of this block got (`+1`) or lost (`-1`) all its successors. */
+  noteSuccessorsChanged(delta: 1 | -1): void {
+    this.opsWithSuccessors += delta;
   }
 
   /** @internal Recomputes operation order indices if needed. */

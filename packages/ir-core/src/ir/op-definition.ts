@@ -520,7 +520,8 @@ export class OpDefinition<
 
   /** Runs region traits and `verifyRegions` (after the nested ops were verified). */
   verifyRegionInvariants(op: Operation): boolean {
-    for (const trait of this.tables.traits) if (trait.verifyRegion && !trait.verifyRegion(op)) return false;
+    const rv = this.tables.regionTraitVerifiers;
+    for (let i = 0; i < rv.length; i++) if (!rv[i]!.verifyRegion!(op)) return false;
     const custom = this.spec.verifyRegions;
     if (custom && !custom.call(this.spec, new this.viewClass(op))) return false;
     return true;
@@ -796,6 +797,8 @@ interface DerivedTables {
   readonly fixedSuccessors: number;
   readonly hasVariadicSuccessors: boolean;
   readonly traitVerifiers: OpTrait[];
+  /** The traits with a `verifyRegion`, in order. */
+  readonly regionTraitVerifiers: OpTrait[];
 }
 
 /** The named groups of one part of a spec, in declaration order. */
@@ -862,6 +865,7 @@ function deriveTables(spec: OpSpec): DerivedTables {
     fixedSuccessors,
     hasVariadicSuccessors: fixedSuccessors !== successorGroups.length,
     traitVerifiers: traits.filter((t) => t.verify !== undefined),
+    regionTraitVerifiers: traits.filter((t) => t.verifyRegion !== undefined),
   };
 }
 

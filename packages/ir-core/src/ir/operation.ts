@@ -563,10 +563,14 @@ export class Operation {
 
   /** @internal Replaces the successor storage (used by clone). */
   setSuccessorsInternal(blocks: readonly Block[]): void {
+    const had = this.successorStorage.length !== 0;
     for (const s of this.successorStorage) s.drop();
     const storage: BlockOperand[] = new Array(blocks.length);
     for (let i = 0; i < blocks.length; i++) storage[i] = new BlockOperand(this, i, blocks[i]!);
     this.successorStorage = storage;
+    // The block counts its ops with successors (see Block.numOpsWithSuccessors).
+    const has = blocks.length !== 0;
+    if (had !== has && this.parent !== null) this.parent.noteSuccessorsChanged(has ? 1 : -1);
   }
 
   /** @internal Drops operand and successor references of this op only. */

@@ -5,6 +5,8 @@ import { formatOperation } from './format-hooks';
 import type { Operation } from './operation';
 import type { Region } from './region';
 import { Traits } from './traits';
+import type { Value } from './value';
+import { verifierProofs } from './verifier-proofs';
 
 /** Options of {@link verify}. */
 export interface VerifyOptions {
@@ -49,6 +51,14 @@ function regionLocation(region: Region, fallback: Operation): Operation {
  * dominance (skipping graph regions). Reports the first failure as a diagnostic at the
  * offending op's location and returns false. Uses explicit stacks only, so any nesting depth
  * is safe.
+ *
+ * Each block is walked once to verify its ops (a second walk looks for a branch that is not
+ * the block's last op only when the block counts one). That walk also looks at every operand:
+ * when each operand inside an isolated op (or the root) is an argument of the user's block or
+ * of an enclosing block within that op, or is defined earlier in one of those blocks, the op's
+ * regions obey both isolation and dominance, so the IsolatedFromAbove trait and the dominance
+ * check skip their own walks of them. Otherwise they run in full, at the same points as
+ * before, so the reported diagnostic never depends on the shortcut.
  */
 export function verify(root: Operation, options?: VerifyOptions): boolean {
   return new OperationVerifier(options?.recursive !== false).run(root);
@@ -58,10 +68,28 @@ class OperationVerifier {
   private readonly kinds: Item[] = [];
   private readonly targets: (Operation | Block)[] = [];
   private readonly dom = new DominanceInfo();
+  private root: Operation | null = null;
+  /**
+   * The scope being walked: the root or the isolated op whose regions hold the ops being
+   * verified (`null` before the root is entered or without recursion).
+   */
+  private scope: Operation | null = null;
+  /** True while every operand seen in {@link scope} was proven to dominate its use from inside it. */
+  private scopeProven = true;
+  /** The enclosing scopes (and their proofs) of the open ones. */
+  private readonly outerScopes: (Operation | null)[] = [];
+  private readonly outerProven: boolean[] = [];
+  /** Proofs of the exited scopes, popped by their dominance items (last in, first out). */
+  private readonly proofs: boolean[] = [];
+  /** The isolated ops with regions found in the blocks of the entered ops (by {@link continueBlock}), in order. */
+  private readonly isolatedFound: Operation[] = [];
+  /** Per entered op, the length of {@link isolatedFound} when it was entered. */
+  private readonly isolatedMarks: number[] = [];
 
   constructor(private readonly recursive: boolean) {}
 
   run(root: Operation): boolean {
+    this.root = root;
     this.push(Item.Dominance, root);
     this.push(Item.OpEnter, root);
     const kinds = this.kinds;
@@ -78,7 +106,7 @@ class OperationVerifier {
           ok = this.opExit(t as Operation);
           break;
         case Item.OpFinish:
-          ok = this.opFinish(t as Operation);
+          ok = this.opFinishWithRegions(t as Operation);
           break;
         case Item.BlockEnter:
           ok = this.blockEnter(t as Block);
@@ -90,7 +118,8 @@ class OperationVerifier {
           ok = this.continueBlock(t as Operation);
           break;
         case Item.Dominance:
-          ok = this.verifyDominance(t as Operation);
+          // Every dominance item is a scope's (the root or an isolated op) when recursive.
+          ok = (this.recursive && this.proofs.pop()!) || this.verifyDominance(t as Operation);
           break;
       }
       if (!ok) return false;
@@ -103,11 +132,23 @@ class OperationVerifier {
     this.targets.push(target);
   }
 
+  /** True when `op` opens a scope: the root, or an isolated op with regions. */
+  private isScope(op: Operation): boolean {
+    return op === this.root || isIsolatedWithRegions(op);
+  }
+
   private opEnter(op: Operation): boolean {
-    if (!this.verifyOpLocal(op)) return false;
+    if (!this.verifyOpLocal(op, false)) return false;
     const regions = op.regions;
     this.push(Item.OpExit, op);
     if (this.recursive) {
+      this.isolatedMarks.push(this.isolatedFound.length);
+      if (this.isScope(op)) {
+        this.outerScopes.push(this.scope);
+        this.outerProven.push(this.scopeProven);
+        this.scope = op;
+        this.scopeProven = true;
+      }
       for (let i = regions.length - 1; i >= 0; i--) {
         for (let b = regions[i]!.lastBlock; b; b = b.prev) this.push(Item.BlockEnter, b);
       }
@@ -115,13 +156,27 @@ class OperationVerifier {
     return true;
   }
 
-  /** Entrance checks of one op: operands, dialect attributes, definition invariants, regions. */
-  private verifyOpLocal(op: Operation): boolean {
+  /**
+   * Entrance checks of one op: operands, dialect attributes, definition invariants, regions.
+   * With `prove` (ops of the current scope's blocks), also proves its operands (see
+   * {@link proveOperands}).
+   */
+  private verifyOpLocal(op: Operation, prove: boolean): boolean {
     const operands = op.opOperands;
-    for (let i = 0; i < operands.length; i++) {
-      if (operands[i]!.valueOrNull === null) {
-        op.emitError('null operand found');
-        return false;
+    const n = operands.length;
+    if (n > 0) {
+      const block = prove && this.scopeProven ? op.parent : null;
+      for (let i = 0; i < n; i++) {
+        const v = operands[i]!.valueOrNull;
+        if (v === null) {
+          op.emitError('null operand found');
+          return false;
+        }
+        if (block !== null) {
+          // Fast path: a value defined earlier in the same block, or an argument of the block.
+          const d = v.definingOp;
+          if (d !== null ? d.parent !== block || d.orderIndex >= op.orderIndex : v.parentBlock !== block) this.proveOperand(op, v);
+        }
       }
     }
     if (op.attributes.size > 0) this.checkDialectAttributes(op);
@@ -148,20 +203,70 @@ class OperationVerifier {
   /**
    * Verifies the ops of a block from `op` on: ops without regions completely and in place
    * (the common case, no stack traffic); at the first op with regions, schedules it and the
-   * rest of the block. Isolated ops are skipped (their parent's exit verifies them).
+   * rest of the block. Isolated ops are skipped (their parent's exit verifies them). The
+   * operands of every op are proven here, in the scope that contains the op.
    */
   private continueBlock(op: Operation | null): boolean {
     for (let o = op; o; o = o.next) {
       if (o.regions.length === 0) {
-        if (!this.verifyOpLocal(o) || !this.opFinish(o)) return false;
+        if (!this.verifyOpLocal(o, true) || !this.opFinish(o)) return false;
         continue;
       }
-      if (isIsolatedWithRegions(o)) continue;
+      this.proveOperands(o);
+      if (isIsolatedWithRegions(o)) {
+        // Verified at the exit of the op holding the block, in the order found.
+        this.isolatedFound.push(o);
+        continue;
+      }
       if (o.next) this.push(Item.BlockContinue, o.next);
       this.push(Item.OpEnter, o);
       return true;
     }
     return true;
+  }
+
+  /** Proves the operands of `op` (an op with regions, verified later) in the current scope. */
+  private proveOperands(op: Operation): void {
+    const operands = op.opOperands;
+    for (let i = 0; i < operands.length && this.scopeProven; i++) {
+      const v = operands[i]!.valueOrNull;
+      if (v === null) this.scopeProven = false;
+      else this.proveOperand(op, v);
+    }
+  }
+
+  /**
+   * Keeps the current scope proven only if `v` is an argument of `user`'s block or of an
+   * enclosing block inside the scope, or is defined in one of those blocks before the op that
+   * holds `user` (`user` itself in its own block). Such a value is defined inside the scope's
+   * region that holds `user` (isolation) and dominates `user` (in SSA and graph regions
+   * alike; the blocks' order indices are current since {@link blockEnter}).
+   */
+  private proveOperand(user: Operation, v: Value): void {
+    const scope = this.scope;
+    const d = v.definingOp;
+    if (d !== null) {
+      const db = d.parent;
+      for (let a: Operation = user; ; ) {
+        const ab = a.parent;
+        if (ab === db) {
+          if (a !== d && d.orderIndex < a.orderIndex) return;
+          break;
+        }
+        const p = ab === null ? null : ab.parentOp;
+        if (p === null || p === scope) break;
+        a = p;
+      }
+    } else {
+      const vb = v.parentBlock;
+      for (let b = user.parent; b !== null; ) {
+        if (b === vb) return;
+        const p = b.parentOp;
+        if (p === null || p === scope) break;
+        b = p.parent;
+      }
+    }
+    this.scopeProven = false;
   }
 
   private failedDialectAttr = false;
@@ -185,12 +290,19 @@ class OperationVerifier {
       if (owner) owner.emitError(M.emptyBlockNeedsTerminator);
       return false;
     }
-    for (let o = block.firstOp; o; o = o.next) {
-      if (o.numSuccessors !== 0 && o !== block.lastOp) {
-        o.emitError(M.successorsMustTerminate);
-        return false;
+    // A branch that is not the last op is reported before any op of the block is verified.
+    // The block counts its ops with successors: walk it only when one of them is not the last.
+    const last = block.lastOp!;
+    const branches = block.numOpsWithSuccessors;
+    if (branches > 1 || (branches === 1 && last.numSuccessors === 0)) {
+      for (let o = block.firstOp; o; o = o.next) {
+        if (o.numSuccessors !== 0 && o !== last) {
+          o.emitError(M.successorsMustTerminate);
+          return false;
+        }
       }
     }
+    block.ensureOrder();
     this.push(Item.BlockExit, block);
     return this.continueBlock(block.firstOp);
   }
@@ -214,17 +326,32 @@ class OperationVerifier {
   private opExit(op: Operation): boolean {
     this.push(Item.OpFinish, op);
     if (!this.recursive) return true;
-    const isolated: Operation[] = [];
-    for (const r of op.regions) {
-      for (let b = r.firstBlock; b; b = b.next) {
-        for (let o = b.firstOp; o; o = o.next) if (isIsolatedWithRegions(o)) isolated.push(o);
-      }
+    if (this.isScope(op)) {
+      this.proofs.push(this.scopeProven);
+      this.scope = this.outerScopes.pop()!;
+      this.scopeProven = this.outerProven.pop()!;
     }
-    for (let i = isolated.length - 1; i >= 0; i--) {
-      this.push(Item.Dominance, isolated[i]!);
-      this.push(Item.OpEnter, isolated[i]!);
+    // The isolated ops of op's blocks (found by continueBlock), verified first to last.
+    const found = this.isolatedFound;
+    const mark = this.isolatedMarks.pop()!;
+    for (let i = found.length - 1; i >= mark; i--) {
+      this.push(Item.Dominance, found[i]!);
+      this.push(Item.OpEnter, found[i]!);
     }
+    found.length = mark;
     return true;
+  }
+
+  /** {@link opFinish} of an op with regions: a proven scope's isolation needs no second walk. */
+  private opFinishWithRegions(op: Operation): boolean {
+    if (!this.recursive || !this.isScope(op) || !this.proofs[this.proofs.length - 1]) return this.opFinish(op);
+    const saved = verifierProofs.isolated;
+    verifierProofs.isolated = op;
+    try {
+      return this.opFinish(op);
+    } finally {
+      verifierProofs.isolated = saved;
+    }
   }
 
   private opFinish(op: Operation): boolean {
