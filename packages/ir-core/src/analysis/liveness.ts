@@ -253,6 +253,16 @@ export class LiveIntervals {
   }
 }
 
+/** True when `value` is defined in `block`: an argument or result there, or anywhere nested in its ops. */
+function definedWithin(value: Value, block: Block): boolean {
+  for (let b: Block | null = value.parentBlock; b !== null; ) {
+    if (b === block) return true;
+    const p: Operation | null = b.parentOp;
+    b = p === null ? null : p.parent;
+  }
+  return false;
+}
+
 /**
  * Liveness of the values in the regions nested in an operation (MLIR's `Liveness`), for every
  * block of every region at any depth: live-in / live-out sets by backward dataflow over the
@@ -282,12 +292,13 @@ export class Liveness {
     operation.walk((o) => {
       if (o !== operation) collect(o);
     });
-    // Per-block def, use and out sets (MLIR's BlockInfoBuilder).
-    const defs = new Map<Block, Set<Value>>();
+    // Per-block use and out sets (MLIR's BlockInfoBuilder). The values defined in a block (its
+    // arguments, its ops' results and everything nested in them) are not collected: whether a
+    // value is one of them is a walk up from its block (`definedWithin`), so a block of many ops
+    // costs no set of its definitions, and its use set holds only the values defined elsewhere.
     const uses = new Map<Block, Set<Value>>();
     const outs = new Map<Block, Set<Value>>();
     for (const b of blocks) {
-      const def = new Set<Value>();
       const use = new Set<Value>();
       const out = new Set<Value>();
       const region = b.parent!;
@@ -301,18 +312,23 @@ export class Liveness {
           }
         }
       };
-      for (const a of b.arguments) {
-        def.add(a);
-        escapes(a);
+      for (const a of b.arguments) escapes(a);
+      for (let o = b.firstOp; o; o = o.next) {
+        for (const r of o.results) escapes(r);
+        if (o.numRegions === 0) {
+          for (let i = 0; i < o.numOperands; i++) {
+            const v = o.getOperand(i);
+            if (!definedWithin(v, b)) use.add(v);
+          }
+        } else {
+          o.walk((inner) => {
+            for (let i = 0; i < inner.numOperands; i++) {
+              const v = inner.getOperand(i);
+              if (!definedWithin(v, b)) use.add(v);
+            }
+          });
+        }
       }
-      for (let o = b.firstOp; o; o = o.next) for (const r of o.results) escapes(r);
-      b.walk((o) => {
-        for (const r of o.results) def.add(r);
-        for (let i = 0; i < o.numOperands; i++) use.add(o.getOperand(i));
-        for (const r of o.regions) for (let c = r.firstBlock; c; c = c.next) for (const a of c.arguments) def.add(a);
-      });
-      for (const d of def) use.delete(d);
-      defs.set(b, def);
       uses.set(b, use);
       outs.set(b, out);
     }
@@ -330,10 +346,9 @@ export class Liveness {
         const out = liveOut.get(b)!;
         for (const s of b.successors) for (const v of liveIn.get(s) ?? []) out.add(v);
         const inn = liveIn.get(b)!;
-        const def = defs.get(b)!;
         const before = inn.size;
         for (const v of uses.get(b)!) inn.add(v);
-        for (const v of out) if (!def.has(v)) inn.add(v);
+        for (const v of out) if (!definedWithin(v, b)) inn.add(v);
         if (inn.size !== before) changed = true;
       }
     }
