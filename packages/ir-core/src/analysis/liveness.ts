@@ -312,22 +312,18 @@ export class Liveness {
           }
         }
       };
+      const addUses = (o: Operation): void => {
+        for (let i = 0; i < o.numOperands; i++) {
+          const v = o.getOperand(i);
+          if (!definedWithin(v, b)) use.add(v);
+        }
+      };
       for (const a of b.arguments) escapes(a);
       for (let o = b.firstOp; o; o = o.next) {
         for (const r of o.results) escapes(r);
-        if (o.numRegions === 0) {
-          for (let i = 0; i < o.numOperands; i++) {
-            const v = o.getOperand(i);
-            if (!definedWithin(v, b)) use.add(v);
-          }
-        } else {
-          o.walk((inner) => {
-            for (let i = 0; i < inner.numOperands; i++) {
-              const v = inner.getOperand(i);
-              if (!definedWithin(v, b)) use.add(v);
-            }
-          });
-        }
+        // An op without regions needs no walk (core streams are flat).
+        if (o.numRegions === 0) addUses(o);
+        else o.walk(addUses);
       }
       uses.set(b, use);
       outs.set(b, out);

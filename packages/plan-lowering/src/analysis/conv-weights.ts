@@ -8,6 +8,7 @@
  * `position-major` (i, j, c) for a window of NHWC row strips.
  */
 import { ConstantOp, DenseElementsAttr, FloatType, RankedTensorType, type Value } from '@raptor-pim/ir-core';
+import { tileWeightMatrix, type CrossbarWeightTile } from '@raptor-pim/spatial-dialect';
 
 /** The row order of the unfolded matrix. */
 export type PatchOrder = 'channel-major' | 'row-channel' | 'position-major';
@@ -104,7 +105,7 @@ export function blockDiagonalFilters(filters: Float32Array, shape: readonly [num
  * MVMs per output pixel of a convolution of `groups` groups (filters `[Cout, Cin/groups, kh,
  * kw]`) on `crossbar`-sized tiles: as groups (each group's patch times the crossbar tiles of its
  * columns) and as one group with the block-diagonal filters `blockDiagonal` (one MVM per crossbar
- * tile of the unfolded matrix, in `order`, that is not all zero; at least one per column tile).
+ * tile of the unfolded matrix, in `order`, that {@link keptTiles} binds).
  */
 export function groupedConvMvms(
   blockDiagonal: Float32Array,
@@ -123,24 +124,21 @@ export function groupedConvMvms(
     grouped += rowTilesPerGroup * (last - first + 1);
   }
   const k = cg * groups * kh * kw;
-  const matrix = unfoldConvWeights(blockDiagonal, [cout, cg * groups, kh, kw], order);
-  const rowTiles = Math.ceil(k / crossbar.rows);
-  const colTiles = Math.ceil(cout / crossbar.columns);
-  let diagonal = 0;
-  for (let j = 0; j < colTiles; j++) {
-    const c0 = j * crossbar.columns;
-    const c1 = Math.min(cout, c0 + crossbar.columns);
-    let inColumn = 0;
-    for (let i = 0; i < rowTiles; i++) {
-      const r0 = i * crossbar.rows;
-      const r1 = Math.min(k, r0 + crossbar.rows);
-      let nonzero = false;
-      for (let r = r0; r < r1 && !nonzero; r++) for (let c = c0; c < c1; c++) if (matrix[r * cout + c] !== 0) nonzero = true;
-      if (nonzero) inColumn++;
-    }
-    diagonal += Math.max(1, inColumn);
-  }
+  const tiling = tileWeightMatrix(unfoldConvWeights(blockDiagonal, [cout, cg * groups, kh, kw], order), k, cout, crossbar.rows, crossbar.columns);
+  // A matrix the crossbars cannot tile never pays (the lowering reports the tiling).
+  const diagonal = tiling.ok ? keptTiles(tiling.value.tiles).filter((x) => x).length : Infinity;
   return { grouped, blockDiagonal: diagonal };
+}
+
+/**
+ * The crossbar tiles of a block-diagonal matrix that are bound as weights: those not all zero,
+ * and the first row tile of a column tile whose tiles are all zero (its MVM gives the zeros).
+ */
+export function keptTiles(tiles: readonly CrossbarWeightTile[]): boolean[] {
+  const nonzero = tiles.map((t) => t.data.some((x) => x !== 0));
+  const columnUsed = new Set<number>();
+  tiles.forEach((t, i) => nonzero[i] && columnUsed.add(t.colTile));
+  return tiles.map((t, i) => nonzero[i]! || (t.rowTile === 0 && !columnUsed.has(t.colTile)));
 }
 
 /** True when the block-diagonal form of a grouped convolution takes fewer MVMs per pixel (see {@link groupedConvMvms}). */

@@ -22,7 +22,7 @@ import { createPattern, type RankedTensorType, type Value } from '@raptor-pim/ir
 import { Conv2dPlanOp, tileWeightMatrix } from '@raptor-pim/spatial-dialect';
 import { checkConsumeAndProduceRowStrip, checkConvPlanToRowStrip } from '@raptor-pim/layout-planner';
 import { PlanLoweringMessages as M } from '../../diagnostics';
-import { blockDiagonalFilters, blockDiagonalPays, constantF32, unfoldConvWeights } from '../../analysis/conv-weights';
+import { blockDiagonalFilters, blockDiagonalPays, constantF32, keptTiles, unfoldConvWeights } from '../../analysis/conv-weights';
 import { selectedResultLayout } from '../../analysis/selected-layouts';
 import { fusibleRelu, replaceFused } from '../../analysis/fused-relu';
 import { checkWindow, isRefusal, windowExtent } from '../../analysis/window';
@@ -136,8 +136,7 @@ export function convPlanPattern(env: LoweringEnv) {
     const rowGroups = env.columnGroups && group === 1 && !expanded && colTiles > 1 && (!oversized || (direct && channelSplitFits(cg / env.crossbar.rows, rowTiles, colTiles, crossbarsPerCore)));
     // The tiles bound as weights (a block-diagonal matrix leaves its all-zero tiles out, but keeps
     // one tile of every column tile) and, per tile, its index among them.
-    const nonzero = tiles.map((t) => !expanded || t.data.some((x) => x !== 0));
-    const kept = tiles.map((t, i) => nonzero[i]! || (t.rowTile === 0 && !tiles.some((o, k) => o.colTile === t.colTile && nonzero[k])));
+    const kept = expanded ? keptTiles(tiles) : tiles.map(() => true);
     const weightIndex: (number | undefined)[] = [];
     let keptCount = 0;
     for (const k of kept) weightIndex.push(k ? keptCount++ : undefined);
