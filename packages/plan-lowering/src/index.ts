@@ -14,6 +14,8 @@ export { pixelsPerLane, packingCost, MAX_PACKED_PIXELS, MAX_PACKED_TILE_GROWTH, 
 export type { PackingGeometry, PackingCost } from './analysis/pixel-packing';
 export { unfoldConvWeights, constantF32, blockDiagonalFilters, groupedConvMvms, blockDiagonalPays } from './analysis/conv-weights';
 export type { PatchOrder } from './analysis/conv-weights';
+export { channelBlocksOf, channelBlockMatrix, channelWindowBytes } from './analysis/channel-blocks';
+export type { ChannelBlocks, ChannelBlockGeometry } from './analysis/channel-blocks';
 export { TargetKey, targetOf, crossbarShapeOf } from './target';
 export type { CrossbarShape } from './target';
 export { PHYSICAL_LAYOUT_ATTR } from './conversion/physical-values';

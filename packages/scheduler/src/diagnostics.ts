@@ -94,6 +94,9 @@ export const SchedulerMessages = {
     `wait on core ${core} event ${reg} awaits ${awaited} signals in all but only ${signals} are sent`,
   waitOvershoot: (core: number, reg: number, awaited: number, possible: number) =>
     `wait on core ${core} event ${reg} awaits ${awaited} but ${possible} signals may arrive before it (the register would exceed its awaited count)`,
+  barrierMalformed: (core: number, index: number, what: string) => `layer barrier ${index} on core ${core}: ${what}`,
+  barrierRegisterShared: (core: number, reg: number) =>
+    `event register ${reg} on core ${core} belongs to the layer barriers (spat.layer_barrier) and is also used outside them`,
   roleMixed: (core: number, reg: number) =>
     `event register ${reg} on core ${core} is used both as a READY register (host_wait_load) and by spat.wait (FREE); roles must use separate registers`,
   leftoverSignals: (core: number, reg: number, extra: number) =>

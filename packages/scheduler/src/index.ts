@@ -112,6 +112,9 @@ export {
   planInputChannelSplit,
   planInputChannelSplits,
   splitInputChannels,
+  planChannelBlockSplit,
+  planChannelBlockSplits,
+  splitChannelBlocks,
   type InputChannelSplitPlan,
 } from './transforms/split-input-channels';
 export { LANE_GROUPS_ATTR } from './analysis/workload';

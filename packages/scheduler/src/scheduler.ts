@@ -26,7 +26,7 @@ import { planReads, remapPlan, trafficOf } from './planning/transfers';
 import { buildReport, type ScheduleReport } from './report';
 import { materializeSchedule } from './transforms/materialize-schedule';
 import { planOversizedSplits, splitLimitsOf, splitOversizedComputes } from './transforms/split-oversized-computes';
-import { planInputChannelSplits, splitInputChannels } from './transforms/split-input-channels';
+import { planChannelBlockSplits, planInputChannelSplits, splitChannelBlocks, splitInputChannels } from './transforms/split-input-channels';
 import { verifyCommunication } from './transforms/spat-verify-communication';
 import { functionsOf } from './analysis/functions';
 
@@ -188,6 +188,13 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
         if (channelSplits.length) {
           restore.push({ func, body: func.clone() });
           splitInputChannels(func, cost, channelSplits);
+        }
+        // Channel blocks (a grouped convolution's chains each reading their own channels) whose
+        // window is too large are split into column parts (no reduction).
+        const blockSplits = enforce ? planChannelBlockSplits(func, cost) : [];
+        if (blockSplits.length) {
+          if (!restore.some((r) => r.func === func)) restore.push({ func, body: func.clone() });
+          splitChannelBlocks(func, cost, blockSplits);
         }
         const split = planOversizedSplits(func, splitLimitsOf(cost));
         for (const d of split.diagnostics) diagnostics.push(d);

@@ -261,3 +261,64 @@ func.func @main(%x: tensor<40x4xf32>) -> tensor<40x1x4xf32> {
     }
   });
 });
+
+describe('materializeSchedule: layer barriers where the event registers run out', () => {
+  // A chain of 70 computes alternating between cores 0 and 1, every result through a host slot:
+  // each core writes 35 slots, one FREE register each for its whole stream, more than its 32.
+  const CHAIN = 70;
+  const chain = (): string => {
+    const lines = ['func.func @main(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {'];
+    let prev = '%x';
+    for (let i = 0; i < CHAIN; i++) {
+      const op = i % 2 ? 'spat.vadd %a, %a : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>' : 'spat.relu(%a) : tensor<1x4xf32> -> tensor<1x4xf32>';
+      lines.push(`  %y${i} = spat.graph_compute [] = [] (%a) = (${prev}) crossbarWeights 0 : [] (tensor<1x4xf32>) -> tensor<1x4xf32> {`, `    %v = ${op}`, '    spat.yield %v : tensor<1x4xf32>', '  }');
+      prev = `%y${i}`;
+    }
+    lines.push(`  return ${prev} : tensor<1x4xf32>`, '}');
+    return lines.join('\n');
+  };
+  const setup = () => {
+    const ctx = new MLIRContext();
+    registerSpatialDialect(ctx);
+    const module = parseSourceString(ctx, chain(), { filename: 'chain.mlir' })!;
+    expect(verify(module)).toBe(true);
+    const cost = createCostModel(defaultTarget());
+    const workload = new Workload(module.regions[0]!.firstBlock!.firstOp!, cost);
+    const plan: SchedulePlan = {
+      strategy: 'test',
+      transfer: 'host',
+      pipelined: false,
+      placements: workload.nodes.map((n) => ({ replicas: 1, copies: 1, cores: [n.index % 2], granularity: 'layer' as const })),
+    };
+    const v = ShapedValue.allocate('tensor', FloatType.f32(ctx), [1, 4])!;
+    (v.data as Float32Array).set([-1.5, 0.25, 2, -0.125]);
+    return { ctx, module, workload, plan, cost, input: v };
+  };
+
+  it('orders the stages by barriers instead of FREE signals: no slot falls back, the checks pass, same values', () => {
+    const s = setup();
+    const expected = run(s.module, 'main', [s.input]);
+    const perSlot = materializeSchedule(s.workload, s.plan, planReads(s.workload, s.plan), s.cost, { slotRegistersOnly: true });
+    expect(perSlot.hostFallbacks).toBeGreaterThan(0);
+    const probe = materializeSchedule(s.workload, s.plan, planReads(s.workload, s.plan), s.cost, { slotRegistersOnly: true, groupReadyRegisters: true });
+    expect([probe.hostSlots, probe.hostFallbacks]).toEqual([CHAIN - 1, 0]);
+    const done = materializeSchedule(s.workload, s.plan, planReads(s.workload, s.plan), s.cost, { groupReadyRegisters: true });
+    expect([done.hostSlots, done.hostFallbacks, done.barriers]).toEqual([CHAIN - 1, 0, CHAIN]);
+    expect(verify(s.module)).toBe(true);
+    const check = verifyCommunication(s.module, defaultTarget());
+    expect(check.diagnostics.map((d) => d.message)).toEqual([]);
+    expect(check.deadlock).toBeUndefined();
+    const text = printOperation(s.module);
+    expect(text.match(/spat\.layer_barrier/g)?.length).toBe(2 * CHAIN);
+    // No FREE wait on the slots: the only spat.wait ops are the barriers' (one per part).
+    expect(text.match(/spat\.wait /g)?.length).toBe(2 * CHAIN);
+    expect(run(s.module, 'main', [s.input])).toEqual(expected);
+  });
+
+  it('is not used when turned off: the slots fall back to channels', () => {
+    const s = setup();
+    const done = materializeSchedule(s.workload, s.plan, planReads(s.workload, s.plan), s.cost, { groupReadyRegisters: true, layerBarriers: false });
+    expect(done.hostFallbacks).toBeGreaterThan(0);
+    expect(done.barriers).toBeUndefined();
+  });
+});

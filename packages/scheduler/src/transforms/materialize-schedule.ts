@@ -63,6 +63,7 @@ import { LaneValues } from './lane-values';
 import { readsByConsumerReplica, type FragmentPiece, type FragmentRead, type ReplicaInputReads } from '../planning/transfers';
 import type { SendSchedule } from '../planning/send-order';
 import { assignEventRegisters, type EventRegisterAssignment, type EventRegisterRequest } from './event-registers';
+import { BARRIER_REGISTER_COUNT, insertLayerBarrier, layerStages, type LayerStages } from './layer-barriers';
 
 /** What materialization did (for the report). */
 export interface MaterializeResult {
@@ -83,6 +84,8 @@ export interface MaterializeResult {
   readonly hostOverflow?: { readonly neededBytes: number; readonly budgetBytes: number };
   /** True when the slots took one READY register per producer result (`groupReadyRegisters`, where one per slot and reader ran out). */
   readonly readyRegistersGrouped?: boolean;
+  /** Barriers inserted between the plan's stages (see `layerBarriers`), where its slots' registers ran out. */
+  readonly barriers?: number;
 }
 
 /** How {@link materializeSchedule} places host slots. */
@@ -111,6 +114,14 @@ export interface MaterializeOptions {
    * every slot that would fall back to channels (no host memory or no register).
    */
   readonly slotRegistersOnly?: boolean;
+  /**
+   * Where the slots' FREE and READY registers run out even with `groupReadyRegisters`, in a plan
+   * that runs one layer after another (not pipelined, every transfer between stages through host
+   * slots), order the stages by barriers instead (transforms/layer-barriers.ts): the slots then
+   * need no FREE register and READY registers pass between stages without a FREE hand-over. On
+   * by default (with `groupReadyRegisters`).
+   */
+  readonly layerBarriers?: boolean;
 }
 
 /** One host slot: a replica's partial result stored once, loaded by its remote readers. */
@@ -218,6 +229,8 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   const readyGroupStores = new Map<string, number>();
   let hostFallbacks = 0;
   let hostBytes = 0;
+  /** The stages barriers order (see `MaterializeOptions.layerBarriers`), where the registers ran out. */
+  let layerBarriers: LayerStages | undefined;
   // Host memory also holds the graph's inputs and outputs and the constants computes load from it.
   const hostSlotBudget = hostSlotBudgetOf(workload, cost);
   if (usesHostSlots(plan)) {
@@ -322,12 +335,20 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       return { scheduled: [], channels: 0, hostSlots: 0, hostBytes: 0, hostFallbacks: refused, hostOverflow: { neededBytes: shared ? shared.peak : total, budgetBytes: hostSlotBudget } };
     }
     if (options.hostSlotsOnly) return { scheduled: [], channels: 0, hostSlots: ordered.length, hostBytes, hostFallbacks: refused };
-    const allocate = (grouped: boolean): Map<string, EventRegisterAssignment> => {
+    /**
+     * Registers for every slot: a FREE register on the writer (unless `stages`: barriers order
+     * them) and a READY register per reader, or per producer result where `grouped`. With
+     * `stages`, a READY register lives from its writer's stage to its reader's, and barriers leave
+     * the last two registers of every core.
+     */
+    const allocate = (grouped: boolean, stages?: LayerStages): Map<string, EventRegisterAssignment> => {
       const requests: EventRegisterRequest[] = [];
       const seen = new Set<string>();
+      const from = stages?.first ?? groups.first;
+      const until = stages?.last ?? groups.last;
       for (const s of ordered) {
         const key = slotKey(s.producer, s.replica, s.resultIndex);
-        requests.push({ core: s.writer, role: 'free', start: -1, end: Infinity, key });
+        if (!stages) requests.push({ core: s.writer, role: 'free', start: -1, end: Infinity, key });
         // A READY register ends after its reader's whole node (2c + 1): a slot written by that node
         // cannot take it over, so no replica waits for its own node's FREE (a streaming writer
         // waits for FREE in the middle of its body, where its sibling might still be loading).
@@ -336,14 +357,14 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
           if (seen.has(group)) continue;
           seen.add(group);
           // Nodes streaming into one another run side by side: their group's first and last node.
-          requests.push({ core: rd.core, role: 'ready', start: 2 * groups.first[s.producer]! + 1, end: 2 * groups.last[rd.consumer]! + 1, key: group });
+          requests.push({ core: rd.core, role: 'ready', start: 2 * from[s.producer]! + 1, end: 2 * until[rd.consumer]! + 1, key: group });
         }
       }
-      return assignEventRegisters(requests, EVENT_REGISTER_COUNT);
+      return assignEventRegisters(requests, stages ? EVENT_REGISTER_COUNT - BARRIER_REGISTER_COUNT : EVENT_REGISTER_COUNT);
     };
-    /** Slots whose FREE and READY registers all found a register. */
-    const placed = (regs: Map<string, EventRegisterAssignment>, grouped: boolean): number =>
-      ordered.filter((s) => regs.has(slotKey(s.producer, s.replica, s.resultIndex)) && s.readers.every((rd) => regs.has(readyGroupKey(s, rd.key, grouped)))).length;
+    /** Slots whose FREE (unless `barriers`) and READY registers all found a register. */
+    const placed = (regs: Map<string, EventRegisterAssignment>, grouped: boolean, barriers = false): number =>
+      ordered.filter((s) => (barriers || regs.has(slotKey(s.producer, s.replica, s.resultIndex))) && s.readers.every((rd) => regs.has(readyGroupKey(s, rd.key, grouped)))).length;
     // One READY register per slot and reader; per producer result where those run out (when asked).
     let grouped = false;
     let regs = allocate(false);
@@ -355,13 +376,34 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
         regs = byGroup;
       }
     }
+    // Registers still short with READY registers per producer result, in a plan that runs one
+    // stage after another, with every transfer between stages through a host slot and every pair
+    // of slots sharing bytes in different stages: barriers order the stages instead of FREE
+    // signals (READY registers per slot where those fit, else per producer result).
+    if (options.groupReadyRegisters === true && options.layerBarriers !== false && placed(regs, grouped) < ordered.length && !plan.pipelined && refused === 0) {
+      const stages = layerStages(groups, workload.nodes.length);
+      const crossesStages = reads.some((r) => r.remote.some((f) => !hostRead(f.producer) && stages.first[f.producer] !== stages.first[r.consumer]));
+      const lastReaderStage = (x: HostSlot): number => Math.max(...x.readers.map((rd) => stages.last[rd.consumer]!));
+      const sharesWithinStage = sharedPairs.some(([early, late]) => lastReaderStage(early) >= stages.first[late.producer]!);
+      if (!crossesStages && !sharesWithinStage) {
+        for (const g of [false, true]) {
+          const staged = allocate(g, stages);
+          if (placed(staged, g, true) === ordered.length) {
+            layerBarriers = stages;
+            regs = staged;
+            grouped = g;
+            break;
+          }
+        }
+      }
+    }
     if (options.slotRegistersOnly) {
-      const placedSlots = placed(regs, grouped);
+      const placedSlots = placed(regs, grouped, layerBarriers !== undefined);
       return { scheduled: [], channels: 0, hostSlots: placedSlots, hostBytes, hostFallbacks: refused + ordered.length - placedSlots, readyRegistersGrouped: grouped };
     }
     for (const s of ordered) {
       const key = slotKey(s.producer, s.replica, s.resultIndex);
-      const free = regs.get(key);
+      const free = layerBarriers ? { register: -1 } : regs.get(key);
       const ready = s.readers.map((rd) => regs.get(readyGroupKey(s, rd.key, grouped)));
       if (free === undefined || ready.some((x) => x === undefined)) {
         slots.delete(key);
@@ -378,7 +420,8 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     // load of the register's previous (kept) group of slots; for a fresh register at its stream entry.
     const liveGroups = new Set<string>();
     for (const s of slots.values()) for (const g of s.readyGroups.values()) liveGroups.add(g);
-    for (const s of slots.values()) {
+    // (With barriers the stages order every hand-over.)
+    for (const s of layerBarriers ? [] : slots.values()) {
       for (const rd of s.readers) {
         let prev = regs.get(s.readyGroups.get(rd.key)!)!.after;
         while (prev !== undefined && !liveGroups.has(prev)) prev = regs.get(prev)!.after;
@@ -396,7 +439,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     // the later slot's readers (FREE at their stream entry). Each such reader sends one FREE per
     // inference, counted in the writer's wait, so no register exceeds its awaited count; a reader
     // on the writer's own core is ordered by its stream already.
-    for (const [early, late] of sharedPairs) {
+    for (const [early, late] of layerBarriers ? [] : sharedPairs) {
       if (!slots.has(slotKey(early.producer, early.replica, early.resultIndex)) || !slots.has(slotKey(late.producer, late.replica, late.resultIndex))) continue;
       for (const rd of early.readers) {
         if (rd.core === late.writer) continue;
@@ -589,12 +632,25 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
       entryOf.set(block, SyncOp.build(b, { targetCoreId: constant(b, writer, first.location), eventRegister: constant(b, register, first.location) }, first.location).op);
     };
     for (const s of slots.values()) {
+      if (s.freeRegister < 0) continue;
       for (const rd of s.readers) {
         if (freeSentAfterLoad.has(`${slotKey(s.producer, s.replica, s.resultIndex)}@${rd.key}`)) continue;
         freeAtEntry(rd.core, s.writer, s.freeRegister);
       }
     }
     for (const e of entryFrees) freeAtEntry(e.core, e.writer, e.register);
+  }
+  // Barriers after every stage, on every core with a stream (the last one ends the inference).
+  if (layerBarriers) {
+    const cores = new Set<number>();
+    for (const op of workload.func.regions[0]!.firstBlock!.operations) {
+      const scalar = ScheduledComputeOp.match(op);
+      const batch = scalar ? undefined : ScheduledComputeBatchOp.match(op);
+      if (scalar?.coreId) cores.add(Number(scalar.coreId.value));
+      for (const id of batch?.coreIds?.values ?? []) cores.add(Number(id));
+    }
+    const sorted = [...cores].sort((a, b) => a - b);
+    for (const end of layerBarriers.ends) insertLayerBarrier(workload.nodes[end]!.op, sorted, workload.nodes[end]!.op.location);
   }
   // Host uses of graph results: reassemble from the replicas' partial results.
   for (const n of workload.nodes) {
@@ -636,7 +692,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   for (const op of workload.func.regions[0]?.firstBlock?.operations ?? []) {
     if (ScheduledComputeOp.isInstance(op) || ScheduledComputeBatchOp.isInstance(op)) for (const r of op.regions) for (const b of r.blocks) sinkViewsToFirstUse(b);
   }
-  return { scheduled, channels, hostSlots: slots.size, hostBytes, hostFallbacks };
+  return { scheduled, channels, hostSlots: slots.size, hostBytes, hostFallbacks, ...(layerBarriers ? { barriers: layerBarriers.ends.length } : {}) };
 
   // ------------------------------------------------------------------ helpers
 
@@ -1313,7 +1369,7 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
     /** Stores `value` at `byteOffset` in `slot` (after waiting for every reader's FREE before the first store) and signals READY. */
     function storeToSlot(slot: HostSlot, value: Value, byteOffset: number): void {
       const made = storesMade.get(slot) ?? 0;
-      if (made === 0) WaitOp.build(bb, { eventRegister: constant(bb, slot.freeRegister, loc), waitValue: constant(bb, slot.readers.length + slot.extraFrees, loc) }, loc);
+      if (made === 0 && slot.freeRegister >= 0) WaitOp.build(bb, { eventRegister: constant(bb, slot.freeRegister, loc), waitValue: constant(bb, slot.readers.length + slot.extraFrees, loc) }, loc);
       storesMade.set(slot, made + 1);
       const [first, ...rest] = slot.readers;
       HostStoreSyncOp.build(

@@ -28,6 +28,7 @@ import {
 import { EVENT_REGISTER_COUNT, type Target } from '@raptor-pim/pim-target';
 import { evaluateIndex } from '../analysis/fragment-needs';
 import { byteSizeOfType } from '../analysis/workload';
+import { LAYER_BARRIER_ATTR } from './layer-barriers';
 import { SchedulerMessages as M } from '../diagnostics';
 import { targetOf } from '../target';
 import { functionsOf } from '../analysis/functions';
@@ -57,6 +58,8 @@ interface Event {
   readonly count: number;
   /** Host stores and loads: the writer core and the byte offset in host memory. */
   readonly slot?: { readonly writer: number; readonly offset: number };
+  /** A signal or wait of a layer barrier's part (paired barrier by barrier, not by register counts). */
+  readonly barrier?: true;
 }
 
 interface Task {
@@ -129,9 +132,15 @@ export function verifyCommunication(module: Operation, target: Target): Communic
     // ---------------------------------------------------------------- events per core stream
     const events: Event[] = [];
     const succ: number[][] = [];
+    /** The signals and waits of every layer-barrier part, per part (in program order). */
+    const barrierEvents = new Map<Task, Event[]>();
+    let barrierTask: Task | undefined;
     const addEvent = (kind: EventKind, op: Operation, core: number, key = '', bytes = 0, count = 0, slot?: { writer: number; offset: number }): number => {
       const id = events.length;
-      events.push(slot ? { id, kind, op, core, key, bytes, count, slot } : { id, kind, op, core, key, bytes, count });
+      const barrier = barrierTask !== undefined && (kind === 'signal' || kind === 'wait');
+      const e: Event = slot ? { id, kind, op, core, key, bytes, count, slot } : barrier ? { id, kind, op, core, key, bytes, count, barrier: true } : { id, kind, op, core, key, bytes, count };
+      events.push(e);
+      if (barrier) barrierEvents.get(barrierTask!)!.push(e);
       succ.push([]);
       return id;
     };
@@ -146,6 +155,8 @@ export function verifyCommunication(module: Operation, target: Target): Communic
     };
     let ok = true;
     for (const t of tasks) {
+      barrierTask = t.lane === undefined && t.op.getAttr(LAYER_BARRIER_ATTR) !== undefined ? t : undefined;
+      if (barrierTask) barrierEvents.set(t, []);
       t.start = addEvent('start', t.op, t.core);
       chain(t.core, t.start);
       const laneArg: Value | undefined = t.lane !== undefined ? t.op.regions[0]!.firstBlock!.arguments[0] : undefined;
@@ -209,7 +220,10 @@ export function verifyCommunication(module: Operation, target: Target): Communic
       t.end = addEvent('end', t.op, t.core);
       chain(t.core, t.end);
     }
+    barrierTask = undefined;
     if (!ok) return { transfers: 0, registers: 0 };
+    checkLayerBarriers();
+    if (diagnostics.length) return { transfers: 0, registers: 0 };
     // SSA forwarding between scheduled computes: a task starts after every lane of its producers.
     for (const t of tasks) {
       for (const v of t.op.operands) {
@@ -273,6 +287,7 @@ export function verifyCommunication(module: Operation, target: Target): Communic
     const signals = new Map<string, Event[]>();
     const waits = new Map<string, Event[]>();
     for (const e of events) {
+      if (e.barrier) continue;
       if (e.kind === 'signal') (signals.get(e.key) ?? signals.set(e.key, []).get(e.key)!).push(e);
       if (e.kind === 'wait') (waits.get(e.key) ?? waits.set(e.key, []).get(e.key)!).push(e);
     }
@@ -406,6 +421,64 @@ export function verifyCommunication(module: Operation, target: Target): Communic
       for (const e of ops) if (e !== first) d.attachNote(M.cycleNote(describe(e)), e.op.location);
     }
     return { transfers: matched, registers };
+
+    /**
+     * Layer barriers: the k-th part of every core with parts belongs to barrier k; one part is the
+     * coordinator's (`wait A, m` then one `sync X, R` per other core X), the m others each
+     * `sync coordinator, A` then `wait R, 1`. Every core has as many parts, and the barrier
+     * registers serve nothing else. Then the coordinator's wait of barrier k consumes exactly
+     * the k-th arrival of every other core (each arrives again only after its release, which
+     * follows that wait), and each release wait the coordinator's k-th signal: those pairs become
+     * happens-before edges.
+     */
+    function checkLayerBarriers(): void {
+      if (!barrierEvents.size) return;
+      const partsOf = new Map<number, Task[]>();
+      for (const t of barrierEvents.keys()) (partsOf.get(t.core) ?? partsOf.set(t.core, []).get(t.core)!).push(t);
+      const counts = new Set([...partsOf.values()].map((l) => l.length));
+      if (counts.size > 1) {
+        const most = Math.max(...counts);
+        for (const [core, list] of partsOf) if (list.length < most) error(list[list.length - 1]!.op, M.barrierMalformed(core, list.length, `the core has ${list.length} barrier parts but another has ${most}`));
+        return;
+      }
+      const reserved = new Set<string>();
+      const barriers = [...counts][0]!;
+      for (let k = 0; k < barriers; k++) {
+        const parts = [...partsOf.values()].map((l) => l[k]!);
+        const kinds = (t: Task): string => barrierEvents.get(t)!.map((e) => e.kind).join(',');
+        const coordinators = parts.filter((t) => barrierEvents.get(t)![0]?.kind === 'wait' && barrierEvents.get(t)!.length > 1);
+        if (coordinators.length !== 1) {
+          error(parts[0]!.op, M.barrierMalformed(parts[0]!.core, k, `${coordinators.length} parts coordinate it (one waits for the arrivals and releases the others)`));
+          return;
+        }
+        const coordinator = coordinators[0]!;
+        const [arrivals, ...releases] = barrierEvents.get(coordinator)!;
+        const others = parts.filter((t) => t !== coordinator);
+        if (arrivals!.count !== others.length || releases.some((e) => e.kind !== 'signal') || releases.length !== others.length) {
+          error(coordinator.op, M.barrierMalformed(coordinator.core, k, `the coordinator must wait for ${others.length} arrivals and then release the ${others.length} other cores`));
+          return;
+        }
+        reserved.add(arrivals!.key);
+        const releaseOf = new Map(releases.map((e) => [e.key, e]));
+        for (const t of others) {
+          const list = barrierEvents.get(t)!;
+          const release = list[1] ? releaseOf.get(list[1].key) : undefined;
+          if (kinds(t) !== 'signal,wait' || list[0]!.key !== arrivals!.key || list[1]!.count !== 1 || !release) {
+            error(t.op, M.barrierMalformed(t.core, k, `a part must signal the coordinator's arrival register (core ${coordinator.core}) and then wait once for its release`));
+            return;
+          }
+          releaseOf.delete(list[1]!.key);
+          reserved.add(list[1]!.key);
+          edge(list[0]!.id, arrivals!.id);
+          edge(release.id, list[1]!.id);
+        }
+      }
+      for (const e of events) {
+        if (e.barrier || (e.kind !== 'signal' && e.kind !== 'wait') || !reserved.has(e.key)) continue;
+        const [core, reg] = e.key.split(':').map(Number) as [number, number];
+        error(e.op, M.barrierRegisterShared(core, reg));
+      }
+    }
   }
 }
 

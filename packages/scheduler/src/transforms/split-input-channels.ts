@@ -51,13 +51,28 @@ import {
   type Value,
 } from '@raptor-pim/ir-core';
 import { ConcatOp, GraphComputeBatchOp, GraphComputeOp, InParallelOp, VaddOp, WvmmOp, YieldOp } from '@raptor-pim/spatial-dialect';
-import { ExtractSliceOp, createExtractSlice, createParallelInsertSlice, readSliceLists } from '@raptor-pim/upstream-dialects';
+import { ExtractSliceOp, TensorCollapseShapeOp, TensorExpandShapeOp, createExtractSlice, createParallelInsertSlice, readSliceLists } from '@raptor-pim/upstream-dialects';
 import { createCostModel, type CostModel } from '@raptor-pim/pim-target';
 import { targetOf } from '../target';
 import { byteSizeOfType } from '../analysis/workload';
 import { divisors } from '../planning/schedule-plan';
 import { applyPlannedComputeRewrites } from './planned-rewrites';
-import { bodyShape, buildPartCompute, columnForm, coneOf, crossbarsOfCompute, sideRootsOf, splitLimitsOf, splittableColumnForm, type BodyShape, type ColumnForm } from './split-oversized-computes';
+import {
+  bodyShape,
+  buildPartCompute,
+  columnForm,
+  coneOf,
+  crossbarsOfCompute,
+  crossbarsOfOps,
+  sideRootsOf,
+  splitLimitsOf,
+  splitOversizedComputes,
+  splittableColumnForm,
+  type BodyShape,
+  type ColumnForm,
+  type ComputeSplitPart,
+  type ComputeSplitPlan,
+} from './split-oversized-computes';
 import { functionsOf } from '../analysis/functions';
 
 /** One product of an accumulation chain: `spat.wvmm` of a weight tile and a row-tile read. */
@@ -93,16 +108,25 @@ function chainLeaves(root: Value, shape: BodyShape): ChainLeaf[] | undefined {
   return visit(root) ? leaves : undefined;
 }
 
-/** What one row-tile read takes of an input argument: the argument, the row key and the channel range (last dimension). */
+/**
+ * What one row-tile read takes of an input argument: the argument, the row key, the rows from it
+ * and the channel range (last dimension).
+ */
 interface TileRead {
   readonly arg: Value;
   readonly row: Value | number;
+  readonly rows: number;
   readonly from: number;
   readonly to: number;
 }
 
+/**
+ * The read of `read`: a slice of an input argument, or a reshape of one (a window of several
+ * rows and taps collapsed into one crossbar row tile: plan lowering's channel blocks).
+ */
 function tileRead(read: Value, shape: BodyShape): TileRead | undefined {
-  const def = read.definingOp;
+  let def = read.definingOp;
+  while (def && def.parent === shape.entry && (TensorCollapseShapeOp.isInstance(def) || TensorExpandShapeOp.isInstance(def))) def = def.getOperand(0).definingOp;
   if (!def || !ExtractSliceOp.isInstance(def) || def.parent !== shape.entry) return undefined;
   const source = def.getOperand(0);
   if (!shape.inputs.some((x) => x.arg === source)) return undefined;
@@ -110,7 +134,23 @@ function tileRead(read: Value, shape: BodyShape): TileRead | undefined {
   const last = lists.offsets.length - 1;
   if (last < 1 || lists.offsets[last] === DYNAMIC || lists.sizes[last] === DYNAMIC || lists.strides[last] !== 1) return undefined;
   const row = lists.offsets[0] === DYNAMIC ? def.getOperand(1) : lists.offsets[0]!;
-  return { arg: source, row, from: lists.offsets[last]!, to: lists.offsets[last]! + lists.sizes[last]! };
+  const rows = lists.sizes[0] === DYNAMIC ? 1 : lists.sizes[0]!;
+  return { arg: source, row, rows, from: lists.offsets[last]!, to: lists.offsets[last]! + lists.sizes[last]! };
+}
+
+/**
+ * Bytes of the streamed window (two line buffers) of the reads `all` of one input argument: the
+ * rows they read (per row key its most rows) times a row slot of the argument.
+ */
+function streamedWindowBytes(all: readonly TileRead[]): number | undefined {
+  const type = all[0]?.arg.type;
+  if (!(type instanceof RankedTensorType) || type.shape.some((d) => d < 0)) return undefined;
+  const rowBytes = byteSizeOfType(type) / type.shape[0]!;
+  const rowsByKey = new Map<Value | number, number>();
+  for (const r of all) rowsByKey.set(r.row, Math.max(rowsByKey.get(r.row) ?? 0, r.rows));
+  let rows = 0;
+  for (const n of rowsByKey.values()) rows += n;
+  return 2 * rows * rowBytes;
 }
 
 /** The channel split of `op` for `cost`, or undefined when it has no such form or needs none. Changes nothing. */
@@ -138,11 +178,8 @@ export function planInputChannelSplit(op: Operation, cost: CostModel): InputChan
   const ranges = [...new Map(all.map((r) => [`${r.from}:${r.to}`, [r.from, r.to] as const])).values()].sort((a, b) => a[0] - b[0]);
   const width = ranges[0]![1] - ranges[0]![0];
   if (ranges.length < 2 || ranges.some((r, i) => r[1] - r[0] !== width || (i > 0 && r[0] < ranges[i - 1]![1]))) return undefined;
-  const type = arg.type;
-  if (!(type instanceof RankedTensorType) || type.shape.some((d) => d < 0)) return undefined;
-  const rowBytes = byteSizeOfType(type) / type.shape[0]!;
-  const rows = new Set(all.map((r) => r.row)).size;
-  const windowBytes = 2 * rows * rowBytes;
+  const windowBytes = streamedWindowBytes(all);
+  if (windowBytes === undefined) return undefined;
   const budget = cost.localMemoryBytes / 2;
   // A compute of more crossbars than a core whose chains cannot be cut by columns (one chain of
   // column-grouped weights, one array group per row tile) must be cut by channels.
@@ -162,6 +199,79 @@ export function planInputChannelSplit(op: Operation, cost: CostModel): InputChan
   };
   if (chains.some((leaves) => channels.some((_, p) => !leaves.some((l) => inPart(l, p))))) return undefined;
   return { op, channels, windowBytes };
+}
+
+/**
+ * The column split of `op` by channel blocks for `cost`, or undefined when it has no such form or
+ * needs none: each accumulation chain reads its own channel range of one input argument (plan
+ * lowering's channel blocks of a grouped convolution: no sum across chains), the ranges in chain
+ * order, and the streamed window of all of them exceeds half a core's local memory. The chains
+ * are grouped into the fewest contiguous parts whose windows (their channels' share) fit that
+ * budget (a chain alone may not); each part publishes its columns and a fragment assembly joins
+ * them, as {@link applyComputeSplit} does for oversized computes. Changes nothing.
+ */
+export function planChannelBlockSplit(op: Operation, cost: CostModel): ComputeSplitPlan | undefined {
+  const limits = splitLimitsOf(cost);
+  const splittable = splittableColumnForm(op, limits);
+  if (typeof splittable === 'string') return undefined;
+  const { shape, form } = splittable;
+  const chains = form.concat.operands;
+  if (chains.length < 2) return undefined;
+  const ranges: (readonly [number, number])[] = [];
+  const all: TileRead[] = [];
+  for (const c of chains) {
+    const leaves = chainLeaves(c, shape);
+    if (!leaves) return undefined;
+    const reads = leaves.map((l) => tileRead(l.read, shape));
+    if (reads.some((r) => r === undefined)) return undefined;
+    const own = reads as TileRead[];
+    all.push(...own);
+    ranges.push([Math.min(...own.map((r) => r.from)), Math.max(...own.map((r) => r.to))]);
+  }
+  const arg = all[0]!.arg;
+  if (all.some((r) => r.arg !== arg) || ranges.some((r, i) => i > 0 && r[0] < ranges[i - 1]![1])) return undefined;
+  const windowBytes = streamedWindowBytes(all);
+  const channels = (arg.type as RankedTensorType).shape.at(-1)!;
+  const budget = cost.localMemoryBytes / 2;
+  if (windowBytes === undefined || windowBytes <= budget) return undefined;
+  const windowOf = (from: number, to: number): number => (windowBytes * (to - from)) / channels;
+  const groups: number[][] = [];
+  for (let j = 0; j < chains.length; j++) {
+    const current = groups[groups.length - 1];
+    if (current && windowOf(ranges[current[0]!]![0], ranges[j]![1]) <= budget) current.push(j);
+    else groups.push([j]);
+  }
+  if (groups.length < 2) return undefined;
+  const widths = chains.map((c) => (c.type as RankedTensorType).shape[form.axis]!);
+  let offset = 0;
+  const parts = groups.map((g): ComputeSplitPart => {
+    const width = g.reduce((a, j) => a + widths[j]!, 0);
+    const ops = g.flatMap((j) => [...coneOf([chains[j]!], shape.entry).ops]);
+    const part = { chains: g, offset, width, crossbars: [...crossbarsOfOps(ops, limits).values()].reduce((a, b) => a + b, 0) };
+    offset += width;
+    return part;
+  });
+  return { op, crossbars: crossbarsOfCompute(op, limits), axis: form.axis, parts };
+}
+
+/** The channel-block splits ({@link planChannelBlockSplit}) of every graph compute of `func` for `cost`. Changes nothing. */
+export function planChannelBlockSplits(func: Operation, cost: CostModel): ComputeSplitPlan[] {
+  const body = func.regions[0]?.firstBlock;
+  if (!body) return [];
+  const plans: ComputeSplitPlan[] = [];
+  for (const op of body.operations) {
+    if (!GraphComputeOp.isInstance(op) && !GraphComputeBatchOp.isInstance(op)) continue;
+    const p = planChannelBlockSplit(op, cost);
+    if (p) plans.push(p);
+  }
+  return plans;
+}
+
+/** Splits the computes {@link planChannelBlockSplits} finds in `func` (or `plans`) into column parts; returns how many. */
+export function splitChannelBlocks(func: Operation, cost: CostModel, plans: readonly ComputeSplitPlan[] = planChannelBlockSplits(func, cost)): number {
+  if (!plans.length) return 0;
+  splitOversizedComputes(func, splitLimitsOf(cost), { plans, diagnostics: [] });
+  return plans.length;
 }
 
 /** The channel splits of every graph compute of `func` (a `func.func`) for `cost`. Changes nothing. */
@@ -286,14 +396,15 @@ export function splitInputChannels(func: Operation, cost: CostModel, plans: read
 /** The `spat-split-input-channels` pass (on `builtin.module`; the target from `'raptor.target'`). */
 export class SplitInputChannelsPass extends Pass {
   override readonly argument = 'spat-split-input-channels';
-  override readonly description = 'Splits weighted graph computes whose input window exceeds half a core into input-channel parts and a reduction adding their partial sums';
+  override readonly description =
+    'Splits weighted graph computes whose input window exceeds half a core into input-channel parts and a reduction adding their partial sums, or, when their chains read their own channels (channel blocks), into column parts';
   override readonly opName = 'builtin.module';
 
   runOnOperation(module: Operation): void {
     const cost = createCostModel(targetOf(this));
     const funcs = functionsOf(module);
     let changed = 0;
-    for (const func of funcs) changed += splitInputChannels(func, cost);
+    for (const func of funcs) changed += splitInputChannels(func, cost) + splitChannelBlocks(func, cost);
     if (!changed) this.markAllAnalysesPreserved();
   }
 }

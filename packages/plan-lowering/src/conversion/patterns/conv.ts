@@ -23,6 +23,7 @@ import { Conv2dPlanOp, tileWeightMatrix } from '@raptor-pim/spatial-dialect';
 import { checkConsumeAndProduceRowStrip, checkConvPlanToRowStrip } from '@raptor-pim/layout-planner';
 import { PlanLoweringMessages as M } from '../../diagnostics';
 import { blockDiagonalFilters, blockDiagonalPays, constantF32, keptTiles, unfoldConvWeights } from '../../analysis/conv-weights';
+import { channelBlockMatrix, channelBlocksOf } from '../../analysis/channel-blocks';
 import { selectedResultLayout } from '../../analysis/selected-layouts';
 import { fusibleRelu, replaceFused } from '../../analysis/fused-relu';
 import { checkWindow, isRefusal, windowExtent } from '../../analysis/window';
@@ -97,6 +98,51 @@ export function convPlanPattern(env: LoweringEnv) {
     const hasPadding = win.pads.some((p) => p > 0);
     const denseRows = dense && hasPadding && !planesBehindView(input.value, g);
     const order = dense ? (denseRows ? 'row-channel' : 'channel-major') : 'position-major';
+    const [sh, sw] = win.strides;
+    const [dh, dw] = win.dilations;
+    const khe = windowExtent(win, 0);
+    const kwe = windowExtent(win, 1);
+    /** Publishes the lowered collection of `[pixels, Cout]` fragments in the selected layout. */
+    const publish = (collection: Value, pixels: number): true => {
+      const strips = { layout: 'nhwc_row_strip' as const, form: 'pixels' as const, value: collection, geometry: output, ...(pixels > 1 ? { pixelsPerSlot: pixels } : {}) };
+      const replacement = result === 'nhwc_row_strip' ? castRowStrip(rw, loc, collection, conv.output.type as RankedTensorType) : rowStripsToDense(rw, loc, strips);
+      replaceFused(rw, op, relu, replacement);
+      env.loweredPlans += relu ? 2 : 1;
+      return true;
+    };
+    // A grouped convolution over padded NHWC rows whose window of every input channel is too
+    // large for a core runs as channel blocks (analysis/channel-blocks.ts): block b reads only its
+    // channels, multiplies them with its own tile and computes its own output channels; the lane
+    // concatenates the blocks (the column form the scheduler splits into parts).
+    const localMemory = env.config.chip_config.core_config.local_memory_config.memory_size;
+    const blocks =
+      !dense && filterGroups > 1
+        ? channelBlocksOf({ cout, cin: g.c, groups: filterGroups, kh, kw, windowRows: khe, paddedWidth: g.w + win.pads[1] + win.pads[3] }, env.crossbar, localMemory)
+        : undefined;
+    if (blocks && input.layout === 'nhwc_row_strip') {
+      const blockWeights = Array.from({ length: blocks.blocks }, (_, b) =>
+        denseConstant(rw, loc, [kh * kw * blocks.inputChannels, blocks.outputChannels], channelBlockMatrix(filters, filterShape, blocks, b)),
+      );
+      const biasValue = bias ? denseConstant(rw, loc, [1, cout], bias) : undefined;
+      const padded = padRowStrips(rw, loc, input, win.pads, 0);
+      const inputs = biasValue ? [padded.value, biasValue] : [padded.value];
+      const collection = buildBatch(rw, loc, g.n * output.h * output.w, { weights: blockWeights, inputs }, [1, cout], (bb, w, [x, b]) => {
+        const [n, oh, ow] = laneCoordinates(bb, [g.n, output.h, output.w]);
+        const h0 = oh!.mul(sh);
+        const w0 = ow!.mul(sw);
+        const k = kh * kw * blocks.inputChannels;
+        const pieces = w.map((weight, bi) => {
+          const box = readRowWindow(bb, x!, padded, n!, h0, w0, bi * blocks.inputChannels, khe, kwe, blocks.inputChannels);
+          let window = bb.expand(box, [[0, 1], [2], [3]], [1, khe, kwe, blocks.inputChannels]);
+          if (dh !== 1 || dw !== 1) window = bb.slice(window, [0, 0, 0, 0], [1, kh, kw, blocks.inputChannels], undefined, [1, dh, dw, 1]);
+          return bb.wvmm(weight, bb.collapse(window, [[0], [1, 2, 3]], [1, k]));
+        });
+        const y = bb.concat(1, pieces);
+        const biased = b ? bb.add(y, b) : y;
+        return relu ? bb.relu(biased) : biased;
+      });
+      return publish(collection, 1);
+    }
     // A grouped convolution runs as one group with a block-diagonal weight (zero between the
     // groups, its all-zero crossbar tiles left out) where that takes fewer MVMs per pixel: a
     // depthwise convolution of C channels then takes about 9C/128 MVMs per pixel instead of C.
@@ -105,11 +151,7 @@ export function convPlanPattern(env: LoweringEnv) {
     const [group, cg, wShape, weights] = expanded
       ? ([1, g.c, [cout, g.c, kh, kw] as [number, number, number, number], blockDiagonal] as const)
       : ([filterGroups, filterCg, filterShape, filters] as const);
-    const [sh, sw] = win.strides;
-    const [dh, dw] = win.dilations;
     const crossbarsPerCore = env.config.chip_config.core_config.matrix_config.xbar_array_count;
-    const khe = windowExtent(win, 0);
-    const kwe = windowExtent(win, 1);
     // Padded NHWC rows with a group's channels a multiple of the crossbar rows: every row tile is
     // one channel range of one tap, read straight from the padded rows (no patch copy, one copy
     // per tile). Otherwise a tile would gather several taps (more, smaller copies than one patch).
@@ -231,10 +273,6 @@ export function convPlanPattern(env: LoweringEnv) {
       const activated = relu ? bb.relu(biased) : biased;
       return pixels > 1 ? bb.reshape(activated, [pixels, cout]) : activated;
     });
-    const strips = { layout: 'nhwc_row_strip' as const, form: 'pixels' as const, value: collection, geometry: output, ...(pixels > 1 ? { pixelsPerSlot: pixels } : {}) };
-    const replacement = result === 'nhwc_row_strip' ? castRowStrip(rw, loc, collection, conv.output.type as RankedTensorType) : rowStripsToDense(rw, loc, strips);
-    replaceFused(rw, op, relu, replacement);
-    env.loweredPlans += relu ? 2 : 1;
-    return true;
+    return publish(collection, pixels);
   });
 }
