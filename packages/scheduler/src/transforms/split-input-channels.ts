@@ -35,6 +35,12 @@
  * still decides whether everything fits. Partial sums are added in another order than in one
  * accumulation chain (float rounding may differ in the last bits).
  *
+ * Channel blocks (plan lowering's form of a grouped convolution whose window is too large: each
+ * accumulation chain reads its own channel range, no sum across chains) are split by columns
+ * instead ({@link planChannelBlockSplit}): the fewest contiguous groups of chains whose windows fit
+ * half a core become column parts, joined by a fragment assembly as
+ * `spat-split-oversized-computes` joins its parts (no reduction compute).
+ *
  * The driver of the built-in strategies runs it before `spat-split-oversized-computes`; as a pass:
  * `raptor opt --pass-pipeline='builtin.module(spat-split-input-channels)'`.
  */
