@@ -136,9 +136,14 @@ export function planReplicatedLayers(context: PlanContext): SchedulePlan | strin
   const hint = streamed.size ? streamed : undefined;
   const crossbarsOf = (replicas: readonly number[]): number => crossbarsOfReplication(workload, replicas.map((r) => ({ replicas: r, copies: 1 })));
   const latencyOf = (plan: SchedulePlan): number => estimateSchedule(workload, plan, planReads(workload, plan), cost).latencyNs;
-  /** The plan with `base` raised by the replicas of `budget` crossbars, where it differs from the plain plan, is complete and fits. */
-  const attempt = (base: readonly number[], budget: number): SchedulePlan | undefined => {
-    const floor = replicateLayers(workload, cost, base, budget);
+  /**
+   * The plan with `base` raised by the replicas of `budget` crossbars, where it differs from the
+   * plain plan, is complete and fits; with `keepGroups`, the nodes of stream groups keep their
+   * plain replicas.
+   */
+  const attempt = (base: readonly number[], budget: number, keepGroups = false): SchedulePlan | undefined => {
+    const raised = replicateLayers(workload, cost, base, budget);
+    const floor = keepGroups ? raised.map((r, i) => (grouped.has(i) ? plainReplicas[i]! : r)) : raised;
     if (floor.every((r, i) => r === plainReplicas[i])) return undefined;
     const planned = planLayers(context, floor, hint);
     if (typeof planned === 'string' || planned.hostOverflow !== undefined) return undefined;
@@ -151,14 +156,14 @@ export function planReplicatedLayers(context: PlanContext): SchedulePlan | strin
     return planned.plan;
   };
   /** The plan of the largest budget that works from `base` (all the target's crossbars, else a bisection to about a 32nd of them). */
-  const search = (base: readonly number[]): SchedulePlan | undefined => {
-    let found = attempt(base, cost.crossbars);
+  const search = (base: readonly number[], keepGroups = false): SchedulePlan | undefined => {
+    let found = attempt(base, cost.crossbars, keepGroups);
     if (found) return found;
     let lo = crossbarsOf(base);
     let hi = cost.crossbars;
     while (hi - lo > Math.max(1, cost.crossbars / 32)) {
       const mid = Math.floor((lo + hi) / 2);
-      const plan = attempt(base, mid);
+      const plan = attempt(base, mid, keepGroups);
       if (plan) {
         found = plan;
         lo = mid;
@@ -188,12 +193,22 @@ export function planReplicatedLayers(context: PlanContext): SchedulePlan | strin
     if (!starts.some((x) => x.every((r, i) => r === lean[i]))) starts.push(lean);
   }
   let best: { plan: SchedulePlan; latency: number } | undefined = plain.hostOverflow === undefined ? { plan: plain.plan, latency: latencyOf(plain.plan) } : undefined;
-  for (const base of starts) {
-    const found = search(base);
-    if (!found) continue;
-    const latency = latencyOf(found);
-    if (!best || latency < best.latency) best = { plan: { ...found, replicaCrossbars: crossbarsOf(found.placements.map((p) => p.replicas)) - crossbarsOf(plainReplicas) }, latency };
-  }
+  let replicated = false;
+  /** Searches from every start; keeps the fastest plan found. */
+  const searchStarts = (keepGroups: boolean): void => {
+    for (const base of starts) {
+      const found = search(base, keepGroups);
+      if (!found) continue;
+      replicated = true;
+      const latency = latencyOf(found);
+      if (!best || latency < best.latency) best = { plan: { ...found, replicaCrossbars: crossbarsOf(found.placements.map((p) => p.replicas)) - crossbarsOf(plainReplicas) }, latency };
+    }
+  };
+  searchStarts(false);
+  // Where no replicated plan fits because the stream groups no longer pack with more replicas
+  // (ultraface: a pointwise convolution streaming through its padding into a depthwise one's
+  // channel blocks), the same search with those nodes at their plain replicas.
+  if (!replicated && grouped.size) searchStarts(true);
   return best?.plan ?? plain.plan;
 }
 
