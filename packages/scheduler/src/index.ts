@@ -76,7 +76,7 @@ export type { BoundsReport, CoreReport, LayerReport, ScheduleReport } from './re
 // Passes
 export { SpatSchedulePass } from './transforms/spat-schedule';
 export { ScheduleReportKey, TargetKey, targetOf } from './target';
-export { SpatVerifyCommunicationPass, verifyCommunication } from './transforms/spat-verify-communication';
+export { CommunicationVerified, SpatVerifyCommunicationPass, verifyCommunication } from './transforms/spat-verify-communication';
 export type { CommunicationCheck } from './transforms/spat-verify-communication';
 export {
   SplitOversizedComputesPass,

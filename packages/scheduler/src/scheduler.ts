@@ -24,10 +24,10 @@ import { placeOnMesh, trafficCost } from './planning/placement';
 import { usesHostSlots, type Granularity, type SchedulePlan } from './planning/schedule-plan';
 import { planReads, remapPlan, trafficOf } from './planning/transfers';
 import { buildReport, type ScheduleReport } from './report';
-import { materializeSchedule } from './transforms/materialize-schedule';
+import { materializeSchedule as materializeScheduleOf } from './transforms/materialize-schedule';
 import { planOversizedSplits, splitLimitsOf, splitOversizedComputes } from './transforms/split-oversized-computes';
 import { planChannelBlockSplits, planInputChannelSplits, splitChannelBlocks, splitInputChannels } from './transforms/split-input-channels';
-import { verifyCommunication } from './transforms/spat-verify-communication';
+import { verifyCommunication as verifyCommunicationOf, type CommunicationCheck } from './transforms/spat-verify-communication';
 import { functionsOf } from './analysis/functions';
 
 /** Scheduler options by name, typed by the scheduler's {@link Scheduler.optionsSchema}. */
@@ -41,7 +41,18 @@ export type SchedulerRunReport = {
 
 /** The outcome of {@link Scheduler.schedule}: the scheduled module, or the diagnostics saying why not. */
 export type ScheduleResult =
-  | { readonly module: Operation; readonly report: SchedulerRunReport; readonly diagnostics?: readonly Diagnostic[] }
+  | {
+      readonly module: Operation;
+      readonly report: SchedulerRunReport;
+      readonly diagnostics?: readonly Diagnostic[];
+      /**
+       * Functions whose final scheduled IR the scheduler itself checked with `verifyCommunication`
+       * (on the same target) and found without a problem: `spat-schedule` records them
+       * (spat-verify-communication's `CommunicationVerified` analysis) so `spat-verify-communication` right after does not check
+       * them again. Optional; leave it out when unsure.
+       */
+      readonly communicationVerified?: readonly Operation[];
+    }
   | { readonly module?: undefined; readonly diagnostics: readonly Diagnostic[]; readonly report?: SchedulerRunReport };
 
 /**
@@ -263,7 +274,7 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
           // A candidate the driver would have to repair (a plan shape materialization refuses, host
           // slots beyond host memory, a deadlock) does not replay: undefined, the others are compared.
           try {
-            const done = materializeSchedule(w, placed, planReads(w, placed), cost, {});
+            const done = materializeScheduleOf(w, placed, planReads(w, placed), cost, {});
             return done.hostOverflow ? undefined : replaySchedule(scratch, cost, { stepBudget: 60_000 });
           } catch {
             return undefined;
@@ -286,7 +297,20 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
       }
       if (diagnostics.length) return failed();
       const reports: ScheduleReport[] = [];
+      const communicationVerified: Operation[] = [];
       for (const p of planned) {
+        // Changes of the function's IR and the change count its last clean communication check saw.
+        const tracked = { changes: 0, cleanAt: -1 };
+        const verifyCommunication = (func: Operation, t: Target): CommunicationCheck => {
+          const r = verifyCommunicationOf(func, t);
+          if (!r.diagnostics.length) tracked.cleanAt = tracked.changes;
+          return r;
+        };
+        const materializeSchedule = (...args: Parameters<typeof materializeScheduleOf>): ReturnType<typeof materializeScheduleOf> => {
+          const options = args[4];
+          if (!options?.slotRegistersOnly && !options?.hostSlotsOnly) tracked.changes++;
+          return materializeScheduleOf(...args);
+        };
         let reads = planReads(p.workload, p.plan);
         // A window pipeline sends inside producer bodies; blocking transfers may then form a
         // cycle across cores. Check it, and fall back to layer granularity (send tasks) if so.
@@ -311,6 +335,7 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
         let done = materializeSchedule(p.workload, p.plan, reads, cost, slotOptions);
         /** The function body as it was before materializing (a fresh workload over it). */
         const restoreBody = (): void => {
+          tracked.changes++;
           p.workload.func.regions[0]!.takeBody(backup!.clone().regions[0]!);
           p.workload = new Workload(p.workload.func, cost);
         };
@@ -452,6 +477,7 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
         const memory = new Map(planLocalMemory(p.workload, p.plan, reads, cost).map((c) => [c.core, c.peakBytes]));
         for (const c of estimate.cores) c.peakLocalBytes = memory.get(c.core) ?? 0;
         for (const c of estimate.cores) if (c.peakLocalBytes > cost.localMemoryBytes) p.warnings.push(M.localMemory(c.core, c.peakLocalBytes, cost.localMemoryBytes));
+        if (tracked.cleanAt === tracked.changes) communicationVerified.push(p.workload.func);
         // The reported latency and period: the materialized programs replayed with their rendezvous.
         const replay = replaySchedule(p.workload.func, cost);
         reports.push(
@@ -468,7 +494,7 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
           }),
         );
       }
-      return { module, report: { strategy: spec.name, functions: reports } };
+      return { module, report: { strategy: spec.name, functions: reports }, communicationVerified };
     },
   };
 }

@@ -19,9 +19,11 @@ import {
   TargetKey,
   loadSchedulerPlugin,
   registerSchedulerPasses,
+  verifyCommunication,
   type SchedulerRunReport,
 } from '@raptor-pim/scheduler';
 import { checkModule, run } from './helpers';
+import { lowerShared } from './models';
 
 const FIXTURES = path.join(__dirname, 'fixtures');
 const PLUGIN = path.join(FIXTURES, 'plugin');
@@ -163,5 +165,29 @@ describe('plug-ins', () => {
     expect(runPipeline(ctx, module, `builtin.module(spat-schedule{strategy=latency plugin=${PLUGIN}})`).errors).toEqual([
       'spat-schedule: give either strategy=NAME or plugin=PATH, not both',
     ]);
+  });
+});
+
+describe('spat-verify-communication after spat-schedule', () => {
+  /** Runs `pipeline` on `module` (the default target); the statistics report. */
+  const statisticsOf = (module: Operation, pipeline: string): string => {
+    const registry = new PassRegistry();
+    registerSchedulerPasses(registry);
+    const pm = parsePassPipeline(module.context, pipeline, registry)!;
+    pm.setContext(TargetKey, defaultTarget());
+    expect(pm.run(module).success).toBe(true);
+    return pm.statisticsReport();
+  };
+
+  it('does not check again a function the scheduler checked in its final form; a new pipeline checks it (and finds it clean)', () => {
+    const lowered = lowerShared('mnist-8');
+    if (!lowered) return;
+    // mnist-8's `throughput` plan has a window pipeline: the scheduler checks it for deadlocks.
+    const scheduled = statisticsOf(lowered.module, 'builtin.module(spat-schedule{strategy=throughput},spat-verify-communication)');
+    expect(scheduled).toMatch(/\(S\) 1 functions-checked-by-scheduler/);
+    expect(scheduled).toMatch(/\(S\) 0 functions-checked -/);
+    const again = statisticsOf(lowered.module, 'builtin.module(spat-verify-communication)');
+    expect(again).toMatch(/\(S\) 1 functions-checked -/);
+    expect(verifyCommunication(lowered.module, defaultTarget()).diagnostics).toEqual([]);
   });
 });

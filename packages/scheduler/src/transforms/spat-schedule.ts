@@ -16,6 +16,7 @@ import { SchedulerMessages as M } from '../diagnostics';
 import { ScheduleReportKey, targetOf } from '../target';
 import { loadSchedulerPluginSync } from '../plugin';
 import type { Scheduler, SchedulerOptions, SchedulerRunReport } from '../scheduler';
+import { CommunicationVerified } from './spat-verify-communication';
 import { BUILTIN_SCHEDULERS, builtinScheduler } from '../strategies';
 
 const strategyOption = stringOption('strategy', '', `a built-in strategy: ${BUILTIN_SCHEDULERS.map((s) => s.name).join(', ')} (default ${BUILTIN_SCHEDULERS[0]!.name})`);
@@ -90,5 +91,12 @@ export class SpatSchedulePass extends Pass {
     if (result.module !== module) module.regions[0]!.takeBody(result.module.regions[0]!);
     this.lastReport = result.report;
     this.getContext(ScheduleReportKey)?.(result.report);
+    // Functions the scheduler checked in their final form: spat-verify-communication right after need not check them again.
+    if (result.communicationVerified?.length) {
+      const verified = this.getAnalysis(CommunicationVerified);
+      verified.target = targetOf(this);
+      for (const f of result.communicationVerified) verified.functions.add(f);
+      this.markAnalysesPreserved(CommunicationVerified);
+    }
   }
 }

@@ -549,14 +549,40 @@ function slotKey(writer: number, offset: number): string {
   return `host slot at offset ${offset} written by core ${writer}`;
 }
 
+/**
+ * An analysis of a module: the functions whose scheduled IR was checked by
+ * {@link verifyCommunication} on `target` and found without a problem, in their current state.
+ * `spat-schedule` records the functions its scheduler checked last (and preserves the analysis);
+ * any later pass that changes the module drops it, so `spat-verify-communication` skips only
+ * functions checked since their last change.
+ */
+export class CommunicationVerified {
+  /** The target the functions were checked on. */
+  target: Target | undefined;
+  /** The functions checked clean. */
+  readonly functions = new Set<Operation>();
+  constructor(_module: Operation) {}
+}
+
 /** The `spat-verify-communication` pass. */
 export class SpatVerifyCommunicationPass extends Pass {
   override readonly argument = 'spat-verify-communication';
   override readonly description = 'Checks placement, send/receive pairing, event-register counts and deadlock freedom of scheduled Spatial IR';
   override readonly opName = 'builtin.module';
+  private readonly checked = this.statistic('functions-checked', 'functions checked');
+  private readonly alreadyChecked = this.statistic('functions-checked-by-scheduler', 'functions spat-schedule checked in their final form (not checked again)');
 
   runOnOperation(module: Operation): void {
-    const r = verifyCommunication(module, targetOf(this));
+    const target = targetOf(this);
+    const verified = this.getCachedAnalysis(CommunicationVerified);
+    const funcs = functionsOf(module);
+    if (verified && verified.target === target && funcs.every((f) => verified.functions.has(f))) {
+      this.alreadyChecked.value += funcs.length;
+      this.markAllAnalysesPreserved();
+      return;
+    }
+    this.checked.value += funcs.length;
+    const r = verifyCommunication(module, target);
     for (const d of r.diagnostics) module.context.diagnostics.emit(d);
     if (r.diagnostics.length) this.signalPassFailure();
     else this.markAllAnalysesPreserved();
