@@ -117,6 +117,15 @@ export {
   splitChannelBlocks,
   type InputChannelSplitPlan,
 } from './transforms/split-input-channels';
+export {
+  BARRIER_ARRIVE_REGISTER,
+  BARRIER_REGISTER_COUNT,
+  BARRIER_RELEASE_REGISTER,
+  LAYER_BARRIER_ATTR,
+  insertLayerBarrier,
+  layerStages,
+  type LayerStages,
+} from './transforms/layer-barriers';
 export { LANE_GROUPS_ATTR } from './analysis/workload';
 export { SplitLanesPass, laneLiveBytes, laneSplitBudget, laneSplitBudgets, laneSplitDimension, planLaneSplits, splitLanes, splitLanesToFit, splitWideLanes } from './transforms/split-lanes';
 export type { LaneSplit, LaneSplitDimension } from './transforms/split-lanes';
