@@ -9,17 +9,7 @@ import { GraphComputeBatchOp, WvmmOp, registerSpatialDialect } from '@raptor-pim
 import { ExtractSliceOp } from '@raptor-pim/upstream-dialects';
 import { channelBlockMatrix, channelBlocksOf, channelWindowBytes } from '../src';
 import { interpret, runPipeline, worstRatio } from './helpers';
-
-/** Seeded values in [-1, 1). */
-function random(n: number, seed: number): Float32Array {
-  let s = seed >>> 0 || 1;
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    out[i] = s / 2 ** 31 - 1;
-  }
-  return out;
-}
+import { hexDenseLiteral, seededValues } from '../../../tools/test-support/seeded-values';
 
 const CROSSBAR = { rows: 128, columns: 128 };
 
@@ -47,7 +37,7 @@ describe('channelBlocksOf', () => {
 describe('channelBlockMatrix', () => {
   it('row (i, j, c) and column o of block b hold the filter weight of output b*O + o at its own channel', () => {
     const shape = [12, 2, 3, 2] as const; // 6 groups of 2 input and 2 output channels
-    const filters = random(12 * 2 * 3 * 2, 5);
+    const filters = seededValues(12 * 2 * 3 * 2, 5);
     const blocks = { groupsPerBlock: 3, blocks: 2, inputChannels: 6, outputChannels: 6 };
     for (let b = 0; b < 2; b++) {
       const m = channelBlockMatrix(filters, shape, blocks, b);
@@ -67,9 +57,6 @@ describe('channelBlockMatrix', () => {
   });
 });
 
-/** `xs` as an MLIR hex dense literal (little-endian f32). */
-const fmt = (xs: Float32Array): string => `"0x${Buffer.from(xs.buffer, xs.byteOffset, xs.byteLength).toString('hex').toUpperCase()}"`;
-
 /** A function converting `x` to row strips and running one grouped convolution on them. */
 function groupedConvFunction(p: { c: number; cout: number; groups: number; h: number; w: number; k: number; stride: number; dilation: number; pad: number; bias: boolean }): {
   text: string;
@@ -80,16 +67,16 @@ function groupedConvFunction(p: { c: number; cout: number; groups: number; h: nu
   const ho = Math.floor((p.h + 2 * p.pad - ext) / p.stride) + 1;
   const wo = Math.floor((p.w + 2 * p.pad - ext) / p.stride) + 1;
   const wShape = `${p.cout}x${p.c / p.groups}x${p.k}x${p.k}`;
-  const weights = random(p.cout * (p.c / p.groups) * p.k * p.k, 11);
-  const bias = random(p.cout, 13);
+  const weights = seededValues(p.cout * (p.c / p.groups) * p.k * p.k, 11);
+  const bias = seededValues(p.cout, 13);
   const strip = '#spat<physical_layout nhwc_row_strip>';
   const dense = '#spat<physical_layout dense_nchw>';
   const attrs = `dilations = array<i64: ${p.dilation}, ${p.dilation}>, group = ${p.groups} : i64, logicalLayout = #spat<logical_layout nchw>, pads = array<i64: ${p.pad}, ${p.pad}, ${p.pad}, ${p.pad}>, strides = array<i64: ${p.stride}, ${p.stride}>`;
   const inT = `tensor<1x${p.c}x${p.h}x${p.w}xf32>`;
   const outT = `tensor<1x${p.cout}x${ho}x${wo}xf32>`;
   const text = `func.func @conv(%x: ${inT}) -> ${outT} {
-  %w = arith.constant dense<${fmt(weights)}> : tensor<${wShape}xf32>
-  %b = arith.constant dense<${fmt(bias)}> : tensor<${p.cout}xf32>
+  %w = arith.constant dense<${hexDenseLiteral(weights)}> : tensor<${wShape}xf32>
+  %b = arith.constant dense<${hexDenseLiteral(bias)}> : tensor<${p.cout}xf32>
   %xr = "spat.materialize_layout"(%x) <{logicalLayout = #spat<logical_layout nchw>, sourcePhysicalLayout = ${dense}, targetPhysicalLayout = ${strip}}> : (${inT}) -> ${inT}
   %0 = "spat.conv2d_plan"(%xr, %w${p.bias ? ', %b' : ''}) <{${attrs}}> {spat.operand_layouts = [${strip}, ${dense}${
     p.bias ? `, ${dense}` : ''
@@ -129,7 +116,7 @@ describe('grouped convolutions lowered as channel blocks', () => {
     const { text } = groupedConvFunction(p);
     const module = parse(text);
     const x = ShapedValue.allocate('tensor', FloatType.f32(module.context), [1, p.c, p.h, p.w])!;
-    (x.data as Float32Array).set(random(x.data.length, 3));
+    (x.data as Float32Array).set(seededValues(x.data.length, 3));
     const before = interpret(module, 'conv', [x]);
     const run = runPipeline(module, 'builtin.module(func.func(spat-lower-plans))');
     expect(run.diagnostics.map((d) => d.message)).toEqual([]);

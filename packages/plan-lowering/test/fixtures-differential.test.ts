@@ -9,20 +9,10 @@ import { FloatType, FuncOp, MLIRContext, RankedTensorType, ShapedValue, parseSou
 import { registerSpatialDialect } from '@raptor-pim/spatial-dialect';
 import { fixturePipeline } from '../../../tools/test-support/stage-fixtures';
 import { interpret, runPipeline, worstRatio } from './helpers';
+import { seededValues } from '../../../tools/test-support/seeded-values';
 
 const dir = path.join(__dirname, 'fixtures');
 const files = fs.readdirSync(dir).filter((f) => f.endsWith('.mlir') && !f.endsWith('.golden.mlir') && !f.endsWith('-invalid.mlir')).sort();
-
-/** Seeded values in [-1, 1). */
-function random(n: number, seed: number): Float32Array {
-  let s = seed >>> 0 || 1;
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    out[i] = s / 2 ** 31 - 1;
-  }
-  return out;
-}
 
 function parse(text: string): Operation {
   const ctx = new MLIRContext();
@@ -46,7 +36,7 @@ describe.each(files)('%s', (file) => {
     const args = func!.regions[0]!.firstBlock!.arguments.map((a, i) => {
       const t = a.type as RankedTensorType;
       const v = ShapedValue.allocate('tensor', FloatType.f32(module.context), t.shape)!;
-      (v.data as Float32Array).set(random(v.data.length, 17 + i));
+      (v.data as Float32Array).set(seededValues(v.data.length, 17 + i));
       return v;
     });
     const before = interpret(module, name, args);

@@ -15,19 +15,7 @@ import { TargetKey as LoweringTargetKey, registerPlanLoweringPasses } from '@rap
 import { createCostModel, defaultTarget } from '@raptor-pim/pim-target';
 import { TargetKey, planChannelBlockSplits, registerSchedulerPasses } from '@raptor-pim/scheduler';
 import { funcOf, run } from './helpers';
-
-/** Seeded values in [-1, 1). */
-function random(n: number, seed: number): Float32Array {
-  let s = seed >>> 0 || 1;
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    out[i] = s / 2 ** 31 - 1;
-  }
-  return out;
-}
-
-const hex = (xs: Float32Array): string => `"0x${Buffer.from(xs.buffer, xs.byteOffset, xs.byteLength).toString('hex').toUpperCase()}"`;
+import { hexDenseLiteral, seededValues } from '../../../tools/test-support/seeded-values';
 
 /** A depthwise 3x3 convolution (padding 1, bias, ReLU) over `[1, 32, h, w]` in row strips. */
 function depthwise(h: number, w: number): string {
@@ -35,8 +23,8 @@ function depthwise(h: number, w: number): string {
   const dense = '#spat<physical_layout dense_nchw>';
   const t = `tensor<1x32x${h}x${w}xf32>`;
   return `func.func @main(%x: ${t}) -> ${t} {
-  %w = arith.constant dense<${hex(random(32 * 9, 7))}> : tensor<32x1x3x3xf32>
-  %b = arith.constant dense<${hex(random(32, 9))}> : tensor<32xf32>
+  %w = arith.constant dense<${hexDenseLiteral(seededValues(32 * 9, 7))}> : tensor<32x1x3x3xf32>
+  %b = arith.constant dense<${hexDenseLiteral(seededValues(32, 9))}> : tensor<32xf32>
   %xr = "spat.materialize_layout"(%x) <{logicalLayout = #spat<logical_layout nchw>, sourcePhysicalLayout = ${dense}, targetPhysicalLayout = ${strip}}> : (${t}) -> ${t}
   %0 = "spat.conv2d_plan"(%xr, %w, %b) <{dilations = array<i64: 1, 1>, group = 32 : i64, logicalLayout = #spat<logical_layout nchw>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>}> {spat.operand_layouts = [${strip}, ${dense}, ${dense}], spat.result_layout = ${strip}} : (${t}, tensor<32x1x3x3xf32>, tensor<32xf32>) -> ${t}
   %1 = "spat.relu_plan"(%0) <{logicalLayout = #spat<logical_layout nchw>}> {spat.operand_layouts = [${strip}], spat.result_layout = ${strip}} : (${t}) -> ${t}
@@ -66,7 +54,7 @@ describe('spat-split-input-channels on channel blocks', () => {
   it('splits a depthwise convolution of 4 channel blocks into 2 column parts of 2 blocks, each reading its channels; same outputs', () => {
     const module = lowered(depthwise(4, 64));
     const x = ShapedValue.allocate('tensor', FloatType.f32(module.context), [1, 32, 4, 64])!;
-    (x.data as Float32Array).set(random(x.data.length, 3));
+    (x.data as Float32Array).set(seededValues(x.data.length, 3));
     const before = run(module, 'main', [x]);
     const cost = createCostModel(defaultTarget());
     const plans = planChannelBlockSplits(funcOf(module), cost);
