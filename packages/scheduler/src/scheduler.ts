@@ -24,10 +24,10 @@ import { placeOnMesh, trafficCost } from './planning/placement';
 import { usesHostSlots, type Granularity, type SchedulePlan } from './planning/schedule-plan';
 import { planReads, remapPlan, trafficOf } from './planning/transfers';
 import { buildReport, type ScheduleReport } from './report';
-import { materializeSchedule as materializeScheduleOf } from './transforms/materialize-schedule';
+import { materializeSchedule } from './transforms/materialize-schedule';
 import { planOversizedSplits, splitLimitsOf, splitOversizedComputes } from './transforms/split-oversized-computes';
 import { planChannelBlockSplits, planInputChannelSplits, splitChannelBlocks, splitInputChannels } from './transforms/split-input-channels';
-import { verifyCommunication as verifyCommunicationOf, type CommunicationCheck } from './transforms/spat-verify-communication';
+import { verifyCommunication, type CommunicationCheck } from './transforms/spat-verify-communication';
 import { functionsOf } from './analysis/functions';
 
 /** Scheduler options by name, typed by the scheduler's {@link Scheduler.optionsSchema}. */
@@ -274,7 +274,7 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
           // A candidate the driver would have to repair (a plan shape materialization refuses, host
           // slots beyond host memory, a deadlock) does not replay: undefined, the others are compared.
           try {
-            const done = materializeScheduleOf(w, placed, planReads(w, placed), cost, {});
+            const done = materializeSchedule(w, placed, planReads(w, placed), cost, {});
             return done.hostOverflow ? undefined : replaySchedule(scratch, cost, { stepBudget: 60_000 });
           } catch {
             return undefined;
@@ -301,15 +301,17 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
       for (const p of planned) {
         // Changes of the function's IR and the change count its last clean communication check saw.
         const tracked = { changes: 0, cleanAt: -1 };
-        const verifyCommunication = (func: Operation, t: Target): CommunicationCheck => {
-          const r = verifyCommunicationOf(func, t);
+        /** `verifyCommunication`, remembering a clean check. */
+        const checkCommunication = (func: Operation, t: Target): CommunicationCheck => {
+          const r = verifyCommunication(func, t);
           if (!r.diagnostics.length) tracked.cleanAt = tracked.changes;
           return r;
         };
-        const materializeSchedule = (...args: Parameters<typeof materializeScheduleOf>): ReturnType<typeof materializeScheduleOf> => {
+        /** `materializeSchedule`, counting the runs that build (change the IR). */
+        const materialize = (...args: Parameters<typeof materializeSchedule>): ReturnType<typeof materializeSchedule> => {
           const options = args[4];
           if (!options?.slotRegistersOnly && !options?.hostSlotsOnly) tracked.changes++;
-          return materializeScheduleOf(...args);
+          return materializeSchedule(...args);
         };
         let reads = planReads(p.workload, p.plan);
         // A window pipeline sends inside producer bodies; blocking transfers may then form a
@@ -329,10 +331,10 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
         // mobilenet_block deadlock) and per producer result places every slot, take them at once
         // (checked on the slots and registers alone) instead of materializing twice.
         if (hostPlan && !p.plan.pipelined) {
-          const probe = materializeSchedule(p.workload, p.plan, reads, cost, { slotRegistersOnly: true, groupReadyRegisters: true });
+          const probe = materialize(p.workload, p.plan, reads, cost, { slotRegistersOnly: true, groupReadyRegisters: true });
           if (probe.readyRegistersGrouped && probe.hostFallbacks === 0) slotOptions = { groupReadyRegisters: true };
         }
-        let done = materializeSchedule(p.workload, p.plan, reads, cost, slotOptions);
+        let done = materialize(p.workload, p.plan, reads, cost, slotOptions);
         /** The function body as it was before materializing (a fresh workload over it). */
         const restoreBody = (): void => {
           tracked.changes++;
@@ -343,7 +345,7 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
           error(p.workload.func, M.hostSlotMemory(p.name, done.hostOverflow.neededBytes, done.hostOverflow.budgetBytes, cost.hostMemoryBytes), p.plan.fallback);
           return failed();
         }
-        if (hostPlan && done.hostFallbacks > 0 && verifyCommunication(p.workload.func, target).deadlock) {
+        if (hostPlan && done.hostFallbacks > 0 && checkCommunication(p.workload.func, target).deadlock) {
           // The channels the slots fell back to deadlock: readers of many slots take one READY
           // register per producer result instead, so fewer slots fall back. A window pipeline's
           // cycles are repaired below; any other cycle is final.
@@ -351,8 +353,8 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
           reads = planReads(p.workload, p.plan);
           estimate = estimateSchedule(p.workload, p.plan, reads, cost);
           slotOptions = { groupReadyRegisters: true };
-          done = materializeSchedule(p.workload, p.plan, reads, cost, slotOptions);
-          if (!fine && done.hostFallbacks > 0 && verifyCommunication(p.workload.func, target).deadlock) {
+          done = materialize(p.workload, p.plan, reads, cost, slotOptions);
+          if (!fine && done.hostFallbacks > 0 && checkCommunication(p.workload.func, target).deadlock) {
             p.workload.func.regions[0]!.takeBody(backup!.regions[0]!);
             error(p.workload.func, M.hostFallbackDeadlock(p.name, done.hostFallbacks, done.hostSlots, cost.hostMemoryBytes), p.plan.fallback);
             return failed();
@@ -360,11 +362,11 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
         }
         if (hostPlan && done.hostFallbacks > 0) p.warnings.push(M.hostFallbacks(p.name, done.hostFallbacks, done.hostSlots, cost.hostMemoryBytes));
         if (fine && backup) {
-          const deadlocked = (): boolean => verifyCommunication(p.workload.func, target).deadlock !== undefined;
+          const deadlocked = (): boolean => checkCommunication(p.workload.func, target).deadlock !== undefined;
           // First repair: the nodes whose scheduled computes lie on the cycle wait for whole
           // layers (where that fits), the others keep their window pipeline; repeated while
           // cycles remain and something changes.
-          let cycle = verifyCommunication(p.workload.func, target).deadlock;
+          let cycle = checkCommunication(p.workload.func, target).deadlock;
           if (cycle) {
             // First, the same plan with its window sends placed by a simulation of the streams
             // in one global order (producers hold made fragments until their readers take them).
@@ -376,15 +378,15 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
               // Producers then hold made fragments until their readers take them: that must fit too.
               const held = sendSchedule.heldBytes;
               const fits = !enforce || planLocalMemory(p.workload, p.plan, reads, cost).every((c) => c.peakBytes + (held.get(c.core) ?? 0) <= cost.localMemoryBytes);
-              const ordered = fits ? materializeSchedule(p.workload, p.plan, reads, cost, { ...slotOptions, sendSchedule }) : undefined;
+              const ordered = fits ? materialize(p.workload, p.plan, reads, cost, { ...slotOptions, sendSchedule }) : undefined;
               if (ordered && !ordered.hostOverflow && !deadlocked()) {
                 done = ordered;
                 cycle = undefined;
                 p.warnings.push(M.windowSendOrder(p.name));
               } else {
                 if (ordered) restoreBody();
-                done = materializeSchedule(p.workload, p.plan, reads, cost, slotOptions);
-                cycle = verifyCommunication(p.workload.func, target).deadlock;
+                done = materialize(p.workload, p.plan, reads, cost, slotOptions);
+                cycle = checkCommunication(p.workload.func, target).deadlock;
               }
             }
           }
@@ -413,9 +415,9 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
             p.plan = next;
             reads = nextReads;
             estimate = estimateSchedule(p.workload, next, nextReads, cost);
-            done = materializeSchedule(p.workload, next, nextReads, cost, slotOptions);
+            done = materialize(p.workload, next, nextReads, cost, slotOptions);
             repairs++;
-            cycle = verifyCommunication(p.workload.func, target).deadlock;
+            cycle = checkCommunication(p.workload.func, target).deadlock;
           }
           if (!cycle && repairs > 0) p.warnings.push(M.windowRepair(p.name, p.plan.placements.filter((x) => x.granularity === 'layer').length));
           if (cycle) {
@@ -441,7 +443,7 @@ export function createPlanScheduler(spec: PlanSchedulerSpec): Scheduler {
               over = enforce ? planLocalMemory(p.workload, plan, fallbackReads, cost).find((c) => c.peakBytes > cost.localMemoryBytes) : undefined;
               if (over) continue;
               const fallbackEstimate = estimateSchedule(p.workload, plan, fallbackReads, cost);
-              const fallbackDone = materializeSchedule(p.workload, plan, fallbackReads, cost, slotOptions);
+              const fallbackDone = materialize(p.workload, plan, fallbackReads, cost, slotOptions);
               if (fallbackDone.hostOverflow || deadlocked()) continue;
               p.plan = plan;
               reads = fallbackReads;

@@ -642,15 +642,9 @@ export function materializeSchedule(workload: Workload, plan: SchedulePlan, read
   }
   // Barriers after every stage, on every core with a stream (the last one ends the inference).
   if (layerBarriers) {
-    const cores = new Set<number>();
-    for (const op of workload.func.regions[0]!.firstBlock!.operations) {
-      const scalar = ScheduledComputeOp.match(op);
-      const batch = scalar ? undefined : ScheduledComputeBatchOp.match(op);
-      if (scalar?.coreId) cores.add(Number(scalar.coreId.value));
-      for (const id of batch?.coreIds?.values ?? []) cores.add(Number(id));
-    }
-    const sorted = [...cores].sort((a, b) => a - b);
-    for (const end of layerBarriers.ends) insertLayerBarrier(workload.nodes[end]!.op, sorted, workload.nodes[end]!.op.location);
+    // Every core with a stream has a first scheduled op (send tasks run on their producers' cores).
+    const cores = [...firstOnCore.keys()].sort((a, b) => a - b);
+    for (const end of layerBarriers.ends) insertLayerBarrier(workload.nodes[end]!.op, cores, workload.nodes[end]!.op.location);
   }
   // Host uses of graph results: reassemble from the replicas' partial results.
   for (const n of workload.nodes) {

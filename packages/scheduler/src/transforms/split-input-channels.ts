@@ -260,17 +260,20 @@ export function planChannelBlockSplit(op: Operation, cost: CostModel): ComputeSp
   return { op, crossbars: crossbarsOfCompute(op, limits), axis: form.axis, parts };
 }
 
-/** The channel-block splits ({@link planChannelBlockSplit}) of every graph compute of `func` for `cost`. Changes nothing. */
-export function planChannelBlockSplits(func: Operation, cost: CostModel): ComputeSplitPlan[] {
-  const body = func.regions[0]?.firstBlock;
-  if (!body) return [];
-  const plans: ComputeSplitPlan[] = [];
-  for (const op of body.operations) {
+/** `plan` of every graph compute of `func` (a `func.func`) that has one, in program order. */
+function plansOfComputes<P>(func: Operation, plan: (op: Operation) => P | undefined): P[] {
+  const plans: P[] = [];
+  for (const op of func.regions[0]?.firstBlock?.operations ?? []) {
     if (!GraphComputeOp.isInstance(op) && !GraphComputeBatchOp.isInstance(op)) continue;
-    const p = planChannelBlockSplit(op, cost);
+    const p = plan(op);
     if (p) plans.push(p);
   }
   return plans;
+}
+
+/** The channel-block splits ({@link planChannelBlockSplit}) of every graph compute of `func` for `cost`. Changes nothing. */
+export function planChannelBlockSplits(func: Operation, cost: CostModel): ComputeSplitPlan[] {
+  return plansOfComputes(func, (op) => planChannelBlockSplit(op, cost));
 }
 
 /** Splits the computes {@link planChannelBlockSplits} finds in `func` (or `plans`) into column parts; returns how many. */
@@ -282,15 +285,7 @@ export function splitChannelBlocks(func: Operation, cost: CostModel, plans: read
 
 /** The channel splits of every graph compute of `func` (a `func.func`) for `cost`. Changes nothing. */
 export function planInputChannelSplits(func: Operation, cost: CostModel): InputChannelSplitPlan[] {
-  const body = func.regions[0]?.firstBlock;
-  if (!body) return [];
-  const plans: InputChannelSplitPlan[] = [];
-  for (const op of body.operations) {
-    if (!GraphComputeOp.isInstance(op) && !GraphComputeBatchOp.isInstance(op)) continue;
-    const p = planInputChannelSplit(op, cost);
-    if (p) plans.push(p);
-  }
-  return plans;
+  return plansOfComputes(func, (op) => planInputChannelSplit(op, cost));
 }
 
 /** The slot a batch body publishes to (a static slot or its value in `mapping`'s new body). */
